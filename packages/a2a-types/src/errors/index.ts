@@ -1,0 +1,12 @@
+export { A2AError, type A2AErrorOptions, type RestErrorBody } from './a2a-error.js';
+export * from './classes.js';
+export {
+  CONTROL_PLANE_ERROR_CODE,
+  ERROR_CODE_TABLE,
+  type ErrorCodeEntry,
+  type ErrorReason,
+  type GrpcStatus,
+  JSON_RPC_ERROR_CODES,
+} from './codes.js';
+export { fromJsonRpcError, fromRestError } from './convert.js';
+export { type ErrorDetail, type ErrorInfoDetail, findErrorInfo } from './error-info.js';

@@ -1,0 +1,190 @@
+import { A2AError } from './errors/a2a-error.js';
+import {
+  InvalidParamsError,
+  InvalidRequestError,
+  JSONParseError,
+  MethodNotFoundError,
+} from './errors/classes.js';
+import { fromJsonRpcError } from './errors/convert.js';
+import { type A2AMethod, type A2ARequestMap, isA2AMethod, OPERATIONS } from './operations.js';
+import { type ParseResult, parseWith } from './validation.js';
+
+export const JSON_RPC_VERSION = '2.0';
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcRequest<M extends string = string, P = unknown> {
+  jsonrpc: typeof JSON_RPC_VERSION;
+  id: JsonRpcId;
+  method: M;
+  params?: P;
+}
+/** A request without `id`: the server must not answer it. */
+export interface JsonRpcNotification<M extends string = string, P = unknown> {
+  jsonrpc: typeof JSON_RPC_VERSION;
+  method: M;
+  params?: P;
+}
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+export interface JsonRpcSuccessResponse<R = unknown> {
+  jsonrpc: typeof JSON_RPC_VERSION;
+  id: JsonRpcId;
+  result: R;
+}
+export interface JsonRpcErrorResponse {
+  jsonrpc: typeof JSON_RPC_VERSION;
+  id: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+export type JsonRpcResponse<R = unknown> = JsonRpcSuccessResponse<R> | JsonRpcErrorResponse;
+
+export const createJsonRpcRequest = <M extends string, P>(id: JsonRpcId, method: M, params?: P): JsonRpcRequest<M, P> =>
+  params === undefined ? { jsonrpc: JSON_RPC_VERSION, id, method } : { jsonrpc: JSON_RPC_VERSION, id, method, params };
+
+export const createJsonRpcSuccess = <R>(id: JsonRpcId, result: R): JsonRpcSuccessResponse<R> => ({
+  jsonrpc: JSON_RPC_VERSION,
+  id,
+  result,
+});
+
+export const createJsonRpcError = (id: JsonRpcId, error: A2AError | JsonRpcErrorObject): JsonRpcErrorResponse => ({
+  jsonrpc: JSON_RPC_VERSION,
+  id,
+  error: error instanceof A2AError || A2AError.isInstance(error) ? (error as A2AError).toJsonRpcError() : error,
+});
+
+export interface EnvelopeOptions {
+  /** Longest string id accepted; longer ids are an invalid request. Default 256. */
+  maxIdLength?: number;
+}
+
+/** The outcome of reading an untrusted JSON-RPC body. Never throws. */
+export type JsonRpcEnvelope =
+  | { kind: 'request'; id: string | number | null; method: string; params: unknown }
+  | { kind: 'notification'; method: string; params: unknown }
+  | { kind: 'error'; id: JsonRpcId; error: A2AError };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function readId(value: Record<string, unknown>, maxIdLength: number): { ok: true; id: JsonRpcId } | { ok: false } {
+  const id = value.id;
+  if (id === null) return { ok: true, id };
+  if (typeof id === 'string') return id.length <= maxIdLength ? { ok: true, id } : { ok: false };
+  if (typeof id === 'number') return Number.isSafeInteger(id) ? { ok: true, id } : { ok: false };
+  return { ok: false };
+}
+
+/**
+ * Reads a JSON-RPC 2.0 envelope from a raw body (string) or an already parsed value.
+ * Tells a parse error (-32700) from an invalid request (-32600); the method is not checked here.
+ */
+export function readJsonRpcEnvelope(body: unknown, options: EnvelopeOptions = {}): JsonRpcEnvelope {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return { kind: 'error', id: null, error: new JSONParseError() };
+    }
+  }
+  if (Array.isArray(value)) {
+    return { kind: 'error', id: null, error: new InvalidRequestError({ message: 'Batch requests are not supported' }) };
+  }
+  if (!isPlainObject(value)) {
+    return { kind: 'error', id: null, error: new InvalidRequestError({ message: 'Request must be a JSON object' }) };
+  }
+  const hasId = Object.hasOwn(value, 'id');
+  const id = hasId ? readId(value, options.maxIdLength ?? 256) : undefined;
+  if (id && !id.ok) {
+    return { kind: 'error', id: null, error: new InvalidRequestError({ message: 'Request id must be a string, an integer or null' }) };
+  }
+  const responseId = id?.ok ? id.id : null;
+  if (value.jsonrpc !== JSON_RPC_VERSION) {
+    return { kind: 'error', id: responseId, error: new InvalidRequestError({ message: 'jsonrpc must be "2.0"' }) };
+  }
+  if (typeof value.method !== 'string' || value.method === '') {
+    return { kind: 'error', id: responseId, error: new InvalidRequestError({ message: 'method must be a non-empty string' }) };
+  }
+  const params = value.params;
+  if (params !== undefined && typeof params !== 'object') {
+    return { kind: 'error', id: responseId, error: new InvalidRequestError({ message: 'params must be an object or an array' }) };
+  }
+  if (!hasId) return { kind: 'notification', method: value.method, params };
+  return { kind: 'request', id: responseId, method: value.method, params };
+}
+
+/** Validates the params of an A2A operation; missing params count as `{}`. */
+export function parseOperationParams<M extends A2AMethod>(method: M, params: unknown): ParseResult<A2ARequestMap[M]> {
+  return parseWith(OPERATIONS[method].params, params ?? {});
+}
+
+export type ClassifiedRequest =
+  | { [M in A2AMethod]: { kind: 'request'; id: JsonRpcId; method: M; params: A2ARequestMap[M] } }[A2AMethod]
+  | { kind: 'notification'; method: string; params: unknown }
+  | { kind: 'error'; id: JsonRpcId; error: A2AError };
+
+/**
+ * Classifies an untrusted JSON-RPC body as a valid A2A v1.0 call, or the right error:
+ * parse error (-32700), invalid request (-32600), unknown method (-32601) or invalid params (-32602,
+ * with every field violation in a `google.rpc.BadRequest` detail).
+ */
+export function classifyJsonRpcRequest(body: unknown, options: EnvelopeOptions = {}): ClassifiedRequest {
+  const envelope = readJsonRpcEnvelope(body, options);
+  if (envelope.kind !== 'request') return envelope;
+  const { id, method, params } = envelope;
+  if (!isA2AMethod(method)) {
+    return { kind: 'error', id, error: new MethodNotFoundError({ metadata: { method: method.slice(0, 128) } }) };
+  }
+  if (params !== undefined && !isPlainObject(params)) {
+    return { kind: 'error', id, error: new InvalidParamsError({ message: 'params must be an object' }) };
+  }
+  const parsed = parseOperationParams(method, params);
+  if (!parsed.success) {
+    return { kind: 'error', id, error: new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] }) };
+  }
+  return { kind: 'request', id, method, params: parsed.data } as ClassifiedRequest;
+}
+
+/** The outcome of reading a JSON-RPC response on the client side. Never throws. */
+export type JsonRpcResponseOutcome =
+  | { kind: 'success'; id: JsonRpcId; result: unknown }
+  | { kind: 'error'; id: JsonRpcId; error: A2AError }
+  | { kind: 'invalid'; reason: string };
+
+/**
+ * Reads an untrusted JSON-RPC response and checks that it answers `expectedId`. An error response
+ * becomes its typed error class; anything that is not a response is `invalid` (a transport problem).
+ */
+export function readJsonRpcResponse(body: unknown, expectedId?: JsonRpcId): JsonRpcResponseOutcome {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return { kind: 'invalid', reason: 'response is not valid JSON' };
+    }
+  }
+  if (!isPlainObject(value) || value.jsonrpc !== JSON_RPC_VERSION) {
+    return { kind: 'invalid', reason: 'response is not a JSON-RPC 2.0 object' };
+  }
+  const id = value.id as JsonRpcId;
+  if (isPlainObject(value.error)) {
+    const { code, message, data } = value.error;
+    if (typeof code !== 'number') return { kind: 'invalid', reason: 'error.code is not a number' };
+    // Errors about unreadable requests carry id null; they still answer our call.
+    if (expectedId !== undefined && id !== null && id !== expectedId) {
+      return { kind: 'invalid', reason: 'response id does not match the request id' };
+    }
+    return { kind: 'error', id, error: fromJsonRpcError({ code, message, data }) };
+  }
+  if (!Object.hasOwn(value, 'result')) return { kind: 'invalid', reason: 'response has neither result nor error' };
+  if (expectedId !== undefined && id !== expectedId) {
+    return { kind: 'invalid', reason: 'response id does not match the request id' };
+  }
+  return { kind: 'success', id, result: value.result };
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { BytesSchema, StructSchema, type Struct } from './primitives.js';
+
+const PART_CONTENT_FIELDS = ['text', 'raw', 'url', 'data'] as const;
+export type PartContentField = (typeof PART_CONTENT_FIELDS)[number];
+
+interface PartCommon {
+  metadata?: Struct;
+  filename?: string;
+  mediaType?: string;
+}
+
+/** Exactly one content field is set (proto `oneof content`); the others are absent. */
+export type TextPart = PartCommon & { text: string; raw?: never; url?: never; data?: never };
+export type RawPart = PartCommon & { raw: string; text?: never; url?: never; data?: never };
+export type UrlPart = PartCommon & { url: string; text?: never; raw?: never; data?: never };
+export type DataPart = PartCommon & { data: unknown; text?: never; raw?: never; url?: never };
+/** A piece of content in a Message or Artifact (spec §4.1.6). */
+export type Part = TextPart | RawPart | UrlPart | DataPart;
+
+const PartObjectSchema = z.object({
+  text: z.string().optional(),
+  raw: BytesSchema.optional(),
+  url: z.string().optional(),
+  data: z.unknown().optional(),
+  metadata: StructSchema.optional(),
+  filename: z.string().optional(),
+  mediaType: z.string().optional(),
+});
+
+export const PartSchema = PartObjectSchema.superRefine((part, ctx) => {
+  const present = PART_CONTENT_FIELDS.filter((field) => part[field] !== undefined);
+  if (present.length !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        present.length === 0
+          ? 'exactly one of text, raw, url, data is required; none is set'
+          : `exactly one of text, raw, url, data is allowed; got ${present.join(', ')}`,
+    });
+  }
+}) as unknown as z.ZodType<Part, unknown>;
+
+/** Which content field a part carries. */
+export function partKind(part: Part): PartContentField {
+  if (part.text !== undefined) return 'text';
+  if (part.raw !== undefined) return 'raw';
+  if (part.url !== undefined) return 'url';
+  return 'data';
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { MessageSchema } from './message.js';
+import { PartSchema } from './part.js';
+import { IdSchema, StructSchema, TimestampSchema, nonEmptyArray } from './primitives.js';
+
+/** Lifecycle state of a task (spec §4.1.3). */
+export const TaskStateSchema = z.enum([
+  'TASK_STATE_UNSPECIFIED',
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+]);
+export type TaskState = z.infer<typeof TaskStateSchema>;
+
+/** States after which a task never changes again. */
+export const TERMINAL_TASK_STATES: ReadonlySet<TaskState> = new Set([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+]);
+/** States in which a task waits for the client (blocking SendMessage returns on these too, spec §3.2.2). */
+export const INTERRUPTED_TASK_STATES: ReadonlySet<TaskState> = new Set([
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+]);
+
+export const isTerminalTaskState = (state: TaskState): boolean => TERMINAL_TASK_STATES.has(state);
+export const isInterruptedTaskState = (state: TaskState): boolean => INTERRUPTED_TASK_STATES.has(state);
+
+/** Current status of a task (spec §4.1.2). */
+export const TaskStatusSchema = z.object({
+  state: TaskStateSchema.exclude(['TASK_STATE_UNSPECIFIED']),
+  message: MessageSchema.optional(),
+  timestamp: TimestampSchema.optional(),
+});
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** An output of a task (spec §4.1.7). */
+export const ArtifactSchema = z.object({
+  artifactId: IdSchema,
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: nonEmptyArray(PartSchema),
+  metadata: StructSchema.optional(),
+  extensions: z.array(z.string()).optional(),
+});
+export type Artifact = z.infer<typeof ArtifactSchema>;
+
+/** The unit of work (spec §4.1.1). */
+export const TaskSchema = z.object({
+  id: IdSchema,
+  contextId: z.string().optional(),
+  status: TaskStatusSchema,
+  artifacts: z.array(ArtifactSchema).optional(),
+  history: z.array(MessageSchema).optional(),
+  metadata: StructSchema.optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+/** A change of a task's status, delivered on streams and push notifications (spec §4.2.1). */
+export const TaskStatusUpdateEventSchema = z.object({
+  taskId: IdSchema,
+  contextId: z.string(),
+  status: TaskStatusSchema,
+  metadata: StructSchema.optional(),
+});
+export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
+
+/** A new or appended artifact (spec §4.2.2). */
+export const TaskArtifactUpdateEventSchema = z.object({
+  taskId: IdSchema,
+  contextId: z.string(),
+  artifact: ArtifactSchema,
+  append: z.boolean().optional(),
+  lastChunk: z.boolean().optional(),
+  metadata: StructSchema.optional(),
+});
+export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEventSchema>;

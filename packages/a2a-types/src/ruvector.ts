@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { AgentCard } from './model/agent-card.js';
+import type { Struct } from './model/primitives.js';
+
+/**
+ * Control-plane data travels where the spec allows vendor data, under the `ruvector` namespace
+ * that ADR-159 documents, so that rvAgent peers can read it. `docs/wire-format.md` lists every key.
+ */
+export const RUVECTOR_NAMESPACE = 'ruvector';
+
+/** URI of the `AgentExtension` that carries card-level control-plane facts in its `params`. */
+export const RUVECTOR_EXTENSION_URI = 'urn:a2aplane:extension:ruvector:v1';
+
+/** Keys inside `metadata.ruvector` of messages and artifacts. */
+export const RUVECTOR_KEYS = {
+  /** `message.metadata.ruvector.context`: the TaskContext (lineage) of the sender. */
+  context: 'context',
+  /** `artifact.metadata.ruvector.artifact_kind`: the typed-artifact kind. */
+  artifactKind: 'artifact_kind',
+  /** `artifact.metadata.ruvector.artifact_kind_version`: the version of that kind's schema. */
+  artifactKindVersion: 'artifact_kind_version',
+} as const;
+
+/** The memory tier an agent can read witnesses from (ADR-159 r2, open question 2). */
+export const RuvectorMemoryParamsSchema = z.object({
+  type: z.string(),
+  shard: z.string().optional(),
+  capabilities: z.array(z.string()).optional(),
+  witness_format_version: z.number().int().optional(),
+});
+export type RuvectorMemoryParams = z.infer<typeof RuvectorMemoryParamsSchema>;
+
+/** `params` of the ruvector card extension. Every key is optional; unknown keys are kept out. */
+export const RuvectorCardParamsSchema = z.object({
+  /** Lowercase hex SHAKE-256 of the agent's Ed25519 public key. */
+  agent_id: z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex characters').optional(),
+  /** Webhook signature algorithms the agent can produce: `hmac-sha256`, `ed25519`. */
+  webhook_algos: z.array(z.string()).optional(),
+  /** Typed-artifact schema versions the agent reads. */
+  artifact_kind_versions_supported: z.array(z.string()).optional(),
+  memory: RuvectorMemoryParamsSchema.optional(),
+});
+export type RuvectorCardParams = z.infer<typeof RuvectorCardParamsSchema>;
+
+/** The ruvector extension params of a card, or `undefined` when absent or malformed. */
+export function readRuvectorCardParams(card: Pick<AgentCard, 'capabilities'>): RuvectorCardParams | undefined {
+  const extension = card.capabilities.extensions?.find((ext) => ext.uri === RUVECTOR_EXTENSION_URI);
+  if (!extension) return undefined;
+  const parsed = RuvectorCardParamsSchema.safeParse(extension.params ?? {});
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The `ruvector` object inside a metadata struct, when it is an object. */
+export function readRuvectorMetadata(metadata: Struct | undefined): Record<string, unknown> | undefined {
+  const value = metadata?.[RUVECTOR_NAMESPACE];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A copy of `metadata` with `entries` merged into its `ruvector` object; other keys are kept. */
+export function withRuvectorMetadata(metadata: Struct | undefined, entries: Record<string, unknown>): Struct {
+  return { ...metadata, [RUVECTOR_NAMESPACE]: { ...readRuvectorMetadata(metadata), ...entries } };
+}

@@ -1,0 +1,20 @@
+// Shared vitest preset: workspace packages resolve to their `src` through the
+// `@a2aplane/source` export condition, so tests never need a prior build.
+import { defineConfig } from 'vitest/config';
+
+const conditions = ['@a2aplane/source', 'module', 'node', 'import', 'default'];
+
+/** @param {{ testTimeout?: number, include?: string[] }} [options] */
+export function definePackageTestConfig(options = {}) {
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['@a2aplane/source'] } },
+    test: {
+      include: options.include ?? ['test/**/*.test.ts'],
+      testTimeout: options.testTimeout ?? 20_000,
+      hookTimeout: 20_000,
+      reporters: process.env.CI ? ['default'] : ['default'],
+      typecheck: { enabled: false },
+    },
+  });
+}
