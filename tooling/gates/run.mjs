@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// Packaging gates for every published package: pack (the release dry run), publint --strict,
+// arethetypeswrong, neutral-platform bundles with size budgets, the consumer project, changesets.
+// Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const args = new Set(process.argv.slice(2));
+const only = [...args].find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const enabled = (gate) => !only || only.includes(gate);
+
+/** Browser/edge-safe entries: bundled for the neutral platform, with a gzip budget. */
+export const BROWSER_SAFE_ENTRIES = [
+  { pkg: 'a2a-types', entry: '.' },
+  { pkg: 'a2a-identity', entry: '.' },
+  { pkg: 'a2a-governance', entry: '.' },
+  { pkg: 'a2a-routing', entry: '.' },
+  { pkg: 'a2a-rulake-artifacts', entry: '.' },
+  { pkg: 'a2a-client', entry: '.' },
+];
+
+const failures = [];
+const fail = (gate, message) => {
+  failures.push(`[${gate}] ${message}`);
+  console.error(`  ✗ ${message}`);
+};
+const run = (cmd, argv, cwd) => execFileSync(cmd, argv, { cwd, stdio: 'pipe', encoding: 'utf8' });
+
+function publishedPackages() {
+  return readdirSync(join(root, 'packages'))
+    .map((dir) => ({ dir, path: join(root, 'packages', dir) }))
+    .filter(({ path }) => existsSync(join(path, 'package.json')))
+    .map((p) => ({ ...p, manifest: JSON.parse(readFileSync(join(p.path, 'package.json'), 'utf8')) }))
+    .filter(({ manifest }) => !manifest.private);
+}
+
+const packages = publishedPackages();
+const bin = (name) => join(here, 'node_modules', '.bin', name);
+
+if (enabled('pack')) {
+  console.log('gate: pack (release dry run)');
+  const out = join(root, '.pack');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  for (const { dir, path } of packages) {
+    try {
+      run('pnpm', ['pack', '--pack-destination', out], path);
+      console.log(`  ✓ ${dir}`);
+    } catch (error) {
+      fail('pack', `${dir}: ${String(error.stderr || error.message).trim()}`);
+    }
+  }
+}
+
+if (enabled('publint')) {
+  console.log('gate: publint --strict');
+  for (const { dir, path } of packages) {
+    try {
+      const output = run(bin('publint'), ['--strict', '--pack', 'pnpm'], path);
+      if (/error|warning/i.test(output)) fail('publint', `${dir}:\n${output}`);
+      else console.log(`  ✓ ${dir}`);
+    } catch (error) {
+      fail('publint', `${dir}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
+    }
+  }
+}
+
+if (enabled('attw')) {
+  console.log('gate: @arethetypeswrong/cli --pack (node10, node16 CJS/ESM, bundler)');
+  for (const { dir, path } of packages) {
+    try {
+      run(bin('attw'), ['--pack', '.', '--format', 'table-flipped', '--no-emoji'], path);
+      console.log(`  ✓ ${dir}`);
+    } catch (error) {
+      fail('attw', `${dir}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
+    }
+  }
+}
+
+if (enabled('bundle')) {
+  console.log('gate: neutral-platform bundles and size budgets (minified, gzip -9)');
+  const budgets = JSON.parse(readFileSync(join(here, 'size-budgets.json'), 'utf8'));
+  const measured = {};
+  for (const { pkg } of BROWSER_SAFE_ENTRIES) {
+    const entryFile = join(root, 'packages', pkg, 'dist', 'index.js');
+    try {
+      const result = await esbuild.build({
+        entryPoints: [entryFile],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'neutral',
+        mainFields: ['module', 'main'],
+        conditions: ['import', 'default'],
+        write: false,
+        logLevel: 'silent',
+      });
+      const bytes = result.outputFiles[0].contents;
+      const gzip = gzipSync(bytes, { level: 9 }).length;
+      measured[`@a2aplane/${pkg}`] = { minified: bytes.length, gzip };
+      const budget = budgets[`@a2aplane/${pkg}`];
+      if (budget === undefined) fail('bundle', `${pkg}: no size budget in size-budgets.json (gzip ${gzip} B)`);
+      else if (gzip > budget) fail('bundle', `${pkg}: ${gzip} B gzip exceeds its budget of ${budget} B`);
+      else console.log(`  ✓ ${pkg}: ${bytes.length} B min, ${gzip} B gzip (budget ${budget} B)`);
+    } catch (error) {
+      const messages = error.errors?.map((e) => `${e.text} (${e.location?.file ?? ''})`).join('\n    ') ?? error.message;
+      fail('bundle', `${pkg}: does not bundle for the neutral platform (a Node-only import?):\n    ${messages}`);
+    }
+  }
+  writeFileSync(join(here, 'bundle-sizes.json'), `${JSON.stringify(measured, null, 2)}\n`);
+}
+
+if (enabled('consumer')) {
+  console.log('gate: consumer project against the built declarations (no skipLibCheck)');
+  for (const config of ['tsconfig.bundler.json', 'tsconfig.node16.json']) {
+    try {
+      run(bin('tsc'), ['-p', join('consumer', config)], here);
+      console.log(`  ✓ ${config}`);
+    } catch (error) {
+      fail('consumer', `${config}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
+    }
+  }
+}
+
+if (enabled('changesets')) {
+  console.log('gate: changesets (every package with source has a pending changeset or a release)');
+  const changesetDir = join(root, '.changeset');
+  const pending = readdirSync(changesetDir)
+    .filter((file) => file.endsWith('.md') && file !== 'README.md')
+    .map((file) => readFileSync(join(changesetDir, file), 'utf8'));
+  for (const { dir, manifest, path } of packages) {
+    const named = pending.some((text) => text.split('---')[1]?.includes(`'${manifest.name}'`) || text.split('---')[1]?.includes(`"${manifest.name}"`));
+    const released = /^## \d/m.test(readFileSync(join(path, 'CHANGELOG.md'), 'utf8'));
+    if (named || released) console.log(`  ✓ ${dir}`);
+    else fail('changesets', `${dir}: src changed but no changeset names ${manifest.name} (run \`pnpm changeset\`)`);
+  }
+  const base = process.env.GATES_BASE;
+  if (base) {
+    const changed = run('git', ['diff', '--name-only', `${base}...HEAD`], root).split('\n');
+    const added = run('git', ['diff', '--name-only', '--diff-filter=A', `${base}...HEAD`, '--', '.changeset'], root);
+    for (const { dir, manifest } of packages) {
+      const touched = changed.some((file) => file.startsWith(`packages/${dir}/src/`));
+      if (touched && !added.includes('.changeset/')) fail('changesets', `${dir}: src changed since ${base} without a new changeset (${manifest.name})`);
+    }
+  }
+}
+
+console.log(failures.length === 0 ? '\ngates: all passed' : `\ngates: ${failures.length} failed`);
+if (failures.length > 0) {
+  for (const failure of failures) console.error(failure.split('\n')[0]);
+  process.exit(1);
+}
+void relative;
