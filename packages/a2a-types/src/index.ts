@@ -6,4 +6,5 @@ export * from './operations.js';
 export * from './parse.js';
 export * from './rest-routes.js';
 export * from './ruvector.js';
+export * from './task-aggregation.js';
 export * from './validation.js';
