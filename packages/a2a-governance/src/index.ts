@@ -1,1 +1,61 @@
-export {};
+export {
+  type BudgetAcquireRequest,
+  type BudgetLedger,
+  type BudgetLimit,
+  type BudgetOverflow,
+  type BudgetSnapshot,
+  type BudgetTicket,
+  DEFAULT_BUDGET_WINDOW_MS,
+  type GlobalBudgetOptions,
+  type TimerFunctions,
+  createInMemoryBudgetLedger,
+} from './budget.js';
+export {
+  BudgetConfigSchema,
+  ConfigError,
+  type ConfigFormat,
+  type ConfigViolation,
+  DEFAULT_MAX_QUEUE_DEPTH,
+  GlobalBudgetConfigSchema,
+  type MaterializedConfig,
+  type MaterializedRouting,
+  type OperatorConfig,
+  type OperatorConfigResult,
+  OperatorConfigSchema,
+  PolicyConfigSchema,
+  RecursionConfigSchema,
+  RoutingConfigSchema,
+  TaskPolicyConfigSchema,
+  materializeConfig,
+  mergeOperatorConfig,
+  parseOperatorConfig,
+} from './config.js';
+export {
+  MAX_VISITED_AGENTS,
+  TASK_CONTEXT_FIELD,
+  type TaskContext,
+  type TaskContextWire,
+  TaskContextWireSchema,
+  childContext,
+  createRootContext,
+  formatTraceparent,
+  generateSpanId,
+  generateTraceId,
+  parseTraceparent,
+  readTaskContext,
+  taskContextFromWire,
+  taskContextToWire,
+  writeTaskContext,
+} from './context.js';
+export { type GovernanceEvent, type GovernanceEvents, type GovernanceStage, createGovernanceEvents } from './events.js';
+export { type GovernedTask, type GovernedTaskInput, Governor, type GovernorOptions } from './governor.js';
+export { SpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
+export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, RecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
+export {
+  type PolicyAdmission,
+  type PolicyAdmitResult,
+  type PolicyField,
+  type TaskPolicy,
+  TaskPolicyEngine,
+  type TaskPolicyEngineOptions,
+} from './task-policy.js';
