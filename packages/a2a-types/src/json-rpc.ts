@@ -111,7 +111,8 @@ export function readJsonRpcEnvelope(body: unknown, options: EnvelopeOptions = {}
     return { kind: 'error', id: responseId, error: new InvalidRequestError({ message: 'method must be a non-empty string' }) };
   }
   const params = value.params;
-  if (params !== undefined && typeof params !== 'object') {
+  // JSON-RPC 2.0 §4.2: params, when present, is a structured value; `null` is not one.
+  if (params !== undefined && (typeof params !== 'object' || params === null)) {
     return { kind: 'error', id: responseId, error: new InvalidRequestError({ message: 'params must be an object or an array' }) };
   }
   if (!hasId) return { kind: 'notification', method: value.method, params };

@@ -68,6 +68,7 @@ export class A2AError extends Error {
   /** True when `value` is an A2AError of this class (by reason), from any copy of this package. */
   static isInstance<T extends abstract new (...args: never[]) => A2AError>(this: T, value: unknown): value is InstanceType<T> {
     if (typeof value !== 'object' || value === null || !(value as Record<symbol, unknown>)[BRAND]) return false;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
     const reason = (this as unknown as { reason: string | undefined }).reason;
     return reason === undefined || (value as A2AError).reason === reason;
   }
