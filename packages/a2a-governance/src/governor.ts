@@ -1,4 +1,4 @@
-import { A2AError, BudgetExceededError } from '@a2aplane/a2a-types';
+import { A2AError, BudgetExceededError, PolicyViolationError } from '@a2aplane/a2a-types';
 import type { BudgetLedger, BudgetTicket } from './budget.js';
 import { type TaskContext, childContext, createRootContext } from './context.js';
 import type { GovernanceEvents } from './events.js';
@@ -39,8 +39,9 @@ export interface GovernedTask {
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
 
+/** Budget and recursion errors name their limit in `metadata.limit`, policy errors in `metadata.field`. */
 function reasonOf(error: A2AError, fallback: string): string {
-  return error.metadata.limit ?? error.metadata.field ?? fallback;
+  return (PolicyViolationError.isInstance(error) ? error.metadata.field : error.metadata.limit) ?? fallback;
 }
 
 /**
