@@ -41,7 +41,7 @@ export interface GovernedTask {
 
 /** Budget and recursion errors name their limit in `metadata.limit`, policy errors in `metadata.field`. */
 function reasonOf(error: A2AError, fallback: string): string {
-  return (PolicyViolationError.isInstance(error) ? error.metadata.field : error.metadata.limit) ?? fallback;
+  return (error.reason === PolicyViolationError.reason ? error.metadata.field : error.metadata.limit) ?? fallback;
 }
 
 /**
