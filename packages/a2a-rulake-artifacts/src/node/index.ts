@@ -1,1 +1,2 @@
-export {};
+export { createFileSystemWitnessStore } from './fs-witness-store.js';
+export type { FileSystemWitnessStoreOptions } from './fs-witness-store.js';
