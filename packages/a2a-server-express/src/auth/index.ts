@@ -1,0 +1,13 @@
+export { createAuthenticator } from './authenticator.js';
+export { createStaticApiKeyVerifier } from './static-api-key.js';
+export { timingSafeEqualString } from './timing-safe.js';
+export type {
+  ApiKeyVerifier,
+  Authenticator,
+  AuthenticatorOptions,
+  AuthRequest,
+  BasicVerifier,
+  BearerVerifier,
+  Principal,
+  TokenVerifier,
+} from './types.js';

@@ -1,0 +1,53 @@
+import type { SecurityRequirement, SecurityScheme } from '@a2aplane/a2a-types';
+
+/** Who made a request, as established by one security scheme. */
+export interface Principal {
+  id: string;
+  /** The `securitySchemes` key that authenticated the request. */
+  scheme: string;
+  claims?: Record<string, unknown>;
+}
+
+/** What an authenticator sees of a request. Header names are lower-case. */
+export interface AuthRequest {
+  headers: Record<string, string | undefined>;
+  query: URLSearchParams;
+  method: string;
+}
+
+/**
+ * Resolves a request to a principal. Resolves `undefined` for an anonymous request (only when
+ * anonymous access is allowed) and rejects with `UnauthenticatedError` for missing or invalid credentials.
+ */
+export type Authenticator = (request: AuthRequest) => Promise<Principal | undefined>;
+
+type MaybePromise<T> = T | Promise<T>;
+
+export interface ApiKeyVerifier {
+  verify(key: string, schemeName: string): MaybePromise<Principal | undefined>;
+}
+export interface BearerVerifier {
+  verify(token: string, schemeName: string): MaybePromise<Principal | undefined>;
+}
+export interface BasicVerifier {
+  verify(username: string, password: string, schemeName: string): MaybePromise<Principal | undefined>;
+}
+export interface TokenVerifier {
+  verifyToken(token: string, schemeName: string): Promise<Principal | undefined>;
+}
+
+export interface AuthenticatorOptions {
+  /** The agent card's `securitySchemes`. */
+  securitySchemes: Record<string, SecurityScheme>;
+  /** The agent card's `securityRequirements` (OR of ANDs). Absent: any one declared scheme suffices. */
+  securityRequirements?: SecurityRequirement[];
+  apiKey?: ApiKeyVerifier;
+  /** HTTP `Bearer` schemes. */
+  bearer?: BearerVerifier;
+  /** HTTP `Basic` schemes. */
+  basic?: BasicVerifier;
+  oauth2?: TokenVerifier;
+  openIdConnect?: TokenVerifier;
+  /** Default false: a request without credentials is rejected with `UnauthenticatedError`. */
+  allowAnonymous?: boolean;
+}

@@ -1,0 +1,6 @@
+export { classifyAddress } from './ip-ranges.js';
+export type { AddressClass } from './ip-ranges.js';
+export { createPushSender, IDEMPOTENCY_KEY_HEADER, PUSH_NOTIFICATION_TOKEN_HEADER } from './push-sender.js';
+export type { PushDeliveryEvent, PushNotifyInput, PushSender, PushSenderOptions, WebhookSigner } from './push-sender.js';
+export { checkWebhookUrl } from './webhook-url.js';
+export type { WebhookUrlCheck, WebhookUrlOptions } from './webhook-url.js';
