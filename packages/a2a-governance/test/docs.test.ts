@@ -1,0 +1,38 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { OperatorConfigSchema } from '../src/index.js';
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  valueType?: z.ZodType;
+}
+
+/** Every object key of a zod schema, as dotted paths (`*` for record values). */
+function keyPaths(schema: z.ZodType, prefix = ''): string[] {
+  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  if (def.type === 'optional' || def.type === 'default') return keyPaths(def.innerType!, prefix);
+  if (def.type === 'record') return keyPaths(def.valueType!, `${prefix}.*`);
+  if (def.type !== 'object') return [];
+  return Object.entries(def.shape!).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return [path, ...keyPaths(value, path)];
+  });
+}
+
+describe('docs/governance.md operator config reference', () => {
+  it('documents every key of OperatorConfigSchema', async () => {
+    const docs = await readFile(new URL('../../../docs/governance.md', import.meta.url), 'utf8');
+    const paths = keyPaths(OperatorConfigSchema);
+    expect(paths).toContain('budget.global.max_usd_per_minute');
+    expect(paths).toContain('policy.callers.*.max_concurrency');
+    // A key is documented as `key` in a table, or by its dotted path (`budget.global`).
+    const missing = paths.filter((path) => !docs.includes(`\`${path.split('.').pop()}\``) && !docs.includes(path.replaceAll('.*', '')));
+    expect(missing).toEqual([]);
+    for (const block of ['`routing`', '`budget.global`', '`policy.default`', '`policy.callers.<caller id>`', '`recursion`']) {
+      expect(docs).toContain(block);
+    }
+  });
+});
