@@ -1,0 +1,301 @@
+import { z } from 'zod';
+
+/**
+ * Zod schemas of the A2A v0.3 wire shapes (spec/v0.3 `a2a.json`). They are as loose as v0.3 was:
+ * strings may be empty and `kind` discriminates the unions. Unknown fields are dropped.
+ */
+
+const StructSchema = z.record(z.string(), z.unknown());
+
+export const V03TextPartSchema = z.object({
+  kind: z.literal('text'),
+  text: z.string(),
+  metadata: StructSchema.optional(),
+});
+export type V03TextPart = z.infer<typeof V03TextPartSchema>;
+
+export const V03FileWithBytesSchema = z.object({
+  bytes: z.string(),
+  name: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+export const V03FileWithUriSchema = z.object({
+  uri: z.string(),
+  name: z.string().optional(),
+  mimeType: z.string().optional(),
+});
+export type V03FileWithBytes = z.infer<typeof V03FileWithBytesSchema>;
+export type V03FileWithUri = z.infer<typeof V03FileWithUriSchema>;
+
+export const V03FilePartSchema = z.object({
+  kind: z.literal('file'),
+  file: z.union([V03FileWithBytesSchema, V03FileWithUriSchema]),
+  metadata: StructSchema.optional(),
+});
+export type V03FilePart = z.infer<typeof V03FilePartSchema>;
+
+export const V03DataPartSchema = z.object({
+  kind: z.literal('data'),
+  data: StructSchema,
+  metadata: StructSchema.optional(),
+});
+export type V03DataPart = z.infer<typeof V03DataPartSchema>;
+
+export const V03PartSchema = z.discriminatedUnion('kind', [V03TextPartSchema, V03FilePartSchema, V03DataPartSchema]);
+export type V03Part = z.infer<typeof V03PartSchema>;
+
+export const V03RoleSchema = z.enum(['user', 'agent']);
+export type V03Role = z.infer<typeof V03RoleSchema>;
+
+export const V03MessageSchema = z.object({
+  kind: z.literal('message'),
+  messageId: z.string(),
+  role: V03RoleSchema,
+  parts: z.array(V03PartSchema),
+  contextId: z.string().optional(),
+  taskId: z.string().optional(),
+  metadata: StructSchema.optional(),
+  extensions: z.array(z.string()).optional(),
+  referenceTaskIds: z.array(z.string()).optional(),
+});
+export type V03Message = z.infer<typeof V03MessageSchema>;
+
+export const V03TaskStateSchema = z.enum([
+  'submitted',
+  'working',
+  'input-required',
+  'completed',
+  'canceled',
+  'failed',
+  'rejected',
+  'auth-required',
+  'unknown',
+]);
+export type V03TaskState = z.infer<typeof V03TaskStateSchema>;
+
+export const V03TaskStatusSchema = z.object({
+  state: V03TaskStateSchema,
+  message: V03MessageSchema.optional(),
+  /** ISO 8601; v0.3 did not insist on UTC. */
+  timestamp: z.string().optional(),
+});
+export type V03TaskStatus = z.infer<typeof V03TaskStatusSchema>;
+
+export const V03ArtifactSchema = z.object({
+  artifactId: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: z.array(V03PartSchema),
+  metadata: StructSchema.optional(),
+  extensions: z.array(z.string()).optional(),
+});
+export type V03Artifact = z.infer<typeof V03ArtifactSchema>;
+
+export const V03TaskSchema = z.object({
+  kind: z.literal('task'),
+  id: z.string(),
+  contextId: z.string(),
+  status: V03TaskStatusSchema,
+  artifacts: z.array(V03ArtifactSchema).optional(),
+  history: z.array(V03MessageSchema).optional(),
+  metadata: StructSchema.optional(),
+});
+export type V03Task = z.infer<typeof V03TaskSchema>;
+
+export const V03TaskStatusUpdateEventSchema = z.object({
+  kind: z.literal('status-update'),
+  taskId: z.string(),
+  contextId: z.string(),
+  status: V03TaskStatusSchema,
+  final: z.boolean(),
+  metadata: StructSchema.optional(),
+});
+export type V03TaskStatusUpdateEvent = z.infer<typeof V03TaskStatusUpdateEventSchema>;
+
+export const V03TaskArtifactUpdateEventSchema = z.object({
+  kind: z.literal('artifact-update'),
+  taskId: z.string(),
+  contextId: z.string(),
+  artifact: V03ArtifactSchema,
+  append: z.boolean().optional(),
+  lastChunk: z.boolean().optional(),
+  metadata: StructSchema.optional(),
+});
+export type V03TaskArtifactUpdateEvent = z.infer<typeof V03TaskArtifactUpdateEventSchema>;
+
+/** The result of `message/send`: a task or a direct reply. */
+export const V03SendMessageResultSchema = z.discriminatedUnion('kind', [V03TaskSchema, V03MessageSchema]);
+export type V03SendMessageResult = z.infer<typeof V03SendMessageResultSchema>;
+
+/** One event of `message/stream` or `tasks/resubscribe`. */
+export const V03StreamEventSchema = z.discriminatedUnion('kind', [
+  V03TaskSchema,
+  V03MessageSchema,
+  V03TaskStatusUpdateEventSchema,
+  V03TaskArtifactUpdateEventSchema,
+]);
+export type V03StreamEvent = z.infer<typeof V03StreamEventSchema>;
+
+export const V03PushNotificationAuthenticationInfoSchema = z.object({
+  schemes: z.array(z.string()),
+  credentials: z.string().optional(),
+});
+export type V03PushNotificationAuthenticationInfo = z.infer<typeof V03PushNotificationAuthenticationInfoSchema>;
+
+export const V03PushNotificationConfigSchema = z.object({
+  url: z.string(),
+  id: z.string().optional(),
+  token: z.string().optional(),
+  authentication: V03PushNotificationAuthenticationInfoSchema.optional(),
+});
+export type V03PushNotificationConfig = z.infer<typeof V03PushNotificationConfigSchema>;
+
+export const V03TaskPushNotificationConfigSchema = z.object({
+  taskId: z.string(),
+  pushNotificationConfig: V03PushNotificationConfigSchema,
+});
+export type V03TaskPushNotificationConfig = z.infer<typeof V03TaskPushNotificationConfigSchema>;
+
+export const V03MessageSendConfigurationSchema = z.object({
+  acceptedOutputModes: z.array(z.string()).optional(),
+  blocking: z.boolean().optional(),
+  historyLength: z.number().int().optional(),
+  pushNotificationConfig: V03PushNotificationConfigSchema.optional(),
+});
+export type V03MessageSendConfiguration = z.infer<typeof V03MessageSendConfigurationSchema>;
+
+export const V03MessageSendParamsSchema = z.object({
+  message: V03MessageSchema,
+  configuration: V03MessageSendConfigurationSchema.optional(),
+  metadata: StructSchema.optional(),
+});
+export type V03MessageSendParams = z.infer<typeof V03MessageSendParamsSchema>;
+
+export const V03TaskQueryParamsSchema = z.object({
+  id: z.string(),
+  historyLength: z.number().int().optional(),
+  metadata: StructSchema.optional(),
+});
+export type V03TaskQueryParams = z.infer<typeof V03TaskQueryParamsSchema>;
+
+export const V03TaskIdParamsSchema = z.object({
+  id: z.string(),
+  metadata: StructSchema.optional(),
+});
+export type V03TaskIdParams = z.infer<typeof V03TaskIdParamsSchema>;
+
+export const V03GetTaskPushNotificationConfigParamsSchema = z.object({
+  id: z.string(),
+  pushNotificationConfigId: z.string().optional(),
+  metadata: StructSchema.optional(),
+});
+export type V03GetTaskPushNotificationConfigParams = z.infer<typeof V03GetTaskPushNotificationConfigParamsSchema>;
+
+export const V03ListTaskPushNotificationConfigParamsSchema = V03TaskIdParamsSchema;
+export type V03ListTaskPushNotificationConfigParams = V03TaskIdParams;
+
+export const V03DeleteTaskPushNotificationConfigParamsSchema = z.object({
+  id: z.string(),
+  pushNotificationConfigId: z.string(),
+  metadata: StructSchema.optional(),
+});
+export type V03DeleteTaskPushNotificationConfigParams = z.infer<typeof V03DeleteTaskPushNotificationConfigParamsSchema>;
+
+// Security schemes (OpenAPI 3.0 style, discriminated by `type`).
+const ScopesSchema = z.record(z.string(), z.string());
+export const V03OAuthFlowsSchema = z.object({
+  authorizationCode: z
+    .object({ authorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema })
+    .optional(),
+  clientCredentials: z.object({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema }).optional(),
+  implicit: z.object({ authorizationUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema }).optional(),
+  password: z.object({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema }).optional(),
+});
+export type V03OAuthFlows = z.infer<typeof V03OAuthFlowsSchema>;
+
+export const V03SecuritySchemeSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('apiKey'),
+    in: z.enum(['cookie', 'header', 'query']),
+    name: z.string(),
+    description: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('http'),
+    scheme: z.string(),
+    bearerFormat: z.string().optional(),
+    description: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('oauth2'),
+    flows: V03OAuthFlowsSchema,
+    oauth2MetadataUrl: z.string().optional(),
+    description: z.string().optional(),
+  }),
+  z.object({ type: z.literal('openIdConnect'), openIdConnectUrl: z.string(), description: z.string().optional() }),
+  z.object({ type: z.literal('mutualTLS'), description: z.string().optional() }),
+]);
+export type V03SecurityScheme = z.infer<typeof V03SecuritySchemeSchema>;
+
+/** OpenAPI security requirement: scheme name -> scopes. */
+export const V03SecurityRequirementSchema = z.record(z.string(), z.array(z.string()));
+export type V03SecurityRequirement = z.infer<typeof V03SecurityRequirementSchema>;
+
+export const V03AgentInterfaceSchema = z.object({ url: z.string(), transport: z.string() });
+export type V03AgentInterface = z.infer<typeof V03AgentInterfaceSchema>;
+
+export const V03AgentExtensionSchema = z.object({
+  uri: z.string(),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  params: StructSchema.optional(),
+});
+export type V03AgentExtension = z.infer<typeof V03AgentExtensionSchema>;
+
+export const V03AgentCapabilitiesSchema = z.object({
+  streaming: z.boolean().optional(),
+  pushNotifications: z.boolean().optional(),
+  stateTransitionHistory: z.boolean().optional(),
+  extensions: z.array(V03AgentExtensionSchema).optional(),
+});
+export type V03AgentCapabilities = z.infer<typeof V03AgentCapabilitiesSchema>;
+
+export const V03AgentSkillSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  examples: z.array(z.string()).optional(),
+  inputModes: z.array(z.string()).optional(),
+  outputModes: z.array(z.string()).optional(),
+  security: z.array(V03SecurityRequirementSchema).optional(),
+});
+export type V03AgentSkill = z.infer<typeof V03AgentSkillSchema>;
+
+export const V03AgentCardSignatureSchema = z.object({
+  protected: z.string(),
+  signature: z.string(),
+  header: StructSchema.optional(),
+});
+
+export const V03AgentCardSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  url: z.string(),
+  version: z.string(),
+  protocolVersion: z.string(),
+  preferredTransport: z.string().optional(),
+  additionalInterfaces: z.array(V03AgentInterfaceSchema).optional(),
+  provider: z.object({ organization: z.string(), url: z.string() }).optional(),
+  iconUrl: z.string().optional(),
+  documentationUrl: z.string().optional(),
+  capabilities: V03AgentCapabilitiesSchema,
+  securitySchemes: z.record(z.string(), V03SecuritySchemeSchema).optional(),
+  security: z.array(V03SecurityRequirementSchema).optional(),
+  defaultInputModes: z.array(z.string()),
+  defaultOutputModes: z.array(z.string()),
+  skills: z.array(V03AgentSkillSchema),
+  supportsAuthenticatedExtendedCard: z.boolean().optional(),
+  signatures: z.array(V03AgentCardSignatureSchema).optional(),
+});
+export type V03AgentCard = z.infer<typeof V03AgentCardSchema>;
