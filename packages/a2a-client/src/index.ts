@@ -1,1 +1,43 @@
-export {};
+export { type ApiKeyAuthOptions, type AuthProvider, type AuthRequest, apiKeyAuth, type BearerAuthOptions, bearerAuth } from './auth.js';
+export {
+  type A2AClient,
+  type A2AClientOptions,
+  type CallOptions,
+  createA2AClient,
+  type ResumeOptions,
+  type SubscribeOptions,
+  selectInterfaces,
+} from './client.js';
+export { type CallContext, contextToWire, createTraceparent, withCallContext } from './context.js';
+export {
+  CardResolver,
+  type CardResolverOptions,
+  type CardVerifier,
+  type DiscoveredCard,
+  discoverAgentCard,
+  type UnsignedCardPolicy,
+} from './discovery.js';
+export {
+  A2AAbortError,
+  A2ATimeoutError,
+  A2ATransportError,
+  type A2ATransportErrorOptions,
+  AgentCardDiscoveryError,
+  type AgentCardDiscoveryFailure,
+  CardSignatureInvalidError,
+  type CardVerificationResult,
+  type CardVerificationStatus,
+  SseEventTooLargeError,
+  StreamResumeExhaustedError,
+} from './errors.js';
+export type { FetchLike, IncomingResponse, Interceptors, OutgoingRequest } from './http.js';
+export { normalizeLegacyCard } from './legacy-card.js';
+export {
+  type ParsePushNotificationOptions,
+  type PushNotificationResult,
+  parsePushNotification,
+  type WebhookVerifierLike,
+} from './push.js';
+export { DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from './retry.js';
+export { type ParseServerSentEventsOptions, parseServerSentEvents, type ServerSentEvent } from './sse/parse-sse.js';
+export type { TransportBinding } from './transports/types.js';

@@ -1,0 +1,63 @@
+/** The parts of an outgoing request an auth provider may change. */
+export interface AuthRequest {
+  readonly url: URL;
+  readonly headers: Headers;
+}
+
+/** Adds credentials to requests; may refresh them once after a 401. */
+export interface AuthProvider {
+  apply(request: AuthRequest): void | Promise<void>;
+  /** Called after a 401; return true to have the request sent once more. */
+  onUnauthorized?(): boolean | Promise<boolean>;
+}
+
+export interface BearerAuthOptions {
+  /** Returns the current token. */
+  getToken: () => string | Promise<string>;
+  /** Obtains a fresh token after a 401; the request is then retried once. */
+  refresh?: () => void | Promise<void>;
+}
+
+/** `Authorization: Bearer <token>`; on a 401, refreshes once and retries. */
+export function bearerAuth(options: BearerAuthOptions): AuthProvider {
+  if (typeof options?.getToken !== 'function') {
+    throw new TypeError(`expected getToken to be a function, got ${typeof options?.getToken}`);
+  }
+  const provider: AuthProvider = {
+    async apply(request) {
+      request.headers.set('Authorization', `Bearer ${await options.getToken()}`);
+    },
+  };
+  const { refresh } = options;
+  if (refresh) {
+    provider.onUnauthorized = async () => {
+      await refresh();
+      return true;
+    };
+  }
+  return provider;
+}
+
+export interface ApiKeyAuthOptions {
+  /** Header or query parameter name, such as `X-API-Key`. */
+  name: string;
+  value: string | (() => string | Promise<string>);
+  location: 'header' | 'query';
+}
+
+/** An API key in a header or query parameter (spec §4.5 `APIKeySecurityScheme`). */
+export function apiKeyAuth(options: ApiKeyAuthOptions): AuthProvider {
+  if (typeof options?.name !== 'string' || options.name === '') {
+    throw new TypeError(`expected name to be a non-empty string, got ${typeof options?.name}`);
+  }
+  if (options.location !== 'header' && options.location !== 'query') {
+    throw new TypeError(`expected location to be 'header' or 'query', got ${String(options.location)}`);
+  }
+  return {
+    async apply(request) {
+      const value = typeof options.value === 'function' ? await options.value() : options.value;
+      if (options.location === 'header') request.headers.set(options.name, value);
+      else request.url.searchParams.set(options.name, value);
+    },
+  };
+}

@@ -1,0 +1,359 @@
+import {
+  A2A_EXTENSIONS_HEADER,
+  A2A_PROTOCOL_VERSION,
+  A2A_VERSION_HEADER,
+  type A2AMethod,
+  type A2ARequestMap,
+  type A2AResultMap,
+  type AgentCard,
+  type AgentInterface,
+  InvalidAgentResponseError,
+  isInterruptedTaskState,
+  isTerminalTaskState,
+  OPERATIONS,
+  parseWith,
+  type StreamResponse,
+} from '@a2aplane/a2a-types';
+import type { AuthProvider } from './auth.js';
+import { type CallContext, createTraceparent, withCallContext } from './context.js';
+import { CardResolver, type CardVerifier, type UnsignedCardPolicy } from './discovery.js';
+import { A2ATransportError, AgentCardDiscoveryError, StreamResumeExhaustedError } from './errors.js';
+import type { FetchLike, HttpContext, Interceptors } from './http.js';
+import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
+import { createJsonRpcTransport } from './transports/json-rpc.js';
+import { createRestTransport } from './transports/rest.js';
+import type { StreamItem, Transport, TransportBinding, TransportCallOptions } from './transports/types.js';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per-call timeout in ms (until the response headers, for streams). Overrides the client's. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /** Lineage to propagate: written to `message.metadata.ruvector.context` and `traceparent`. */
+  context?: CallContext;
+}
+
+export interface SubscribeOptions extends CallOptions {
+  /** Resume after this event id (`Last-Event-ID`). */
+  lastEventId?: string;
+}
+
+export interface ResumeOptions {
+  /** Resubscribe attempts after a dropped stream before giving up. Default 3. */
+  maxAttempts?: number;
+}
+
+export interface A2AClientOptions {
+  /** The agent's card; or give `baseUrl` and the card is discovered on first use. */
+  card?: AgentCard;
+  baseUrl?: string;
+  fetch?: FetchLike;
+  headers?: Record<string, string>;
+  /** Tenant sent with every call, unless the selected interface names one. */
+  tenant?: string;
+  /** Extension URIs to activate (`A2A-Extensions`). */
+  extensions?: string[];
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  resume?: ResumeOptions;
+  auth?: AuthProvider;
+  interceptors?: Interceptors;
+  /** Binding preference. Default `['JSONRPC', 'HTTP+JSON']`. */
+  preferredBindings?: TransportBinding[];
+  /** Only '1.0' is implemented; '0.3' awaits the a2a-types v0.3 translators. */
+  protocolVersion?: '1.0' | '0.3';
+  cardVerifier?: CardVerifier;
+  unsignedCardPolicy?: UnsignedCardPolicy;
+  /** Share a resolver (and its cache) between clients. */
+  cardResolver?: CardResolver;
+  /** Largest SSE event accepted. Default 1 MiB. */
+  maxEventBytes?: number;
+}
+
+type Params<M extends A2AMethod> = A2ARequestMap[M];
+type Result<M extends A2AMethod> = A2AResultMap[M];
+
+/** A client of one A2A agent: the eleven operations of spec §3.1. */
+export interface A2AClient {
+  /** The agent card in use (discovered and verified on first use when built from `baseUrl`). */
+  getCard(options?: { signal?: AbortSignal }): Promise<AgentCard>;
+  sendMessage(params: Params<'SendMessage'>, options?: CallOptions): Promise<Result<'SendMessage'>>;
+  sendStreamingMessage(params: Params<'SendStreamingMessage'>, options?: CallOptions): AsyncIterable<StreamResponse>;
+  getTask(params: Params<'GetTask'>, options?: CallOptions): Promise<Result<'GetTask'>>;
+  listTasks(params?: Params<'ListTasks'>, options?: CallOptions): Promise<Result<'ListTasks'>>;
+  cancelTask(params: Params<'CancelTask'>, options?: CallOptions): Promise<Result<'CancelTask'>>;
+  subscribeToTask(params: Params<'SubscribeToTask'>, options?: SubscribeOptions): AsyncIterable<StreamResponse>;
+  createTaskPushNotificationConfig(
+    params: Params<'CreateTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ): Promise<Result<'CreateTaskPushNotificationConfig'>>;
+  getTaskPushNotificationConfig(
+    params: Params<'GetTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ): Promise<Result<'GetTaskPushNotificationConfig'>>;
+  listTaskPushNotificationConfigs(
+    params: Params<'ListTaskPushNotificationConfigs'>,
+    options?: CallOptions,
+  ): Promise<Result<'ListTaskPushNotificationConfigs'>>;
+  deleteTaskPushNotificationConfig(
+    params: Params<'DeleteTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ): Promise<Result<'DeleteTaskPushNotificationConfig'>>;
+  getExtendedAgentCard(params?: Params<'GetExtendedAgentCard'>, options?: CallOptions): Promise<Result<'GetExtendedAgentCard'>>;
+}
+
+const DEFAULT_BINDINGS: readonly TransportBinding[] = ['JSONRPC', 'HTTP+JSON'];
+
+const majorMinor = (version: string): string => version.split('.').slice(0, 2).join('.');
+
+interface BoundTransport {
+  transport: Transport;
+  tenant: string | undefined;
+}
+
+/** Orders the card's interfaces for this client (spec §8.3.2): binding preference, then card order. */
+export function selectInterfaces(
+  card: AgentCard,
+  options: { preferredBindings?: readonly TransportBinding[]; protocolVersion?: string } = {},
+): AgentInterface[] {
+  const preferred = options.preferredBindings ?? DEFAULT_BINDINGS;
+  const version = majorMinor(options.protocolVersion ?? A2A_PROTOCOL_VERSION);
+  return card.supportedInterfaces
+    .filter((i) => preferred.includes(i.protocolBinding as TransportBinding) && majorMinor(i.protocolVersion) === version)
+    .map((i, index) => ({ i, index, rank: preferred.indexOf(i.protocolBinding as TransportBinding) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ i }) => i);
+}
+
+function taskIdOf(event: StreamResponse): string | undefined {
+  if (event.task) return event.task.id;
+  if (event.statusUpdate) return event.statusUpdate.taskId;
+  if (event.artifactUpdate) return event.artifactUpdate.taskId;
+  return event.message?.taskId;
+}
+
+/** Whether the server closes the stream after this event (spec §3.1.2: terminal or interrupted state, or a message). */
+function endsStream(event: StreamResponse): boolean {
+  if (event.message) return true;
+  const state = event.task?.status.state ?? event.statusUpdate?.status.state;
+  return state !== undefined && (isTerminalTaskState(state) || isInterruptedTaskState(state));
+}
+
+function checkObject(name: string, value: unknown): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError(`expected ${name} to be an object, got ${value === null ? 'null' : typeof value}`);
+  }
+}
+
+/** Creates a client for one agent. Nothing is sent until the first call. */
+export function createA2AClient(options: A2AClientOptions): A2AClient {
+  checkObject('options', options);
+  if (!options.card && !options.baseUrl) throw new TypeError('expected options.card or options.baseUrl, got neither');
+  const protocolVersion = options.protocolVersion ?? '1.0';
+  if (protocolVersion !== '1.0') {
+    throw new RangeError(`expected protocolVersion '1.0' (v0.3 mode is not available yet), got ${String(protocolVersion)}`);
+  }
+  const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
+  const maxResume = options.resume?.maxAttempts ?? 3;
+  const http: HttpContext = { fetch: options.fetch, auth: options.auth, interceptors: options.interceptors };
+  const resolver =
+    options.cardResolver ??
+    new CardResolver({
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.cardVerifier ? { cardVerifier: options.cardVerifier } : {}),
+      ...(options.unsignedCardPolicy ? { unsignedCardPolicy: options.unsignedCardPolicy } : {}),
+    });
+
+  let cardPromise: Promise<AgentCard> | undefined = options.card ? Promise.resolve(options.card) : undefined;
+  let transports: BoundTransport[] | undefined;
+
+  const getCard = async (signal?: AbortSignal): Promise<AgentCard> => {
+    if (!cardPromise) {
+      const baseUrl = options.baseUrl as string;
+      cardPromise = resolver.resolve(baseUrl, signal ? { signal } : {}).then((d) => d.card);
+      // A failed discovery is retried on the next call rather than cached.
+      cardPromise.catch(() => {
+        cardPromise = undefined;
+      });
+    }
+    return cardPromise;
+  };
+
+  const getTransports = async (signal?: AbortSignal): Promise<BoundTransport[]> => {
+    if (transports) return transports;
+    const card = await getCard(signal);
+    const selected = selectInterfaces(card, {
+      protocolVersion,
+      ...(options.preferredBindings ? { preferredBindings: options.preferredBindings } : {}),
+    });
+    if (selected.length === 0) {
+      throw new AgentCardDiscoveryError(
+        'no-compatible-interface',
+        options.baseUrl ?? card.supportedInterfaces[0]?.url ?? '',
+        `Agent "${card.name}" has no ${(options.preferredBindings ?? DEFAULT_BINDINGS).join(' or ')} interface for protocol ${protocolVersion}`,
+      );
+    }
+    transports = selected.map((i) => ({
+      transport: i.protocolBinding === 'JSONRPC' ? createJsonRpcTransport(i.url, http) : createRestTransport(i.url, http),
+      tenant: i.tenant ?? options.tenant,
+    }));
+    return transports;
+  };
+
+  // The transport that answered last goes first next time.
+  const promote = (bound: BoundTransport): void => {
+    if (!transports || transports[0] === bound) return;
+    transports = [bound, ...transports.filter((t) => t !== bound)];
+  };
+
+  const transportOptions = (callOptions: CallOptions, lastEventId?: string): TransportCallOptions => {
+    const headers = new Headers(options.headers);
+    headers.set(A2A_VERSION_HEADER, A2A_PROTOCOL_VERSION);
+    if (options.extensions && options.extensions.length > 0) headers.set(A2A_EXTENSIONS_HEADER, options.extensions.join(', '));
+    for (const [name, value] of Object.entries(callOptions.headers ?? {})) headers.set(name, value);
+    if (callOptions.context) {
+      const traceparent = createTraceparent(callOptions.context.traceId);
+      if (traceparent) headers.set('traceparent', traceparent);
+    }
+    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
+    return {
+      headers,
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(lastEventId !== undefined ? { lastEventId } : {}),
+      ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
+    };
+  };
+
+  const prepareParams = <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions, bound: BoundTransport) => {
+    let out = params as Record<string, unknown>;
+    if ((method === 'SendMessage' || method === 'SendStreamingMessage') && callOptions.context) {
+      out = withCallContext(params as Params<'SendMessage'>, callOptions.context) as unknown as Record<string, unknown>;
+    }
+    if (bound.tenant !== undefined && out.tenant === undefined) out = { ...out, tenant: bound.tenant };
+    return out;
+  };
+
+  const checkParams = <M extends A2AMethod>(method: M, params: unknown): void => {
+    checkObject('params', params);
+    const parsed = parseWith(OPERATIONS[method].params, params);
+    if (!parsed.success) throw new TypeError(`expected valid ${method} params, got: ${parsed.error.message}`);
+  };
+
+  const validate = <M extends A2AMethod>(method: M, raw: unknown): Result<M> => {
+    const parsed = parseWith(OPERATIONS[method].result, raw);
+    if (!parsed.success) {
+      throw new InvalidAgentResponseError({ message: `Invalid ${method} result: ${parsed.error.message}`, cause: parsed.error });
+    }
+    return parsed.data as Result<M>;
+  };
+
+  // Tries each interface in order; only transport failures move on to the next one.
+  const withFallback = async <T>(signal: AbortSignal | undefined, run: (bound: BoundTransport) => Promise<T>): Promise<T> => {
+    const list = await getTransports(signal);
+    let lastError: unknown;
+    for (const bound of list) {
+      try {
+        const result = await withRetry(retry, signal, () => run(bound));
+        promote(bound);
+        return result;
+      } catch (error) {
+        if (!A2ATransportError.isInstance(error)) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  };
+
+  const invoke = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions = {}): Promise<Result<M>> => {
+    checkParams(method, params);
+    const raw = await withFallback(callOptions.signal, (bound) =>
+      // The params object (and so the messageId) is built once per transport and reused by every retry.
+      bound.transport.call(method, prepareParams(method, params, callOptions, bound), transportOptions(callOptions)),
+    );
+    return validate(method, raw);
+  };
+
+  const openStream = (method: 'SendStreamingMessage' | 'SubscribeToTask', params: Record<string, unknown>, callOptions: CallOptions, lastEventId?: string) =>
+    withFallback(callOptions.signal, async (bound) => {
+      const prepared = prepareParams(method, params as Params<typeof method>, callOptions, bound);
+      return bound.transport.open(method, prepared, transportOptions(callOptions, lastEventId));
+    });
+
+  async function* streamWithResume(
+    method: 'SendStreamingMessage' | 'SubscribeToTask',
+    params: Record<string, unknown>,
+    callOptions: SubscribeOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    checkParams(method, params);
+    let lastEventId = callOptions.lastEventId;
+    let taskId = method === 'SubscribeToTask' ? (params.id as string) : undefined;
+    const seen = new Set<string>();
+    let failures = 0;
+    let iterable: AsyncIterable<StreamItem> = await openStream(method, params, callOptions, lastEventId);
+    for (;;) {
+      let dropped: unknown;
+      try {
+        for await (const item of iterable) {
+          if (item.id !== undefined) {
+            // Safety net: a server that replays too much must not produce duplicates.
+            if (seen.has(item.id)) continue;
+            seen.add(item.id);
+            lastEventId = item.id;
+          }
+          const event = validate(method, item.data) as StreamResponse;
+          taskId ??= taskIdOf(event);
+          failures = 0;
+          yield event;
+          if (endsStream(event)) return;
+        }
+      } catch (error) {
+        if (!(A2ATransportError.isInstance(error) && error.retryable)) throw error;
+        dropped = error;
+      }
+      // The stream ended or dropped before a terminal or interrupted state: resubscribe.
+      if (taskId === undefined) {
+        if (dropped) throw dropped;
+        return;
+      }
+      for (;;) {
+        if (failures >= maxResume) {
+          throw new StreamResumeExhaustedError({
+            taskId,
+            attempts: failures,
+            ...(lastEventId !== undefined ? { lastEventId } : {}),
+            cause: dropped,
+          });
+        }
+        await sleep(backoffDelay(retry, failures), callOptions.signal);
+        failures++;
+        try {
+          const resumeParams: Record<string, unknown> = { id: taskId };
+          if (typeof params.tenant === 'string') resumeParams.tenant = params.tenant;
+          iterable = await openStream('SubscribeToTask', resumeParams, callOptions, lastEventId);
+          break;
+        } catch (error) {
+          if (!A2ATransportError.isInstance(error)) throw error;
+          dropped = error;
+        }
+      }
+    }
+  }
+
+  return {
+    getCard: (o = {}) => getCard(o.signal),
+    sendMessage: (params, o) => invoke('SendMessage', params, o),
+    sendStreamingMessage: (params, o = {}) => streamWithResume('SendStreamingMessage', params as Record<string, unknown>, o),
+    getTask: (params, o) => invoke('GetTask', params, o),
+    listTasks: (params = {}, o) => invoke('ListTasks', params, o),
+    cancelTask: (params, o) => invoke('CancelTask', params, o),
+    subscribeToTask: (params, o = {}) => streamWithResume('SubscribeToTask', params as Record<string, unknown>, o),
+    createTaskPushNotificationConfig: (params, o) => invoke('CreateTaskPushNotificationConfig', params, o),
+    getTaskPushNotificationConfig: (params, o) => invoke('GetTaskPushNotificationConfig', params, o),
+    listTaskPushNotificationConfigs: (params, o) => invoke('ListTaskPushNotificationConfigs', params, o),
+    deleteTaskPushNotificationConfig: (params, o) => invoke('DeleteTaskPushNotificationConfig', params, o),
+    getExtendedAgentCard: (params = {}, o) => invoke('GetExtendedAgentCard', params, o),
+  };
+}

@@ -1,0 +1,220 @@
+import {
+  type AgentCard,
+  AgentCardSchema,
+  LEGACY_WELL_KNOWN_AGENT_CARD_PATH,
+  MEDIA_TYPE_JSON,
+  parseWith,
+  WELL_KNOWN_AGENT_CARD_PATH,
+} from '@a2aplane/a2a-types';
+import type { AuthProvider } from './auth.js';
+import {
+  AgentCardDiscoveryError,
+  A2AAbortError,
+  A2ATimeoutError,
+  CardSignatureInvalidError,
+  type CardVerificationResult,
+} from './errors.js';
+import { type FetchLike, type HttpCall, readText, sendHttp, tryParseJson } from './http.js';
+import { normalizeLegacyCard } from './legacy-card.js';
+
+/** Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. */
+export type CardVerifier = (cardJson: string) => Promise<CardVerificationResult>;
+
+/** What to do with a card that carries no signature. */
+export type UnsignedCardPolicy = 'allow' | 'warn' | 'reject';
+
+export interface CardResolverOptions {
+  fetch?: FetchLike;
+  headers?: Record<string, string>;
+  auth?: AuthProvider;
+  /** Cache lifetime when the response has no `Cache-Control: max-age`. Default 300000 (5 min). */
+  ttlMs?: number;
+  timeoutMs?: number;
+  cardVerifier?: CardVerifier;
+  /** Default 'allow'. With a verifier, tampered/untrusted/unsupported cards are always rejected. */
+  unsignedCardPolicy?: UnsignedCardPolicy;
+  /** Receives 'warn' policy messages. Default `console.warn`. */
+  onWarning?: (message: string) => void;
+  /** Try `/.well-known/agent.json` (v0.3) when the v1.0 path is 404. Default true. */
+  legacyFallback?: boolean;
+  /** Clock for the cache, in ms. */
+  now?: () => number;
+}
+
+export interface DiscoveredCard {
+  card: AgentCard;
+  /** The URL the card was read from. */
+  url: string;
+  /** The response text the signature was checked over. */
+  raw: string;
+  /** Whether the card came from the legacy v0.3 path and was normalized. */
+  legacy: boolean;
+  verification: CardVerificationResult | undefined;
+}
+
+interface CacheEntry {
+  discovered: DiscoveredCard;
+  etag: string | undefined;
+  expiresAt: number;
+}
+
+const DEFAULT_TTL_MS = 300_000;
+
+function maxAgeMs(cacheControl: string | null): number | undefined {
+  if (!cacheControl) return undefined;
+  if (/\bno-store\b|\bno-cache\b/i.test(cacheControl)) return 0;
+  const match = /\bmax-age=(\d+)/i.exec(cacheControl);
+  return match ? Number(match[1]) * 1000 : undefined;
+}
+
+function cardUrl(baseUrl: string, path: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (error) {
+    throw new TypeError(`expected baseUrl to be an absolute URL, got ${JSON.stringify(baseUrl)}`, { cause: error });
+  }
+  return new URL(path, url.origin + url.pathname.replace(/\/+$/, '/')).toString();
+}
+
+/**
+ * Fetches and caches agent cards (spec §8.2, §8.6.2): TTL from `Cache-Control`, `ETag`
+ * revalidation, legacy path fallback, and verify-on-discover.
+ */
+export class CardResolver {
+  readonly #options: CardResolverOptions;
+  readonly #cache = new Map<string, CacheEntry>();
+
+  constructor(options: CardResolverOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Drops cached cards (all, or the one of `baseUrl`). */
+  clear(baseUrl?: string): void {
+    if (baseUrl === undefined) this.#cache.clear();
+    else this.#cache.delete(baseUrl);
+  }
+
+  async resolve(baseUrl: string, options: { signal?: AbortSignal; forceRefresh?: boolean } = {}): Promise<DiscoveredCard> {
+    const now = this.#options.now ?? Date.now;
+    const cached = this.#cache.get(baseUrl);
+    if (cached && !options.forceRefresh && cached.expiresAt > now()) return cached.discovered;
+
+    const primary = cardUrl(baseUrl, WELL_KNOWN_AGENT_CARD_PATH.slice(1));
+    const primaryEtag = cached && !cached.discovered.legacy ? cached.etag : undefined;
+    let result = await this.#fetch(primary, primaryEtag, options.signal);
+    let legacy = false;
+    if (result.kind === 'not-found' && this.#options.legacyFallback !== false) {
+      const legacyUrl = cardUrl(baseUrl, LEGACY_WELL_KNOWN_AGENT_CARD_PATH.slice(1));
+      result = await this.#fetch(legacyUrl, cached?.discovered.legacy ? cached.etag : undefined, options.signal);
+      legacy = true;
+    }
+    if (result.kind === 'not-found') {
+      throw new AgentCardDiscoveryError('not-found', primary, `No agent card at ${primary}`, { status: 404 });
+    }
+    if (result.kind === 'not-modified') {
+      if (!cached) throw new AgentCardDiscoveryError('http', result.url, `Unexpected 304 from ${result.url}`, { status: 304 });
+      cached.expiresAt = now() + (result.maxAge ?? this.#options.ttlMs ?? DEFAULT_TTL_MS);
+      return cached.discovered;
+    }
+    const discovered = await this.#accept(result.url, result.text, legacy);
+    this.#cache.set(baseUrl, {
+      discovered,
+      etag: result.etag,
+      expiresAt: now() + (result.maxAge ?? this.#options.ttlMs ?? DEFAULT_TTL_MS),
+    });
+    return discovered;
+  }
+
+  async #fetch(
+    url: string,
+    etag: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<
+    | { kind: 'not-found'; url: string }
+    | { kind: 'not-modified'; url: string; maxAge: number | undefined }
+    | { kind: 'ok'; url: string; text: string; etag: string | undefined; maxAge: number | undefined }
+  > {
+    const headers = new Headers(this.#options.headers);
+    headers.set('Accept', MEDIA_TYPE_JSON);
+    if (etag) headers.set('If-None-Match', etag);
+    const call: HttpCall = {
+      method: 'GET',
+      url,
+      headers,
+      ...(signal ? { signal } : {}),
+      ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+    };
+    let text: string;
+    let response: Response;
+    try {
+      const http = await sendHttp({ fetch: this.#options.fetch, auth: this.#options.auth, interceptors: undefined }, call);
+      response = http.response;
+      text = await readText(http, call);
+    } catch (error) {
+      if (A2AAbortError.isInstance(error) || A2ATimeoutError.isInstance(error)) throw error;
+      throw new AgentCardDiscoveryError('network', url, `Could not fetch the agent card at ${url}`, { cause: error });
+    }
+    const maxAge = maxAgeMs(response.headers.get('Cache-Control'));
+    if (response.status === 404) return { kind: 'not-found', url };
+    if (response.status === 304) return { kind: 'not-modified', url, maxAge };
+    if (!response.ok) {
+      throw new AgentCardDiscoveryError('http', url, `HTTP ${response.status} fetching the agent card at ${url}`, {
+        status: response.status,
+      });
+    }
+    return { kind: 'ok', url, text, etag: response.headers.get('ETag') ?? undefined, maxAge };
+  }
+
+  async #accept(url: string, text: string, legacy: boolean): Promise<DiscoveredCard> {
+    const json = tryParseJson(text);
+    if (!json.ok) throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is not valid JSON`);
+    const verification = await this.#verify(url, text, json.value);
+    const input = legacy ? normalizeLegacyCard(json.value) : json.value;
+    const parsed = parseWith(AgentCardSchema, input);
+    if (!parsed.success) {
+      throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${parsed.error.message}`, {
+        violations: parsed.error.violations,
+      });
+    }
+    return { card: parsed.data, url, raw: text, legacy, verification };
+  }
+
+  async #verify(url: string, text: string, value: unknown): Promise<CardVerificationResult | undefined> {
+    const policy = this.#options.unsignedCardPolicy ?? 'allow';
+    const verifier = this.#options.cardVerifier;
+    if (!verifier) {
+      const signatures = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).signatures : undefined;
+      const signed = Array.isArray(signatures) && signatures.length > 0;
+      if (!signed) this.#applyUnsignedPolicy(url, policy, { status: 'no-signature' });
+      return undefined;
+    }
+    let result: CardVerificationResult;
+    try {
+      result = await verifier(text);
+    } catch (error) {
+      result = { status: 'malformed', error };
+    }
+    if (result.status === 'valid') return result;
+    if (result.status === 'no-signature') {
+      this.#applyUnsignedPolicy(url, policy, result);
+      return result;
+    }
+    throw new CardSignatureInvalidError(url, result);
+  }
+
+  #applyUnsignedPolicy(url: string, policy: UnsignedCardPolicy, result: CardVerificationResult): void {
+    if (policy === 'reject') throw new CardSignatureInvalidError(url, result);
+    if (policy === 'warn') {
+      const warn = this.#options.onWarning ?? ((message: string) => console.warn(message));
+      warn(`Agent card at ${url} is not signed`);
+    }
+  }
+}
+
+/** One-shot discovery (no shared cache): fetch, verify and validate the card of `baseUrl`. */
+export async function discoverAgentCard(baseUrl: string, options: CardResolverOptions & { signal?: AbortSignal } = {}): Promise<AgentCard> {
+  const { signal, ...resolverOptions } = options;
+  const discovered = await new CardResolver(resolverOptions).resolve(baseUrl, signal ? { signal } : {});
+  return discovered.card;
+}

@@ -1,0 +1,175 @@
+/**
+ * Errors raised by this SDK itself. They never cross the wire: A2A and control-plane errors sent by
+ * a server arrive as the a2a-types classes (`A2AError` and its subclasses) instead.
+ */
+
+const brand = (name: string): symbol => Symbol.for(`@a2aplane/a2a-client/${name}`);
+
+function isBranded(value: unknown, symbol: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
+}
+
+const TRANSPORT = brand('A2ATransportError');
+const TIMEOUT = brand('A2ATimeoutError');
+const ABORT = brand('A2AAbortError');
+const DISCOVERY = brand('AgentCardDiscoveryError');
+const SIGNATURE = brand('CardSignatureInvalidError');
+const SSE_TOO_LARGE = brand('SseEventTooLargeError');
+const RESUME = brand('StreamResumeExhaustedError');
+
+export interface A2ATransportErrorOptions {
+  /** HTTP status, when a response arrived. */
+  status?: number;
+  /** Whether the same request may succeed when sent again (network failure, 5xx, 429). */
+  retryable?: boolean;
+  /** Delay the server asked for (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number;
+  /** The URL that failed. */
+  url?: string;
+  cause?: unknown;
+}
+
+/** A network failure, a bad status without an A2A error body, or a response that is not valid JSON-RPC/REST. */
+export class A2ATransportError extends Error {
+  readonly status: number | undefined;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly url: string | undefined;
+
+  constructor(message: string, options: A2ATransportErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'A2ATransportError';
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+    this.url = options.url;
+    Object.defineProperty(this, TRANSPORT, { value: true });
+  }
+
+  static isInstance(value: unknown): value is A2ATransportError {
+    return isBranded(value, TRANSPORT);
+  }
+}
+
+/** The call did not complete within its `timeoutMs`. */
+export class A2ATimeoutError extends Error {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number, options: { cause?: unknown } = {}) {
+    super(`A2A request timed out after ${timeoutMs} ms`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'A2ATimeoutError';
+    this.timeoutMs = timeoutMs;
+    Object.defineProperty(this, TIMEOUT, { value: true });
+  }
+  static isInstance(value: unknown): value is A2ATimeoutError {
+    return isBranded(value, TIMEOUT);
+  }
+}
+
+/** The caller aborted the call through its `signal`. */
+export class A2AAbortError extends Error {
+  constructor(options: { cause?: unknown } = {}) {
+    super('A2A request was aborted', options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'A2AAbortError';
+    Object.defineProperty(this, ABORT, { value: true });
+  }
+  static isInstance(value: unknown): value is A2AAbortError {
+    return isBranded(value, ABORT);
+  }
+}
+
+export type AgentCardDiscoveryFailure = 'not-found' | 'malformed' | 'http' | 'network' | 'no-compatible-interface';
+
+/** No agent card could be obtained, or the card is not usable. */
+export class AgentCardDiscoveryError extends Error {
+  readonly kind: AgentCardDiscoveryFailure;
+  readonly url: string;
+  readonly status: number | undefined;
+  /** Field violations, for a malformed card. */
+  readonly violations: readonly { field: string; description: string }[];
+
+  constructor(
+    kind: AgentCardDiscoveryFailure,
+    url: string,
+    message: string,
+    options: { status?: number; violations?: readonly { field: string; description: string }[]; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AgentCardDiscoveryError';
+    this.kind = kind;
+    this.url = url;
+    this.status = options.status;
+    this.violations = options.violations ?? [];
+    Object.defineProperty(this, DISCOVERY, { value: true });
+  }
+  static isInstance(value: unknown): value is AgentCardDiscoveryError {
+    return isBranded(value, DISCOVERY);
+  }
+}
+
+/** Status values of a card verifier (structurally a2a-identity's `verifyAgentCard`). */
+export type CardVerificationStatus =
+  | 'valid'
+  | 'tampered'
+  | 'untrusted-key'
+  | 'unsupported-algorithm'
+  | 'no-signature'
+  | 'malformed';
+
+export interface CardVerificationResult {
+  status: CardVerificationStatus;
+  [key: string]: unknown;
+}
+
+/** The agent card's signature did not verify, or an unsigned card was refused by policy. */
+export class CardSignatureInvalidError extends Error {
+  readonly status: CardVerificationStatus;
+  readonly url: string;
+  /** The verifier's full result. */
+  readonly result: CardVerificationResult;
+  constructor(url: string, result: CardVerificationResult) {
+    super(`Agent card at ${url} was rejected: signature status "${result.status}"`);
+    this.name = 'CardSignatureInvalidError';
+    this.status = result.status;
+    this.url = url;
+    this.result = result;
+    Object.defineProperty(this, SIGNATURE, { value: true });
+  }
+  static isInstance(value: unknown): value is CardSignatureInvalidError {
+    return isBranded(value, SIGNATURE);
+  }
+}
+
+/** A Server-Sent Event grew past `maxEventBytes`. */
+export class SseEventTooLargeError extends Error {
+  readonly maxEventBytes: number;
+  constructor(maxEventBytes: number) {
+    super(`Server-sent event exceeds ${maxEventBytes} bytes`);
+    this.name = 'SseEventTooLargeError';
+    this.maxEventBytes = maxEventBytes;
+    Object.defineProperty(this, SSE_TOO_LARGE, { value: true });
+  }
+  static isInstance(value: unknown): value is SseEventTooLargeError {
+    return isBranded(value, SSE_TOO_LARGE);
+  }
+}
+
+/** A stream kept dropping before the task reached a terminal or interrupted state. */
+export class StreamResumeExhaustedError extends Error {
+  readonly taskId: string | undefined;
+  readonly attempts: number;
+  readonly lastEventId: string | undefined;
+  constructor(options: { taskId?: string; attempts: number; lastEventId?: string; cause?: unknown }) {
+    super(
+      `Stream for task ${options.taskId ?? '(unknown)'} dropped; gave up after ${options.attempts} resume attempts`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'StreamResumeExhaustedError';
+    this.taskId = options.taskId;
+    this.attempts = options.attempts;
+    this.lastEventId = options.lastEventId;
+    Object.defineProperty(this, RESUME, { value: true });
+  }
+  static isInstance(value: unknown): value is StreamResumeExhaustedError {
+    return isBranded(value, RESUME);
+  }
+}

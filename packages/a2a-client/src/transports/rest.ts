@@ -1,0 +1,93 @@
+import {
+  type A2AMethod,
+  fromRestError,
+  MEDIA_TYPE_EVENT_STREAM,
+  MEDIA_TYPE_JSON,
+  paramsToRestRequest,
+} from '@a2aplane/a2a-types';
+import { A2ATransportError } from '../errors.js';
+import { type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
+import { markObservedStatus, parseRetryAfter } from '../retry.js';
+import { invalidFrame, readEventStream } from './stream.js';
+import type { StreamItem, Transport, TransportCallOptions } from './types.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
+export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
+  const base = baseUrl.replace(/\/+$/, '');
+
+  const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
+    const parts = paramsToRestRequest(method, params);
+    const query = parts.query.toString();
+    const headers = new Headers(options.headers);
+    headers.set('Accept', stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON);
+    if (parts.body !== undefined) headers.set('Content-Type', MEDIA_TYPE_JSON);
+    if (options.lastEventId !== undefined) headers.set('Last-Event-ID', options.lastEventId);
+    const call: HttpCall = {
+      method: parts.verb,
+      url: `${base}${parts.path}${query ? `?${query}` : ''}`,
+      headers,
+      streaming: stream,
+      ...(parts.body === undefined ? {} : { body: JSON.stringify(parts.body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    };
+    return call;
+  };
+
+  const errorFor = (response: Response, text: string, url: string): Error => {
+    const parsed = tryParseJson(text);
+    if (parsed.ok && isObject(parsed.value) && isObject(parsed.value.error)) {
+      const error = fromRestError(response.status, parsed.value);
+      const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'));
+      if (retryAfterMs !== undefined && error.retryAfterSeconds === undefined) {
+        Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterMs / 1000 });
+      }
+      return markObservedStatus(error, response.status);
+    }
+    return statusError(response, url);
+  };
+
+  return {
+    binding: 'HTTP+JSON',
+    url: base,
+    async call(method, params, options) {
+      const call = buildCall(method, params, options, false);
+      const http_ = await sendHttp(http, call);
+      const text = await readText(http_, call);
+      const { response } = http_;
+      if (!response.ok) throw errorFor(response, text, call.url);
+      if (text.trim() === '') return {};
+      const parsed = tryParseJson(text);
+      if (!parsed.ok) throw new A2ATransportError(`Response from ${call.url} is not valid JSON`, { status: response.status, url: call.url });
+      return parsed.value;
+    },
+    async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
+      const call = buildCall(method, params, options, true);
+      const http_ = await sendHttp(http, call);
+      const { response } = http_;
+      const contentType = response.headers.get('Content-Type') ?? '';
+      if (!response.ok) throw errorFor(response, await readText(http_, call), call.url);
+      if (!contentType.includes(MEDIA_TYPE_EVENT_STREAM)) {
+        await readText(http_, call);
+        throw new A2ATransportError(`Expected an event stream from ${call.url}, got ${contentType || 'no content type'}`, {
+          status: response.status,
+          url: call.url,
+        });
+      }
+      return readEventStream(
+        http_,
+        call,
+        (data) => {
+          const parsed = tryParseJson(data);
+          if (!parsed.ok) throw invalidFrame(call.url, 'frame is not valid JSON');
+          if (isObject(parsed.value) && isObject(parsed.value.error)) throw fromRestError(500, parsed.value);
+          return parsed.value;
+        },
+        options.maxEventBytes,
+      );
+    },
+  };
+}
