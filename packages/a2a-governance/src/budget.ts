@@ -27,9 +27,9 @@ export interface GlobalBudgetOptions {
 export interface BudgetAcquireRequest {
   traceId?: string;
   rootAgentId?: string;
-  /** Checked against the USD headroom left in the window; not reserved. */
+  /** Reserved against the USD cap from acquire until the ticket is metered. */
   estimatedUsd?: number;
-  /** Checked against the token headroom left in the window; not reserved. */
+  /** Reserved against the token cap from acquire until the ticket is metered. */
   estimatedTokens?: number;
 }
 
@@ -45,6 +45,8 @@ export interface BudgetSnapshot {
   readonly window: { readonly usd: number; readonly tokens: number; readonly tasks: number } | undefined;
   /** Tickets acquired and not yet metered (0 when no cap is set). */
   readonly inFlight: number;
+  /** Estimates held by in-flight tickets (0 when no cap is set). */
+  readonly reserved: { readonly usd: number; readonly tokens: number };
   readonly queueDepth: number;
   /** Lifetime totals: tasks acquired, USD and tokens metered. */
   readonly totals: { readonly usd: number; readonly tokens: number; readonly tasks: number };
@@ -144,7 +146,10 @@ interface Refusal {
   limit: Exclude<BudgetLimit, 'queue_full'>;
   observed: number;
   cap: number;
-  /** Milliseconds until the request could fit; `undefined` when it never can (estimate > cap). */
+  /**
+   * Milliseconds until the request could fit by expiry alone (a hint when in-flight reservations
+   * must be metered first); `undefined` when it never can (estimate > cap).
+   */
   retryAfterMs: number | undefined;
 }
 
@@ -175,11 +180,13 @@ function retrySeconds(ms: number | undefined): number {
  *
  * Guarantees, for any half-open interval of length `windowMs`:
  * - tasks: at most `maxTasksPerMinute` acquisitions (exact; counted at acquire).
- * - usd / tokens: spend is metered at task end, so admission only sees finished tasks. A task is
- *   admitted while the metered window sum is below the cap (and sum + estimate <= cap); the
- *   metered sum is then at most `cap + N x m`, where N is the number of tasks in flight at once
- *   and m the largest single task's actual spend (ADR-159: cap + concurrent_tasks x
- *   max_per_task_cost). Bound m with `TaskPolicy.maxCostUsd` / `maxTokens`.
+ * - usd / tokens: actual spend is metered at task end. Each in-flight ticket reserves its
+ *   estimate (`estimatedUsd` / `estimatedTokens`) until it is metered, and a task is admitted
+ *   only while metered + reserved < cap and metered + reserved + estimate <= cap. The metered
+ *   sum is therefore at most `cap + sum over concurrently in-flight tasks of max(0, actual -
+ *   estimate)`. With exact estimates that is the cap itself; with no estimates it is the
+ *   ADR-159 bound `cap + concurrent_tasks x max_per_task_cost`. Bound the per-task overrun with
+ *   `TaskPolicy.maxCostUsd` / `maxTokens`.
  *
  * With no cap set the ledger keeps no log: `acquire` and `meter` return shared settled promises
  * and only bump lifetime counters, so the fast path allocates nothing.
@@ -232,6 +239,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
           limits,
           window: undefined,
           inFlight: 0,
+          reserved: { usd: 0, tokens: 0 },
           queueDepth: 0,
           totals: { usd: totalUsdNano / NANO, tokens: totalTokens, tasks: totalTasks },
         };
@@ -241,7 +249,10 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
 
   const taskLog = new SlidingLog(); // (acquiredAt, 1, 0)
   const spendLog = new SlidingLog(); // (meteredAt, usdNano, tokens)
-  const outstanding = new Set<number>();
+  // In-flight tickets and the estimates they reserve.
+  const outstanding = new Map<number, { usdNano: number; tokens: number }>();
+  let reservedUsdNano = 0;
+  let reservedTokens = 0;
   const queue: Waiter[] = [];
   let nextId = 1;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -264,28 +275,28 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   const evaluate = (request: BudgetAcquireRequest, now: number): Refusal | undefined => {
     if (capUsdNano !== undefined) {
       const estimate = toNano(request.estimatedUsd ?? 0);
-      const used = spendLog.sumA;
+      const used = spendLog.sumA + reservedUsdNano;
       if (used >= capUsdNano || used + estimate > capUsdNano) {
         // Need used < cap and used + estimate <= cap once old entries expire.
-        const target = Math.min(capUsdNano - 1, capUsdNano - estimate);
+        const target = Math.min(capUsdNano - 1, capUsdNano - estimate) - reservedUsdNano;
         return {
           limit: 'usd',
           observed: used / NANO,
           cap: capUsdNano / NANO,
-          retryAfterMs: estimate > capUsdNano ? undefined : waitForSpend(now, 'a', target),
+          retryAfterMs: estimate > capUsdNano ? undefined : (waitForSpend(now, 'a', target) ?? windowMs),
         };
       }
     }
     if (capTokens !== undefined) {
       const estimate = Math.ceil(request.estimatedTokens ?? 0);
-      const used = spendLog.sumB;
+      const used = spendLog.sumB + reservedTokens;
       if (used >= capTokens || used + estimate > capTokens) {
-        const target = Math.min(capTokens - 1, capTokens - estimate);
+        const target = Math.min(capTokens - 1, capTokens - estimate) - reservedTokens;
         return {
           limit: 'tokens',
           observed: used,
           cap: capTokens,
-          retryAfterMs: estimate > capTokens ? undefined : waitForSpend(now, 'b', target),
+          retryAfterMs: estimate > capTokens ? undefined : (waitForSpend(now, 'b', target) ?? windowMs),
         };
       }
     }
@@ -300,11 +311,17 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     return undefined;
   };
 
-  const grant = (now: number): BudgetTicket => {
+  const grant = (request: BudgetAcquireRequest, now: number): BudgetTicket => {
     taskLog.push(now, 1, 0);
     totalTasks++;
     const ticket: BudgetTicket = Object.freeze({ id: nextId++, acquiredAt: now });
-    outstanding.add(ticket.id);
+    const reservation = {
+      usdNano: capUsdNano === undefined ? 0 : toNano(request.estimatedUsd ?? 0),
+      tokens: capTokens === undefined ? 0 : Math.ceil(request.estimatedTokens ?? 0),
+    };
+    reservedUsdNano += reservation.usdNano;
+    reservedTokens += reservation.tokens;
+    outstanding.set(ticket.id, reservation);
     return ticket;
   };
 
@@ -339,7 +356,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       if (refusal === undefined) {
         queue.shift();
         detach(head);
-        head.resolve(grant(now));
+        head.resolve(grant(head.request, now));
         continue;
       }
       if (refusal.retryAfterMs === undefined) {
@@ -366,7 +383,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       const now = clock();
       prune(now);
       const refusal = queue.length > 0 ? undefined : evaluate(request, now);
-      if (queue.length === 0 && refusal === undefined) return Promise.resolve(grant(now));
+      if (queue.length === 0 && refusal === undefined) return Promise.resolve(grant(request, now));
       if (overflow.kind === 'shed') return Promise.reject(refusalError(refusal!));
       if (refusal !== undefined && refusal.retryAfterMs === undefined) return Promise.reject(refusalError(refusal));
       if (queue.length >= overflow.maxQueueDepth) {
@@ -399,7 +416,11 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     meter(ticket, actual) {
       checkAmount('usd', actual.usd);
       checkAmount('tokens', actual.tokens);
-      if (!outstanding.delete(ticket.id)) return Promise.resolve();
+      const reservation = outstanding.get(ticket.id);
+      if (reservation === undefined) return Promise.resolve();
+      outstanding.delete(ticket.id);
+      reservedUsdNano -= reservation.usdNano;
+      reservedTokens -= reservation.tokens;
       const usdNano = toNano(actual.usd ?? 0);
       // Tokens are whole: a fractional count is rounded up so the integer arithmetic stays exact.
       const tokens = Math.ceil(actual.tokens ?? 0);
@@ -408,6 +429,8 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       const now = clock();
       prune(now);
       if (usdNano > 0 || tokens > 0) spendLog.push(now, usdNano, tokens);
+      // A released reservation may make room for the head of the queue.
+      if (queue.length > 0 && (reservation.usdNano > 0 || reservation.tokens > 0)) pump();
       return Promise.resolve();
     },
 
@@ -418,6 +441,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
         limits,
         window: { usd: spendLog.sumA / NANO, tokens: spendLog.sumB, tasks: taskLog.size },
         inFlight: outstanding.size,
+        reserved: { usd: reservedUsdNano / NANO, tokens: reservedTokens },
         queueDepth: queue.length,
         totals: { usd: totalUsdNano / NANO, tokens: totalTokens, tasks: totalTasks },
       };

@@ -102,11 +102,17 @@ export class Governor {
 
     let admission: PolicyAdmission | undefined;
     if (policy) {
-      const result = policy.admit({
-        caller,
-        skill,
-        ...(input.estimatedCostUsd === undefined ? {} : { estimatedCostUsd: input.estimatedCostUsd }),
-      });
+      let result: ReturnType<TaskPolicyEngine['admit']>;
+      try {
+        result = policy.admit({
+          caller,
+          skill,
+          ...(input.estimatedCostUsd === undefined ? {} : { estimatedCostUsd: input.estimatedCostUsd }),
+        });
+      } catch (error) {
+        giveBack();
+        throw error;
+      }
       if (!result.ok) {
         giveBack();
         events?.emit({ type: 'rejected', stage: 'policy', reason: reasonOf(result.error, 'policy'), error: result.error, ...base });

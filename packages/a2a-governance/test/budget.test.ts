@@ -164,3 +164,24 @@ describe('uncapped ledger fast path', () => {
     expect(ledger.snapshot()).toMatchObject({ window: undefined, totals: { tasks: 2, usd: 0.5, tokens: 3 } });
   });
 });
+
+describe('estimate reservations', () => {
+  it('holds an in-flight estimate against the cap until the ticket is metered', async () => {
+    const ledger = createInMemoryBudgetLedger({ maxUsdPerMinute: 1, clock: () => 0 });
+    const first = await ledger.acquire({ estimatedUsd: 0.6 });
+    expect(ledger.snapshot().reserved).toEqual({ usd: 0.6, tokens: 0 });
+    await expect(ledger.acquire({ estimatedUsd: 0.5 })).rejects.toMatchObject({ metadata: { limit: 'usd' } });
+    await ledger.meter(first, { usd: 0.4 });
+    await expect(ledger.acquire({ estimatedUsd: 0.5 })).resolves.toBeDefined();
+  });
+
+  it('wakes a queued request when a reservation is metered', async () => {
+    const ledger = createInMemoryBudgetLedger({ maxTokensPerMinute: 100, overflow: { kind: 'queue', maxQueueDepth: 1 }, clock: () => 0 });
+    const first = await ledger.acquire({ estimatedTokens: 80 });
+    const waiting = ledger.acquire({ estimatedTokens: 50 });
+    expect(ledger.snapshot().queueDepth).toBe(1);
+    await ledger.meter(first, { tokens: 40 });
+    await expect(waiting).resolves.toBeDefined();
+    expect(ledger.snapshot().window?.tokens).toBe(40);
+  });
+});
