@@ -1,1 +1,62 @@
-export {};
+export { decodeBase64Url, encodeBase64Url } from './base64url.js';
+export { canonicalBytes, canonicalize } from './jcs.js';
+export { canonicalCardPayload } from './card-canonical.js';
+export {
+  createJwks,
+  defaultKid,
+  exportPrivateJwk,
+  exportPublicJwk,
+  generateKeyPair,
+  type ImportJwkResult,
+  importJwk,
+  isKeyPair,
+  isSigningAlgorithm,
+  jwkThumbprint,
+  type KeyPair,
+  keyPairFromPrivateKey,
+  type PrivateJwk,
+  type PublicJwk,
+  SIGNING_ALGORITHMS,
+  type SigningAlgorithm,
+  toVerificationKey,
+  type VerificationKey,
+} from './keys.js';
+export {
+  agentIdFromPublicKey,
+  type CardAgentIdCheck,
+  checkCardAgentId,
+  isAgentId,
+  readDeclaredAgentId,
+  withAgentIdExtension,
+} from './agent-id.js';
+export { type SignAgentCardOptions, type SignedCard, signAgentCard } from './sign.js';
+export {
+  type CardVerificationResult,
+  createVerificationCache,
+  type VerificationCache,
+  type VerifyAgentCardOptions,
+  verifyAgentCard,
+} from './verify.js';
+export {
+  composeKeyResolvers,
+  createJwksKeyResolver,
+  createPinnedKeyResolver,
+  isAllowedJkuUrl,
+  type JwksKeyResolverOptions,
+  type KeyResolver,
+  type KeyResolverHeader,
+} from './key-resolver.js';
+export { createAllowAllIdentityResolver, createAllowlistIdentityResolver, type IdentityResolver } from './trust.js';
+export {
+  createEd25519WebhookSigner,
+  createHmacWebhookSigner,
+  createWebhookVerifier,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookAlgorithm,
+  type WebhookHeaders,
+  type WebhookSigner,
+  type WebhookVerificationResult,
+  type WebhookVerifierOptions,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from './webhooks.js';

@@ -1,0 +1,166 @@
+import { ed25519 } from '@noble/curves/ed25519';
+import { p256 } from '@noble/curves/p256';
+import { sha256 } from '@noble/hashes/sha2';
+import { agentIdFromPublicKey } from './agent-id.js';
+import { decodeBase64Url, encodeBase64Url } from './base64url.js';
+
+/** JWS algorithms this library signs and verifies with (RFC 8037 EdDSA/Ed25519, RFC 7518 ES256). */
+export type SigningAlgorithm = 'EdDSA' | 'ES256';
+export const SIGNING_ALGORITHMS: readonly SigningAlgorithm[] = ['EdDSA', 'ES256'];
+
+/**
+ * A private + public key. Ed25519: 32-byte seed and 32-byte public key. P-256: 32-byte scalar and
+ * 65-byte uncompressed public point (`0x04 || x || y`).
+ */
+export interface KeyPair {
+  algorithm: SigningAlgorithm;
+  kid: string;
+  privateKey: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+/** A public key that can verify signatures; same encodings as {@link KeyPair}. */
+export interface VerificationKey {
+  algorithm: SigningAlgorithm;
+  kid: string;
+  publicKey: Uint8Array;
+}
+
+export type PublicJwk =
+  | { kty: 'OKP'; crv: 'Ed25519'; x: string; kid?: string; alg?: 'EdDSA'; use?: 'sig' }
+  | { kty: 'EC'; crv: 'P-256'; x: string; y: string; kid?: string; alg?: 'ES256'; use?: 'sig' };
+export type PrivateJwk = PublicJwk & { d: string };
+
+export type ImportJwkResult = { ok: true; key: KeyPair | VerificationKey } | { ok: false; reason: string };
+
+export function isSigningAlgorithm(value: unknown): value is SigningAlgorithm {
+  return value === 'EdDSA' || value === 'ES256';
+}
+
+/** True when `key` carries a private key. */
+export function isKeyPair(key: KeyPair | VerificationKey): key is KeyPair {
+  return (key as KeyPair).privateKey instanceof Uint8Array;
+}
+
+/**
+ * A fresh key pair from the platform CSPRNG. Default `kid`: the AgentID for Ed25519 (so the
+ * card's `kid` names the agent), the RFC 7638 JWK thumbprint for P-256.
+ */
+export function generateKeyPair(algorithm: SigningAlgorithm, options?: { kid?: string }): KeyPair {
+  if (algorithm === 'EdDSA') return keyPairFromPrivateKey('EdDSA', ed25519.utils.randomPrivateKey(), options?.kid);
+  if (algorithm === 'ES256') return keyPairFromPrivateKey('ES256', p256.utils.randomPrivateKey(), options?.kid);
+  throw new TypeError(`expected 'EdDSA' or 'ES256', got ${JSON.stringify(algorithm)}`);
+}
+
+/** A key pair from existing private key bytes (Ed25519 seed or P-256 scalar, 32 bytes). */
+export function keyPairFromPrivateKey(algorithm: SigningAlgorithm, privateKey: Uint8Array, kid?: string): KeyPair {
+  if (!(privateKey instanceof Uint8Array) || privateKey.length !== 32) {
+    throw new TypeError(`expected a 32-byte private key, got ${privateKey instanceof Uint8Array ? `${privateKey.length} bytes` : typeof privateKey}`);
+  }
+  if (!isSigningAlgorithm(algorithm)) throw new TypeError(`expected 'EdDSA' or 'ES256', got ${JSON.stringify(algorithm)}`);
+  const publicKey = algorithm === 'EdDSA' ? ed25519.getPublicKey(privateKey) : p256.getPublicKey(privateKey, false);
+  return { algorithm, kid: kid ?? defaultKid(algorithm, publicKey), privateKey: privateKey.slice(), publicKey };
+}
+
+/** The default key id: AgentID for Ed25519, RFC 7638 thumbprint for P-256. */
+export function defaultKid(algorithm: SigningAlgorithm, publicKey: Uint8Array): string {
+  return algorithm === 'EdDSA' ? agentIdFromPublicKey(publicKey) : jwkThumbprint(publicJwkMembers(algorithm, publicKey));
+}
+
+/** RFC 7638 JWK thumbprint (SHA-256, base64url) of a public key. */
+export function jwkThumbprint(jwk: PublicJwk): string {
+  const members =
+    jwk.kty === 'OKP'
+      ? `{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}"}`
+      : `{"crv":"${jwk.crv}","kty":"${jwk.kty}","x":"${jwk.x}","y":"${jwk.y}"}`;
+  return encodeBase64Url(sha256(new TextEncoder().encode(members)));
+}
+
+function publicJwkMembers(algorithm: SigningAlgorithm, publicKey: Uint8Array): PublicJwk {
+  if (algorithm === 'EdDSA') return { kty: 'OKP', crv: 'Ed25519', x: encodeBase64Url(publicKey) };
+  return { kty: 'EC', crv: 'P-256', x: encodeBase64Url(publicKey.subarray(1, 33)), y: encodeBase64Url(publicKey.subarray(33, 65)) };
+}
+
+/** The public JWK (with `kid`, `alg`, `use: 'sig'`) to publish in a JWKS. */
+export function exportPublicJwk(key: KeyPair | VerificationKey): PublicJwk {
+  const base = publicJwkMembers(key.algorithm, key.publicKey);
+  return base.kty === 'OKP'
+    ? { ...base, kid: key.kid, alg: 'EdDSA', use: 'sig' }
+    : { ...base, kid: key.kid, alg: 'ES256', use: 'sig' };
+}
+
+/** The private JWK; keep it secret (files with mode 0600, a secret store). */
+export function exportPrivateJwk(key: KeyPair): PrivateJwk {
+  if (!isKeyPair(key)) throw new TypeError('expected a KeyPair with a privateKey, got a public key');
+  return { ...exportPublicJwk(key), d: encodeBase64Url(key.privateKey) };
+}
+
+/**
+ * Reads an Ed25519 (`OKP`) or P-256 (`EC`) JWK, public or private. Untrusted input: returns a
+ * reason instead of throwing. A private JWK whose `d` does not match its public part is refused.
+ */
+export function importJwk(jwk: unknown): ImportJwkResult {
+  try {
+    return importJwkUnsafe(jwk);
+  } catch (error) {
+    return { ok: false, reason: `invalid key: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function importJwkUnsafe(jwk: unknown): ImportJwkResult {
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return { ok: false, reason: 'expected a JWK object' };
+  const j = jwk as Record<string, unknown>;
+  if (j.kid !== undefined && typeof j.kid !== 'string') return { ok: false, reason: 'kid must be a string' };
+  if (j.use !== undefined && j.use !== 'sig') return { ok: false, reason: `use must be "sig", got ${JSON.stringify(j.use)}` };
+  if (j.d !== undefined && typeof j.d !== 'string') return { ok: false, reason: 'd must be a string' };
+  let algorithm: SigningAlgorithm;
+  let publicKey: Uint8Array;
+  if (j.kty === 'OKP') {
+    if (j.crv !== 'Ed25519') return { ok: false, reason: `unsupported OKP curve ${JSON.stringify(j.crv)}` };
+    if (j.alg !== undefined && j.alg !== 'EdDSA') return { ok: false, reason: `alg ${JSON.stringify(j.alg)} does not fit an Ed25519 key` };
+    const x = typeof j.x === 'string' ? decodeBase64Url(j.x) : undefined;
+    if (x?.length !== 32) return { ok: false, reason: 'x must be 32 base64url-encoded bytes' };
+    ed25519.Point.fromHex(x); // throws on bytes that are not a curve point
+    algorithm = 'EdDSA';
+    publicKey = x;
+  } else if (j.kty === 'EC') {
+    if (j.crv !== 'P-256') return { ok: false, reason: `unsupported EC curve ${JSON.stringify(j.crv)}` };
+    if (j.alg !== undefined && j.alg !== 'ES256') return { ok: false, reason: `alg ${JSON.stringify(j.alg)} does not fit a P-256 key` };
+    const x = typeof j.x === 'string' ? decodeBase64Url(j.x) : undefined;
+    const y = typeof j.y === 'string' ? decodeBase64Url(j.y) : undefined;
+    if (x?.length !== 32 || !y || y.length !== 32) return { ok: false, reason: 'x and y must be 32 base64url-encoded bytes each' };
+    publicKey = new Uint8Array(65);
+    publicKey[0] = 4;
+    publicKey.set(x, 1);
+    publicKey.set(y, 33);
+    p256.Point.fromHex(publicKey).assertValidity();
+    algorithm = 'ES256';
+  } else {
+    return { ok: false, reason: `unsupported kty ${JSON.stringify(j.kty)}` };
+  }
+  const kid = typeof j.kid === 'string' ? j.kid : defaultKid(algorithm, publicKey);
+  if (typeof j.d !== 'string') return { ok: true, key: { algorithm, kid, publicKey } };
+  const d = decodeBase64Url(j.d);
+  if (d?.length !== 32) return { ok: false, reason: 'd must be 32 base64url-encoded bytes' };
+  const pair = keyPairFromPrivateKey(algorithm, d, kid);
+  if (!equalBytes(pair.publicKey, publicKey)) return { ok: false, reason: 'd does not match the public key' };
+  return { ok: true, key: pair };
+}
+
+/** A public-only copy of a key (drops the private key). */
+export function toVerificationKey(key: KeyPair | VerificationKey): VerificationKey {
+  return { algorithm: key.algorithm, kid: key.kid, publicKey: key.publicKey };
+}
+
+/** The JWKS document (`{"keys": [...]}`) to serve at the `jku` URL. Public parts only. */
+export function createJwks(keys: Array<KeyPair | VerificationKey>): { keys: PublicJwk[] } {
+  if (!Array.isArray(keys)) throw new TypeError(`expected an array of keys, got ${typeof keys}`);
+  return { keys: keys.map(exportPublicJwk) };
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
