@@ -1,1 +1,40 @@
-export {};
+export type { AgentEvent, AgentExecutor, EventSink, RequestContext, TaskContextLike } from './agent/executor.js';
+export { createTaskUpdater, type TaskUpdater } from './agent/task-updater.js';
+export {
+  type CardSigner,
+  type CreateAgentCardOptions,
+  createAgentCard,
+  type PreparedCard,
+  prepareAgentCard,
+} from './card/agent-card.js';
+export { EventQueue, SlowConsumerError } from './core/event-queue.js';
+export {
+  type A2AServer,
+  type A2AServerOptions,
+  type CoreRequest,
+  type CoreResponse,
+  createA2AServer,
+  type GovernanceOptions,
+  type GovernedTaskLike,
+  type InProcessStreamOptions,
+  negotiateVersion,
+  toA2AError,
+} from './core/server.js';
+export type {
+  AuthenticationRequest,
+  Authenticator,
+  Principal,
+  PushSender,
+  RateLimiter,
+  StreamEvent,
+  WebhookUrlCheck,
+} from './core/types.js';
+export {
+  type A2ANodeRequestHandler,
+  createA2ARequestHandler,
+  createNodeHttpHandler,
+  type NodeHttpHandlerOptions,
+} from './http/node-http.js';
+export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-memory-task-store.js';
+export type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';

@@ -1,0 +1,87 @@
+/** Thrown out of a stream whose consumer fell too far behind (see docs/server.md, "Slow consumers"). */
+export class SlowConsumerError extends Error {
+  constructor() {
+    super('stream consumer too slow; resubscribe with Last-Event-ID');
+    this.name = 'SlowConsumerError';
+  }
+}
+
+/**
+ * A bounded single-consumer async queue. Overflow fails the stream with `SlowConsumerError`
+ * instead of buffering without limit; `onClose` runs once, however the consumer leaves.
+ */
+export class EventQueue<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private waiter: (() => void) | undefined;
+  private ended = false;
+  private error: unknown;
+  private closed = false;
+
+  constructor(
+    private readonly maxSize: number,
+    private readonly onClose: () => void,
+  ) {}
+
+  push(item: T): void {
+    if (this.ended) return;
+    if (this.items.length >= this.maxSize) {
+      this.fail(new SlowConsumerError());
+      return;
+    }
+    this.items.push(item);
+    this.wake();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.error = error;
+    this.ended = true;
+    this.items.length = 0;
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.();
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.ended = true;
+    this.items.length = 0;
+    this.onClose();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: async (): Promise<IteratorResult<T>> => {
+        for (;;) {
+          if (this.items.length > 0) return { done: false, value: this.items.shift() as T };
+          if (this.ended) {
+            this.close();
+            if (this.error !== undefined) {
+              const error = this.error;
+              this.error = undefined;
+              throw error;
+            }
+            return { done: true, value: undefined };
+          }
+          await new Promise<void>((resolve) => {
+            this.waiter = resolve;
+          });
+        }
+      },
+      return: async (): Promise<IteratorResult<T>> => {
+        this.close();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+}

@@ -1,0 +1,665 @@
+import {
+  A2A_PROTOCOL_VERSION,
+  A2AError,
+  type A2AMethod,
+  type A2ARequestMap,
+  type AgentCard,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  InternalError,
+  InvalidAgentResponseError,
+  InvalidParamsError,
+  isA2AMethod,
+  isInterruptedTaskState,
+  isTerminalTaskState,
+  type ListTasksResponse,
+  MethodNotFoundError,
+  parseOperationParams,
+  PushNotificationNotSupportedError,
+  RateLimitedError,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  type TaskPushNotificationConfig,
+  UnauthenticatedError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from '@a2aplane/a2a-types';
+import type { AgentExecutor, EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
+import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
+import type { TaskKey, TaskStore } from '../store/task-store.js';
+import { EventQueue } from './event-queue.js';
+import { type RuntimeSignal, TaskRuntime } from './task-runtime.js';
+import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
+
+/** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
+export interface GovernedTaskLike {
+  readonly context: TaskContextLike;
+  readonly signal: AbortSignal;
+  meterTokens(tokens: number): void;
+  finish(actual: { usd?: number; tokens?: number }): Promise<void>;
+}
+
+/** Structurally the `Governor` of `@a2aplane/a2a-governance`, plus its `readTaskContext`. */
+export interface GovernanceOptions {
+  admit(input: {
+    caller: string;
+    skill: string;
+    incoming?: TaskContextLike;
+    parentTaskId?: string;
+    estimatedCostUsd?: number;
+    signal?: AbortSignal;
+  }): Promise<GovernedTaskLike>;
+  /** Reads the sender's lineage from `message.metadata` (pass `readTaskContext` of a2a-governance). */
+  readTaskContext?(
+    metadata: Record<string, unknown> | undefined,
+  ): { ok: true; context: TaskContextLike | undefined } | { ok: false; error: A2AError };
+}
+
+export interface A2AServerOptions {
+  card: AgentCard;
+  executor: AgentExecutor;
+  store?: TaskStore;
+  /** The card returned by GetExtendedAgentCard to authenticated callers. */
+  extendedCard?: AgentCard | ((principal: Principal) => AgentCard | Promise<AgentCard>);
+  authenticate?: Authenticator;
+  rateLimiter?: RateLimiter;
+  pushSender?: PushSender;
+  checkWebhookUrl?: WebhookUrlCheck;
+  governance?: GovernanceOptions;
+  /** Picks the skill of a message; default `message.metadata.skillId`, then the card's first skill. */
+  resolveSkill?: (request: SendMessageRequest) => string | undefined;
+  /** Events buffered per stream subscriber before it is dropped as a slow consumer. Default 512. */
+  subscriberBufferSize?: number;
+  /** Where protocol violations of the executor and unexpected errors are reported. Default: none. */
+  onError?: (message: string, error?: unknown) => void;
+}
+
+/** A binding-neutral request. */
+export interface CoreRequest {
+  /** The A2A method name (v1.0). */
+  method: string;
+  /** Untrusted params; the core validates them. */
+  params: unknown;
+  /** Raw `A2A-Version` (header or query); `undefined` when the client sent none. */
+  version?: string | undefined;
+  /** Raw `A2A-Extensions` values. */
+  extensions?: string | readonly string[] | undefined;
+  /** An already authenticated principal; otherwise `auth` goes to the authenticator. */
+  principal?: Principal | undefined;
+  auth?: AuthenticationRequest | undefined;
+  /** Rate-limit key for anonymous callers (such as the remote address). */
+  clientKey?: string | undefined;
+  /** The `Last-Event-ID` of a SubscribeToTask. */
+  lastEventId?: string | undefined;
+}
+
+export type CoreResponse =
+  | { kind: 'result'; result: unknown }
+  | { kind: 'stream'; events: AsyncIterable<StreamEvent> }
+  | { kind: 'error'; error: A2AError };
+
+export interface InProcessStreamOptions {
+  context?: TaskContextLike;
+  signal?: AbortSignal;
+  principal?: Principal;
+}
+
+export interface A2AServer {
+  readonly card: AgentCard;
+  readonly store: TaskStore;
+  /** Serves one request. Never rejects: failures come back as `{ kind: 'error' }`. */
+  handle(request: CoreRequest): Promise<CoreResponse>;
+  /** The SendStreamingMessage pipeline without HTTP (a `MessageStreamSource`). Throws A2AErrors. */
+  stream(request: SendMessageRequest, options?: InProcessStreamOptions): AsyncIterable<StreamResponse>;
+  close(): Promise<void>;
+}
+
+interface Caller {
+  principal: Principal | undefined;
+  owner: string;
+  version: string;
+  extensions: string[];
+}
+
+/** Normalises an unknown thrown value into a wire error that leaks nothing. */
+export function toA2AError(error: unknown): A2AError {
+  if (A2AError.isInstance(error)) return error as A2AError;
+  return new InternalError();
+}
+
+function splitExtensions(raw: string | readonly string[] | undefined): string[] {
+  if (raw === undefined) return [];
+  const values = typeof raw === 'string' ? [raw] : raw;
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+/** `A2A-Version` negotiation (spec §3.6.2): missing means 0.3, which we serve with the v1.0 shapes. */
+export function negotiateVersion(raw: string | undefined): { ok: true; version: string } | { ok: false; error: A2AError } {
+  const value = raw?.trim();
+  if (value === undefined || value === '') return { ok: true, version: '0.3' };
+  if (value === '1.0' || value === '1') return { ok: true, version: A2A_PROTOCOL_VERSION };
+  return {
+    ok: false,
+    error: new VersionNotSupportedError({
+      message: `A2A-Version ${value.slice(0, 16)} is not supported; supported: ${A2A_PROTOCOL_VERSION}`,
+      metadata: { supportedVersions: A2A_PROTOCOL_VERSION },
+    }),
+  };
+}
+
+function trimHistory(task: Task, historyLength: number | undefined): Task {
+  if (historyLength === undefined || task.history === undefined) return task;
+  if (historyLength === 0) {
+    const { history: _omit, ...rest } = task;
+    return rest;
+  }
+  return { ...task, history: task.history.slice(-historyLength) };
+}
+
+const isFinal = (task: Task): boolean => isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state);
+
+/** Creates the framework-agnostic A2A server core; bind it with `createNodeHttpHandler` or `a2aExpress`. */
+export function createA2AServer(options: A2AServerOptions): A2AServer {
+  if (typeof options?.executor?.execute !== 'function') {
+    throw new TypeError(`expected executor with an execute function, got ${typeof options?.executor}`);
+  }
+  const card = options.card;
+  const store = options.store ?? new InMemoryTaskStore();
+  const bufferSize = options.subscriberBufferSize ?? 512;
+  const onError = options.onError ?? (() => undefined);
+  const runtimes = new Map<string, TaskRuntime>();
+  const requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri as string);
+  const deps = { store, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
+
+  const runtimeKey = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
+  const releaseIfIdle = (runtime: TaskRuntime): void => {
+    const k = runtimeKey(runtime.key);
+    if (runtime.idle && runtimes.get(k) === runtime) runtimes.delete(k);
+  };
+
+  /** The stored task of `caller`, or TaskNotFoundError (also for tasks of another principal, §7.5). */
+  async function loadOwned(key: TaskKey, caller: Caller): Promise<Task> {
+    const live = runtimes.get(runtimeKey(key));
+    if (live?.task && live.owner === caller.owner) return live.task;
+    const record = await store.get(key);
+    if (!record || record.owner !== caller.owner) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
+    return record.task;
+  }
+
+  async function runtimeFor(key: TaskKey, caller: Caller): Promise<TaskRuntime> {
+    const existing = runtimes.get(runtimeKey(key));
+    if (existing) {
+      if (existing.owner !== caller.owner || !existing.task) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
+      return existing;
+    }
+    const task = await loadOwned(key, caller);
+    const runtime = new TaskRuntime(key, caller.owner, task.contextId ?? '', deps, task);
+    runtimes.set(runtimeKey(key), runtime);
+    return runtime;
+  }
+
+  async function resolveCaller(request: CoreRequest): Promise<Caller> {
+    const negotiated = negotiateVersion(request.version);
+    if (!negotiated.ok) throw negotiated.error;
+    let principal = request.principal;
+    if (!principal && options.authenticate && request.auth) {
+      try {
+        principal = await options.authenticate(request.auth);
+      } catch (error) {
+        throw A2AError.isInstance(error) ? error : new UnauthenticatedError();
+      }
+    }
+    if (options.rateLimiter) {
+      const verdict = options.rateLimiter.take(principal ? `principal:${principal.id}` : `client:${request.clientKey ?? 'anonymous'}`);
+      if (!verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
+    }
+    const extensions = splitExtensions(request.extensions);
+    const missing = requiredExtensions.filter((uri) => !extensions.includes(uri));
+    if (missing.length > 0) {
+      throw new ExtensionSupportRequiredError({
+        message: `This agent requires the extension(s): ${missing.join(', ')}`,
+        metadata: { extensions: missing.join(',') },
+      });
+    }
+    return { principal, owner: principal?.id ?? '', version: negotiated.version, extensions };
+  }
+
+  function chooseSkill(params: SendMessageRequest): string | undefined {
+    const custom = options.resolveSkill?.(params);
+    if (custom) return custom;
+    const fromMetadata = params.message.metadata?.skillId;
+    if (typeof fromMetadata === 'string' && fromMetadata !== '') return fromMetadata;
+    return card.skills[0]?.id;
+  }
+
+  /**
+   * Starts (or continues) a task: capability checks, governance admission, then the executor
+   * in the background. The returned runtime already has `listener` attached, so no event is missed.
+   */
+  async function startExecution(
+    params: SendMessageRequest,
+    caller: Caller,
+    listener: (runtime: TaskRuntime) => (signal: RuntimeSignal) => void,
+    extra: { context?: TaskContextLike; signal?: AbortSignal } = {},
+  ): Promise<TaskRuntime> {
+    const tenant = params.tenant ?? '';
+    const message = params.message;
+    const inlinePush = params.configuration?.taskPushNotificationConfig;
+    if (inlinePush && !card.capabilities.pushNotifications) throw new PushNotificationNotSupportedError();
+    let runtime: TaskRuntime;
+    let existingTask: Task | undefined;
+    if (message.taskId) {
+      runtime = await runtimeFor({ tenant, taskId: message.taskId }, caller);
+      existingTask = runtime.task as Task;
+      if (isTerminalTaskState(existingTask.status.state)) {
+        throw new UnsupportedOperationError({ message: 'The task is in a terminal state and cannot accept messages', metadata: { taskId: existingTask.id } });
+      }
+      if (runtime.running) throw new UnsupportedOperationError({ message: 'The task is still running', metadata: { taskId: existingTask.id } });
+      if (message.contextId && existingTask.contextId && message.contextId !== existingTask.contextId) {
+        throw new InvalidParamsError({ message: 'message.contextId does not match the task' });
+      }
+    } else {
+      const taskId = globalThis.crypto.randomUUID();
+      runtime = new TaskRuntime({ tenant, taskId }, caller.owner, message.contextId ?? globalThis.crypto.randomUUID(), deps);
+      runtime.pendingUserMessage = message;
+    }
+
+    // Governance before anything runs: lineage, then budget, recursion and policy.
+    let governed: GovernedTaskLike | undefined;
+    let taskContext = extra.context;
+    if (options.governance) {
+      if (taskContext === undefined && options.governance.readTaskContext) {
+        const read = options.governance.readTaskContext(message.metadata);
+        if (!read.ok) throw read.error;
+        taskContext = read.context;
+      }
+      const skill = chooseSkill(params) ?? 'default';
+      governed = await options.governance.admit({
+        caller: caller.principal?.id ?? 'anonymous',
+        skill,
+        ...(taskContext ? { incoming: taskContext } : {}),
+        ...(extra.signal ? { signal: extra.signal } : {}),
+      });
+      taskContext = governed.context;
+    }
+
+    const controller = new AbortController();
+    const signals = [controller.signal, governed?.signal, extra.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length === 1 ? controller.signal : AbortSignal.any(signals);
+    const contextId = existingTask?.contextId ?? runtime.contextId;
+    const requestContext: RequestContext = {
+      message: { ...message, taskId: runtime.key.taskId, contextId },
+      task: existingTask,
+      taskId: runtime.key.taskId,
+      contextId,
+      principal: caller.principal,
+      tenant,
+      version: caller.version,
+      extensions: caller.extensions,
+      skillId: chooseSkill(params),
+      acceptedOutputModes: params.configuration?.acceptedOutputModes,
+      taskContext,
+      signal,
+    };
+    const usage = { tokens: 0, usd: 0 };
+    const sink: EventSink = {
+      publish: (event) => runtime.publishFromAgent(event),
+      reportUsage: (reported) => {
+        if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
+          usage.tokens += reported.tokens;
+          governed?.meterTokens(reported.tokens);
+        }
+        if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
+      },
+    };
+    if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? globalThis.crypto.randomUUID(), taskId: runtime.key.taskId };
+
+    runtime.running = true;
+    runtime.invalid = false;
+    runtime.messageResponse = undefined;
+    runtimes.set(runtimeKey(runtime.key), runtime);
+    runtime.addListener(listener(runtime));
+    cancelHooks.set(runtime, { controller, context: requestContext, sink });
+
+    if (existingTask) {
+      // A continuation: the new user message joins the history before the executor runs.
+      await runtime.enqueue(async () => {
+        const current = runtime.task as Task;
+        runtime.task = { ...current, history: [...(current.history ?? []), requestContext.message] };
+        await store.upsert({ tenant, owner: caller.owner, task: runtime.task, updatedAt: Date.now() });
+      });
+    }
+
+    void (async () => {
+      let failure: unknown;
+      try {
+        await options.executor.execute(requestContext, sink);
+      } catch (error) {
+        failure = error;
+        onError('executor failed', error);
+      }
+      await runtime.enqueue(async () => {
+        const task = runtime.task;
+        if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) {
+          await runtime.apply({
+            statusUpdate: {
+              taskId: task.id,
+              contextId: task.contextId ?? contextId,
+              status: { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() },
+            },
+          });
+        } else if (!task && !runtime.messageResponse && !runtime.invalid) {
+          runtime.failListeners(failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure));
+        }
+        runtime.running = false;
+        cancelHooks.delete(runtime);
+        runtime.endListeners();
+      });
+      try {
+        await governed?.finish({ tokens: usage.tokens, usd: usage.usd });
+      } catch (error) {
+        onError('governance finish failed', error);
+      }
+      releaseIfIdle(runtime);
+    })();
+    return runtime;
+  }
+
+  const cancelHooks = new WeakMap<TaskRuntime, { controller: AbortController; context: RequestContext; sink: EventSink }>();
+
+  async function sendMessage(params: SendMessageRequest, caller: Caller): Promise<unknown> {
+    const blocking = params.configuration?.returnImmediately !== true;
+    let resolveOutcome!: (value: { ok: true } | { ok: false; error: unknown }) => void;
+    const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
+      resolveOutcome = resolve;
+    });
+    const runtime = await startExecution(params, caller, () => (signal) => {
+      if (signal.type === 'error') resolveOutcome({ ok: false, error: signal.error });
+      else if (signal.type === 'end') resolveOutcome({ ok: true });
+      else if (signal.final || !blocking) resolveOutcome({ ok: true });
+    });
+    const result = await outcome;
+    if (!result.ok) throw toA2AError(result.error);
+    if (runtime.messageResponse) return { message: runtime.messageResponse };
+    if (!runtime.task) throw new InvalidAgentResponseError({ message: 'The agent produced no response' });
+    return { task: trimHistory(runtime.task, params.configuration?.historyLength) };
+  }
+
+  /** Turns runtime signals into a stream of SSE events; `seed` events go first. */
+  function streamFrom(runtime: TaskRuntime, attach: (push: (signal: RuntimeSignal) => void) => () => void): AsyncIterable<StreamEvent> {
+    let detach: () => void = () => undefined;
+    const queue = new EventQueue<StreamEvent>(bufferSize, () => {
+      detach();
+      releaseIfIdle(runtime);
+    });
+    let closed = false;
+    detach = attach((signal) => {
+      if (closed) return;
+      if (signal.type === 'event') {
+        queue.push({ id: String(signal.seq), data: signal.event });
+        if (signal.final) {
+          closed = true;
+          queue.end();
+        }
+      } else if (signal.type === 'end') {
+        closed = true;
+        queue.end();
+      } else {
+        closed = true;
+        queue.fail(toA2AError(signal.error));
+      }
+    });
+    return queue;
+  }
+
+  async function sendStreamingMessage(
+    params: SendMessageRequest,
+    caller: Caller,
+    extra: { context?: TaskContextLike; signal?: AbortSignal } = {},
+  ): Promise<AsyncIterable<StreamEvent>> {
+    const buffered: RuntimeSignal[] = [];
+    let forward: ((signal: RuntimeSignal) => void) | undefined;
+    const runtime = await startExecution(
+      params,
+      caller,
+      () => (signal) => {
+        if (forward) forward(signal);
+        else buffered.push(signal);
+      },
+      extra,
+    );
+    return streamFrom(runtime, (push) => {
+      forward = push;
+      for (const signal of buffered.splice(0)) push(signal);
+      return () => {
+        forward = () => undefined;
+      };
+    });
+  }
+
+  async function subscribe(params: A2ARequestMap['SubscribeToTask'], caller: Caller, lastEventId: string | undefined): Promise<AsyncIterable<StreamEvent>> {
+    if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
+    const key = { tenant: params.tenant ?? '', taskId: params.id };
+    const runtime = await runtimeFor(key, caller);
+    let afterSeq: number | undefined;
+    if (lastEventId !== undefined) {
+      const n = Number(lastEventId);
+      if (!/^\d{1,15}$/.test(lastEventId) || !Number.isSafeInteger(n)) throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
+      afterSeq = n;
+    }
+    // Inside the task's write queue: snapshot + log read + attach happen between two writes.
+    return runtime.enqueue(async () => {
+      const task = runtime.task as Task;
+      if (isTerminalTaskState(task.status.state) && afterSeq === undefined) {
+        throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
+      }
+      const seed: StreamEvent[] = [];
+      let finalSeen = false;
+      if (afterSeq === undefined) {
+        seed.push({ id: String(await store.lastSeq(key)), data: { task } });
+      } else {
+        for (const entry of await store.readEvents(key, afterSeq)) {
+          seed.push({ id: String(entry.seq), data: entry.event });
+        }
+        finalSeen = isFinal(task) && seed.length > 0;
+        if (seed.length === 0 && isTerminalTaskState(task.status.state)) {
+          throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
+        }
+      }
+      return streamFrom(runtime, (push) => {
+        for (const event of seed) push({ type: 'event', seq: Number(event.id), event: event.data, final: false });
+        if (finalSeen || (afterSeq !== undefined && isTerminalTaskState(task.status.state))) {
+          push({ type: 'end' });
+          return () => undefined;
+        }
+        return runtime.addListener(push);
+      });
+    });
+  }
+
+  async function cancelTask(params: A2ARequestMap['CancelTask'], caller: Caller): Promise<Task> {
+    const key = { tenant: params.tenant ?? '', taskId: params.id };
+    const runtime = await runtimeFor(key, caller);
+    try {
+      const task = runtime.task as Task;
+      if (task.status.state === 'TASK_STATE_CANCELED') return task;
+      if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
+      const hook = cancelHooks.get(runtime);
+      if (hook) {
+        hook.controller.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
+        if (options.executor.cancel) {
+          try {
+            await options.executor.cancel(hook.context, hook.sink);
+          } catch (error) {
+            onError('executor cancel failed', error);
+          }
+        }
+      }
+      await runtime.enqueue(async () => {
+        const current = runtime.task as Task;
+        if (isTerminalTaskState(current.status.state)) return;
+        await runtime.apply({
+          statusUpdate: {
+            taskId: current.id,
+            contextId: current.contextId ?? runtime.contextId,
+            status: { state: 'TASK_STATE_CANCELED', timestamp: new Date().toISOString() },
+            ...(params.metadata ? { metadata: params.metadata } : {}),
+          },
+        });
+      });
+      const final = runtime.task as Task;
+      if (final.status.state !== 'TASK_STATE_CANCELED') throw new TaskNotCancelableError({ metadata: { taskId: final.id } });
+      return final;
+    } finally {
+      releaseIfIdle(runtime);
+    }
+  }
+
+  async function listTasks(params: A2ARequestMap['ListTasks'], caller: Caller): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? 50;
+    const after = params.statusTimestampAfter === undefined ? undefined : Date.parse(params.statusTimestampAfter);
+    const page = await store.list({
+      tenant: params.tenant ?? '',
+      owner: caller.owner,
+      pageSize,
+      ...(params.contextId === undefined ? {} : { contextId: params.contextId }),
+      ...(params.status === undefined ? {} : { status: params.status }),
+      ...(after === undefined ? {} : { statusTimestampAfter: after }),
+      ...(params.pageToken ? { pageToken: params.pageToken } : {}),
+    });
+    if (!page) throw new InvalidParamsError({ message: 'pageToken is not valid' });
+    const tasks = page.records.map(({ task }) => {
+      let out = trimHistory(task, params.historyLength);
+      if (params.includeArtifacts !== true && out.artifacts !== undefined) {
+        const { artifacts: _omit, ...rest } = out;
+        out = rest;
+      }
+      return out;
+    });
+    return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
+  }
+
+  function requirePush(): void {
+    if (!card.capabilities.pushNotifications) throw new PushNotificationNotSupportedError();
+  }
+
+  async function createPushConfig(params: A2ARequestMap['CreateTaskPushNotificationConfig'], caller: Caller): Promise<TaskPushNotificationConfig> {
+    requirePush();
+    const key = { tenant: params.tenant ?? '', taskId: params.taskId };
+    await loadOwned(key, caller);
+    if (options.checkWebhookUrl) {
+      const verdict = await options.checkWebhookUrl(params.url);
+      if (!verdict.ok) throw new InvalidParamsError({ message: `Webhook URL rejected: ${verdict.reason}`, metadata: { field: 'url' } });
+    }
+    const config = { ...params, id: params.id ?? globalThis.crypto.randomUUID() };
+    await store.putPushConfig(key, config);
+    return config;
+  }
+
+  async function getExtendedCard(caller: Caller): Promise<AgentCard> {
+    if (!card.capabilities.extendedAgentCard) throw new UnsupportedOperationError({ message: 'This agent has no extended agent card' });
+    if (!caller.principal) throw new UnauthenticatedError({ message: 'The extended agent card requires authentication' });
+    const extended = options.extendedCard;
+    if (!extended) throw new ExtendedAgentCardNotConfiguredError();
+    return typeof extended === 'function' ? extended(caller.principal) : extended;
+  }
+
+  async function dispatch(method: A2AMethod, params: unknown, caller: Caller, request: CoreRequest): Promise<CoreResponse> {
+    switch (method) {
+      case 'SendMessage':
+        return { kind: 'result', result: await sendMessage(params as SendMessageRequest, caller) };
+      case 'SendStreamingMessage':
+        if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
+        return { kind: 'stream', events: await sendStreamingMessage(params as SendMessageRequest, caller) };
+      case 'GetTask': {
+        const p = params as A2ARequestMap['GetTask'];
+        const task = await loadOwned({ tenant: p.tenant ?? '', taskId: p.id }, caller);
+        return { kind: 'result', result: trimHistory(task, p.historyLength) };
+      }
+      case 'ListTasks':
+        return { kind: 'result', result: await listTasks(params as A2ARequestMap['ListTasks'], caller) };
+      case 'CancelTask':
+        return { kind: 'result', result: await cancelTask(params as A2ARequestMap['CancelTask'], caller) };
+      case 'SubscribeToTask':
+        return { kind: 'stream', events: await subscribe(params as A2ARequestMap['SubscribeToTask'], caller, request.lastEventId) };
+      case 'CreateTaskPushNotificationConfig':
+        return { kind: 'result', result: await createPushConfig(params as A2ARequestMap['CreateTaskPushNotificationConfig'], caller) };
+      case 'GetTaskPushNotificationConfig': {
+        requirePush();
+        const p = params as A2ARequestMap['GetTaskPushNotificationConfig'];
+        const key = { tenant: p.tenant ?? '', taskId: p.taskId };
+        await loadOwned(key, caller);
+        const found = (await store.listPushConfigs(key)).find((c) => c.id === p.id);
+        if (!found) throw new TaskNotFoundError({ message: 'Push notification config not found', metadata: { taskId: p.taskId.slice(0, 128) } });
+        return { kind: 'result', result: found };
+      }
+      case 'ListTaskPushNotificationConfigs': {
+        requirePush();
+        const p = params as A2ARequestMap['ListTaskPushNotificationConfigs'];
+        const key = { tenant: p.tenant ?? '', taskId: p.taskId };
+        await loadOwned(key, caller);
+        return { kind: 'result', result: { configs: await store.listPushConfigs(key), nextPageToken: '' } };
+      }
+      case 'DeleteTaskPushNotificationConfig': {
+        requirePush();
+        const p = params as A2ARequestMap['DeleteTaskPushNotificationConfig'];
+        const key = { tenant: p.tenant ?? '', taskId: p.taskId };
+        await loadOwned(key, caller);
+        await store.deletePushConfig(key, p.id);
+        return { kind: 'result', result: {} };
+      }
+      case 'GetExtendedAgentCard':
+        return { kind: 'result', result: await getExtendedCard(caller) };
+    }
+  }
+
+  async function handle(request: CoreRequest): Promise<CoreResponse> {
+    try {
+      if (!isA2AMethod(request.method)) {
+        return { kind: 'error', error: new MethodNotFoundError({ metadata: { method: String(request.method).slice(0, 128) } }) };
+      }
+      const caller = await resolveCaller(request);
+      const parsed = parseOperationParams(request.method, request.params);
+      if (!parsed.success) return { kind: 'error', error: new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] }) };
+      return await dispatch(request.method, parsed.data, caller, request);
+    } catch (error) {
+      if (!A2AError.isInstance(error)) onError('request failed', error);
+      return { kind: 'error', error: toA2AError(error) };
+    }
+  }
+
+  async function* stream(request: SendMessageRequest, streamOptions: InProcessStreamOptions = {}): AsyncIterable<StreamResponse> {
+    const parsed = parseOperationParams('SendStreamingMessage', request);
+    if (!parsed.success) throw new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] });
+    const caller: Caller = {
+      principal: streamOptions.principal,
+      owner: streamOptions.principal?.id ?? '',
+      version: A2A_PROTOCOL_VERSION,
+      extensions: [],
+    };
+    const events = await sendStreamingMessage(parsed.data, caller, {
+      ...(streamOptions.context ? { context: streamOptions.context } : {}),
+      ...(streamOptions.signal ? { signal: streamOptions.signal } : {}),
+    });
+    for await (const event of events) yield event.data;
+  }
+
+  return {
+    card,
+    store,
+    handle,
+    stream,
+    async close() {
+      for (const runtime of runtimes.values()) {
+        cancelHooks.get(runtime)?.controller.abort(new InternalError({ message: 'Server closed' }));
+        runtime.endListeners();
+      }
+      runtimes.clear();
+      await options.pushSender?.close();
+    },
+  };
+}
+

@@ -1,0 +1,208 @@
+import {
+  applyStreamResponse,
+  InvalidAgentResponseError,
+  isInterruptedTaskState,
+  isTerminalTaskState,
+  MessageSchema,
+  type Message,
+  parseWith,
+  type StreamResponse,
+  type Task,
+  TaskArtifactUpdateEventSchema,
+  type TaskPushNotificationConfig,
+  TaskSchema,
+  TaskStatusUpdateEventSchema,
+} from '@a2aplane/a2a-types';
+import type { AgentEvent } from '../agent/executor.js';
+import type { TaskKey, TaskStore } from '../store/task-store.js';
+import type { PushSender } from './types.js';
+
+/** What a listener of a task receives: events in sequence order, then at most one end or error. */
+export type RuntimeSignal =
+  | { type: 'event'; seq: number; event: StreamResponse; final: boolean }
+  | { type: 'end' }
+  | { type: 'error'; error: unknown };
+
+export type Listener = (signal: RuntimeSignal) => void;
+
+export interface RuntimeDeps {
+  store: TaskStore;
+  pushSender: PushSender | undefined;
+  onAgentError(message: string): void;
+}
+
+/** Classifies an executor event by shape and validates it. */
+export function toStreamResponse(event: AgentEvent): StreamResponse | undefined {
+  if (typeof event !== 'object' || event === null) return undefined;
+  const value = event as unknown as Record<string, unknown>;
+  if ('messageId' in value && 'role' in value) {
+    const parsed = parseWith(MessageSchema, value);
+    return parsed.success ? { message: parsed.data } : undefined;
+  }
+  if ('artifact' in value && 'taskId' in value) {
+    const parsed = parseWith(TaskArtifactUpdateEventSchema, value);
+    return parsed.success ? { artifactUpdate: parsed.data } : undefined;
+  }
+  if ('status' in value && 'taskId' in value) {
+    const parsed = parseWith(TaskStatusUpdateEventSchema, value);
+    return parsed.success ? { statusUpdate: parsed.data } : undefined;
+  }
+  if ('status' in value && 'id' in value) {
+    const parsed = parseWith(TaskSchema, value);
+    return parsed.success ? { task: parsed.data } : undefined;
+  }
+  return undefined;
+}
+
+const isFinalState = (task: Task | undefined): boolean =>
+  task !== undefined && (isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state));
+
+/**
+ * The live side of one task: a serial queue for every write (so the store's event log, the
+ * listeners and push deliveries all see one order), the aggregated task, and its listeners.
+ */
+export class TaskRuntime {
+  task: Task | undefined;
+  /** The message an executor answered with instead of creating a task. */
+  messageResponse: Message | undefined;
+  /** Set once the executor broke the protocol; later events are dropped. */
+  invalid = false;
+  running = false;
+  /** The user message that starts a new task; put into its history when the task is created. */
+  pendingUserMessage: Message | undefined;
+  pendingPushConfig: (TaskPushNotificationConfig & { id: string }) | undefined;
+  private readonly listeners = new Set<Listener>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly key: TaskKey,
+    readonly owner: string,
+    readonly contextId: string,
+    private readonly deps: RuntimeDeps,
+    task?: Task,
+  ) {
+    this.task = task;
+  }
+
+  get idle(): boolean {
+    return !this.running && this.listeners.size === 0;
+  }
+
+  /** Runs `fn` after every write queued before it. */
+  enqueue<T>(fn: () => Promise<T> | T): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  addListener(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(signal: RuntimeSignal): void {
+    for (const listener of [...this.listeners]) listener(signal);
+  }
+
+  endListeners(): void {
+    this.emit({ type: 'end' });
+  }
+
+  failListeners(error: unknown): void {
+    this.emit({ type: 'error', error });
+  }
+
+  /** Queues an event from the executor. */
+  publishFromAgent(event: AgentEvent): void {
+    void this.enqueue(() => this.accept(event)).catch((error: unknown) => {
+      this.deps.onAgentError(error instanceof Error ? error.message : 'event processing failed');
+    });
+  }
+
+  private async accept(event: AgentEvent): Promise<void> {
+    if (this.invalid) return;
+    const response = toStreamResponse(event);
+    if (!response) return this.breakProtocol('the agent published an event that is not a valid Task, Message or update');
+    if (this.messageResponse) return this.breakProtocol('the agent published an event after its Message response');
+    if (response.message) {
+      if (this.task) return this.breakProtocol('the agent published a Message after a Task');
+      this.messageResponse = response.message;
+      this.emit({ type: 'event', seq: 0, event: response, final: true });
+      return;
+    }
+    const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
+    if (eventTaskId !== this.key.taskId) return this.breakProtocol('the agent published an event for another task');
+    if (this.task && isTerminalTaskState(this.task.status.state)) {
+      // Nothing leaves a terminal state: drop the event, the task stays as it is.
+      this.deps.onAgentError('the agent published an event after the task reached a terminal state');
+      return;
+    }
+    await this.apply(response);
+  }
+
+  /** Folds an event into the task, stores it, appends it to the log and fans it out. */
+  async apply(response: StreamResponse): Promise<void> {
+    const previous = this.task;
+    let next = applyStreamResponse(previous, response);
+    if (!next) return;
+    if (response.task && previous) {
+      next = { ...next, history: response.task.history ?? previous.history };
+    }
+    if (next.contextId === undefined) next = { ...next, contextId: this.contextId };
+    if (next.status.timestamp === undefined) next = { ...next, status: { ...next.status, timestamp: new Date().toISOString() } };
+    if (!previous && this.pendingUserMessage) {
+      const history = next.history ?? [];
+      if (!history.some((m) => m.messageId === this.pendingUserMessage?.messageId)) {
+        next = { ...next, history: [this.pendingUserMessage, ...history] };
+      }
+    }
+    this.task = next;
+    const { store } = this.deps;
+    await store.upsert({ tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() });
+    if (!previous && this.pendingPushConfig) {
+      await store.putPushConfig(this.key, this.pendingPushConfig);
+      this.pendingPushConfig = undefined;
+    }
+    // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
+    const wire: StreamResponse = previous ? response : { task: next };
+    const seq = await store.appendEvent(this.key, wire);
+    this.emit({ type: 'event', seq, event: wire, final: isFinalState(next) });
+    const sender = this.deps.pushSender;
+    if (sender) {
+      for (const config of await store.listPushConfigs(this.key)) {
+        try {
+          sender.notify({ config, payload: wire, taskId: this.key.taskId });
+        } catch {
+          // Push delivery is best effort; it never breaks the task.
+        }
+      }
+    }
+  }
+
+  /** The agent broke the protocol: the task fails (when there is one) and listeners hear why. */
+  private async breakProtocol(reason: string): Promise<void> {
+    this.deps.onAgentError(reason);
+    this.invalid = true;
+    if (this.task && !isTerminalTaskState(this.task.status.state)) {
+      await this.apply({
+        statusUpdate: {
+          taskId: this.key.taskId,
+          contextId: this.task.contextId ?? this.contextId,
+          status: {
+            state: 'TASK_STATE_FAILED',
+            timestamp: new Date().toISOString(),
+            message: {
+              messageId: globalThis.crypto.randomUUID(),
+              role: 'ROLE_AGENT',
+              taskId: this.key.taskId,
+              contextId: this.task.contextId ?? this.contextId,
+              parts: [{ text: 'Invalid agent response' }],
+            },
+          },
+        },
+      });
+      return;
+    }
+    if (!this.task && !this.messageResponse) this.failListeners(new InvalidAgentResponseError());
+  }
+}

@@ -1,0 +1,303 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  A2A_EXTENSIONS_HEADER,
+  A2A_VERSION_HEADER,
+  type A2AError,
+  ContentTypeNotSupportedError,
+  createJsonRpcError,
+  createJsonRpcSuccess,
+  DEFAULT_JSON_RPC_PATH,
+  DEFAULT_REST_PATH,
+  InvalidRequestError,
+  type JsonRpcId,
+  JSONParseError,
+  MEDIA_TYPE_A2A_JSON,
+  MEDIA_TYPE_JSON,
+  MethodNotFoundError,
+  matchRestRoute,
+  readJsonRpcEnvelope,
+  restRequestToParams,
+  WELL_KNOWN_AGENT_CARD_PATH,
+} from '@a2aplane/a2a-types';
+import { type CardSigner, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
+import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
+import { writeSse } from '../sse/sse-writer.js';
+
+export interface NodeHttpHandlerOptions {
+  jsonRpcPath?: string;
+  restPath?: string;
+  cardPath?: string;
+  /** Largest request body accepted; larger ones get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** SSE heartbeat interval in ms; 0 disables. Default 15 000. */
+  heartbeatMs?: number;
+  /** Signs the public card once, at first use; structurally `signAgentCard` of a2a-identity. */
+  cardSigner?: CardSigner;
+  /** `Cache-Control: max-age` of the card. Default 300 seconds. */
+  cardMaxAgeSeconds?: number;
+  /** Key for rate limiting anonymous callers. Default: the remote address. */
+  clientKey?: (req: IncomingMessage) => string | undefined;
+}
+
+/** Handles one request when its path is ours; resolves `false` to let the framework go on. */
+export type A2ANodeRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+class BodyTooLargeError extends Error {}
+
+/** Express (and other frameworks) may already have read the body. */
+function preParsedBody(req: IncomingMessage): { found: true; value: unknown } | { found: false } {
+  const withBody = req as IncomingMessage & { body?: unknown; _body?: boolean };
+  if (withBody._body === true || (req.readableEnded && withBody.body !== undefined)) return { found: true, value: withBody.body };
+  return { found: false };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(new BodyTooLargeError());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLargeError());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(',') : value;
+  return out;
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (headerValue(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  res.writeHead(status, { 'content-type': MEDIA_TYPE_JSON, 'content-length': String(bytes.length), ...headers });
+  res.end(bytes);
+}
+
+function errorHeaders(error: A2AError): Record<string, string> {
+  return error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(0, Math.ceil(error.retryAfterSeconds))) };
+}
+
+function sendRestError(res: ServerResponse, error: A2AError, status = error.httpStatus): void {
+  sendJson(res, status, error.toRestError(), errorHeaders(error));
+}
+
+function sendJsonRpcError(res: ServerResponse, id: JsonRpcId, error: A2AError, status = 200): void {
+  sendJson(res, status, createJsonRpcError(id, error), errorHeaders(error));
+}
+
+/**
+ * Creates the request handler of the three mounts: JSON-RPC at `/a2a/jsonrpc`, REST under
+ * `/a2a/rest` (with an optional `/{tenant}` prefix) and the card at `/.well-known/agent-card.json`.
+ */
+export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHandlerOptions = {}): A2ANodeRequestHandler {
+  const jsonRpcPath = options.jsonRpcPath ?? DEFAULT_JSON_RPC_PATH;
+  const restPath = (options.restPath ?? DEFAULT_REST_PATH).replace(/\/+$/, '');
+  const cardPath = options.cardPath ?? WELL_KNOWN_AGENT_CARD_PATH;
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const maxAge = options.cardMaxAgeSeconds ?? 300;
+  let prepared: Promise<PreparedCard> | undefined;
+  const cardBytes = (): Promise<PreparedCard> => {
+    prepared ??= prepareAgentCard(server.card, options.cardSigner);
+    return prepared;
+  };
+
+  const baseRequest = (req: IncomingMessage, query: URLSearchParams): Omit<CoreRequest, 'method' | 'params'> => ({
+    version: headerValue(req, A2A_VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER) ?? undefined,
+    extensions: headerValue(req, A2A_EXTENSIONS_HEADER) ?? query.get(A2A_EXTENSIONS_HEADER) ?? undefined,
+    auth: { headers: flatHeaders(req), query, method: req.method ?? 'GET' },
+    clientKey: options.clientKey?.(req) ?? req.socket.remoteAddress,
+    lastEventId: headerValue(req, 'last-event-id'),
+  });
+
+  async function serveCard(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const card = await cardBytes();
+    const headers = {
+      etag: card.etag,
+      'cache-control': `public, max-age=${maxAge}`,
+      'access-control-allow-origin': '*',
+    };
+    const ifNoneMatch = headerValue(req, 'if-none-match');
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === card.etag || tag.trim() === '*')) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-type': MEDIA_TYPE_JSON, 'content-length': String(card.body.length) });
+    res.end(req.method === 'HEAD' ? undefined : card.body);
+  }
+
+  async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: A2AError; status: number }> {
+    const pre = preParsedBody(req);
+    if (pre.found) return { ok: true, value: pre.value };
+    let body: Buffer;
+    try {
+      body = await readBody(req, maxBody);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        return { ok: false, status: 413, error: new InvalidRequestError({ message: `Request body exceeds ${maxBody} bytes` }) };
+      }
+      return { ok: false, status: 400, error: new InvalidRequestError({ message: 'Request body could not be read' }) };
+    }
+    if (body.length === 0) return { ok: true, value: undefined };
+    try {
+      return { ok: true, value: JSON.parse(body.toString('utf8')) };
+    } catch {
+      return { ok: false, status: 400, error: new JSONParseError() };
+    }
+  }
+
+  async function serveJsonRpc(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+    if (req.method !== 'POST') {
+      sendJsonRpcError(res, null, new InvalidRequestError({ message: 'JSON-RPC requests must use POST' }), 405);
+      return;
+    }
+    if (mediaType(req) !== MEDIA_TYPE_JSON) {
+      req.resume();
+      sendJsonRpcError(res, null, new ContentTypeNotSupportedError({ message: 'JSON-RPC requests must be application/json' }), 415);
+      return;
+    }
+    const body = await readJson(req);
+    if (!body.ok) {
+      sendJsonRpcError(res, null, body.error, body.status === 413 ? 413 : 200);
+      return;
+    }
+    const envelope = readJsonRpcEnvelope(body.value === undefined ? '' : body.value);
+    if (envelope.kind === 'error') {
+      sendJsonRpcError(res, envelope.id, envelope.error);
+      return;
+    }
+    if (envelope.kind === 'notification') {
+      // JSON-RPC 2.0: notifications get no response body.
+      res.writeHead(204).end();
+      return;
+    }
+    if (envelope.method.includes('/')) {
+      // v0.3 method names (`message/send`) are not served by this version of the binding.
+      sendJsonRpcError(res, envelope.id, new MethodNotFoundError({ message: 'v0.3 methods are not supported; send A2A-Version: 1.0', metadata: { method: envelope.method.slice(0, 128) } }));
+      return;
+    }
+    const result = await server.handle({ ...baseRequest(req, query), method: envelope.method, params: envelope.params });
+    await respondJsonRpc(res, envelope.id, result);
+  }
+
+  async function respondJsonRpc(res: ServerResponse, id: JsonRpcId, result: CoreResponse): Promise<void> {
+    if (result.kind === 'error') return sendJsonRpcError(res, id, result.error);
+    if (result.kind === 'result') return sendJson(res, 200, createJsonRpcSuccess(id, result.result));
+    await writeSse(res, result.events, {
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      frame: (event) => createJsonRpcSuccess(id, event.data),
+      errorFrame: (error) => createJsonRpcError(id, toA2AError(error)),
+    });
+  }
+
+  async function serveRest(req: IncomingMessage, res: ServerResponse, subPath: string, query: URLSearchParams): Promise<void> {
+    const verb = req.method ?? 'GET';
+    const match = matchRestRoute(verb, subPath);
+    if (!match) {
+      req.resume();
+      sendRestError(res, new MethodNotFoundError({ message: 'No A2A operation at this path' }));
+      return;
+    }
+    if (match.method === undefined) {
+      req.resume();
+      sendRestError(res, new MethodNotFoundError({ message: `Use ${match.allowedVerbs.join(' or ')} for this path` }), 405);
+      return;
+    }
+    let body: unknown;
+    if (verb.toUpperCase() === 'POST') {
+      const type = mediaType(req);
+      const hasBody = req.headers['content-length'] !== '0' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
+      if (hasBody && type !== MEDIA_TYPE_JSON && type !== MEDIA_TYPE_A2A_JSON) {
+        req.resume();
+        sendRestError(res, new ContentTypeNotSupportedError({ message: 'REST requests must be application/json or application/a2a+json' }), 415);
+        return;
+      }
+      const read = await readJson(req);
+      if (!read.ok) {
+        sendRestError(res, read.error, read.status);
+        return;
+      }
+      body = read.value;
+    } else {
+      req.resume();
+    }
+    const params = restRequestToParams(match.method, {
+      pathParams: match.pathParams,
+      query,
+      ...(match.tenant === undefined ? {} : { tenant: match.tenant }),
+      ...(body === undefined ? {} : { body }),
+    });
+    const result = await server.handle({ ...baseRequest(req, query), method: match.method, params });
+    if (result.kind === 'error') return sendRestError(res, result.error);
+    if (result.kind === 'result') return sendJson(res, 200, result.result);
+    await writeSse(res, result.events, {
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      frame: (event) => event.data,
+      errorFrame: (error) => toA2AError(error).toRestError(),
+    });
+  }
+
+  return async (req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      return false;
+    }
+    const path = url.pathname;
+    const isRest = path === restPath || path.startsWith(`${restPath}/`);
+    if (path !== cardPath && path !== jsonRpcPath && !isRest) return false;
+    try {
+      if (path === cardPath) await serveCard(req, res);
+      else if (path === jsonRpcPath) await serveJsonRpc(req, res, url.searchParams);
+      else await serveRest(req, res, path.slice(restPath.length) || '/', url.searchParams);
+    } catch {
+      // Never leak internals: whatever escaped becomes a generic internal error.
+      if (!res.headersSent) {
+        const error = toA2AError(undefined);
+        if (path === jsonRpcPath) sendJsonRpcError(res, null, error);
+        else sendRestError(res, error);
+      } else if (!res.writableEnded) {
+        res.end();
+      }
+    }
+    return true;
+  };
+}
+
+/** A bare `node:http` request listener: serves the A2A mounts and answers 404 elsewhere. */
+export function createNodeHttpHandler(server: A2AServer, options: NodeHttpHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = createA2ARequestHandler(server, options);
+  return (req, res) => {
+    void handle(req, res).then((handled) => {
+      if (!handled && !res.headersSent) sendJson(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'Not found', details: [] } });
+    });
+  };
+}

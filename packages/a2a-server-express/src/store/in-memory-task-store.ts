@@ -1,0 +1,172 @@
+import {
+  isTerminalTaskState,
+  type StreamResponse,
+  type TaskPushNotificationConfig,
+} from '@a2aplane/a2a-types';
+import type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './task-store.js';
+
+export interface InMemoryTaskStoreOptions {
+  /** How long a terminal task is kept after its last change. Default 10 minutes. */
+  terminalTtlMs?: number;
+  /** Most tasks kept; beyond it the oldest terminal task is evicted first, then the oldest task. Default 10 000. */
+  maxTasks?: number;
+  /** Most events kept per task for replay; older ones are dropped. Default 1 000. */
+  maxEventsPerTask?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+interface Entry {
+  record: StoredTask;
+  events: StoredEvent[];
+  seq: number;
+  push: Map<string, TaskPushNotificationConfig & { id: string }>;
+}
+
+const keyOf = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
+
+const statusTime = (record: StoredTask): number => {
+  const ts = record.task.status.timestamp;
+  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
+  return Number.isNaN(parsed) ? record.updatedAt : parsed;
+};
+
+function encodeToken(time: number, id: string): string {
+  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
+}
+
+function decodeToken(token: string): { time: number; id: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
+      return { time: value[0], id: value[1] };
+    }
+  } catch {
+    // fall through: not a token we issued
+  }
+  return undefined;
+}
+
+/** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
+export class InMemoryTaskStore implements TaskStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly terminalTtlMs: number;
+  private readonly maxTasks: number;
+  private readonly maxEvents: number;
+  private readonly now: () => number;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
+    this.maxTasks = options.maxTasks ?? 10_000;
+    this.maxEvents = options.maxEventsPerTask ?? 1_000;
+    this.now = options.now ?? Date.now;
+    if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
+  }
+
+  private expired(entry: Entry): boolean {
+    return isTerminalTaskState(entry.record.task.status.state) && this.now() - entry.record.updatedAt > this.terminalTtlMs;
+  }
+
+  private live(key: TaskKey): Entry | undefined {
+    const k = keyOf(key);
+    const entry = this.entries.get(k);
+    if (entry && this.expired(entry)) {
+      this.entries.delete(k);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(): void {
+    for (const [k, entry] of this.entries) if (this.expired(entry)) this.entries.delete(k);
+    if (this.entries.size < this.maxTasks) return;
+    // Evict the oldest terminal tasks first, then the oldest of any state.
+    const sorted = [...this.entries].sort((a, b) => {
+      const ta = isTerminalTaskState(a[1].record.task.status.state) ? 0 : 1;
+      const tb = isTerminalTaskState(b[1].record.task.status.state) ? 0 : 1;
+      return ta - tb || a[1].record.updatedAt - b[1].record.updatedAt;
+    });
+    for (const [k] of sorted) {
+      if (this.entries.size < this.maxTasks) break;
+      this.entries.delete(k);
+    }
+  }
+
+  async get(key: TaskKey): Promise<StoredTask | undefined> {
+    const entry = this.live(key);
+    return entry ? structuredClone(entry.record) : undefined;
+  }
+
+  async upsert(record: StoredTask): Promise<void> {
+    const key = { tenant: record.tenant, taskId: record.task.id };
+    const existing = this.live(key);
+    if (existing) {
+      existing.record = structuredClone(record);
+      return;
+    }
+    this.sweep();
+    this.entries.set(keyOf(key), { record: structuredClone(record), events: [], seq: 0, push: new Map() });
+  }
+
+  async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
+    let cursor: { time: number; id: string } | undefined;
+    if (query.pageToken) {
+      cursor = decodeToken(query.pageToken);
+      if (!cursor) return undefined;
+    }
+    const matches: { time: number; record: StoredTask }[] = [];
+    for (const entry of this.entries.values()) {
+      if (this.expired(entry)) continue;
+      const { record } = entry;
+      if (record.tenant !== query.tenant || record.owner !== query.owner) continue;
+      if (query.contextId !== undefined && record.task.contextId !== query.contextId) continue;
+      if (query.status !== undefined && record.task.status.state !== query.status) continue;
+      const time = statusTime(record);
+      if (query.statusTimestampAfter !== undefined && !(time > query.statusTimestampAfter)) continue;
+      matches.push({ time, record });
+    }
+    matches.sort((a, b) => b.time - a.time || (a.record.task.id < b.record.task.id ? -1 : a.record.task.id > b.record.task.id ? 1 : 0));
+    const after = cursor
+      ? matches.filter((m) => m.time < cursor.time || (m.time === cursor.time && m.record.task.id > cursor.id))
+      : matches;
+    const page = after.slice(0, query.pageSize);
+    const last = page.at(-1);
+    const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.record.task.id) : '';
+    return { records: page.map((m) => structuredClone(m.record)), nextPageToken, totalSize: matches.length };
+  }
+
+  async delete(key: TaskKey): Promise<boolean> {
+    return this.entries.delete(keyOf(key));
+  }
+
+  async appendEvent(key: TaskKey, event: StreamResponse): Promise<number> {
+    const entry = this.live(key);
+    if (!entry) throw new Error('appendEvent on a task that is not stored');
+    entry.seq += 1;
+    entry.events.push({ seq: entry.seq, event: structuredClone(event) });
+    if (entry.events.length > this.maxEvents) entry.events.splice(0, entry.events.length - this.maxEvents);
+    return entry.seq;
+  }
+
+  async readEvents(key: TaskKey, afterSeq: number): Promise<StoredEvent[]> {
+    const entry = this.live(key);
+    if (!entry) return [];
+    return entry.events.filter((e) => e.seq > afterSeq).map((e) => structuredClone(e));
+  }
+
+  async lastSeq(key: TaskKey): Promise<number> {
+    return this.live(key)?.seq ?? 0;
+  }
+
+  async putPushConfig(key: TaskKey, config: TaskPushNotificationConfig & { id: string }): Promise<void> {
+    this.live(key)?.push.set(config.id, structuredClone(config));
+  }
+
+  async listPushConfigs(key: TaskKey): Promise<(TaskPushNotificationConfig & { id: string })[]> {
+    return [...(this.live(key)?.push.values() ?? [])].map((c) => structuredClone(c));
+  }
+
+  async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {
+    return this.live(key)?.push.delete(id) ?? false;
+  }
+}
