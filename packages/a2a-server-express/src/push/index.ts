@@ -3,4 +3,4 @@ export type { AddressClass } from './ip-ranges.js';
 export { createPushSender, IDEMPOTENCY_KEY_HEADER, PUSH_NOTIFICATION_TOKEN_HEADER } from './push-sender.js';
 export type { PushDeliveryEvent, PushNotifyInput, PushSender, PushSenderOptions, WebhookSigner } from './push-sender.js';
 export { checkWebhookUrl } from './webhook-url.js';
-export type { WebhookUrlCheck, WebhookUrlOptions } from './webhook-url.js';
+export type { WebhookUrlCheckResult, WebhookUrlOptions } from './webhook-url.js';

@@ -12,7 +12,7 @@ export interface WebhookUrlOptions {
   resolve?: (hostname: string) => Promise<string[]>;
 }
 
-export type WebhookUrlCheck = { ok: true; addresses: string[] } | { ok: false; reason: string };
+export type WebhookUrlCheckResult = { ok: true; addresses: string[] } | { ok: false; reason: string };
 
 /** Host names that must never be reached whatever they resolve to. */
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
@@ -32,7 +32,7 @@ function refusal(kind: AddressClass, address: string): string {
  * since DNS may hand out any of them. Returns the vetted addresses so the caller can connect
  * to exactly those (closing the DNS-rebinding window).
  */
-export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = {}): Promise<WebhookUrlCheck> {
+export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = {}): Promise<WebhookUrlCheckResult> {
   if (typeof url !== 'string') return { ok: false, reason: 'URL must be a string' };
   let parsed: URL;
   try {
