@@ -71,7 +71,7 @@ function validatePolicy(where: string, policy: TaskPolicy | undefined): void {
  */
 export class TaskPolicyEngine {
   private readonly defaults: TaskPolicy;
-  private readonly perCaller: Record<string, TaskPolicy>;
+  private readonly perCaller: Map<string, TaskPolicy>;
   private readonly estimateCost: ((input: { caller: string; skill: string }) => number) | undefined;
   private readonly clock: () => number;
   private readonly timers: TimerFunctions;
@@ -81,7 +81,7 @@ export class TaskPolicyEngine {
     validatePolicy('default', options.default);
     for (const [caller, policy] of Object.entries(options.perCaller ?? {})) validatePolicy(`perCaller.${caller}`, policy);
     this.defaults = { ...options.default };
-    this.perCaller = { ...options.perCaller };
+    this.perCaller = new Map(Object.entries(options.perCaller ?? {}));
     this.estimateCost = options.estimateCost;
     this.clock = options.clock ?? Date.now;
     this.timers = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
@@ -89,7 +89,7 @@ export class TaskPolicyEngine {
 
   /** The effective policy of a caller: its override merged key by key over the default. */
   policyFor(caller: string): TaskPolicy {
-    const override = Object.hasOwn(this.perCaller, caller) ? this.perCaller[caller] : undefined;
+    const override = this.perCaller.get(caller);
     const merged: TaskPolicy = { ...this.defaults };
     if (override) {
       for (const [key, value] of Object.entries(override) as [keyof TaskPolicy, TaskPolicy[keyof TaskPolicy]][]) {

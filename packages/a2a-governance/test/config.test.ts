@@ -127,6 +127,21 @@ max_depth = 3
     expect(result.violations.find((v) => v.field === 'recursion')?.description).toMatch(/max_depth/);
   });
 
+  it('rejects a non-object document and ignores a __proto__ caller', () => {
+    expect(parseOperatorConfig('[1]', 'json')).toMatchObject({ ok: false, violations: [{ field: '' }] });
+    expect(parseOperatorConfig('42', 'yaml')).toMatchObject({ ok: false, violations: [{ field: '' }] });
+    // zod skips a `__proto__` key, so it can never replace the callers map's prototype.
+    const proto = parseOperatorConfig('{"policy":{"callers":{"__proto__":{"max_tokens":1},"x":{}}}}', 'json');
+    expect(proto.ok && Object.keys(proto.config.policy?.callers ?? {})).toEqual(['x']);
+    expect(proto.ok && Object.hasOwn(proto.config.policy?.callers ?? {}, 'max_tokens')).toBe(false);
+  });
+
+  it('flags max_queue_depth without overflow = "queue" at materialization', () => {
+    expect(() => materializeConfig({ budget: { global: { max_queue_depth: 5 } } }, { knownSelectors: [] })).toThrow(
+      /budget\.global\.max_queue_depth/,
+    );
+  });
+
   it('materializes the config into ledger, policy, recursion and routing options', () => {
     const parsed = parseOperatorConfig(TOML, 'toml');
     if (!parsed.ok) throw new Error('fixture must parse');
