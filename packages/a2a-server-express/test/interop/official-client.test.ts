@@ -15,6 +15,7 @@ import {
   TaskState,
 } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
+import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentExecutor,
@@ -228,5 +229,17 @@ describe.each([['JSONRPC'], ['HTTP+JSON']] as const)('official @a2a-js/sdk clien
     expect(mine[0]?.headers['x-a2a-notification-token']).toBe(`tok-${binding}`);
     expect(mine[0]?.headers['content-type']).toBe('application/a2a+json');
     expect(pushEvents.filter((event) => event.type === 'refused')).toEqual([]);
+  });
+});
+
+describe('official @a2a-js/sdk v0.3 client (compat/v0_3)', () => {
+  it('gets a clear JSON-RPC error: this server does not serve v0.3 method names (spec §3.6.2)', async () => {
+    const transport = new LegacyJsonRpcTransport({ endpoint: `${baseUrl}/a2a/jsonrpc` });
+    const error = await transport.sendMessage(userMessage('old client')).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('v0.3 methods are not supported; send A2A-Version: 1.0');
   });
 });
