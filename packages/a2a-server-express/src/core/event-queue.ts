@@ -34,6 +34,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
 
   end(): void {
     this.ended = true;
+    this.release();
     this.wake();
   }
 
@@ -42,6 +43,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
     this.error = error;
     this.ended = true;
     this.items.length = 0;
+    this.release();
     this.wake();
   }
 
@@ -51,12 +53,17 @@ export class EventQueue<T> implements AsyncIterable<T> {
     waiter?.();
   }
 
-  private close(): void {
+  /** Detaches from the source as soon as no more items can arrive. */
+  private release(): void {
     if (this.closed) return;
     this.closed = true;
+    this.onClose();
+  }
+
+  private close(): void {
     this.ended = true;
     this.items.length = 0;
-    this.onClose();
+    this.release();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -65,7 +72,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
         for (;;) {
           if (this.items.length > 0) return { done: false, value: this.items.shift() as T };
           if (this.ended) {
-            this.close();
+            this.release();
             if (this.error !== undefined) {
               const error = this.error;
               this.error = undefined;

@@ -114,6 +114,8 @@ export interface A2AServer {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The SendStreamingMessage pipeline without HTTP (a `MessageStreamSource`). Throws A2AErrors. */
   stream(request: SendMessageRequest, options?: InProcessStreamOptions): AsyncIterable<StreamResponse>;
+  /** Live task runtimes and attached stream subscribers, for health checks and leak tests. */
+  stats(): { liveTasks: number; subscribers: number };
   close(): Promise<void>;
 }
 
@@ -244,7 +246,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     caller: Caller,
     listener: (runtime: TaskRuntime) => (signal: RuntimeSignal) => void,
     extra: { context?: TaskContextLike; signal?: AbortSignal } = {},
-  ): Promise<TaskRuntime> {
+  ): Promise<{ runtime: TaskRuntime; detach: () => void }> {
     const tenant = params.tenant ?? '';
     const message = params.message;
     const inlinePush = params.configuration?.taskPushNotificationConfig;
@@ -321,7 +323,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     runtime.invalid = false;
     runtime.messageResponse = undefined;
     runtimes.set(runtimeKey(runtime.key), runtime);
-    runtime.addListener(listener(runtime));
+    const detach = runtime.addListener(listener(runtime));
     cancelHooks.set(runtime, { controller, context: requestContext, sink });
 
     if (existingTask) {
@@ -365,7 +367,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       }
       releaseIfIdle(runtime);
     })();
-    return runtime;
+    return { runtime, detach };
   }
 
   const cancelHooks = new WeakMap<TaskRuntime, { controller: AbortController; context: RequestContext; sink: EventSink }>();
@@ -376,12 +378,14 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
       resolveOutcome = resolve;
     });
-    const runtime = await startExecution(params, caller, () => (signal) => {
+    const { runtime, detach } = await startExecution(params, caller, () => (signal) => {
       if (signal.type === 'error') resolveOutcome({ ok: false, error: signal.error });
       else if (signal.type === 'end') resolveOutcome({ ok: true });
       else if (signal.final || !blocking) resolveOutcome({ ok: true });
     });
     const result = await outcome;
+    detach();
+    releaseIfIdle(runtime);
     if (!result.ok) throw toA2AError(result.error);
     if (runtime.messageResponse) return { message: runtime.messageResponse };
     if (!runtime.task) throw new InvalidAgentResponseError({ message: 'The agent produced no response' });
@@ -422,7 +426,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   ): Promise<AsyncIterable<StreamEvent>> {
     const buffered: RuntimeSignal[] = [];
     let forward: ((signal: RuntimeSignal) => void) | undefined;
-    const runtime = await startExecution(
+    const { runtime, detach } = await startExecution(
       params,
       caller,
       () => (signal) => {
@@ -434,9 +438,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     return streamFrom(runtime, (push) => {
       forward = push;
       for (const signal of buffered.splice(0)) push(signal);
-      return () => {
-        forward = () => undefined;
-      };
+      return detach;
     });
   }
 
@@ -652,6 +654,11 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     store,
     handle,
     stream,
+    stats() {
+      let subscribers = 0;
+      for (const runtime of runtimes.values()) subscribers += runtime.listenerCount;
+      return { liveTasks: runtimes.size, subscribers };
+    },
     async close() {
       for (const runtime of runtimes.values()) {
         cancelHooks.get(runtime)?.controller.abort(new InternalError({ message: 'Server closed' }));

@@ -84,6 +84,10 @@ export class TaskRuntime {
     this.task = task;
   }
 
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   get idle(): boolean {
     return !this.running && this.listeners.size === 0;
   }

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTaskUpdater } from '../src/index.js';
+import { createGate, echoExecutor, rest, startServer, type TestServer, testCard, userMessage } from './helpers.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Json = Record<string, unknown>;
+const errorOf = (body: Json) => body.error as { code: number; status: string; message: string; details: Json[] };
+
+describe('HTTP+JSON binding (spec §11)', () => {
+  it('POST /message:send, GET /tasks/{id}, GET /tasks, with and without tenant', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const sent = await rest(server.url, 'POST', '/message:send', { message: userMessage('hi') });
+    expect(sent.status).toBe(200);
+    const task = (sent.body as Json).task as Json;
+    expect((task.status as Json).state).toBe('TASK_STATE_COMPLETED');
+    const got = await rest(server.url, 'GET', `/tasks/${task.id}?historyLength=0`);
+    expect(got.body.id).toBe(task.id);
+    expect(got.body.history).toBeUndefined();
+    const listed = await rest(server.url, 'GET', '/tasks?pageSize=10&includeArtifacts=true');
+    expect(listed.body.totalSize).toBe(1);
+    expect(((listed.body.tasks as Json[])[0] as Json).artifacts).toBeDefined();
+    // Tenant isolation: the same id under another tenant does not exist.
+    const otherTenant = await rest(server.url, 'GET', `/acme/tasks/${task.id}`);
+    expect(otherTenant.status).toBe(404);
+    const inTenant = await rest(server.url, 'POST', '/acme/message:send', { message: userMessage('hi') });
+    const tenantTask = (inTenant.body as Json).task as Json;
+    expect((await rest(server.url, 'GET', `/acme/tasks/${tenantTask.id}`)).status).toBe(200);
+    expect((await rest(server.url, 'GET', `/tasks/${tenantTask.id}`)).status).toBe(404);
+  });
+
+  it('application/a2a+json is accepted; other media types are 415 (§11.1)', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const ok = await rest(server.url, 'POST', '/message:send', { message: userMessage('hi') }, { 'content-type': 'application/a2a+json' });
+    expect(ok.status).toBe(200);
+    const bad = await fetch(`${server.url}/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect(bad.status).toBe(415);
+    expect(errorOf((await bad.json()) as Json).details[0]?.reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
+  });
+
+  it('error bodies follow §11.6 with §5.4 statuses', async () => {
+    server = await startServer({ executor: echoExecutor, card: testCard({ capabilities: { streaming: true, pushNotifications: false } }) });
+    const notFound = await rest(server.url, 'GET', '/tasks/missing');
+    expect(notFound.status).toBe(404);
+    expect(errorOf(notFound.body)).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(errorOf(notFound.body).details[0]).toMatchObject({ reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' });
+    const invalid = await rest(server.url, 'POST', '/message:send', { message: { role: 'ROLE_USER' } });
+    expect(invalid.status).toBe(400);
+    expect(errorOf(invalid.body).status).toBe('INVALID_ARGUMENT');
+    const push = await rest(server.url, 'GET', '/tasks/t1/pushNotificationConfigs');
+    expect(push.status).toBe(400);
+    expect(errorOf(push.body).details[0]?.reason).toBe('PUSH_NOTIFICATION_NOT_SUPPORTED');
+    const parse = await fetch(`${server.url}/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{x' });
+    expect(parse.status).toBe(400);
+    const unknown = await rest(server.url, 'GET', '/nothing/here/at/all');
+    expect(unknown.status).toBe(404);
+    const wrongVerb = await rest(server.url, 'DELETE', '/tasks');
+    expect(wrongVerb.status).toBe(405);
+    const version = await rest(server.url, 'GET', '/tasks', undefined, { 'A2A-Version': '3.0' });
+    expect(version.status).toBe(400);
+    expect(errorOf(version.body).details[0]?.reason).toBe('VERSION_NOT_SUPPORTED');
+  });
+
+  it('POST /tasks/{id}:cancel and push config routes', async () => {
+    const gate = createGate();
+    server = await startServer({
+      executor: {
+        async execute(context, events) {
+          const t = createTaskUpdater(context, events);
+          t.submit();
+          await Promise.race([gate.wait, new Promise((r) => context.signal.addEventListener('abort', r))]);
+        },
+      },
+    });
+    const sent = await rest(server.url, 'POST', '/message:send', { message: userMessage('x'), configuration: { returnImmediately: true } });
+    const id = ((sent.body as Json).task as Json).id as string;
+    const created = await rest(server.url, 'POST', `/tasks/${id}/pushNotificationConfigs`, { url: 'https://hook.example.com' });
+    expect(created.status).toBe(200);
+    const configId = created.body.id as string;
+    expect((await rest(server.url, 'GET', `/tasks/${id}/pushNotificationConfigs/${configId}`)).body.url).toBe('https://hook.example.com');
+    expect(((await rest(server.url, 'GET', `/tasks/${id}/pushNotificationConfigs`)).body.configs as Json[]).length).toBe(1);
+    expect((await rest(server.url, 'DELETE', `/tasks/${id}/pushNotificationConfigs/${configId}`)).status).toBe(200);
+    const canceled = await rest(server.url, 'POST', `/tasks/${id}:cancel`, {});
+    expect((canceled.body.status as Json).state).toBe('TASK_STATE_CANCELED');
+    gate.open();
+  });
+
+  it('GET /extendedAgentCard needs authentication; 401 with the UNAUTHENTICATED reason', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const anonymous = await rest(server.url, 'GET', '/extendedAgentCard');
+    expect(anonymous.status).toBe(401);
+    expect(errorOf(anonymous.body).details[0]?.reason).toBe('UNAUTHENTICATED');
+  });
+
+  it('control-plane errors map to 429 with Retry-After', async () => {
+    server = await startServer({ executor: echoExecutor, rateLimiter: { take: () => ({ ok: false, retryAfterSeconds: 3 }) } });
+    const limited = await rest(server.url, 'GET', '/tasks');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+  });
+
+  it('webhook URL check rejects a push config with InvalidParams', async () => {
+    server = await startServer({ executor: echoExecutor, checkWebhookUrl: async () => ({ ok: false, reason: 'private address' }) });
+    const sent = await rest(server.url, 'POST', '/message:send', { message: userMessage('x') });
+    const id = ((sent.body as Json).task as Json).id as string;
+    const created = await rest(server.url, 'POST', `/tasks/${id}/pushNotificationConfigs`, { url: 'http://10.0.0.1/' });
+    expect(created.status).toBe(400);
+    expect(errorOf(created.body).message).toContain('private address');
+  });
+});
+
+describe('agent card (spec §8)', () => {
+  it('serves the card with ETag and Cache-Control; If-None-Match gives 304', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const first = await fetch(`${server.url}/.well-known/agent-card.json`);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get('cache-control')).toContain('max-age=');
+    const card = (await first.json()) as Json;
+    expect((card.supportedInterfaces as Json[]).map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+    const second = await fetch(`${server.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag as string } });
+    expect(second.status).toBe(304);
+  });
+
+  it('signs the card once with the configured signer and serves the cached bytes', async () => {
+    let calls = 0;
+    server = await startServer(
+      { executor: echoExecutor },
+      {
+        cardSigner: {
+          sign(card) {
+            calls++;
+            return { json: JSON.stringify({ ...card, signatures: [{ protected: 'p', signature: 's' }] }) };
+          },
+        },
+      },
+    );
+    const a = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as Json;
+    await fetch(`${server.url}/.well-known/agent-card.json`);
+    expect(a.signatures).toEqual([{ protected: 'p', signature: 's' }]);
+    expect(calls).toBe(1);
+  });
+});
