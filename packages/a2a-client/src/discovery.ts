@@ -15,6 +15,7 @@ import {
   type CardVerificationResult,
 } from './errors.js';
 import { type FetchLike, type HttpCall, readText, sendHttp, tryParseJson } from './http.js';
+import { agentCardFromV03 } from '@a2aplane/a2a-types/v0_3';
 import { normalizeLegacyCard } from './legacy-card.js';
 
 /** Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. */
@@ -170,8 +171,9 @@ export class CardResolver {
     const json = tryParseJson(text);
     if (!json.ok) throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is not valid JSON`);
     const verification = await this.#verify(url, text, json.value);
-    const input = legacy ? normalizeLegacyCard(json.value) : json.value;
-    const parsed = parseWith(AgentCardSchema, input);
+    let parsed = legacy ? agentCardFromV03(json.value) : parseWith(AgentCardSchema, json.value);
+    // Lenient fallback for v0.3 cards the strict translator refuses.
+    if (!parsed.success && legacy) parsed = parseWith(AgentCardSchema, normalizeLegacyCard(json.value));
     if (!parsed.success) {
       throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${parsed.error.message}`, {
         violations: parsed.error.violations,
