@@ -14,13 +14,24 @@ export interface ConfigViolation {
 
 export type ConfigFormat = 'json' | 'yaml' | 'toml';
 
-/** An operator config that cannot be used. Thrown at startup, listing every violation. */
+const CONFIG_ERROR_BRAND = Symbol.for('@a2aplane/a2a-governance/ConfigError');
+
+/**
+ * An operator config that cannot be used. Thrown at startup, listing every violation. Prefer
+ * `ConfigError.isInstance(e)` to `instanceof`: the `./node` build entry carries its own copy.
+ */
 export class ConfigError extends Error {
   readonly violations: readonly ConfigViolation[];
   constructor(violations: readonly ConfigViolation[], message?: string) {
     super(message ?? `invalid operator config: ${violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`);
     this.name = 'ConfigError';
     this.violations = Object.freeze([...violations]);
+    Object.defineProperty(this, CONFIG_ERROR_BRAND, { value: true });
+  }
+
+  /** True for a ConfigError from any copy of this package. */
+  static isInstance(value: unknown): value is ConfigError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CONFIG_ERROR_BRAND] === true;
   }
 }
 

@@ -232,6 +232,8 @@ describe('loadOperatorConfigFile (node entry)', () => {
       violations: [{ field: 'recursion.max_call_depth' }, { field: 'recursion.deny_revisit' }],
     });
     await expect(loadOperatorConfigFile(join(dir, 'missing.toml'))).rejects.toBeInstanceOf(ConfigError);
+    expect(ConfigError.isInstance(await loadOperatorConfigFile(join(dir, 'missing.toml')).catch((e: unknown) => e))).toBe(true);
+    expect(ConfigError.isInstance(new Error('x'))).toBe(false);
     await expect(loadOperatorConfigFile(join(dir, 'config.ini'))).rejects.toBeInstanceOf(ConfigError);
   });
 });
