@@ -257,6 +257,16 @@ describe('unknown fields are ignored on input and never emitted', () => {
   });
 });
 
+describe('ProtoJSON default values', () => {
+  it('ListTasksResponse scalars omitted by a ProtoJSON writer read as their defaults', () => {
+    expect(a2a.parseWith(a2a.ListTasksResponseSchema, { tasks: [] })).toEqual({
+      success: true,
+      data: { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 },
+    });
+    expect(fieldsOf(a2a.ListTasksResponseSchema, { nextPageToken: '' })).toEqual(['tasks']);
+  });
+});
+
 describe('task state helpers', () => {
   it('terminal and interrupted states (spec §4.1.3)', () => {
     expect([...a2a.TERMINAL_TASK_STATES].sort()).toEqual(

@@ -55,11 +55,15 @@ export const ListTasksRequestSchema = z.object({
 });
 export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 
+/**
+ * The scalars default when absent: ProtoJSON writers omit default values, so the last page of a
+ * proto-based peer arrives without `nextPageToken` (and an empty count without `totalSize`).
+ */
 export const ListTasksResponseSchema = z.object({
   tasks: z.array(TaskSchema),
-  nextPageToken: z.string(),
-  pageSize: Int32Schema,
-  totalSize: Int32Schema,
+  nextPageToken: z.string().default(''),
+  pageSize: Int32Schema.default(0),
+  totalSize: Int32Schema.default(0),
 });
 export type ListTasksResponse = z.infer<typeof ListTasksResponseSchema>;
 
