@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AgentCardSchema,
   ListTasksResponseSchema,
+  classifyJsonRpcRequest,
   OPERATIONS,
   SendMessageRequestSchema,
   SendMessageResponseSchema,
@@ -199,5 +200,26 @@ describe('spec §8.5 sample agent card', () => {
     const { security: _dropped, ...rest } = ex.s8_5_agent_card;
     const card = { ...rest, securityRequirements: [{ schemes: { google: { list: ['openid', 'profile', 'email'] } } }] };
     expectRoundTrip(AgentCardSchema, card);
+  });
+});
+
+describe('spec §6 request bodies as JSON-RPC calls', () => {
+  it.each([
+    ['§6.1', ex.s6_1_request],
+    ['§6.3 initial', ex.s6_3_initial_request],
+    ['§6.3 follow-up', ex.s6_3_follow_up_request],
+    ['§6.4', ex.s6_4_request],
+    ['§6.6', ex.s6_6_request],
+    ['§6.8', ex.s6_8_request],
+  ])('%s classifies as SendMessage with the body as params', (_name, body) => {
+    const outcome = classifyJsonRpcRequest(JSON.stringify({ jsonrpc: '2.0', id: 'req', method: 'SendMessage', params: body }));
+    expect(outcome).toEqual({ kind: 'request', id: 'req', method: 'SendMessage', params: body });
+  });
+  it('§6.2 classifies as SendStreamingMessage; §6.7 reports the truncated bytes as invalid params', () => {
+    const stream = classifyJsonRpcRequest({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: ex.s6_2_request });
+    expect(stream.kind === 'request' && stream.method).toBe('SendStreamingMessage');
+    const file = classifyJsonRpcRequest({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: ex.s6_7_request });
+    expect(file.kind === 'error' && file.error.code).toBe(-32602);
+    expect(file.kind === 'error' && file.error.fieldViolations.map((v) => v.field)).toEqual(['message.parts[1].raw']);
   });
 });
