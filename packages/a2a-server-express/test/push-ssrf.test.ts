@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, classifyAddress } from '../src/push/index.js';
+import { checkWebhookUrl, classifyAddress, createWebhookUrlGuard } from '../src/push/index.js';
 
 const resolveTo =
   (...addresses: string[]) =>
@@ -145,5 +145,14 @@ describe('checkWebhookUrl (spec §13.2 SSRF)', () => {
     expect((await checkWebhookUrl('https://10.0.0.1/', { allowPrivate: true })).ok).toBe(true);
     expect((await checkWebhookUrl('https://[fd12::1]/', { allowPrivate: true })).ok).toBe(true);
     expect((await checkWebhookUrl('https://[fe80::1]/', { allowPrivate: true })).ok).toBe(false);
+  });
+});
+
+describe('createWebhookUrlGuard', () => {
+  it('binds the options, for createA2AServer({ checkWebhookUrl })', async () => {
+    const strict = createWebhookUrlGuard();
+    const relaxed = createWebhookUrlGuard({ allowLoopback: true });
+    expect((await strict('http://127.0.0.1:1/')).ok).toBe(false);
+    expect((await relaxed('http://127.0.0.1:1/')).ok).toBe(true);
   });
 });

@@ -87,3 +87,11 @@ async function safeResolve(resolve: (hostname: string) => Promise<string[]>, hos
     return [];
   }
 }
+
+/**
+ * `checkWebhookUrl` with fixed options, in the shape `createA2AServer({ checkWebhookUrl })` takes:
+ * the server refuses a push config at creation time, the sender checks again at every delivery.
+ */
+export function createWebhookUrlGuard(options: WebhookUrlOptions = {}): (url: string) => Promise<WebhookUrlCheckResult> {
+  return (url) => checkWebhookUrl(url, options);
+}

@@ -25,7 +25,7 @@ import {
   createNodeHttpHandler,
   createTaskUpdater,
 } from '../../src/index.js';
-import { checkWebhookUrl, createPushSender, type PushDeliveryEvent } from '../../src/push/index.js';
+import { createPushSender, createWebhookUrlGuard, type PushDeliveryEvent } from '../../src/push/index.js';
 import { type Receiver, startReceiver } from '../push-receiver.js';
 
 /**
@@ -81,7 +81,7 @@ beforeAll(async () => {
     card,
     executor,
     pushSender: createPushSender({ ssrf, onEvent: (event) => pushEvents.push(event), sleep: async () => undefined }),
-    checkWebhookUrl: (url) => checkWebhookUrl(url, ssrf),
+    checkWebhookUrl: createWebhookUrlGuard(ssrf),
   });
   handler = createNodeHttpHandler(a2a);
 });
