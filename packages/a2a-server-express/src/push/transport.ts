@@ -17,6 +17,8 @@ export interface DeliveryRequest {
   timeoutMs: number;
 }
 
+const MAX_DRAINED_BYTES = 64 * 1024;
+
 /** Thrown (internally) when a delivery attempt exceeds its time limit. */
 export class DeliveryTimeoutError extends Error {
   constructor(timeoutMs: number) {
@@ -48,10 +50,16 @@ export function nodeDeliver(input: DeliveryRequest): Promise<DeliveryResponse> {
         headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
         lookup: lookup as never,
         timeout: input.timeoutMs,
+        // A fresh connection per attempt: a pooled socket would skip the address pinning above.
+        agent: false,
       },
       (res) => {
-        // Drain the body so the socket is released; its content does not matter.
-        res.resume();
+        // The body does not matter: read a little (so small replies finish cleanly), then hang up.
+        let seen = 0;
+        res.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > MAX_DRAINED_BYTES) res.destroy();
+        });
         res.on('error', () => undefined);
         const retryAfter = res.headers['retry-after'];
         clearTimeout(deadline);
