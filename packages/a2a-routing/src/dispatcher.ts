@@ -245,7 +245,6 @@ export class Dispatcher {
     // (6) Accounting on every ending: success, failure, abort, throw.
     for (const source of sources) source.removeEventListener('abort', onAbort);
     const callerAborted = input.signal?.aborted === true;
-    if (admission && outcome?.usage?.tokens !== undefined && !admission.signal.aborted) admission.meterTokens(outcome.usage.tokens);
     admission?.release();
     const usd = outcome?.usage?.usd ?? 0;
     const tokens = outcome?.usage?.tokens ?? admission?.tokensUsed ?? 0;

@@ -240,3 +240,53 @@ describe('Dispatcher accounting on every ending', () => {
     expect(a.updates).toEqual(b.updates);
   });
 });
+
+describe('Dispatcher edge cases', () => {
+  it('a named target that is unknown (or is this agent) is NoEligiblePeerError; the selector is skipped', async () => {
+    const selector = throwingSelector();
+    const { dispatch } = setup({ selector });
+    await expect(dispatch({ targetAgentId: 'agent-z' })).rejects.toSatisfy((error: unknown) => NoEligiblePeerError.isInstance(error));
+    await expect(dispatch({ targetAgentId: 'agent-a' })).rejects.toSatisfy((error: unknown) => NoEligiblePeerError.isInstance(error));
+    await expect(dispatch({ targetAgentId: 'agent-c' })).resolves.toMatchObject({ peerId: 'agent-c' });
+    expect(selector.calls).toBe(0);
+  });
+
+  it('never selects its own agent id', async () => {
+    const { dispatch, pool } = setup();
+    pool.upsert('agent-a', card(), { ewmaLatencyMs: 0 });
+    await expect(dispatch()).resolves.toMatchObject({ peerId: 'agent-b' });
+  });
+
+  it('a mid-task policy limit aborts the executor with PolicyViolationError and emits an aborted event', async () => {
+    vi.useFakeTimers();
+    try {
+      const policy = new TaskPolicyEngine({ default: { maxDurationMs: 50 } });
+      const slow = createStreamingExecutor('remote', {
+        async *stream(_request, { signal }) {
+          await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+        },
+      });
+      const { dispatch, seen } = setup({ policy, remoteExecutor: () => slow });
+      const running = dispatch();
+      const settled = expect(running).rejects.toSatisfy((error: unknown) => PolicyViolationError.isInstance(error));
+      await vi.advanceTimersByTimeAsync(60);
+      await settled;
+      expect(seen.some((event) => event.type === 'aborted' && event.reason === 'maxDurationMs')).toBe(true);
+      expect(policy.activeCount('agent-a', 'analysis')).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('selectorFromConfig agrees with materializeConfig of a2a-governance', async () => {
+    const { materializeConfig } = await import('@a2aplane/a2a-governance');
+    const { createDefaultSelectorRegistry, selectorFromConfig } = await import('../src/index.js');
+    const registry = createDefaultSelectorRegistry();
+    const materialized = materializeConfig(
+      { routing: { default_selector: 'cheapest_under_latency', fallback: ['lowest_latency'], latency_budget_ms: 2000 } },
+      { knownSelectors: registry.names() },
+    );
+    const selector = selectorFromConfig(materialized.routing!, registry);
+    expect(selector.name).toBe('chain(cheapest_under_latency,lowest_latency)');
+  });
+});
