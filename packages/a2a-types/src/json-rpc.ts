@@ -173,7 +173,12 @@ export function readJsonRpcResponse(body: unknown, expectedId?: JsonRpcId): Json
   if (!isPlainObject(value) || value.jsonrpc !== JSON_RPC_VERSION) {
     return { kind: 'invalid', reason: 'response is not a JSON-RPC 2.0 object' };
   }
-  const id = value.id as JsonRpcId;
+  // Some servers leave `id` out of error responses; read that as null (an error about our call).
+  const rawId = value.id === undefined && isPlainObject(value.error) ? null : value.id;
+  if (rawId !== null && typeof rawId !== 'string' && typeof rawId !== 'number') {
+    return { kind: 'invalid', reason: 'response id is missing or not a string, number or null' };
+  }
+  const id: JsonRpcId = rawId;
   if (isPlainObject(value.error)) {
     const { code, message, data } = value.error;
     if (typeof code !== 'number') return { kind: 'invalid', reason: 'error.code is not a number' };

@@ -165,6 +165,8 @@ describe('JSON-RPC response helpers', () => {
     expect(outcome.error.metadata).toEqual({ taskId: 't' });
     expect(readJsonRpcResponse(createJsonRpcError(null, new JSONParseError()), 5).kind).toBe('error');
     expect(readJsonRpcResponse(wire, 6).kind).toBe('invalid');
+    const noId = readJsonRpcResponse({ jsonrpc: '2.0', error: { code: -32001, message: 'gone' } }, 5);
+    expect(noId.kind === 'error' && noId.id).toBe(null);
   });
 
   it.each([
@@ -173,6 +175,8 @@ describe('JSON-RPC response helpers', () => {
     ['wrong version', { jsonrpc: '1.0', id: 1, result: {} }],
     ['neither result nor error', { jsonrpc: '2.0', id: 1 }],
     ['non-numeric error code', { jsonrpc: '2.0', id: 1, error: { code: 'x', message: 'm' } }],
+    ['missing id', { jsonrpc: '2.0', result: {} }],
+    ['object id', { jsonrpc: '2.0', id: { a: 1 }, result: {} }],
   ])('readJsonRpcResponse: %s is invalid', (_name, body) => {
     expect(readJsonRpcResponse(body, 1).kind).toBe('invalid');
   });
