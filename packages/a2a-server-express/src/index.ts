@@ -38,3 +38,29 @@ export {
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-memory-task-store.js';
 export type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';
+export {
+  type ApiKeyVerifier,
+  type AuthenticatorOptions,
+  type AuthRequest,
+  type BasicVerifier,
+  type BearerVerifier,
+  createAuthenticator,
+  createStaticApiKeyVerifier,
+  type TokenVerifier,
+  timingSafeEqualString,
+} from './auth/index.js';
+export { createTokenBucketRateLimiter, type TokenBucketRateLimiterOptions } from './limits/index.js';
+export {
+  type AddressClass,
+  checkWebhookUrl,
+  classifyAddress,
+  createPushSender,
+  IDEMPOTENCY_KEY_HEADER,
+  PUSH_NOTIFICATION_TOKEN_HEADER,
+  type PushDeliveryEvent,
+  type PushNotifyInput,
+  type PushSenderOptions,
+  type WebhookSigner,
+  type WebhookUrlCheckResult,
+  type WebhookUrlOptions,
+} from './push/index.js';

@@ -107,7 +107,7 @@ describe('SSE streaming (spec §3.5.2, ADR M2)', () => {
     const seen: { id: string | undefined; data: Json }[] = [];
     seen.push((await it1.next()).value as { id: string; data: Json });
     seen.push((await it1.next()).value as { id: string; data: Json });
-    const taskId = ((seen[0]?.data.result as Json).task as Json).id as string;
+    const taskId = (((seen[0] as { data: Json }).data.result as Json).task as Json).id as string;
     abort.abort();
     gate.open();
     // Wait until the task is done, so the resumed stream must come from the replay log.

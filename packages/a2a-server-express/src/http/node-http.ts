@@ -102,7 +102,10 @@ function errorHeaders(error: A2AError): Record<string, string> {
 }
 
 function sendRestError(res: ServerResponse, error: A2AError, status = error.httpStatus): void {
-  sendJson(res, status, error.toRestError(), errorHeaders(error));
+  const body = error.toRestError();
+  // §11.6: `code` is the HTTP status actually sent (405, 413 and 415 refine the table's 4xx).
+  body.error.code = status;
+  sendJson(res, status, body, errorHeaders(error));
 }
 
 function sendJsonRpcError(res: ServerResponse, id: JsonRpcId, error: A2AError, status = 200): void {
