@@ -197,7 +197,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     }
     transports = selected.map((i) => ({
       transport: i.protocolBinding === 'JSONRPC' ? createJsonRpcTransport(i.url, http) : createRestTransport(i.url, http),
-      tenant: i.tenant ?? options.tenant,
+      // Proto3 JSON may serialize an unset tenant as "".
+      tenant: i.tenant || options.tenant,
     }));
     return transports;
   };
