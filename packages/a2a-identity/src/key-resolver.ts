@@ -51,7 +51,7 @@ export interface JwksKeyResolverOptions {
    * Without it the resolver trusts any HTTPS JWKS the card points to, which proves only that the
    * card's publisher controls that URL: pair it with an AgentID allowlist or set prefixes.
    */
-  allowedJkuPrefixes?: string[];
+  allowedJkuPrefixes?: readonly string[];
   /** Per-fetch timeout. Default 5000 ms. */
   timeoutMs?: number;
   /** Largest JWKS body accepted, in characters. Default 65536. */
