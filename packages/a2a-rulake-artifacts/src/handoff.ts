@@ -2,7 +2,7 @@ import { type Artifact, type Message, type Part, RUVECTOR_KEYS, type Struct, rea
 import { type ArtifactKind, type Capability, fromArtifact, toArtifact } from './artifact-kind.js';
 import { HandOffError, WitnessNotFoundError } from './errors.js';
 import { type WitnessStore, assertReadGrant } from './store.js';
-import { decodeVectors, encodeVectors } from './vector-codec.js';
+import { decodeVectors, encodeCountingVectors } from './vector-codec.js';
 
 export type RuLakeWitnessKind = Extract<ArtifactKind, { kind: 'rulake_witness' }>;
 
@@ -33,14 +33,8 @@ export async function handOffVectors(
   dim: number,
   options: HandOffVectorsOptions = {},
 ): Promise<HandOffVectorsResult> {
-  let count = 0;
-  async function* counted(): AsyncGenerator<Float32Array> {
-    for await (const vector of vectors) {
-      count++;
-      yield vector;
-    }
-  }
-  const stored = await store.put(encodeVectors(counted(), dim));
+  const progress = { count: 0 };
+  const stored = await store.put(encodeCountingVectors(vectors, dim, progress));
   const kind: RuLakeWitnessKind = {
     kind: 'rulake_witness',
     witness: stored.witness,
@@ -48,7 +42,7 @@ export async function handOffVectors(
     capabilities: options.capabilities ?? ['read'],
   };
   const artifact = toArtifact(kind, { artifactId: options.artifactId, name: options.name, description: options.description });
-  return { artifact, kind, payloadBytes: stored.size, count };
+  return { artifact, kind, payloadBytes: stored.size, count: progress.count };
 }
 
 /**

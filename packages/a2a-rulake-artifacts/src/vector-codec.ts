@@ -46,9 +46,15 @@ function writeRow(target: Uint8Array, offset: number, row: Float32Array): void {
 }
 
 /** Encode vectors of `dim` float32 values as an RVEC byte stream, one block of rows per chunk. */
-export async function* encodeVectors(
+export function encodeVectors(vectors: AsyncIterable<Float32Array> | Iterable<Float32Array>, dim: number): AsyncGenerator<Uint8Array> {
+  return encodeCountingVectors(vectors, dim, { count: 0 });
+}
+
+/** {@link encodeVectors}, also reporting in `progress.count` how many vectors went out so far. */
+export async function* encodeCountingVectors(
   vectors: AsyncIterable<Float32Array> | Iterable<Float32Array>,
   dim: number,
+  progress: { count: number },
 ): AsyncGenerator<Uint8Array> {
   assertDim(dim);
   const rowBytes = dim * 4;
@@ -70,6 +76,7 @@ export async function* encodeVectors(
     writeRow(block, 4 + rows * rowBytes, vector);
     rows++;
     total++;
+    progress.count = total;
     if (rows === blockRows) yield flush();
   }
   if (rows > 0) yield flush();
@@ -84,7 +91,8 @@ export async function* encodeVectors(
 /** Bytes waiting to be parsed, kept as the chunks they arrived in. */
 class ByteQueue {
   private chunks: Uint8Array[] = [];
-  private head = 0;
+  private first = 0; // index of the first unread chunk; avoids O(n) shift() per chunk
+  private head = 0; // read offset inside that chunk
   available = 0;
 
   push(chunk: Uint8Array): void {
@@ -97,15 +105,19 @@ class ByteQueue {
     const out = new Uint8Array(n);
     let filled = 0;
     while (filled < n) {
-      const chunk = this.chunks[0]!;
+      const chunk = this.chunks[this.first]!;
       const take = Math.min(n - filled, chunk.byteLength - this.head);
       out.set(chunk.subarray(this.head, this.head + take), filled);
       filled += take;
       this.head += take;
       if (this.head === chunk.byteLength) {
-        this.chunks.shift();
+        this.first++;
         this.head = 0;
       }
+    }
+    if (this.first > 1024 || this.first === this.chunks.length) {
+      this.chunks = this.chunks.slice(this.first);
+      this.first = 0;
     }
     this.available -= n;
     return out;

@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WitnessNotFoundError, WitnessVerificationError } from '../errors.js';
 import { type WitnessStore, assertReadGrant, payloadChunks } from '../store.js';
-import { computeWitness, createWitnessHasher, isWitness } from '../witness.js';
+import { isWitness } from '../witness.js';
+import { createNodeWitnessHasher } from './node-witness-hasher.js';
 
 export interface FileSystemWitnessStoreOptions {
   /** Root directory of the store; created on first write. */
@@ -41,7 +42,7 @@ export function createFileSystemWitnessStore(options: FileSystemWitnessStoreOpti
       const tmpDir = join(root, TMP_DIR);
       await mkdir(tmpDir, { recursive: true });
       const tmpPath = join(tmpDir, `${randomUUID()}.part`);
-      const hasher = createWitnessHasher();
+      const hasher = createNodeWitnessHasher();
       let size = 0;
       const handle = await open(tmpPath, 'wx');
       try {
@@ -79,7 +80,9 @@ export function createFileSystemWitnessStore(options: FileSystemWitnessStoreOpti
         if (isMissing(error)) throw new WitnessNotFoundError(grant.witness, { cause: error });
         throw error;
       }
-      const actual = computeWitness(bytes);
+      const hasher = createNodeWitnessHasher();
+      hasher.update(bytes);
+      const actual = hasher.digest();
       if (actual !== grant.witness) throw new WitnessVerificationError(grant.witness, actual);
       return bytes;
     },
@@ -93,7 +96,7 @@ export function createFileSystemWitnessStore(options: FileSystemWitnessStoreOpti
         if (isMissing(error)) throw new WitnessNotFoundError(grant.witness, { cause: error });
         throw error;
       }
-      const hasher = createWitnessHasher();
+      const hasher = createNodeWitnessHasher();
       const source = createReadStream(path, { highWaterMark: chunkBytes });
       try {
         for await (const chunk of source) {

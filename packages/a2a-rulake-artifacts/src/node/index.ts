@@ -1,2 +1,3 @@
 export { createFileSystemWitnessStore } from './fs-witness-store.js';
 export type { FileSystemWitnessStoreOptions } from './fs-witness-store.js';
+export { createNodeWitnessHasher } from './node-witness-hasher.js';
