@@ -463,8 +463,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       if (afterSeq === undefined) {
         seed.push({ id: String(await store.lastSeq(key)), data: { task } });
       } else {
-        for (const entry of await store.readEvents(key, afterSeq)) {
-          seed.push({ id: String(entry.seq), data: entry.event });
+        const log = await store.readEvents(key, afterSeq);
+        const lastSeq = await store.lastSeq(key);
+        if (afterSeq < lastSeq && (log.length === 0 || (log[0] as { seq: number }).seq > afterSeq + 1)) {
+          // The log no longer reaches back to Last-Event-ID: send the whole task instead of a gap.
+          seed.push({ id: String(lastSeq), data: { task } });
+        } else {
+          for (const entry of log) seed.push({ id: String(entry.seq), data: entry.event });
         }
         finalSeen = isFinal(task) && seed.length > 0;
         if (seed.length === 0 && isTerminalTaskState(task.status.state)) {

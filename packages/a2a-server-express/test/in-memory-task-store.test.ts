@@ -1,0 +1,60 @@
+import type { Task, TaskState } from '@a2aplane/a2a-types';
+import { describe, expect, it } from 'vitest';
+import { InMemoryTaskStore } from '../src/index.js';
+
+const task = (id: string, state: TaskState, timestamp: string, contextId = 'c'): Task => ({ id, contextId, status: { state, timestamp } });
+
+describe('InMemoryTaskStore', () => {
+  it('expires terminal tasks after the TTL, keeps live ones', async () => {
+    let now = 0;
+    const store = new InMemoryTaskStore({ terminalTtlMs: 1000, now: () => now });
+    await store.upsert({ tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    await store.upsert({ tenant: '', owner: 'a', task: task('live', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    now = 2000;
+    expect(await store.get({ tenant: '', taskId: 'done' })).toBeUndefined();
+    expect(await store.get({ tenant: '', taskId: 'live' })).toBeDefined();
+  });
+
+  it('evicts the oldest terminal task first when full', async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 2 });
+    await store.upsert({ tenant: '', owner: 'a', task: task('working', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 1 });
+    await store.upsert({ tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 2 });
+    await store.upsert({ tenant: '', owner: 'a', task: task('new', 'TASK_STATE_SUBMITTED', '2026-01-01T00:00:00Z'), updatedAt: 3 });
+    expect(await store.get({ tenant: '', taskId: 'done' })).toBeUndefined();
+    expect(await store.get({ tenant: '', taskId: 'working' })).toBeDefined();
+    expect(await store.get({ tenant: '', taskId: 'new' })).toBeDefined();
+  });
+
+  it('lists by owner and tenant, newest status first, with filters and stable cursors', async () => {
+    const store = new InMemoryTaskStore({ now: () => 10 });
+    for (let i = 0; i < 7; i++) {
+      await store.upsert({ tenant: 't', owner: 'a', task: task(`t${i}`, i % 2 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING', `2026-01-01T00:00:0${i}Z`, i < 3 ? 'x' : 'y'), updatedAt: i });
+    }
+    await store.upsert({ tenant: 't', owner: 'b', task: task('other', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
+    await store.upsert({ tenant: 'u', owner: 'a', task: task('tenant-u', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
+    const first = await store.list({ tenant: 't', owner: 'a', pageSize: 3 });
+    expect(first?.records.map((r) => r.task.id)).toEqual(['t6', 't5', 't4']);
+    expect(first?.totalSize).toBe(7);
+    const second = await store.list({ tenant: 't', owner: 'a', pageSize: 3, pageToken: first?.nextPageToken as string });
+    expect(second?.records.map((r) => r.task.id)).toEqual(['t3', 't2', 't1']);
+    const third = await store.list({ tenant: 't', owner: 'a', pageSize: 3, pageToken: second?.nextPageToken as string });
+    expect(third?.records.map((r) => r.task.id)).toEqual(['t0']);
+    expect(third?.nextPageToken).toBe('');
+    expect((await store.list({ tenant: 't', owner: 'a', pageSize: 10, contextId: 'x' }))?.totalSize).toBe(3);
+    expect((await store.list({ tenant: 't', owner: 'a', pageSize: 10, status: 'TASK_STATE_COMPLETED' }))?.totalSize).toBe(3);
+    expect((await store.list({ tenant: 't', owner: 'a', pageSize: 10, statusTimestampAfter: Date.parse('2026-01-01T00:00:04Z') }))?.totalSize).toBe(2);
+    expect(await store.list({ tenant: 't', owner: 'a', pageSize: 10, pageToken: '!!' })).toBeUndefined();
+  });
+
+  it('keeps a per-task event log with increasing sequence numbers', async () => {
+    const store = new InMemoryTaskStore({ maxEventsPerTask: 3 });
+    const key = { tenant: '', taskId: 'a' };
+    await store.upsert({ tenant: '', owner: '', task: task('a', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    for (let i = 0; i < 5; i++) {
+      expect(await store.appendEvent(key, { statusUpdate: { taskId: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toBe(i + 1);
+    }
+    expect((await store.readEvents(key, 3)).map((e) => e.seq)).toEqual([4, 5]);
+    expect((await store.readEvents(key, 0)).map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(await store.lastSeq(key)).toBe(5);
+  });
+});
