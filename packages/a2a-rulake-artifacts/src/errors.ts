@@ -1,5 +1,5 @@
-// Local SDK errors: they never cross the wire. Each carries a brand so `isInstance` works across
-// duplicate installs of this package.
+// Local SDK errors: they never cross the wire. Each carries a brand so `isInstance` and
+// `instanceof` work across duplicate copies (two installs, or the root and `/node` bundles).
 const BRAND = Symbol.for('@a2aplane/a2a-rulake-artifacts/error');
 
 abstract class BrandedError extends Error {
@@ -31,6 +31,9 @@ export class WitnessAccessDeniedError extends BrandedError {
   static isInstance(value: unknown): value is WitnessAccessDeniedError {
     return hasName(value, 'WitnessAccessDeniedError');
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasName(value, 'WitnessAccessDeniedError');
+  }
 }
 
 /** The stored bytes do not hash to the witness: the payload was tampered with or corrupted. */
@@ -46,6 +49,9 @@ export class WitnessVerificationError extends BrandedError {
   static isInstance(value: unknown): value is WitnessVerificationError {
     return hasName(value, 'WitnessVerificationError');
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasName(value, 'WitnessVerificationError');
+  }
 }
 
 /** No payload is stored under the witness, or the witness is malformed. */
@@ -57,6 +63,9 @@ export class WitnessNotFoundError extends BrandedError {
     this.witness = witness;
   }
   static isInstance(value: unknown): value is WitnessNotFoundError {
+    return hasName(value, 'WitnessNotFoundError');
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return hasName(value, 'WitnessNotFoundError');
   }
 }
@@ -74,6 +83,9 @@ export class VectorCodecError extends BrandedError {
   static isInstance(value: unknown): value is VectorCodecError {
     return hasName(value, 'VectorCodecError');
   }
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasName(value, 'VectorCodecError');
+  }
 }
 
 export type HandOffErrorReason = 'not-a-witness-artifact';
@@ -89,6 +101,9 @@ export class HandOffError extends BrandedError {
     this.note = note;
   }
   static isInstance(value: unknown): value is HandOffError {
+    return hasName(value, 'HandOffError');
+  }
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return hasName(value, 'HandOffError');
   }
 }

@@ -56,3 +56,17 @@ describe('in-memory WitnessStore', () => {
     await expect(store.put('text' as never)).rejects.toBeInstanceOf(TypeError);
   });
 });
+
+describe('local errors', () => {
+  it('instanceof and isInstance work on a structurally identical copy (duplicate bundles)', async () => {
+    const store = createInMemoryWitnessStore();
+    const error = await store.get({ witness: 'f'.repeat(64), capabilities: ['read'] }).catch((e: unknown) => e);
+    const copy = Object.assign(Object.create(Error.prototype), error);
+    Object.defineProperty(copy, Symbol.for('@a2aplane/a2a-rulake-artifacts/error'), { value: true });
+    expect(copy).toBeInstanceOf(WitnessNotFoundError);
+    expect(WitnessNotFoundError.isInstance(copy)).toBe(true);
+    expect(copy instanceof WitnessAccessDeniedError).toBe(false);
+    expect(new Error('x') instanceof WitnessNotFoundError).toBe(false);
+    expect((error as WitnessNotFoundError).name).toBe('WitnessNotFoundError');
+  });
+});
