@@ -132,10 +132,16 @@ describe('lossy corners (docs/v0_3-compatibility.md)', () => {
       file: { uri: 'https://x/y', mimeType: 'image/png' },
     });
   });
-  it('v1 data part that is not an object is wrapped as { value }', () => {
-    expect(v03.partToV03({ data: [1, 2] })).toEqual({ kind: 'data', data: { value: [1, 2] } });
-    expect(v03.partToV03({ data: 'x' } as Part)).toEqual({ kind: 'data', data: { value: 'x' } });
-    expect(v03.partToV03({ data: null } as Part)).toEqual({ kind: 'data', data: { value: null } });
+  it('v1 data part that is not an object is wrapped as { value } with the data_part_compat flag, and unwrapped back', () => {
+    const flag = { [v03.DATA_PART_COMPAT_FLAG]: true };
+    expect(v03.partToV03({ data: [1, 2] })).toEqual({ kind: 'data', data: { value: [1, 2] }, metadata: flag });
+    expect(v03.partToV03({ data: 'x' } as Part)).toEqual({ kind: 'data', data: { value: 'x' }, metadata: flag });
+    expect(v03.partToV03({ data: null } as Part)).toEqual({ kind: 'data', data: { value: null }, metadata: flag });
+    for (const part of [{ data: [1, 2] }, { data: 7, metadata: { k: 'v' } }, { data: null }, { data: false }] as Part[]) {
+      expect(ok(v03.partFromV03(json(v03.partToV03(part))))).toEqual(part);
+    }
+    // Without the flag, a { value } object is an ordinary object.
+    expect(ok(v03.partFromV03({ kind: 'data', data: { value: 1 } }))).toEqual({ data: { value: 1 } });
   });
   it('filename/mediaType of text and data parts are dropped', () => {
     expect(v03.partToV03({ text: 'a', mediaType: 'text/markdown', filename: 'a.md' })).toEqual({ kind: 'text', text: 'a' });

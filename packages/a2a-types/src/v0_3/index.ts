@@ -47,6 +47,7 @@ export {
 } from './parse.js';
 export * from './schemas.js';
 export {
+  DATA_PART_COMPAT_FLAG,
   artifactFromV03Value,
   artifactToV03,
   artifactUpdateFromV03Value,

@@ -83,13 +83,26 @@ export const taskStateToV03 = (state: TaskState): V03TaskState => STATE_TO_V03[s
 // ---- parts and messages ------------------------------------------------------------------------
 
 
+/**
+ * Part metadata flag marking a v0.3 data part `{ value: x }` that wraps a v1.0 `data` value which is
+ * not an object. The official A2A JS SDK uses the same key, so wrapped values unwrap on either side.
+ */
+export const DATA_PART_COMPAT_FLAG = 'data_part_compat';
+
+function dataPartFromV03(part: Extract<V03Part, { kind: 'data' }>): Part {
+  if (part.metadata?.[DATA_PART_COMPAT_FLAG] !== true) return withOptional({ data: part.data }, { metadata: part.metadata });
+  const { [DATA_PART_COMPAT_FLAG]: _flag, ...metadata } = part.metadata;
+  const data = Object.hasOwn(part.data, 'value') ? part.data.value : part.data;
+  return withOptional({ data }, { metadata: Object.keys(metadata).length > 0 ? metadata : undefined });
+}
+
 /** v0.3 part -> v1.0 part. File parts become `raw` or `url` parts; the file name and type move up. */
 export function partFromV03Value(part: V03Part): Part {
   switch (part.kind) {
     case 'text':
       return withOptional({ text: part.text }, { metadata: part.metadata });
     case 'data':
-      return withOptional({ data: part.data }, { metadata: part.metadata });
+      return dataPartFromV03(part);
     case 'file': {
       const { file } = part;
       const content = 'bytes' in file ? { raw: file.bytes } : { url: file.uri };
@@ -99,8 +112,9 @@ export function partFromV03Value(part: V03Part): Part {
 }
 
 /**
- * v1.0 part -> v0.3 part. Lossy: `filename`/`mediaType` of text and data parts are dropped, and a
- * `data` value that is not a JSON object is wrapped as `{ "value": data }`.
+ * v1.0 part -> v0.3 part. A `data` value that is not a JSON object is wrapped as `{ "value": data }`
+ * with `metadata.data_part_compat: true`, which `partFromV03Value` unwraps. Lossy: `filename` and
+ * `mediaType` of text and data parts are dropped.
  */
 export function partToV03(part: Part): V03Part {
   if (part.text !== undefined) return withOptional({ kind: 'text' as const, text: part.text }, { metadata: part.metadata });
@@ -112,9 +126,10 @@ export function partToV03(part: Part): V03Part {
     return withOptional({ kind: 'file' as const, file }, { metadata: part.metadata });
   }
   const data = part.data;
-  const object =
-    typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data };
-  return withOptional({ kind: 'data' as const, data: object }, { metadata: part.metadata });
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    return withOptional({ kind: 'data' as const, data: data as Record<string, unknown> }, { metadata: part.metadata });
+  }
+  return { kind: 'data' as const, data: { value: data }, metadata: { ...part.metadata, [DATA_PART_COMPAT_FLAG]: true } };
 }
 
 export function messageFromV03Value(message: V03Message): Message {
@@ -210,7 +225,7 @@ export function statusUpdateFromV03Value(event: V03TaskStatusUpdateEvent): TaskS
 
 /**
  * `final` is synthesised: true for terminal and interrupted states, the states after which a v1.0
- * server closes the stream (spec §3.2.3).
+ * stream closes (spec §3.2.3 names the terminal ones, the binding overview adds interrupted ones).
  */
 export function statusUpdateToV03(event: TaskStatusUpdateEvent): V03TaskStatusUpdateEvent {
   const final = isTerminalTaskState(event.status.state) || isInterruptedTaskState(event.status.state);
