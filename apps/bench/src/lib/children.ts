@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Every child still alive, so main can kill them on exit or SIGINT. */
+const live = new Set<ChildProcess>();
+
+export interface ServerChild {
+  port: number;
+  url: string;
+  process: ChildProcess;
+  /** Lines the child printed on stdout after READY (RSS samples and the like). */
+  onLine(listener: (line: string) => void): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `src/servers/<name>.ts --port 0 ...args` in a fresh Node process with the tsx loader
+ * (workspace packages from source; no tsx wrapper process, so the pid is the server) and waits for
+ * its `READY <port>` line.
+ */
+export async function startServer(name: string, args: string[] = [], timeoutMs = 30_000): Promise<ServerChild> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@a2aplane/source', `src/servers/${name}.ts`, '--port', '0', ...args], {
+    cwd: APP_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  const listeners: Array<(line: string) => void> = [];
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    let ready = false;
+    const timer = setTimeout(() => reject(new Error(`${name}: no READY line within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let index = buffer.indexOf('\n');
+      while (index !== -1) {
+        const line = buffer.slice(0, index).trim();
+        buffer = buffer.slice(index + 1);
+        if (!ready && line.startsWith('READY ')) {
+          ready = true;
+          clearTimeout(timer);
+          resolve(Number(line.slice(6)));
+        } else if (ready) {
+          for (const listener of listeners) listener(line);
+        }
+        index = buffer.indexOf('\n');
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!ready) reject(new Error(`${name} exited with ${code} before READY; stderr: ${stderr}`));
+    });
+  });
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    onLine: (listener) => listeners.push(listener),
+    stop: () => stopChild(child),
+  };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Kills every child still running (synchronously, for exit and signal handlers). */
+export function killAllChildren(): void {
+  for (const child of live) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  live.clear();
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+export interface MachineInfo {
+  cpuModel: string;
+  cores: number;
+  memoryBytes: number;
+  platform: string;
+  node: string;
+  versions: Record<string, string>;
+}
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function versionOf(path: string): string {
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function machineInfo(): MachineInfo {
+  const versions: Record<string, string> = {};
+  for (const pkg of ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-server-express', 'a2a-client']) {
+    versions[`@a2aplane/${pkg}`] = versionOf(`${ROOT}packages/${pkg}/package.json`);
+  }
+  const modules = `${ROOT}apps/bench/node_modules/`;
+  for (const dep of ['@a2a-js/sdk', 'express', 'autocannon', 'tinybench', 'esbuild', 'zod']) {
+    versions[dep] = versionOf(`${modules}${dep}/package.json`);
+  }
+  return {
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memoryBytes: os.totalmem(),
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    versions,
+  };
+}
