@@ -160,10 +160,14 @@ export function messageToV03(message: Message): V03Message {
 
 // ---- tasks and events --------------------------------------------------------------------------
 
-/** v0.3 timestamps may carry an offset; v1.0 wants UTC with `Z`, so valid dates are normalised. */
+/**
+ * v0.3 timestamps may carry an offset or none; v1.0 wants UTC with `Z`, so valid dates are
+ * normalised. A date-time without a zone is read as UTC, never as the host's local time.
+ */
 function timestampFromV03(timestamp: string | undefined): string | undefined {
   if (timestamp === undefined || TimestampSchema.safeParse(timestamp).success) return timestamp;
-  const millis = Date.parse(timestamp);
+  const zoned = /T[\d:.]+$/i.test(timestamp) ? `${timestamp}Z` : timestamp;
+  const millis = Date.parse(zoned);
   return Number.isFinite(millis) ? new Date(millis).toISOString() : timestamp;
 }
 
