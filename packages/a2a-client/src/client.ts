@@ -60,7 +60,7 @@ export interface A2AClientOptions {
   interceptors?: Interceptors;
   /** Binding preference. Default `['JSONRPC', 'HTTP+JSON']`. */
   preferredBindings?: TransportBinding[];
-  /** Only '1.0' is implemented; '0.3' awaits the a2a-types v0.3 translators. */
+  /** '0.3' speaks v0.3 JSON-RPC (method names and shapes) to the card's 0.3 interfaces. Default '1.0'. */
   protocolVersion?: '1.0' | '0.3';
   cardVerifier?: CardVerifier;
   unsignedCardPolicy?: UnsignedCardPolicy;
@@ -150,9 +150,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   checkObject('options', options);
   if (!options.card && !options.baseUrl) throw new TypeError('expected options.card or options.baseUrl, got neither');
   const protocolVersion = options.protocolVersion ?? '1.0';
-  if (protocolVersion !== '1.0') {
-    throw new RangeError(`expected protocolVersion '1.0' (v0.3 mode is not available yet), got ${String(protocolVersion)}`);
+  if (protocolVersion !== '1.0' && protocolVersion !== '0.3') {
+    throw new RangeError(`expected protocolVersion '1.0' or '0.3', got ${String(protocolVersion)}`);
   }
+  const v03 = protocolVersion === '0.3';
   const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
   const maxResume = options.resume?.maxAttempts ?? 3;
   const http: HttpContext = { fetch: options.fetch, auth: options.auth, interceptors: options.interceptors };
@@ -184,10 +185,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const getTransports = async (signal?: AbortSignal): Promise<BoundTransport[]> => {
     if (transports) return transports;
     const card = await getCard(signal);
-    const selected = selectInterfaces(card, {
-      protocolVersion,
-      ...(options.preferredBindings ? { preferredBindings: options.preferredBindings } : {}),
-    });
+    // v0.3 mode speaks JSON-RPC only: the v0.3 REST paths differ from v1.0.
+    const preferredBindings = v03 ? (['JSONRPC'] as const) : options.preferredBindings;
+    const selected = selectInterfaces(card, { protocolVersion, ...(preferredBindings ? { preferredBindings } : {}) });
     if (selected.length === 0) {
       throw new AgentCardDiscoveryError(
         'no-compatible-interface',
@@ -196,7 +196,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       );
     }
     transports = selected.map((i) => ({
-      transport: i.protocolBinding === 'JSONRPC' ? createJsonRpcTransport(i.url, http) : createRestTransport(i.url, http),
+      transport: i.protocolBinding === 'JSONRPC' ? createJsonRpcTransport(i.url, http, { v03 }) : createRestTransport(i.url, http),
       // Proto3 JSON may serialize an unset tenant as "".
       tenant: i.tenant || options.tenant,
     }));
@@ -211,8 +211,11 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   const transportOptions = (callOptions: CallOptions, lastEventId?: string): TransportCallOptions => {
     const headers = new Headers(options.headers);
-    headers.set(A2A_VERSION_HEADER, A2A_PROTOCOL_VERSION);
-    if (options.extensions && options.extensions.length > 0) headers.set(A2A_EXTENSIONS_HEADER, options.extensions.join(', '));
+    headers.set(A2A_VERSION_HEADER, v03 ? '0.3' : A2A_PROTOCOL_VERSION);
+    if (options.extensions && options.extensions.length > 0) {
+      // v0.3 named the extensions header X-A2A-Extensions.
+      headers.set(v03 ? 'X-A2A-Extensions' : A2A_EXTENSIONS_HEADER, options.extensions.join(', '));
+    }
     for (const [name, value] of Object.entries(callOptions.headers ?? {})) headers.set(name, value);
     if (callOptions.context) {
       const traceparent = createTraceparent(callOptions.context.traceId);

@@ -1,10 +1,13 @@
 import {
   type A2AMethod,
+  type A2ARequestMap,
   createJsonRpcRequest,
+  InvalidAgentResponseError,
   MEDIA_TYPE_EVENT_STREAM,
   MEDIA_TYPE_JSON,
   readJsonRpcResponse,
 } from '@a2aplane/a2a-types';
+import { V03_OPERATIONS } from '@a2aplane/a2a-types/v0_3';
 import { A2ATransportError } from '../errors.js';
 import { type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus } from '../retry.js';
@@ -15,10 +18,36 @@ function newRequestId(): string {
   return globalThis.crypto.randomUUID();
 }
 
+export interface JsonRpcTransportOptions {
+  /** Speak A2A v0.3: its method names and shapes, through the a2a-types v0.3 translators. */
+  v03?: boolean;
+}
+
+/** v0.3 params and results, translated at the edge so the rest of the client only sees v1.0. */
+function toWire(method: A2AMethod, params: Record<string, unknown>, v03: boolean): { name: string; params: unknown } {
+  if (!v03) return { name: method, params };
+  const translator = V03_OPERATIONS[method] as unknown as {
+    v03Method: string;
+    paramsToV03(p: A2ARequestMap[A2AMethod]): unknown;
+  };
+  return { name: translator.v03Method, params: translator.paramsToV03(params as unknown as A2ARequestMap[A2AMethod]) };
+}
+
+function fromWire(method: A2AMethod, result: unknown, v03: boolean): unknown {
+  if (!v03) return result;
+  const parsed = (V03_OPERATIONS[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }).resultFromV03(result);
+  if (!parsed.success) {
+    throw new InvalidAgentResponseError({ message: `Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}` });
+  }
+  return parsed.data;
+}
+
 /** The JSON-RPC 2.0 binding (spec §9): one POST per call, results in a JSON-RPC envelope. */
-export function createJsonRpcTransport(url: string, http: HttpContext): Transport {
+export function createJsonRpcTransport(url: string, http: HttpContext, transportOptions: JsonRpcTransportOptions = {}): Transport {
+  const v03 = transportOptions.v03 === true;
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const id = newRequestId();
+    const wire = toWire(method, params, v03);
     const headers = new Headers(options.headers);
     headers.set('Content-Type', MEDIA_TYPE_JSON);
     headers.set('Accept', stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON);
@@ -27,7 +56,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext): Transpor
       method: 'POST',
       url,
       headers,
-      body: JSON.stringify(createJsonRpcRequest(id, method, params)),
+      body: JSON.stringify(createJsonRpcRequest(id, wire.name, wire.params)),
       streaming: stream,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
@@ -58,7 +87,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext): Transpor
       const { id, call } = buildCall(method, params, options, false);
       const http_ = await sendHttp(http, call);
       const text = await readText(http_, call);
-      return readBody(text, http_.response.status, http_.response, id);
+      return fromWire(method, readBody(text, http_.response.status, http_.response, id), v03);
     },
     async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
       const { id, call } = buildCall(method, params, options, true);
@@ -80,7 +109,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext): Transpor
           const outcome = readJsonRpcResponse(data, id);
           if (outcome.kind === 'error') throw outcome.error;
           if (outcome.kind === 'invalid') throw invalidFrame(url, outcome.reason);
-          return outcome.result;
+          return fromWire(method, outcome.result, v03);
         },
         options.maxEventBytes,
       );

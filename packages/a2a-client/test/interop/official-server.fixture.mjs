@@ -58,6 +58,7 @@ const server = app.listen(0, '127.0.0.1', () => {
     supportedInterfaces: [
       { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${url}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: `${url}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
     capabilities: { streaming: true },
     defaultInputModes: ['text/plain'],
@@ -65,7 +66,7 @@ const server = app.listen(0, '127.0.0.1', () => {
     skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
   });
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
   app.use('/a2a/rest', restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: requestHandler }));
   process.stdout.write(`${url}\n`);

@@ -83,3 +83,30 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('interop with the official @a2a
     expect(result.status.state).toBe('TASK_STATE_CANCELED');
   });
 });
+
+describe('v0.3 mode against the official server (legacy JSON-RPC compatibility)', () => {
+  let client: A2AClient;
+  beforeAll(() => {
+    client = createA2AClient({ baseUrl: url, protocolVersion: '0.3' });
+  });
+
+  it('sends with message/send and reads the v0.3 result as v1.0', async () => {
+    const result = await client.sendMessage(message('legacy'));
+    expect(result.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(result.task?.artifacts?.[0]?.parts[0]?.text).toBe('echo: legacy');
+  });
+
+  it('streams with message/stream and gets with tasks/get', async () => {
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendStreamingMessage(message('legacy-stream'))) events.push(event);
+    expect(stateOf(events.at(-1))).toBe('TASK_STATE_COMPLETED');
+    const id = (events[0]?.task?.id ?? events[0]?.statusUpdate?.taskId) as string;
+    await expect(client.getTask({ id })).resolves.toMatchObject({ id, status: { state: 'TASK_STATE_COMPLETED' } });
+  });
+
+  it('cancels with tasks/cancel', async () => {
+    const held = await client.sendMessage({ ...message('hold'), configuration: { returnImmediately: true } });
+    const id = held.task?.id as string;
+    await expect(client.cancelTask({ id })).resolves.toMatchObject({ id, status: { state: 'TASK_STATE_CANCELED' } });
+  });
+});
