@@ -2,7 +2,7 @@ import type { Task, TaskState } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { InMemoryTaskStore } from '../src/index.js';
 
-const task = (id: string, state: TaskState, timestamp: string, contextId = 'c'): Task => ({ id, contextId, status: { state, timestamp } });
+const task = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, timestamp: string, contextId = 'c'): Task => ({ id, contextId, status: { state, timestamp } });
 
 describe('InMemoryTaskStore', () => {
   it('expires terminal tasks after the TTL, keeps live ones', async () => {
