@@ -1,8 +1,9 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
-import { agentIdFromPublicKey } from './agent-id.js';
+import { agentIdFromPublicKey, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { canonicalCardPayload } from './card-canonical.js';
+import { findDuplicateKey } from './json-duplicates.js';
 import { verifyBytes } from './jws.js';
 import type { KeyResolver } from './key-resolver.js';
 import { isSigningAlgorithm, type SigningAlgorithm, type VerificationKey } from './keys.js';
@@ -99,6 +100,8 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
     } catch {
       return { status: 'malformed', detail: 'agent card is not valid JSON' };
     }
+    const duplicate = findDuplicateKey(cardJson);
+    if (duplicate !== undefined) return { status: 'malformed', detail: `agent card repeats the member name ${JSON.stringify(duplicate)}` };
   }
   if (typeof card !== 'object' || card === null || Array.isArray(card)) return { status: 'malformed', detail: 'agent card is not a JSON object' };
   const signatures = (card as Record<string, unknown>).signatures;
@@ -119,19 +122,30 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
   }
 
   const payloadB64 = encodeBase64Url(payload);
+  const declaredAgentId = readDeclaredAgentId(card);
   const outcomes: Outcome[] = [];
+  let firstValid: CardVerificationResult | undefined;
   for (let i = 0; i < signatures.length; i++) {
     const outcome = await checkSignature(signatures[i], i, payloadB64, resolver);
-    if (outcome.kind === 'valid') {
-      const { key, algorithm } = outcome;
-      const result: CardVerificationResult =
-        algorithm === 'EdDSA' && key.publicKey.length === 32
-          ? { status: 'valid', kid: key.kid, algorithm, agentId: agentIdFromPublicKey(key.publicKey) }
-          : { status: 'valid', kid: key.kid, algorithm };
-      if (cacheKey !== undefined) options?.cache?.set(cacheKey, result);
-      return result;
+    if (outcome.kind !== 'valid') {
+      outcomes.push(outcome);
+      continue;
     }
-    outcomes.push(outcome);
+    const { key, algorithm } = outcome;
+    const result: CardVerificationResult =
+      algorithm === 'EdDSA' && key.publicKey.length === 32
+        ? { status: 'valid', kid: key.kid, algorithm, agentId: agentIdFromPublicKey(key.publicKey) }
+        : { status: 'valid', kid: key.kid, algorithm };
+    firstValid ??= result;
+    // With several valid signatures, report the one whose AgentID the card declares.
+    if (declaredAgentId === undefined || result.agentId === declaredAgentId) {
+      firstValid = result;
+      break;
+    }
+  }
+  if (firstValid) {
+    if (cacheKey !== undefined) options?.cache?.set(cacheKey, firstValid);
+    return firstValid;
   }
   return summarize(outcomes);
 }
@@ -155,7 +169,9 @@ function parseSignature(entry: unknown, index: number): ParsedSignature | { erro
   if (!headerBytes || !signatureBytes) return { error: `signatures[${index}] is not base64url` };
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(headerBytes));
+    const headerText = new TextDecoder('utf-8', { fatal: true }).decode(headerBytes);
+    header = JSON.parse(headerText);
+    if (findDuplicateKey(headerText) !== undefined) return { error: `signatures[${index}] protected header repeats a parameter` };
   } catch {
     return { error: `signatures[${index}] protected header is not JSON` };
   }
