@@ -1,6 +1,7 @@
 import {
   A2A_EXTENSIONS_HEADER,
   A2A_PROTOCOL_VERSION,
+  A2AError,
   A2A_VERSION_HEADER,
   type A2AMethod,
   type A2ARequestMap,
@@ -333,12 +334,22 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         }
         await sleep(backoffDelay(retry, failures), callOptions.signal);
         failures++;
+        const resumeParams: Record<string, unknown> = { id: taskId };
+        if (typeof params.tenant === 'string') resumeParams.tenant = params.tenant;
         try {
-          const resumeParams: Record<string, unknown> = { id: taskId };
-          if (typeof params.tenant === 'string') resumeParams.tenant = params.tenant;
           iterable = await openStream('SubscribeToTask', resumeParams, callOptions, lastEventId);
           break;
         } catch (error) {
+          if (A2AError.isInstance(error)) {
+            // The task may have finished while we were away (servers refuse to subscribe to a
+            // terminal task): deliver its final state instead of failing.
+            const final = await invoke('GetTask', resumeParams as Params<'GetTask'>, callOptions).catch(() => undefined);
+            if (final && endsStream({ task: final })) {
+              yield { task: final };
+              return;
+            }
+            throw error;
+          }
           if (!A2ATransportError.isInstance(error)) throw error;
           dropped = error;
         }

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { InvalidAgentResponseError, TaskNotFoundError } from '@a2aplane/a2a-types';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  A2AAbortError,
   A2ATimeoutError,
   A2ATransportError,
   apiKeyAuth,
@@ -119,6 +120,15 @@ describe('invalid responses (spec §9: JSON-RPC envelope)', () => {
 });
 
 describe('timeouts and limits', () => {
+  it('aborting through the signal fails with A2AAbortError', async () => {
+    const server = await serve(() => undefined);
+    const client = createA2AClient({ card: cardFor(server.url) });
+    const controller = new AbortController();
+    const pending = client.getTask({ id: 't' }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toSatisfy((e: unknown) => A2AAbortError.isInstance(e));
+  });
+
   it('a slow server fails with A2ATimeoutError', async () => {
     const server = await serve((req, res) => {
       setTimeout(() => {
@@ -174,6 +184,28 @@ describe('streaming with automatic resume (spec §3.1.6 SubscribeToTask, Last-Ev
     expect(server.requests.map(rpcMethod)).toEqual(['SendStreamingMessage', 'SubscribeToTask']);
     expect(server.requests[1]!.headers['last-event-id']).toBe('2');
     expect(JSON.parse(server.requests[1]!.body).params).toEqual({ id: 't-1' });
+  });
+
+  it('delivers the final task when the task finished while the stream was down', async () => {
+    const server = await serve((req, res) => {
+      const method = rpcMethod(req);
+      if (method === 'SendStreamingMessage') {
+        sse(res);
+        frame(res, req.body, '1', events[0]);
+        setTimeout(() => res.destroy(), 10);
+        return;
+      }
+      const { id } = JSON.parse(req.body) as { id: string };
+      if (method === 'SubscribeToTask') {
+        return json(res, 200, { jsonrpc: '2.0', id, error: { code: -32004, message: 'Task is in a terminal state' } });
+      }
+      json(res, 200, { jsonrpc: '2.0', id, result: task('t-1', 'TASK_STATE_COMPLETED') });
+    });
+    const client = createA2AClient({ card: cardFor(server.url), retry: fastRetry });
+    const seen: unknown[] = [];
+    for await (const event of client.sendStreamingMessage(userMessage())) seen.push(event);
+    expect(seen).toEqual([events[0], { task: task('t-1', 'TASK_STATE_COMPLETED') }]);
+    expect(server.requests.map(rpcMethod)).toEqual(['SendStreamingMessage', 'SubscribeToTask', 'GetTask']);
   });
 
   it('gives up with StreamResumeExhaustedError after maxAttempts drops', async () => {
