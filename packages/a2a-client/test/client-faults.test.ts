@@ -186,6 +186,29 @@ describe('streaming with automatic resume (spec §3.1.6 SubscribeToTask, Last-Ev
     expect(JSON.parse(server.requests[1]!.body).params).toEqual({ id: 't-1' });
   });
 
+  it('resumes over HTTP+JSON with GET /tasks/{id}:subscribe and Last-Event-ID', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const send = (id: string, data: unknown) => res.write(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (req.url === '/rest/message:stream') {
+        send('1', events[0]);
+        send('2', events[1]);
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      send('3', events[2]);
+      send('4', events[3]);
+      res.end();
+    });
+    const card = cardFor(server.url, [{ url: `${server.url}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }]);
+    const client = createA2AClient({ card, retry: fastRetry });
+    const seen: unknown[] = [];
+    for await (const event of client.sendStreamingMessage(userMessage())) seen.push(event);
+    expect(seen).toEqual(events);
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /rest/message:stream', 'GET /rest/tasks/t-1:subscribe']);
+    expect(server.requests[1]!.headers['last-event-id']).toBe('2');
+  });
+
   it('delivers the final task when the task finished while the stream was down', async () => {
     const server = await serve((req, res) => {
       const method = rpcMethod(req);
