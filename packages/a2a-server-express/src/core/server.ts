@@ -138,16 +138,17 @@ function splitExtensions(raw: string | readonly string[] | undefined): string[] 
   return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
-/** `A2A-Version` negotiation (spec §3.6.2): missing means 0.3, which we serve with the v1.0 shapes. */
+/** `A2A-Version` negotiation (spec §3.6.2): missing means 0.3; `1.0`, `1` and `0.3` are served. */
 export function negotiateVersion(raw: string | undefined): { ok: true; version: string } | { ok: false; error: A2AError } {
   const value = raw?.trim();
   if (value === undefined || value === '') return { ok: true, version: '0.3' };
   if (value === '1.0' || value === '1') return { ok: true, version: A2A_PROTOCOL_VERSION };
+  if (value === '0.3') return { ok: true, version: '0.3' };
   return {
     ok: false,
     error: new VersionNotSupportedError({
-      message: `A2A-Version ${value.slice(0, 16)} is not supported; supported: ${A2A_PROTOCOL_VERSION}`,
-      metadata: { supportedVersions: A2A_PROTOCOL_VERSION },
+      message: `A2A-Version ${value.slice(0, 16)} is not supported; supported: ${A2A_PROTOCOL_VERSION}, 0.3`,
+      metadata: { supportedVersions: `${A2A_PROTOCOL_VERSION},0.3` },
     }),
   };
 }

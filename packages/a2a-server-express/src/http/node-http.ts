@@ -3,11 +3,13 @@ import {
   A2A_EXTENSIONS_HEADER,
   A2A_VERSION_HEADER,
   type A2AError,
+  type A2AMethod,
   ContentTypeNotSupportedError,
   createJsonRpcError,
   createJsonRpcSuccess,
   DEFAULT_JSON_RPC_PATH,
   DEFAULT_REST_PATH,
+  InvalidParamsError,
   InvalidRequestError,
   type JsonRpcId,
   JSONParseError,
@@ -19,6 +21,7 @@ import {
   restRequestToParams,
   WELL_KNOWN_AGENT_CARD_PATH,
 } from '@a2aplane/a2a-types';
+import { methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2aplane/a2a-types/v0_3';
 import { type CardSigner, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
 import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
 import { writeSse } from '../sse/sse-writer.js';
@@ -201,21 +204,39 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       res.writeHead(204).end();
       return;
     }
-    if (envelope.method.includes('/')) {
-      // v0.3 method names (`message/send`) are not served by this version of the binding.
-      sendJsonRpcError(res, envelope.id, new MethodNotFoundError({ message: 'v0.3 methods are not supported; send A2A-Version: 1.0', metadata: { method: envelope.method.slice(0, 128) } }));
+    const base = baseRequest(req, query);
+    const v03Method = methodFromV03(envelope.method);
+    if (v03Method !== undefined) {
+      // v0.3 method names (`message/send`) and shapes, served through the a2a-types translators.
+      if (base.version !== undefined && base.version.trim() !== '' && base.version.trim() !== '0.3') {
+        sendJsonRpcError(res, envelope.id, new MethodNotFoundError({ message: `${envelope.method.slice(0, 64)} is a v0.3 method`, metadata: { method: envelope.method.slice(0, 128) } }));
+        return;
+      }
+      const translator = V03_OPERATIONS[v03Method] as V03OperationTranslator<A2AMethod>;
+      const params = translator.paramsFromV03(envelope.params ?? {});
+      if (!params.success) {
+        sendJsonRpcError(res, envelope.id, new InvalidParamsError({ details: [{ ...params.error.toBadRequest() }] }));
+        return;
+      }
+      const result = await server.handle({ ...base, version: '0.3', method: v03Method, params: params.data });
+      await respondJsonRpc(res, envelope.id, result, (value) => translator.resultToV03(value as never));
       return;
     }
-    const result = await server.handle({ ...baseRequest(req, query), method: envelope.method, params: envelope.params });
+    const result = await server.handle({ ...base, method: envelope.method, params: envelope.params });
     await respondJsonRpc(res, envelope.id, result);
   }
 
-  async function respondJsonRpc(res: ServerResponse, id: JsonRpcId, result: CoreResponse): Promise<void> {
+  async function respondJsonRpc(
+    res: ServerResponse,
+    id: JsonRpcId,
+    result: CoreResponse,
+    translate: (value: unknown) => unknown = (value) => value,
+  ): Promise<void> {
     if (result.kind === 'error') return sendJsonRpcError(res, id, result.error);
-    if (result.kind === 'result') return sendJson(res, 200, createJsonRpcSuccess(id, result.result));
+    if (result.kind === 'result') return sendJson(res, 200, createJsonRpcSuccess(id, translate(result.result)));
     await writeSse(res, result.events, {
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
-      frame: (event) => createJsonRpcSuccess(id, event.data),
+      frame: (event) => createJsonRpcSuccess(id, translate(event.data)),
       errorFrame: (error) => createJsonRpcError(id, toA2AError(error)),
     });
   }
