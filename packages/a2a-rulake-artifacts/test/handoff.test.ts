@@ -62,6 +62,15 @@ describe('createHandOffMessage / readHandOffMessage', () => {
     expect(fromArtifact(rebuilt!)).toMatchObject(kind);
   });
 
+  it('reads the kind from the parts when the message metadata is missing', async () => {
+    const { artifact, kind } = await handOffVectors(createInMemoryWitnessStore(), generateVectors(3, 2), 2);
+    const message = createHandOffMessage(artifact, { messageId: 'm-2' });
+    delete message.metadata;
+    const rebuilt = readHandOffMessage(message);
+    expect(rebuilt?.artifactId).toBe('m-2');
+    expect(fromArtifact(rebuilt!)).toMatchObject(kind);
+  });
+
   it('returns undefined for a message without typed parts', () => {
     expect(readHandOffMessage({ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] })).toBeUndefined();
     expect(readHandOffMessage(null as never)).toBeUndefined();

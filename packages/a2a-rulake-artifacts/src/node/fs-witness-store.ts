@@ -104,6 +104,10 @@ export function createFileSystemWitnessStore(options: FileSystemWitnessStoreOpti
           hasher.update(bytes);
           yield bytes;
         }
+      } catch (error) {
+        // Removed between the stat and the open.
+        if (isMissing(error)) throw new WitnessNotFoundError(grant.witness, { cause: error });
+        throw error;
       } finally {
         source.destroy();
       }
