@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createA2AClient } from '@a2aplane/a2a-client';
+import {
+  createGovernanceEvents,
+  createInMemoryBudgetLedger,
+  Governor,
+  type GovernanceEvents,
+  type MaterializedConfig,
+  RecursionPolicy,
+  readTaskContext,
+  TaskPolicyEngine,
+} from '@a2aplane/a2a-governance';
+import { agentIdFromPublicKey, createJwks, generateKeyPair, type KeyPair, signAgentCard, withAgentIdExtension } from '@a2aplane/a2a-identity';
+import {
+  type A2AServer,
+  type AgentExecutor,
+  createA2AServer,
+  createA2ARequestHandler,
+  createAgentCard,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
+import type { Part } from '@a2aplane/a2a-types';
+import { partsText } from './format.js';
+
+/** Where `a2a serve` publishes the public keys its card's `jku` points to. */
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+export interface ServeAgentOptions {
+  host?: string;
+  port?: number;
+  /** Signing key; a fresh Ed25519 key when absent. */
+  key?: KeyPair;
+  /** Materialized operator config (budget, recursion, policy). */
+  config: MaterializedConfig;
+  /** Forward every message to this agent instead of echoing. */
+  delegateTo?: string;
+  fetch?: typeof fetch;
+  name?: string;
+}
+
+export interface ServedAgent {
+  url: string;
+  /** The AgentID (Ed25519 keys), else the key id. */
+  agentId: string;
+  key: KeyPair;
+  server: A2AServer;
+  events: GovernanceEvents;
+  close(): Promise<void>;
+}
+
+const echoText = (parts: readonly Part[]): string => partsText(parts);
+
+function echoExecutor(): AgentExecutor {
+  return {
+    async execute(context, events) {
+      const task = createTaskUpdater(context, events);
+      task.submit();
+      task.startWork('echoing');
+      const text = echoText(context.message.parts);
+      if (context.signal.aborted) return;
+      task.addArtifact([{ text }], { artifactId: `echo-${context.taskId}`, name: 'echo', lastChunk: true });
+      events.reportUsage({ tokens: text.split(/\s+/).filter(Boolean).length });
+      task.complete();
+    },
+  };
+}
+
+/** Forwards the message to one peer, carrying the governed lineage, and returns its answer as an artifact. */
+function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined): AgentExecutor {
+  const client = createA2AClient({ baseUrl: target, ...(fetchImpl ? { fetch: fetchImpl } : {}), retry: { retries: 0 } });
+  return {
+    async execute(context, events) {
+      const task = createTaskUpdater(context, events);
+      task.submit();
+      task.startWork(`delegating to ${target}`);
+      try {
+        const result = await client.sendMessage(
+          { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [...context.message.parts] } },
+          {
+            signal: context.signal,
+            ...(context.taskContext ? { context: { ...context.taskContext, parentTaskId: context.taskId } } : {}),
+          },
+        );
+        if (context.signal.aborted) return;
+        const parts = result.task
+          ? (result.task.artifacts ?? []).flatMap((artifact) => artifact.parts)
+          : (result.message?.parts ?? []);
+        task.addArtifact(parts.length > 0 ? [...parts] : [{ text: '' }], { artifactId: `delegated-${context.taskId}`, name: 'delegated', lastChunk: true });
+        const state = result.task?.status.state;
+        if (state !== undefined && state !== 'TASK_STATE_COMPLETED') task.fail(`delegate ended ${state}`);
+        else task.complete();
+      } catch (error) {
+        if (context.signal.aborted) return;
+        task.fail(`delegation failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}
+
+/** Starts an echo (or delegating) agent with a signed card, a JWKS and the operator's governance. */
+export async function startServeAgent(options: ServeAgentOptions): Promise<ServedAgent> {
+  const key = options.key ?? generateKeyPair('EdDSA');
+  const agentId = key.algorithm === 'EdDSA' ? agentIdFromPublicKey(key.publicKey) : key.kid;
+  const events = createGovernanceEvents();
+  const { config } = options;
+  const governor = new Governor({
+    selfAgentId: agentId,
+    ...(config.budget ? { budget: createInMemoryBudgetLedger(config.budget) } : {}),
+    recursion: new RecursionPolicy(config.recursion),
+    policy: new TaskPolicyEngine(config.policy),
+    events,
+  });
+
+  const http: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port, family } = http.address() as AddressInfo;
+  const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  const delegating = options.delegateTo !== undefined;
+  let card = createAgentCard({
+    baseUrl: url,
+    name: options.name ?? (delegating ? 'Delegating Agent' : 'Echo Agent'),
+    description: delegating ? `Forwards each message to ${options.delegateTo}.` : 'Sends your message back.',
+    capabilities: { streaming: true, pushNotifications: false },
+    skills: [
+      delegating
+        ? { id: 'delegate', name: 'Delegate', description: 'Forwards the message to another agent.', tags: ['delegate'] }
+        : { id: 'echo', name: 'Echo', description: 'Echoes the input text.', tags: ['echo'] },
+    ],
+  });
+  if (key.algorithm === 'EdDSA') card = withAgentIdExtension(card, agentId);
+  const server = createA2AServer({
+    card,
+    executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch) : echoExecutor(),
+    governance: { admit: (input) => governor.admit(input), readTaskContext },
+  });
+  const jwks = JSON.stringify(createJwks([key]));
+  const handle = createA2ARequestHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) } });
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res)
+      .then((handled) => {
+        if (handled) return;
+        if (req.method === 'GET' && req.url === JWKS_PATH) {
+          res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' });
+          res.end(jwks);
+          return;
+        }
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":"not found"}');
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  });
+  return {
+    url,
+    agentId,
+    key,
+    server,
+    events,
+    close: async () => {
+      await server.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { CardResolver } from '@a2aplane/a2a-client';
+import { agentUrl, flag, parseCommandArgs, positionals, stringValue } from '../args.js';
+import { readVerificationKeys } from '../files.js';
+import { printCard } from '../format.js';
+import type { Command } from './types.js';
+import { checkCard, createCliKeyResolver, exitCodeOf, reportCheck } from './verify.js';
+
+export const EXIT_CODE_HELP = `Exit codes:
+  0   card signature valid (and a declared AgentID matches the signer)
+  1   error (unreachable agent, HTTP error, unreadable or invalid file)
+  2   signature tampered, untrusted key, unsupported algorithm, malformed, or AgentID mismatch
+  3   card is not signed
+  64  usage error`;
+
+export const cardCommand: Command = {
+  name: 'card',
+  summary: 'fetch an agent card, verify its signature, print it',
+  help: `Usage: a2a card <url> [--key <jwk|jwks file>] [--allow-insecure] [--jku-prefix <url>]... [--json]
+
+Fetches <url>/.well-known/agent-card.json (falls back to the v0.3 agent.json), verifies its
+JWS signatures (spec §8.4) and prints the card.
+
+Keys: with --key the card must be signed by that key (a JWK or a JWKS file). Without it the
+key is fetched from the signature's "jku" URL, which must be HTTPS and on the card's origin
+(add more origins with --jku-prefix); --allow-insecure also accepts http://127.0.0.1,
+http://[::1] and http://localhost (development only).
+
+Options:
+  --key <file>         trust only this public JWK / JWKS (a private JWK works too)
+  --allow-insecure     accept a loopback http jku
+  --jku-prefix <url>   also trust JWKS URLs starting with this prefix (repeatable)
+  --json               print {"url","verification","card"} as JSON
+
+${EXIT_CODE_HELP}`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('card', argv, {
+      key: { type: 'string' },
+      'allow-insecure': { type: 'boolean' },
+      'jku-prefix': { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+    });
+    const [rawUrl] = positionals('card', args, ['url']);
+    const url = agentUrl('card', rawUrl as string);
+    const keyFile = stringValue(args, 'key');
+    const pinned = keyFile === undefined ? undefined : await readVerificationKeys(keyFile);
+    const discovered = await new CardResolver({ fetch: ctx.io.fetch, timeoutMs: 15_000 }).resolve(url);
+    const origin = new URL(discovered.url).origin;
+    const extra = (args.values['jku-prefix'] as string[] | undefined) ?? [];
+    const allowInsecure = flag(args, 'allow-insecure');
+    const resolver = createCliKeyResolver({
+      ...(pinned ? { pinned } : {}),
+      fetch: ctx.io.fetch,
+      allowInsecure,
+      jkuPrefixes: [`${origin}/`, ...extra],
+    });
+    const check = await checkCard(discovered.raw, resolver);
+    if (flag(args, 'json')) {
+      ctx.out(JSON.stringify({ url: discovered.url, legacy: discovered.legacy, verification: check, card: discovered.card }, null, 2));
+    } else {
+      printCard(ctx, discovered.card);
+      ctx.out(ctx.style.dim(`from ${discovered.url}${discovered.legacy ? ' (v0.3 card, normalized)' : ''}`));
+      reportCheck(ctx, check, { pinned: pinned !== undefined, allowInsecure });
+    }
+    return exitCodeOf(check);
+  },
+};

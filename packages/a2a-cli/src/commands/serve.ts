@@ -1,0 +1,88 @@
+import { materializeConfig } from '@a2aplane/a2a-governance';
+import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
+import { createDefaultSelectorRegistry } from '@a2aplane/a2a-routing';
+import { startServeAgent } from '../agent.js';
+import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
+import { usageError } from '../errors.js';
+import { readPrivateKey } from '../files.js';
+import type { Command } from './types.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run an echo (or delegating) agent under an operator config',
+  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--key <private jwk>] [--delegate-to <url>] [--name <name>] [--json]
+
+Starts an A2A agent over HTTP (JSON-RPC at /a2a/jsonrpc, REST under /a2a/rest) with a signed
+card at /.well-known/agent-card.json whose jku points to /.well-known/jwks.json. Every task
+passes the governance of the operator config (budget, recursion, policy blocks) first.
+By default the agent echoes the message; with --delegate-to it forwards each message to that
+agent, carrying the task lineage, and returns the answer. Prints the URL, then runs until
+SIGINT or SIGTERM and stops cleanly.
+
+Options:
+  --config <file>        operator config (required)
+  --port <n>             port, 0 picks a free one (default 0)
+  --host <addr>          interface to bind (default 127.0.0.1)
+  --key <file>           private JWK to sign the card with (default: a fresh Ed25519 key)
+  --delegate-to <url>    forward messages to this agent
+  --name <name>          the card's name
+  --json                 print {"url","agentId","kid"} as one JSON line`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('serve', argv, {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      key: { type: 'string' },
+      'delegate-to': { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    positionals('serve', args, []);
+    const configFile = stringValue(args, 'config');
+    if (configFile === undefined) throw usageError('serve: --config <file> is required; see a2a serve --help');
+    const port = integerOption('serve', args, 'port', { min: 0, max: 65_535 }) ?? 0;
+    const host = stringValue(args, 'host') ?? '127.0.0.1';
+    const rawDelegate = stringValue(args, 'delegate-to');
+    const delegateTo = rawDelegate === undefined ? undefined : agentUrl('serve', rawDelegate);
+    const keyFile = stringValue(args, 'key');
+    const name = stringValue(args, 'name');
+
+    const operatorConfig = await loadOperatorConfigFile(configFile);
+    const config = materializeConfig(operatorConfig, { knownSelectors: createDefaultSelectorRegistry().names() });
+    const key = keyFile === undefined ? undefined : await readPrivateKey(keyFile);
+    if (ctx.io.signal?.aborted) return 0;
+
+    let agent: Awaited<ReturnType<typeof startServeAgent>>;
+    try {
+      agent = await startServeAgent({
+        host,
+        port,
+        config,
+        fetch: ctx.io.fetch,
+        ...(key ? { key } : {}),
+        ...(delegateTo ? { delegateTo } : {}),
+        ...(name ? { name } : {}),
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown })?.code;
+      if (code === 'EADDRINUSE') throw usageError(`serve: ${host}:${port} is already in use`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw usageError(`serve: cannot bind ${host}`);
+      throw error;
+    }
+    if (flag(args, 'json')) ctx.out(JSON.stringify({ url: agent.url, agentId: agent.agentId, kid: agent.key.kid }));
+    else {
+      ctx.out(agent.url);
+      ctx.err(ctx.style.dim(`${delegateTo ? `delegating to ${delegateTo}` : 'echo agent'}; AgentID ${agent.agentId}; config ${configFile}`));
+      ctx.err(ctx.style.dim('press Ctrl-C to stop'));
+    }
+    await new Promise<void>((resolve) => {
+      const signal = ctx.io.signal;
+      if (!signal) return; // without a signal the agent runs until the process ends
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await agent.close();
+    if (!flag(args, 'json')) ctx.err(ctx.style.dim('stopped'));
+    return 0;
+  },
+};

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
+import { type StreamResponse, TaskStateSchema } from '@a2aplane/a2a-types';
+import { agentUrl, flag, integerOption, type ParsedArgs, parseCommandArgs, positionals, stringValue } from '../args.js';
+import { usageError } from '../errors.js';
+import { createStreamPrinter, printJson, printMessage, printTask, stateName } from '../format.js';
+import type { CliIo, CommandContext } from '../io.js';
+import type { Command } from './types.js';
+
+const COMMON_OPTIONS = {
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  header: { type: 'string', multiple: true },
+} as const;
+
+const COMMON_HELP = `  --json               machine-readable output (one JSON document, or one JSON event per line when streaming)
+  --timeout <ms>       per-call timeout (default 30000)
+  --header <k: v>      extra HTTP header, such as "Authorization: Bearer ..." (repeatable)`;
+
+function headersOf(command: string, args: ParsedArgs): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of (args.values.header as string[] | undefined) ?? []) {
+    const index = raw.indexOf(':');
+    if (index <= 0) throw usageError(`${command}: --header expects "Name: value", got ${JSON.stringify(raw)}`);
+    out[raw.slice(0, index).trim()] = raw.slice(index + 1).trim();
+  }
+  return out;
+}
+
+function clientFor(command: string, io: CliIo, url: string, args: ParsedArgs): A2AClient {
+  const timeoutMs = integerOption(command, args, 'timeout', { min: 1, max: 86_400_000 }) ?? 30_000;
+  return createA2AClient({ baseUrl: url, fetch: io.fetch, timeoutMs, headers: headersOf(command, args), retry: { retries: 1 } });
+}
+
+const callOptions = (io: CliIo) => (io.signal ? { signal: io.signal } : {});
+
+async function printStream(ctx: CommandContext, events: AsyncIterable<StreamResponse>, json: boolean): Promise<void> {
+  const printer = createStreamPrinter(ctx);
+  try {
+    for await (const event of events) {
+      if (json) ctx.out(JSON.stringify(event));
+      else printer.print(event);
+    }
+  } finally {
+    printer.end();
+  }
+}
+
+export const sendCommand: Command = {
+  name: 'send',
+  summary: 'send a text message to an agent (optionally streaming)',
+  help: `Usage: a2a send <url> <text> [--stream] [--context <contextId>] [--task <taskId>] [--json]
+
+Sends one user message with a text part (SendMessage, or SendStreamingMessage with --stream)
+and prints the resulting task or message.
+
+Options:
+  --stream             stream the task's events as they happen
+  --context <id>       continue a conversation (contextId)
+  --task <id>          continue a task (taskId), e.g. one waiting for input
+  --skill <id>         ask for this skill (message.metadata.skillId)
+  --no-wait            return as soon as the task exists (configuration.returnImmediately)
+${COMMON_HELP}`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('send', argv, {
+      ...COMMON_OPTIONS,
+      stream: { type: 'boolean' },
+      context: { type: 'string' },
+      task: { type: 'string' },
+      skill: { type: 'string' },
+      'no-wait': { type: 'boolean' },
+    });
+    const [rawUrl, text] = positionals('send', args, ['url', 'text']);
+    const url = agentUrl('send', rawUrl as string);
+    const client = clientFor('send', ctx.io, url, args);
+    const contextId = stringValue(args, 'context');
+    const taskId = stringValue(args, 'task');
+    const skill = stringValue(args, 'skill');
+    const params = {
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER' as const,
+        parts: [{ text: text as string }],
+        ...(contextId === undefined ? {} : { contextId }),
+        ...(taskId === undefined ? {} : { taskId }),
+        ...(skill === undefined ? {} : { metadata: { skillId: skill } }),
+      },
+      ...(flag(args, 'no-wait') ? { configuration: { returnImmediately: true } } : {}),
+    };
+    const json = flag(args, 'json');
+    if (flag(args, 'stream')) {
+      await printStream(ctx, client.sendStreamingMessage(params, callOptions(ctx.io)), json);
+      return 0;
+    }
+    const result = await client.sendMessage(params, callOptions(ctx.io));
+    if (json) printJson(ctx, result);
+    else if (result.task) printTask(ctx, result.task);
+    else if (result.message) printMessage(ctx, result.message);
+    return 0;
+  },
+};
+
+export const getCommand: Command = {
+  name: 'get',
+  summary: 'show a task (GetTask)',
+  help: `Usage: a2a get <url> <taskId> [--history <n>] [--json]
+
+Options:
+  --history <n>        include up to n messages of history
+${COMMON_HELP}`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('get', argv, { ...COMMON_OPTIONS, history: { type: 'string' } });
+    const [rawUrl, id] = positionals('get', args, ['url', 'taskId']);
+    const client = clientFor('get', ctx.io, agentUrl('get', rawUrl as string), args);
+    const historyLength = integerOption('get', args, 'history', { min: 0, max: 1_000_000 });
+    const task = await client.getTask({ id: id as string, ...(historyLength === undefined ? {} : { historyLength }) }, callOptions(ctx.io));
+    if (flag(args, 'json')) printJson(ctx, task);
+    else {
+      printTask(ctx, task);
+      for (const message of task.history ?? []) printMessage(ctx, message);
+    }
+    return 0;
+  },
+};
+
+export const cancelCommand: Command = {
+  name: 'cancel',
+  summary: 'cancel a task (CancelTask)',
+  help: `Usage: a2a cancel <url> <taskId> [--json]
+
+Options:
+${COMMON_HELP}`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('cancel', argv, COMMON_OPTIONS);
+    const [rawUrl, id] = positionals('cancel', args, ['url', 'taskId']);
+    const client = clientFor('cancel', ctx.io, agentUrl('cancel', rawUrl as string), args);
+    const task = await client.cancelTask({ id: id as string }, callOptions(ctx.io));
+    if (flag(args, 'json')) printJson(ctx, task);
+    else printTask(ctx, task);
+    return 0;
+  },
+};
+
+const STATES = TaskStateSchema.options.filter((s) => s !== 'TASK_STATE_UNSPECIFIED');
+
+export const listCommand: Command = {
+  name: 'list',
+  summary: 'list tasks (ListTasks)',
+  help: `Usage: a2a list <url> [--context <contextId>] [--status <state>] [--page-size <n>] [--page-token <t>] [--json]
+
+Options:
+  --context <id>       only tasks of this contextId
+  --status <state>     only tasks in this state: ${STATES.map(stateName).join(', ')}
+  --page-size <n>      1 to 100
+  --page-token <t>     the next page token printed by a previous call
+${COMMON_HELP}`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('list', argv, {
+      ...COMMON_OPTIONS,
+      context: { type: 'string' },
+      status: { type: 'string' },
+      'page-size': { type: 'string' },
+      'page-token': { type: 'string' },
+    });
+    const [rawUrl] = positionals('list', args, ['url']);
+    const client = clientFor('list', ctx.io, agentUrl('list', rawUrl as string), args);
+    const rawStatus = stringValue(args, 'status');
+    let status: (typeof STATES)[number] | undefined;
+    if (rawStatus !== undefined) {
+      status = STATES.find((s) => s === rawStatus || stateName(s) === rawStatus.toLowerCase());
+      if (status === undefined) throw usageError(`list: --status expects one of ${STATES.map(stateName).join(', ')}, got ${JSON.stringify(rawStatus)}`);
+    }
+    const pageSize = integerOption('list', args, 'page-size', { min: 1, max: 100 });
+    const contextId = stringValue(args, 'context');
+    const pageToken = stringValue(args, 'page-token');
+    const page = await client.listTasks(
+      {
+        ...(contextId === undefined ? {} : { contextId }),
+        ...(status === undefined ? {} : { status }),
+        ...(pageSize === undefined ? {} : { pageSize }),
+        ...(pageToken === undefined ? {} : { pageToken }),
+      },
+      callOptions(ctx.io),
+    );
+    if (flag(args, 'json')) {
+      printJson(ctx, page);
+      return 0;
+    }
+    if (page.tasks.length === 0) ctx.out(ctx.style.dim('no tasks'));
+    for (const task of page.tasks) {
+      const when = task.status.timestamp ? `  ${task.status.timestamp}` : '';
+      ctx.out(`${task.id}  ${stateName(task.status.state).padEnd(14)}${task.contextId ? `  ${task.contextId}` : ''}${ctx.style.dim(when)}`);
+    }
+    ctx.out(ctx.style.dim(`${page.tasks.length} of ${page.totalSize} task(s)${page.nextPageToken ? `; next page: --page-token ${page.nextPageToken}` : ''}`));
+    return 0;
+  },
+};
+
+export const subscribeCommand: Command = {
+  name: 'subscribe',
+  summary: "follow a task's events (SubscribeToTask)",
+  help: `Usage: a2a subscribe <url> <taskId> [--json]
+
+Streams the task's current state and then its updates until it finishes or is interrupted.
+
+Options:
+${COMMON_HELP}`,
+  async run(ctx, argv) {
+    const args = parseCommandArgs('subscribe', argv, COMMON_OPTIONS);
+    const [rawUrl, id] = positionals('subscribe', args, ['url', 'taskId']);
+    const client = clientFor('subscribe', ctx.io, agentUrl('subscribe', rawUrl as string), args);
+    await printStream(ctx, client.subscribeToTask({ id: id as string }, callOptions(ctx.io)), flag(args, 'json'));
+    return 0;
+  },
+};
