@@ -1,0 +1,99 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type Governor,
+  readTaskContext,
+} from '@a2aplane/a2a-governance';
+import { agentIdFromPublicKey, generateKeyPair, type KeyPair, signAgentCard, withAgentIdExtension } from '@a2aplane/a2a-identity';
+import {
+  type A2AServer,
+  type AgentExecutor,
+  createA2AServer,
+  createAgentCard,
+  createNodeHttpHandler,
+} from '@a2aplane/a2a-server-express';
+import type { AgentSkill } from '@a2aplane/a2a-types';
+
+export interface HostedAgent {
+  name: string;
+  url: string;
+  agentId: string;
+  key: KeyPair;
+  server: A2AServer;
+  /** Requests that reached this agent's executor. */
+  readonly executions: number;
+  close(): Promise<void>;
+}
+
+export interface HostAgentOptions {
+  name: string;
+  skill: AgentSkill;
+  /** Builds the executor once the agent knows its own id and URL. */
+  executor: (self: { agentId: string; url: string }) => AgentExecutor;
+  /** Builds the inbound governor once the agent knows its own id. */
+  governor?: (agentId: string) => Governor;
+  /** Cost the governor reserves against the global budget for each task. */
+  estimatedCostUsd?: number;
+}
+
+/**
+ * Starts one agent of the demo on 127.0.0.1 with an ephemeral port: a fresh Ed25519 key, the
+ * AgentID it names, a signed card served from cached bytes, and (optionally) inbound governance.
+ */
+export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent> {
+  const key = generateKeyPair('EdDSA');
+  const agentId = agentIdFromPublicKey(key.publicKey);
+  const http: Server = createServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const card = withAgentIdExtension(
+    createAgentCard({
+      baseUrl: url,
+      name: options.name,
+      description: `${options.name} (a2aplane control-plane demo)`,
+      capabilities: { streaming: true, pushNotifications: false },
+      skills: [options.skill],
+    }),
+    agentId,
+  );
+  let executions = 0;
+  const inner = options.executor({ agentId, url });
+  const executor: AgentExecutor = {
+    execute: (context, events) => {
+      executions += 1;
+      return inner.execute(context, events);
+    },
+    ...(inner.cancel ? { cancel: inner.cancel.bind(inner) } : {}),
+  };
+  const governor = options.governor?.(agentId);
+  const estimatedCostUsd = options.estimatedCostUsd;
+  const server = createA2AServer({
+    card,
+    executor,
+    ...(governor
+      ? {
+          governance: {
+            admit: (input) => governor.admit(estimatedCostUsd === undefined ? input : { ...input, estimatedCostUsd }),
+            readTaskContext,
+          },
+        }
+      : {}),
+  });
+  http.on('request', createNodeHttpHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key) } }));
+  return {
+    name: options.name,
+    url,
+    agentId,
+    key,
+    server,
+    get executions() {
+      return executions;
+    },
+    close: async () => {
+      await server.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

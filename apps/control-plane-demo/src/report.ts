@@ -1,0 +1,97 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
+import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
+import type { HandOffResult } from './scenarios/constant-size-handoff.js';
+import type { RemoteEqualsLocalResult } from './scenarios/remote-equals-local.js';
+
+export interface DemoReport {
+  startedAt: string;
+  durationMs: number;
+  passed: boolean;
+  scenarios: {
+    remoteEqualsLocal?: RemoteEqualsLocalResult | { error: string };
+    constantSizeHandOff?: HandOffResult | { error: string };
+    boundedRecursion?: Omit<BoundedRecursionResult, 'tree'> | { error: string };
+  };
+}
+
+const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: number) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
+export const green = paint(32);
+export const red = paint(31);
+export const bold = paint(1);
+export const dim = paint(2);
+export const verdict = (passed: boolean): string => (passed ? green('PASS') : red('FAIL'));
+
+/** A one-line progress display: rewrites itself on a TTY, plain lines elsewhere (CI logs). */
+export function createProgress(): { update(line: string): void; done(): void } {
+  const started = Date.now();
+  let last = '';
+  return {
+    update(line) {
+      const text = `${dim(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s]`)} ${line}`;
+      if (process.stdout.isTTY) process.stdout.write(`\r\u001b[2K${text}`);
+      else console.log(text);
+      last = text;
+    },
+    done() {
+      if (process.stdout.isTTY && last) process.stdout.write('\r\u001b[2K');
+    },
+  };
+}
+
+const bytes = (n: number): string =>
+  n >= 1_048_576 ? `${(n / 1_048_576).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
+
+export function printRemoteEqualsLocal(result: RemoteEqualsLocalResult): void {
+  console.log(`\n${bold('1. Remote ≡ local')}  ${verdict(result.passed)}`);
+  for (const item of result.cases) {
+    console.log(`   ${item.identical ? green('=') : red('≠')} ${item.name}`);
+    console.log(`     local : ${item.local.states.join(' → ')}${item.local.error ? ` ⇒ ${item.local.error}` : ''}`);
+    console.log(`     remote: ${item.remote.states.join(' → ')}${item.remote.error ? ` ⇒ ${item.remote.error}` : ''}`);
+  }
+}
+
+export function printHandOff(result: HandOffResult): void {
+  console.log(`\n${bold('2. Constant-size memory hand-off')}  ${verdict(result.passed)}  ${dim(`(dim ${result.dim}, file-system tier)`)}`);
+  console.log(`   ${'vectors'.padStart(10)}  ${'payload'.padStart(10)}  ${'A2A body'.padStart(9)}  resolved by B`);
+  for (const row of result.rows) {
+    console.log(
+      `   ${row.vectors.toLocaleString('en-US').padStart(10)}  ${bytes(row.payloadBytes).padStart(10)}  ${`${row.requestBodyBytes} B`.padStart(9)}  ${row.resolvedCount.toLocaleString('en-US')} vectors, witness ${row.checksumMatches ? green('verified') : red('mismatch')}`,
+    );
+  }
+  console.log(`   body ≤ 2 KiB and flat across sizes: ${verdict(result.constantSize)}`);
+}
+
+export function printBoundedRecursion(result: BoundedRecursionResult): void {
+  console.log(`\n${bold('3. Bounded cost under recursion')}  ${verdict(result.passed)}`);
+  console.log(`   cards verified on discovery: ${result.verifiedCards} (JWS EdDSA, AgentID = SHAKE-256 of the key)`);
+  console.log(`   tasks dispatched: ${result.dispatched}; rejected: ${Object.entries(result.rejectedByReason).map(([reason, n]) => `${n} ${reason}`).join(', ') || 'none'}`);
+  console.log(`   spend over trace ${result.traceId}: $${result.spendUsd.toFixed(2)} of maxUsdPerMinute $${result.maxUsdPerMinute.toFixed(2)} (${result.tasksInTrace} tasks)`);
+  console.log(`   deepest task: depth ${result.deepestDepth} (maxCallDepth ${result.maxCallDepth}); every deeper delegation rejected at dispatch: ${verdict(result.depthLimitHeld)}`);
+  console.log(`   cycle ${result.cycle.path.join(' → ')}: rejected with ${result.cycle.rejectedWith ?? 'nothing'}, A called ${result.cycle.callsToA} time(s): ${verdict(result.cycle.passed)}`);
+  console.log(`\n${renderTreeText(result.tree, 24)}`);
+}
+
+/** Writes demo-report.json, the delegation tree as SVG and an HTML page around it. */
+export async function writeArtifacts(directory: string, report: DemoReport, recursion?: BoundedRecursionResult): Promise<string[]> {
+  await mkdir(directory, { recursive: true });
+  const written: string[] = [];
+  const reportPath = join(directory, 'demo-report.json');
+  await writeFile(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+  written.push(reportPath);
+  if (recursion) {
+    const title = `Delegation tree — trace ${recursion.traceId}: $${recursion.spendUsd.toFixed(2)} of $${recursion.maxUsdPerMinute.toFixed(2)}/min, maxCallDepth ${recursion.maxCallDepth}`;
+    const svg = renderTreeSvg(recursion.tree, title);
+    const svgPath = join(directory, 'delegation-tree.svg');
+    await writeFile(svgPath, svg);
+    const htmlPath = join(directory, 'delegation-tree.html');
+    await writeFile(
+      htmlPath,
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>a2aplane demo — delegation tree</title><body style="font-family:sans-serif;margin:2em"><h1>Bounded cost under recursion</h1><p>${recursion.dispatched} tasks dispatched; rejected: ${Object.entries(recursion.rejectedByReason).map(([r, n]) => `${n} ${r}`).join(', ')}. Hover a node for its agent, depth and cost.</p><div style="overflow:auto">${svg}</div></body></html>\n`,
+    );
+    written.push(svgPath, htmlPath);
+  }
+  return written;
+}

@@ -1,0 +1,163 @@
+import type { Dispatcher } from '@a2aplane/a2a-routing';
+import { type HostedAgent, hostAgent } from '../agent-host.js';
+import { createDelegatorExecutor, DELEGATION_SKILL } from '../agents/delegator.js';
+import { type ControlPlane, createControlPlane, createDispatcher, type DiscoveredPeer, discoverPeers } from '../control-plane.js';
+import { countNodes, type DelegationNode } from '../delegation-tree.js';
+
+export interface BoundedRecursionResult {
+  passed: boolean;
+  tree: DelegationNode;
+  traceId: string;
+  maxUsdPerMinute: number;
+  maxCallDepth: number;
+  spendUsd: number;
+  tasksInTrace: number;
+  dispatched: number;
+  rejectedByReason: Record<string, number>;
+  deepestDepth: number;
+  /** Every delegation attempted past the depth limit was rejected with RECURSION_LIMIT. */
+  depthLimitHeld: boolean;
+  cycle: { path: string[]; rejectedWith: string | undefined; callsToA: number; passed: boolean };
+  verifiedCards: number;
+}
+
+const SKILL = { id: DELEGATION_SKILL, name: 'Delegate', description: 'Does costed work and delegates subtasks.', tags: ['demo'] };
+
+function deepest(node: DelegationNode): number {
+  return node.children.reduce((max, child) => Math.max(max, child.outcome === 'rejected' ? 0 : deepest(child)), node.depth);
+}
+
+function rejectionsPastDepth(node: DelegationNode, maxCallDepth: number): { total: number; recursion: number } {
+  let total = 0;
+  let recursion = 0;
+  const visit = (n: DelegationNode): void => {
+    if (n.outcome === 'rejected' && n.depth > maxCallDepth) {
+      total += 1;
+      if (n.reason === 'RECURSION_LIMIT') recursion += 1;
+    }
+    n.children.forEach(visit);
+  };
+  visit(node);
+  return { total, recursion };
+}
+
+/** Hosts `count` delegating agents on the shared control plane, each with its own dispatcher. */
+async function hostDelegators(
+  plane: ControlPlane,
+  names: readonly string[],
+  costUsd: number,
+  fanOut: number,
+  next?: (name: string) => string | undefined,
+): Promise<{ agents: HostedAgent[]; peers: Map<string, DiscoveredPeer> }> {
+  const dispatchers = new Map<string, Dispatcher>();
+  const idByName = new Map<string, string>();
+  const nameById = new Map<string, string>();
+  const agents: HostedAgent[] = [];
+  for (const name of names) {
+    const agent = await hostAgent({
+      name,
+      skill: SKILL,
+      governor: (agentId) => plane.governorFor(agentId),
+      estimatedCostUsd: costUsd,
+      executor: ({ agentId }) =>
+        createDelegatorExecutor({
+          self: { agentId, name },
+          dispatcher: () => dispatchers.get(agentId)!,
+          costUsd,
+          fanOut,
+          nameOf: (id) => nameById.get(id) ?? id.slice(0, 8),
+          ...(next ? { next: () => idByName.get(next(name) ?? '') } : {}),
+        }),
+    });
+    idByName.set(name, agent.agentId);
+    nameById.set(agent.agentId, name);
+    agents.push(agent);
+  }
+  const peers = await discoverPeers(agents);
+  for (const agent of agents) dispatchers.set(agent.agentId, createDispatcher(plane, agent.agentId, peers));
+  return { agents, peers };
+}
+
+/**
+ * ADR-159 acceptance test 3: a 10-level binary delegation tree over twelve agents sharing one
+ * budget ledger never spends more, summed over its trace id, than `maxUsdPerMinute`; delegation
+ * past `maxCallDepth` is rejected at dispatch; and A -> B -> C -> A is rejected before the second
+ * call to A.
+ */
+export async function runBoundedRecursion(
+  plane: ControlPlane,
+  options: { agents?: number; costUsd?: number; cyclePlane?: ControlPlane; onProgress?: (line: string) => void } = {},
+): Promise<BoundedRecursionResult> {
+  const costUsd = options.costUsd ?? 0.01;
+  const names = Array.from({ length: options.agents ?? 12 }, (_, i) => `delegator-${String(i).padStart(2, '0')}`);
+  options.onProgress?.(`scenario 3: starting ${names.length} delegating agents and verifying their cards`);
+  const tree = await hostDelegators(plane, names, costUsd, 2);
+  const cycleNames = ['A', 'B', 'C'];
+  // The cycle runs on its own ledger: the tree above spends the shared one to its cap on purpose.
+  const cyclePlane = options.cyclePlane ?? (await createControlPlane());
+  const cycle = await hostDelegators(cyclePlane, cycleNames, 0, 1, (name) => cycleNames[(cycleNames.indexOf(name) + 1) % cycleNames.length]);
+  try {
+    options.onProgress?.('scenario 3: running the 10-level binary delegation tree');
+    const root = tree.peers.get(tree.agents[0]!.agentId)!;
+    const response = await root.client.sendMessage(
+      {
+        message: {
+          messageId: globalThis.crypto.randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ text: 'plan the quarter, delegating freely' }],
+          metadata: { skillId: DELEGATION_SKILL },
+        },
+      },
+      { timeoutMs: 120_000 },
+    );
+    const data = response.task?.artifacts?.find((artifact) => artifact.artifactId === 'tree')?.parts[0]?.data as
+      | { node: DelegationNode & { traceId?: string } }
+      | undefined;
+    if (!data) throw new Error('the root agent returned no delegation tree');
+    const treeRoot = data.node;
+    const traceId = treeRoot.traceId ?? '';
+    const spent = plane.spend.byTrace(traceId);
+    const maxUsdPerMinute = plane.config.budget?.maxUsdPerMinute ?? Number.POSITIVE_INFINITY;
+    const maxCallDepth = plane.config.recursion.maxCallDepth ?? 8;
+    const counts = countNodes(treeRoot);
+    const pastDepth = rejectionsPastDepth(treeRoot, maxCallDepth);
+
+    options.onProgress?.('scenario 3: running the A -> B -> C -> A cycle');
+    const a = cycle.peers.get(cycle.agents[0]!.agentId)!;
+    const cycleResponse = await a.client.sendMessage({
+      message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'start the cycle' }], metadata: { skillId: DELEGATION_SKILL } },
+    });
+    const cycleData = cycleResponse.task?.artifacts?.[0]?.parts[0]?.data as { node: DelegationNode } | undefined;
+    const path: string[] = [];
+    let cursor = cycleData?.node;
+    let rejectedWith: string | undefined;
+    while (cursor) {
+      path.push(cursor.outcome === 'rejected' ? `${cursor.agent} (rejected)` : cursor.agent);
+      if (cursor.outcome === 'rejected') rejectedWith = cursor.reason;
+      cursor = cursor.children[0];
+    }
+    const callsToA = cycle.agents[0]!.executions;
+    const cyclePassed = rejectedWith === 'RECURSION_LIMIT' && callsToA === 1 && path.join(' -> ') === 'A -> B -> C -> A (rejected)';
+
+    const deepestDepth = deepest(treeRoot);
+    const depthLimitHeld = deepestDepth <= maxCallDepth && pastDepth.total === pastDepth.recursion;
+    const passed = spent.usd <= maxUsdPerMinute + 1e-9 && depthLimitHeld && pastDepth.recursion > 0 && cyclePassed;
+    return {
+      passed,
+      tree: treeRoot,
+      traceId,
+      maxUsdPerMinute,
+      maxCallDepth,
+      spendUsd: spent.usd,
+      tasksInTrace: spent.tasks,
+      dispatched: counts.dispatched,
+      rejectedByReason: counts.rejectedByReason,
+      deepestDepth,
+      depthLimitHeld,
+      cycle: { path, rejectedWith, callsToA, passed: cyclePassed },
+      verifiedCards: [...tree.peers.values(), ...cycle.peers.values()].filter((peer) => peer.verification === 'valid').length,
+    };
+  } finally {
+    await Promise.all([...tree.agents, ...cycle.agents].map((agent) => agent.close()));
+  }
+}

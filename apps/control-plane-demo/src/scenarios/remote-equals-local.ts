@@ -1,0 +1,89 @@
+import { isDeepStrictEqual } from 'node:util';
+import { createA2AClient } from '@a2aplane/a2a-client';
+import { createRemoteExecutor } from '@a2aplane/a2a-client/routing';
+import { createRootContext } from '@a2aplane/a2a-governance';
+import { createLocalExecutor, type Executor } from '@a2aplane/a2a-routing';
+import { createA2AServer } from '@a2aplane/a2a-server-express';
+import type { SendMessageRequest } from '@a2aplane/a2a-types';
+import { hostAgent } from '../agent-host.js';
+import { createWorkerExecutor } from '../agents/worker.js';
+import { normalizeRun } from './normalize.js';
+
+export interface RunRecord {
+  states: string[];
+  final: unknown;
+  error?: string;
+}
+
+export interface RemoteEqualsLocalCase {
+  name: string;
+  local: RunRecord;
+  remote: RunRecord;
+  identical: boolean;
+}
+
+export interface RemoteEqualsLocalResult {
+  passed: boolean;
+  cases: RemoteEqualsLocalCase[];
+}
+
+const request = (text: string): SendMessageRequest => ({
+  message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata: { skillId: 'work' } },
+});
+
+async function run(executor: Executor, text: string, abortAfterUpdates?: number): Promise<RunRecord> {
+  const controller = new AbortController();
+  const states: string[] = [];
+  let updates = 0;
+  try {
+    const outcome = await executor.execute({
+      request: request(text),
+      context: createRootContext({ rootAgentId: 'demo-caller' }),
+      signal: controller.signal,
+      onUpdate: (update) => {
+        const state = update.task?.status.state ?? update.statusUpdate?.status.state;
+        if (state) states.push(state);
+        if (update.artifactUpdate) states.push(`artifact:${update.artifactUpdate.artifact.artifactId}`);
+        updates += 1;
+        if (abortAfterUpdates !== undefined && updates >= abortAfterUpdates) controller.abort();
+      },
+    });
+    return { states, final: normalizeRun(outcome.final) };
+  } catch (error) {
+    return { states, final: undefined, error: error instanceof Error ? error.name : String(error) };
+  }
+}
+
+/**
+ * ADR-159 acceptance test 1: the same requests through the local executor (the agent's server
+ * core in process) and the remote executor (an HTTP hop to a server running the same agent)
+ * give identical status sequences, artifacts and errors, modulo ids and timestamps.
+ */
+export async function runRemoteEqualsLocal(options: { onProgress?: (line: string) => void } = {}): Promise<RemoteEqualsLocalResult> {
+  const worker = await hostAgent({
+    name: 'worker',
+    skill: { id: 'work', name: 'Work', description: 'Summarises text.', tags: ['demo'] },
+    executor: () => createWorkerExecutor({ stepDelayMs: 20 }),
+  });
+  const inProcess = createA2AServer({ card: worker.server.card, executor: createWorkerExecutor({ stepDelayMs: 20 }) });
+  try {
+    const local = createLocalExecutor(inProcess);
+    const remote = createRemoteExecutor(createA2AClient({ baseUrl: worker.url }));
+    const cases: Array<{ name: string; text: string; abortAfterUpdates?: number }> = [
+      { name: 'completed task with two artifacts', text: 'summarise the quarterly delegation report' },
+      { name: 'failed task', text: 'please fail this one' },
+      { name: 'caller cancels mid-task', text: 'a long running analysis', abortAfterUpdates: 2 },
+    ];
+    const results: RemoteEqualsLocalCase[] = [];
+    for (const item of cases) {
+      options.onProgress?.(`scenario 1: ${item.name}`);
+      const localRun = await run(local, item.text, item.abortAfterUpdates);
+      const remoteRun = await run(remote, item.text, item.abortAfterUpdates);
+      results.push({ name: item.name, local: localRun, remote: remoteRun, identical: isDeepStrictEqual(localRun, remoteRun) });
+    }
+    return { passed: results.every((result) => result.identical), cases: results };
+  } finally {
+    await inProcess.close();
+    await worker.close();
+  }
+}

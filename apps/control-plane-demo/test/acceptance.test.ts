@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createControlPlane } from '../src/control-plane.js';
+import { countNodes } from '../src/delegation-tree.js';
+import { runBoundedRecursion } from '../src/scenarios/bounded-recursion.js';
+import { HANDOFF_BODY_LIMIT_BYTES, runConstantSizeHandOff } from '../src/scenarios/constant-size-handoff.js';
+import { runRemoteEqualsLocal } from '../src/scenarios/remote-equals-local.js';
+
+// ADR-159's three acceptance tests, on real servers over HTTP on 127.0.0.1.
+describe('ADR-159 acceptance', () => {
+  it('1. remote ≡ local: same status sequences, artifacts and errors through both executors', async () => {
+    const result = await runRemoteEqualsLocal();
+    expect(result.cases.map((c) => c.name)).toEqual(['completed task with two artifacts', 'failed task', 'caller cancels mid-task']);
+    for (const item of result.cases) expect(item.remote, item.name).toEqual(item.local);
+    expect(result.cases[0]!.local.states).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      'artifact:summary',
+      'artifact:stats',
+      'TASK_STATE_COMPLETED',
+    ]);
+    expect(result.cases[1]!.local.states.at(-1)).toBe('TASK_STATE_FAILED');
+    expect(result.cases[2]!.local.error).toBe('AbortError');
+    expect(result.passed).toBe(true);
+  });
+
+  it('2. constant-size memory hand-off: 1k to 1M vectors, request body ≤ 2 KiB and flat, payload resolved and verified', async () => {
+    const result = await runConstantSizeHandOff({ dim: 4 });
+    expect(result.rows.map((row) => row.vectors)).toEqual([1_000, 10_000, 100_000, 1_000_000]);
+    const bodySizes = new Set(result.rows.map((row) => row.requestBodyBytes));
+    expect(bodySizes.size).toBe(1);
+    expect(result.rows[0]!.requestBodyBytes).toBeLessThanOrEqual(HANDOFF_BODY_LIMIT_BYTES);
+    expect(result.rows[3]!.payloadBytes).toBeGreaterThan(1_000_000 * 4 * 4);
+    for (const row of result.rows) {
+      expect(row.resolvedCount).toBe(row.vectors);
+      expect(row.checksumMatches).toBe(true);
+    }
+    expect(result.passed).toBe(true);
+  }, 180_000);
+
+  it('3. bounded cost under recursion: spend per trace ≤ maxUsdPerMinute, depth past maxCallDepth and A→B→C→A rejected', async () => {
+    const result = await runBoundedRecursion(await createControlPlane());
+    expect(result.maxUsdPerMinute).toBe(1);
+    expect(result.maxCallDepth).toBe(8);
+    expect(result.spendUsd).toBeLessThanOrEqual(result.maxUsdPerMinute);
+    expect(result.spendUsd).toBeGreaterThan(0.5); // the tree really spent up to the cap
+    expect(result.rejectedByReason.BUDGET_EXCEEDED ?? 0).toBeGreaterThan(0);
+    expect(result.rejectedByReason.RECURSION_LIMIT ?? 0).toBeGreaterThan(0);
+    expect(result.deepestDepth).toBe(8);
+    expect(result.depthLimitHeld).toBe(true);
+    expect(countNodes(result.tree).dispatched).toBe(result.tasksInTrace);
+    expect(result.cycle.path).toEqual(['A', 'B', 'C', 'A (rejected)']);
+    expect(result.cycle.rejectedWith).toBe('RECURSION_LIMIT');
+    expect(result.cycle.callsToA).toBe(1);
+    expect(result.verifiedCards).toBe(15);
+    expect(result.passed).toBe(true);
+  }, 120_000);
+});
