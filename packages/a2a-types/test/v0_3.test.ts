@@ -388,6 +388,11 @@ describe('errors', () => {
     expect(ExtendedAgentCardNotConfiguredError.isInstance(fromOld)).toBe(true);
     expect(fromOld.message).toBe('Authenticated Extended Card is not configured');
   });
+  it('v0.3 error objects validate with V03JsonRpcErrorSchema', () => {
+    expect(v03.V03JsonRpcErrorSchema.safeParse({ code: -32001, message: 'Task not found', data: 'anything' }).success).toBe(true);
+    expect(v03.V03JsonRpcErrorSchema.safeParse({ code: 'x', message: 'm' }).success).toBe(false);
+    expect(v03.V03JsonRpcErrorSchema.safeParse(v03.errorToV03(new TaskNotFoundError())).success).toBe(true);
+  });
   it('round trip keeps class and metadata; v1-only codes keep their code', () => {
     const back = v03.errorFromV03(json(v03.errorToV03(new TaskNotFoundError({ metadata: { taskId: 't' } }))) as { code: number });
     expect(TaskNotFoundError.isInstance(back)).toBe(true);

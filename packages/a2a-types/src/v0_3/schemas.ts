@@ -299,3 +299,11 @@ export const V03AgentCardSchema = z.object({
   signatures: z.array(V03AgentCardSignatureSchema).optional(),
 });
 export type V03AgentCard = z.infer<typeof V03AgentCardSchema>;
+
+/** A v0.3 JSON-RPC error object; `data` is free-form in v0.3 (v1.0 puts `google.rpc` details there). */
+export const V03JsonRpcErrorSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type V03JsonRpcError = z.infer<typeof V03JsonRpcErrorSchema>;
