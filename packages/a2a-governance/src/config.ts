@@ -1,7 +1,7 @@
 import { formatFieldPath } from '@a2aplane/a2a-types';
 import { parse as parseToml } from 'smol-toml';
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GlobalBudgetOptions, TimerFunctions } from './budget.js';
 import type { RecursionPolicyOptions } from './recursion-policy.js';
 import type { TaskPolicy, TaskPolicyEngineOptions } from './task-policy.js';

@@ -6,7 +6,7 @@ import {
   formatFieldPath,
   withRuvectorMetadata,
 } from '@a2aplane/a2a-types';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Lineage of one task in a multi-agent call graph (ADR-159 r3 "Trace-level causality").

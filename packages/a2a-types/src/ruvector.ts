@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentCard } from './model/agent-card.js';
 import type { Struct } from './model/primitives.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StructSchema, nonEmptyArray } from './primitives.js';
 import { SecurityRequirementSchema, SecuritySchemeSchema } from './security.js';
 

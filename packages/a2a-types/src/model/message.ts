@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PartSchema } from './part.js';
 import { IdSchema, StructSchema, nonEmptyArray } from './primitives.js';
 

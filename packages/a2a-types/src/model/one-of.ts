@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Exactly one key of `T` is present (the JSON shape of a proto `oneof`). */
 export type OneOf<T> = {

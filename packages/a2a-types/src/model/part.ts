@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BytesSchema, StructSchema, type Struct } from './primitives.js';
 
 const PART_CONTENT_FIELDS = ['text', 'raw', 'url', 'data'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `google.protobuf.Struct`: a JSON object with string keys and arbitrary JSON values. */
 export const StructSchema = z.record(z.string(), z.unknown());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Credentials the server sends with each push notification (spec §4.3.2). */
 export const AuthenticationInfoSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageSchema } from './message.js';
 import { oneOfObject } from './one-of.js';
 import { IdSchema, Int32Schema, StructSchema, TimestampSchema } from './primitives.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { oneOfObject } from './one-of.js';
 
 const ScopesSchema = z.record(z.string(), z.string());

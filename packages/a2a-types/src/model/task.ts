@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageSchema } from './message.js';
 import { PartSchema } from './part.js';
 import { IdSchema, StructSchema, TimestampSchema, nonEmptyArray } from './primitives.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { A2AError } from '../errors/a2a-error.js';
 import { InvalidParamsError, MethodNotFoundError } from '../errors/classes.js';
 import { fromJsonRpcError } from '../errors/convert.js';

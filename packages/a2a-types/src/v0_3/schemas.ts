@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Zod schemas of the A2A v0.3 wire shapes (spec/v0.3 `a2a.json`). They are as loose as v0.3 was:
