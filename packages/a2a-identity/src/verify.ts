@@ -31,7 +31,7 @@ export interface VerifyAgentCardOptions {
 }
 
 /**
- * A bounded LRU of `valid` results keyed by SHA-256 of the canonical payload plus the signatures.
+ * A bounded LRU of `valid` results keyed by resolver, SHA-256 of the canonical payload and the signatures.
  * Only `valid` is stored: a failure may be transient (JWKS fetch). Entries outlive key revocation
  * until evicted or `ttlMs` passes, so keep `ttlMs` near your JWKS TTL.
  */
@@ -61,6 +61,18 @@ export function createVerificationCache(options?: { maxEntries?: number; ttlMs?:
       }
     },
   };
+}
+
+// A cache shared by verifiers with different trust must not hand one resolver's "valid" to another.
+const resolverIds = new WeakMap<KeyResolver, number>();
+let nextResolverId = 0;
+function resolverId(resolver: KeyResolver): number {
+  let id = resolverIds.get(resolver);
+  if (id === undefined) {
+    id = nextResolverId++;
+    resolverIds.set(resolver, id);
+  }
+  return id;
 }
 
 interface ParsedSignature {
@@ -115,7 +127,7 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
     return { status: 'malformed', detail: `agent card cannot be canonicalized: ${error instanceof Error ? error.message : String(error)}` };
   }
 
-  const cacheKey = options?.cache ? `${bytesToHex(sha256(payload))}:${JSON.stringify(signatures)}` : undefined;
+  const cacheKey = options?.cache ? `${resolverId(resolver)}:${bytesToHex(sha256(payload))}:${JSON.stringify(signatures)}` : undefined;
   if (cacheKey !== undefined) {
     const hit = options?.cache?.get(cacheKey);
     if (hit) return hit;

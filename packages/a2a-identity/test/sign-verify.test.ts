@@ -316,6 +316,13 @@ describe('verification cache (cheap verify-on-discover)', () => {
     expect(counter.calls).toBe(3);
   });
 
+  it('a cache shared between resolvers never lends one resolver\'s trust to another', async () => {
+    const cache = createVerificationCache();
+    const json = signAgentCard(fullCard(), ed).json;
+    expect((await verifyAgentCard(json, createPinnedKeyResolver([ed]), { cache })).status).toBe('valid');
+    expect((await verifyAgentCard(json, createPinnedKeyResolver([es]), { cache })).status).toBe('untrusted-key');
+  });
+
   it('is bounded (LRU) and expires entries', async () => {
     let now = 0;
     const cache = createVerificationCache({ maxEntries: 1, ttlMs: 1000, clock: () => now });
