@@ -54,3 +54,15 @@ describe('v0.3 compatibility on the same mount (spec §3.6.2)', () => {
     expect(((await v03(server.url, 'message/send', { message: v03Message }, { 'A2A-Version': '1.0' })).error as Json).code).toBe(-32601);
   });
 });
+
+describe('v0.3 card discovery', () => {
+  it('serves the card in v0.3 shape at /.well-known/agent.json', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const response = await fetch(`${server.url}/.well-known/agent.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toBeTruthy();
+    const card = (await response.json()) as Json;
+    expect(card.protocolVersion).toBe('0.3.0');
+    expect(card.url).toBe('http://127.0.0.1/a2a/jsonrpc');
+  });
+});

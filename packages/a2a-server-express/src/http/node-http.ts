@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   A2A_EXTENSIONS_HEADER,
@@ -19,9 +20,10 @@ import {
   matchRestRoute,
   readJsonRpcEnvelope,
   restRequestToParams,
+  LEGACY_WELL_KNOWN_AGENT_CARD_PATH,
   WELL_KNOWN_AGENT_CARD_PATH,
 } from '@a2aplane/a2a-types';
-import { methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2aplane/a2a-types/v0_3';
+import { agentCardToV03, methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2aplane/a2a-types/v0_3';
 import { type CardSigner, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
 import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
 import { writeSse } from '../sse/sse-writer.js';
@@ -30,6 +32,8 @@ export interface NodeHttpHandlerOptions {
   jsonRpcPath?: string;
   restPath?: string;
   cardPath?: string;
+  /** Where v0.3 clients look for the card (`/.well-known/agent.json`); served in v0.3 shape. `false` disables. */
+  legacyCardPath?: string | false;
   /** Largest request body accepted; larger ones get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   /** SSE heartbeat interval in ms; 0 disables. Default 15 000. */
@@ -125,8 +129,17 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   const cardPath = options.cardPath ?? WELL_KNOWN_AGENT_CARD_PATH;
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const maxAge = options.cardMaxAgeSeconds ?? 300;
+  const legacyCardPath = options.legacyCardPath === false ? undefined : (options.legacyCardPath ?? LEGACY_WELL_KNOWN_AGENT_CARD_PATH);
   let prepared: Promise<PreparedCard> | undefined;
-  const cardBytes = (): Promise<PreparedCard> => {
+  let preparedLegacy: Promise<PreparedCard> | undefined;
+  const cardBytes = (legacy: boolean): Promise<PreparedCard> => {
+    if (legacy) {
+      preparedLegacy ??= Promise.resolve(server.card).then((card) => {
+        const body = Buffer.from(JSON.stringify(agentCardToV03(card)), 'utf8');
+        return { card, body, etag: `"v03-${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+      });
+      return preparedLegacy;
+    }
     prepared ??= prepareAgentCard(server.card, options.cardSigner);
     return prepared;
   };
@@ -139,12 +152,12 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     lastEventId: headerValue(req, 'last-event-id'),
   });
 
-  async function serveCard(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serveCard(req: IncomingMessage, res: ServerResponse, legacy: boolean): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const card = await cardBytes();
+    const card = await cardBytes(legacy);
     const headers = {
       etag: card.etag,
       'cache-control': `public, max-age=${maxAge}`,
@@ -297,9 +310,10 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     const path = url.pathname;
     const isRest = path === restPath || path.startsWith(`${restPath}/`);
-    if (path !== cardPath && path !== jsonRpcPath && !isRest) return false;
+    const isLegacyCard = legacyCardPath !== undefined && path === legacyCardPath;
+    if (path !== cardPath && path !== jsonRpcPath && !isRest && !isLegacyCard) return false;
     try {
-      if (path === cardPath) await serveCard(req, res);
+      if (path === cardPath || isLegacyCard) await serveCard(req, res, isLegacyCard);
       else if (path === jsonRpcPath) await serveJsonRpc(req, res, url.searchParams);
       else await serveRest(req, res, path.slice(restPath.length) || '/', url.searchParams);
     } catch {

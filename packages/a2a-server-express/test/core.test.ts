@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createA2AServer, createTaskUpdater, type StreamEvent } from '../src/index.js';
+import { createGate, echoExecutor, testCard, userMessage } from './helpers.js';
+
+describe('binding-neutral core', () => {
+  it('handle() validates params and returns typed errors, never throws', async () => {
+    const server = createA2AServer({ card: testCard(), executor: echoExecutor });
+    const unknown = await server.handle({ method: 'Nope', params: {} });
+    expect(unknown.kind === 'error' && unknown.error.code).toBe(-32601);
+    const invalid = await server.handle({ method: 'GetTask', params: { id: '' }, version: '1.0' });
+    expect(invalid.kind === 'error' && invalid.error.fieldViolations.map((v) => v.field)).toEqual(['id']);
+    const badAuth = createA2AServer({
+      card: testCard(),
+      executor: echoExecutor,
+      authenticate: async () => {
+        throw new Error('database down: password=hunter2');
+      },
+    });
+    const result = await badAuth.handle({ method: 'ListTasks', params: {}, auth: { headers: {}, query: new URLSearchParams(), method: 'POST' } });
+    expect(result.kind === 'error' && result.error.reason).toBe('UNAUTHENTICATED');
+    expect(result.kind === 'error' && result.error.message).not.toContain('hunter2');
+    await server.close();
+  });
+
+  it('a principal given directly owns its tasks', async () => {
+    const server = createA2AServer({ card: testCard(), executor: echoExecutor });
+    const alice = { id: 'alice', scheme: 'test' };
+    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x') }, principal: alice, version: '1.0' });
+    expect(sent.kind).toBe('result');
+    const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
+    expect((await server.handle({ method: 'GetTask', params: { id }, principal: alice })).kind).toBe('result');
+    const other = await server.handle({ method: 'GetTask', params: { id }, principal: { id: 'bob', scheme: 'test' } });
+    expect(other.kind === 'error' && other.error.reason).toBe('TASK_NOT_FOUND');
+    await server.close();
+  });
+
+  it('CancelTask calls executor.cancel and aborts the signal; events after the terminal state are dropped', async () => {
+    const gate = createGate();
+    let aborted = false;
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          const t = createTaskUpdater(context, events);
+          t.submit();
+          context.signal.addEventListener('abort', () => {
+            aborted = true;
+          });
+          await gate.wait;
+          t.complete('too late');
+        },
+        async cancel(context, events) {
+          createTaskUpdater(context, events).cancel('stopped');
+        },
+      },
+    });
+    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } } });
+    const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
+    const canceled = await server.handle({ method: 'CancelTask', params: { id } });
+    expect(canceled.kind === 'result' && (canceled.result as { status: { state: string } }).status.state).toBe('TASK_STATE_CANCELED');
+    expect(aborted).toBe(true);
+    gate.open();
+    await new Promise((r) => setTimeout(r, 20));
+    const got = await server.handle({ method: 'GetTask', params: { id } });
+    expect(got.kind === 'result' && (got.result as { status: { state: string } }).status.state).toBe('TASK_STATE_CANCELED');
+    await server.close();
+  });
+
+  it('SubscribeToTask over the core starts with the current Task and follows live events', async () => {
+    const gate = createGate();
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          const t = createTaskUpdater(context, events);
+          t.submit();
+          await gate.wait;
+          t.complete();
+        },
+      },
+    });
+    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } } });
+    const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
+    const sub = await server.handle({ method: 'SubscribeToTask', params: { id } });
+    expect(sub.kind).toBe('stream');
+    const events: StreamEvent[] = [];
+    gate.open();
+    for await (const event of (sub as { events: AsyncIterable<StreamEvent> }).events) events.push(event);
+    expect(Object.keys(events[0]?.data ?? {})).toEqual(['task']);
+    expect(events.at(-1)?.data.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(Number(events.at(-1)?.id)).toBeGreaterThan(Number(events[0]?.id));
+    await server.close();
+  });
+});
