@@ -37,6 +37,12 @@ machine-readable output. Errors are one line on stderr.
 ${EXIT_CODE_HELP}`;
 }
 
+/** Parsers put positions and excerpts on later lines; the CLI promises one line. */
+function oneLine(message: string): string {
+  const first = message.split('\n').find((line) => line.trim() !== '') ?? message;
+  return first.trim();
+}
+
 function defaultIo(): CliIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, fetch: globalThis.fetch };
 }
@@ -76,7 +82,7 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     // Ctrl-C during a stream or subscription is a normal way to stop.
     if (fullIo.signal?.aborted) return EXIT_CODES.interrupted;
     const { message, exitCode } = describeError(error);
-    ctx.err(`${ctx.style.red('error')}: ${message}`);
+    ctx.err(`${ctx.style.red('error')}: ${oneLine(message)}`);
     return exitCode;
   }
 }

@@ -1,0 +1,130 @@
+import { writeFile } from 'node:fs/promises';
+import type { Task } from '@a2aplane/a2a-types';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES, runCli } from '../src/index.js';
+import { captureIo, run, tempDir } from './helpers.js';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+beforeAll(async () => {
+  dir = await tempDir();
+});
+afterAll(async () => {
+  await dir?.remove();
+});
+
+interface Running {
+  url: string;
+  agentId: string;
+  stop(): Promise<number>;
+}
+const running: Running[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.stop()));
+});
+
+/** Starts `a2a serve --json` in-process and waits (bounded) for its URL line. */
+async function serve(args: string[]): Promise<Running> {
+  const controller = new AbortController();
+  const captured = captureIo({ signal: controller.signal });
+  const exit = runCli(['serve', '--json', ...args], captured.io);
+  let settled: number | undefined;
+  void exit.then((code) => {
+    settled = code;
+  });
+  for (let i = 0; i < 500 && !captured.out().includes('\n') && settled === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+  if (settled !== undefined) throw new Error(`serve exited ${settled}: ${captured.err()}`);
+  const { url, agentId } = JSON.parse(captured.out().split('\n')[0] as string) as { url: string; agentId: string };
+  let stopped: Promise<number> | undefined;
+  const handle: Running = {
+    url,
+    agentId,
+    stop: () => {
+      if (!stopped) {
+        controller.abort();
+        stopped = exit;
+      }
+      return stopped;
+    },
+  };
+  running.push(handle);
+  return handle;
+}
+
+const TOML = `
+[recursion]
+max_call_depth = 4
+
+[policy.default]
+allowed_skills = ["echo", "delegate"]
+`;
+
+describe('a2a serve (operator config, ADR-159 governance)', () => {
+  it('starts a signed echo agent from a TOML config, answers, and stops cleanly on abort (exit 0)', async () => {
+    const config = dir.file('a2aplane.toml');
+    await writeFile(config, TOML);
+    const agent = await serve(['--config', config, '--port', '0']);
+    expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    const card = await run(['card', agent.url, '--allow-insecure', '--json']);
+    expect(card.code).toBe(0);
+    expect(JSON.parse(card.out)).toMatchObject({ verification: { status: 'valid', agentId: agent.agentId } });
+
+    const sent = await run(['send', agent.url, 'hello serve', '--json']);
+    expect(sent.code).toBe(0);
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts?.[0]?.parts[0]?.text).toBe('hello serve');
+
+    // The policy block is enforced: a skill outside allowed_skills is refused.
+    const refused = await run(['send', agent.url, 'x', '--skill', 'admin']);
+    expect(refused.code).toBe(EXIT_CODES.failure);
+    expect(refused.err).toContain('POLICY_VIOLATION');
+
+    expect(await agent.stop()).toBe(0);
+    const after = await run(['send', agent.url, 'anyone there?']);
+    expect(after.code).toBe(EXIT_CODES.failure);
+    // A pooled keep-alive socket reports "other side closed", a fresh one "connection refused".
+    expect(after.err).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+: /);
+  });
+
+  it('--delegate-to forwards the message with its lineage and returns the answer', async () => {
+    const config = dir.file('delegate.json');
+    await writeFile(config, JSON.stringify({ recursion: { max_call_depth: 4 } }));
+    const echo = await serve(['--config', config]);
+    const front = await serve(['--config', config, '--delegate-to', echo.url, '--name', 'Front']);
+    const sent = await run(['send', front.url, 'through two agents', '--json']);
+    expect(sent.code).toBe(0);
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts?.[0]).toMatchObject({ name: 'delegated', parts: [{ text: 'through two agents' }] });
+    const listed = await run(['list', echo.url, '--json']);
+    expect((JSON.parse(listed.out) as { tasks: Task[] }).tasks).toHaveLength(1);
+  });
+
+  it('config errors are one line, exit 1: missing file, invalid TOML, unknown field', async () => {
+    const missing = await run(['serve', '--config', dir.file('nope.toml')]);
+    expect(missing.code).toBe(EXIT_CODES.failure);
+    expect(missing.err).toMatch(/^error: .*cannot read .*nope\.toml.*\n$/);
+
+    const broken = dir.file('broken.toml');
+    await writeFile(broken, '[recursion\nmax_call_depth = ');
+    const invalid = await run(['serve', '--config', broken]);
+    expect(invalid.code).toBe(EXIT_CODES.failure);
+    expect(invalid.err).toContain('invalid TOML');
+    expect(invalid.err.trim().split('\n')).toHaveLength(1);
+
+    const unknown = dir.file('unknown.json');
+    await writeFile(unknown, JSON.stringify({ recursion: { max_depth: 3 } }));
+    const bad = await run(['serve', '--config', unknown]);
+    expect(bad.code).toBe(EXIT_CODES.failure);
+    expect(bad.err).toContain('recursion');
+  });
+
+  it('usage errors: no --config, bad port, bad --delegate-to URL', async () => {
+    expect((await run(['serve'])).code).toBe(EXIT_CODES.usage);
+    const config = dir.file('ok.toml');
+    await writeFile(config, TOML);
+    expect((await run(['serve', '--config', config, '--port', '70000'])).code).toBe(EXIT_CODES.usage);
+    expect((await run(['serve', '--config', config, '--delegate-to', 'nowhere'])).code).toBe(EXIT_CODES.usage);
+  });
+});
