@@ -5,8 +5,11 @@ import { errorText, mib, table } from './lib/format.js';
 import { machineInfo } from './lib/machine.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
+import { runClient } from './suites/client.js';
 import { runHandOff } from './suites/handoff.js';
 import { runMicro } from './suites/micro.js';
+import { runStreaming } from './suites/streaming.js';
+import { runThroughput } from './suites/throughput.js';
 
 interface SuiteEntry {
   id: string;
@@ -19,6 +22,9 @@ const SUITES: SuiteEntry[] = [
   { id: 'micro', title: 'Control-plane micro-benchmarks', run: runMicro },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
   { id: 'handoff', title: 'Memory hand-off (a2a-rulake-artifacts)', run: runHandOff },
+  { id: 'throughput', title: 'Server throughput', run: runThroughput },
+  { id: 'client', title: 'Client round trips', run: runClient },
+  { id: 'streaming', title: 'Streaming', run: runStreaming },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -92,6 +98,12 @@ async function main(): Promise<void> {
     ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, '']),
   ].join('\n');
   await mkdir(RESULTS_DIR, { recursive: true });
+  if (options.only) {
+    // A partial run (development) never overwrites the full report.
+    await writeFile(`${RESULTS_DIR}partial.json`, `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`);
+    process.stdout.write(`${sections.map((s) => `## ${s.title}\n\n${s.markdown}\n`).join('\n')}\n[bench] partial run: wrote apps/bench/results/partial.json only\n`);
+    return;
+  }
   await writeFile(`${RESULTS_DIR}latest.json`, `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`);
   await writeFile(`${ROOT}docs/benchmarks.md`, markdown);
   process.stdout.write(`[bench] wrote docs/benchmarks.md and apps/bench/results/latest.json (${totalSeconds.toFixed(0)} s)\n`);

@@ -1,0 +1,53 @@
+import autocannon from 'autocannon';
+import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
+import { sendMessageBody } from './fixtures.js';
+
+export type ReplyMode = 'message' | 'task';
+
+/** Cheap per-reply checks (substring tests, so the load generator spends little CPU on them). */
+export function verifier(mode: ReplyMode): (body: string) => boolean {
+  const head = mode === 'message' ? '"result":{"message":' : '"result":{"task":';
+  return (body) =>
+    body.includes('"jsonrpc":"2.0"') &&
+    body.includes(head) &&
+    body.includes('"text":"echo: hello"') &&
+    (mode === 'message' || body.includes('"state":"TASK_STATE_COMPLETED"'));
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  total2xx: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  mismatches: number;
+  valid: boolean;
+}
+
+/** One autocannon run: 50 connections by default, the same SendMessage request every time. */
+export async function load(url: string, mode: ReplyMode, seconds: number, connections = 50): Promise<LoadResult> {
+  const result = await autocannon({
+    url: `${url}/a2a/jsonrpc`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
+    body: sendMessageBody('hello'),
+    timeout: 10,
+    verifyBody: verifier(mode),
+  });
+  const total2xx = result['2xx'];
+  return {
+    requestsPerSecond: total2xx / result.duration,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    total2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    mismatches: result.mismatches,
+    valid: result.mismatches === 0 && result.non2xx === 0 && result.errors === 0 && total2xx > 0,
+  };
+}

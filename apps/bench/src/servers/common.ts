@@ -1,0 +1,76 @@
+import type { Server } from 'node:http';
+
+export type Mode = 'message' | 'task' | 'stream';
+
+export interface ServerArgs {
+  port: number;
+  mode: Mode;
+  /** Events per task in stream mode. */
+  events: number;
+  /** Print `RSS <rss> <heapUsed> <tasks>` on stdout every second. */
+  reportRss: boolean;
+}
+
+export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerArgs {
+  const value = (flag: string): string | undefined => {
+    const index = argv.indexOf(flag);
+    return index === -1 ? undefined : argv[index + 1];
+  };
+  const mode = (value('--mode') ?? 'message') as Mode;
+  if (mode !== 'message' && mode !== 'task' && mode !== 'stream') throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
+  return { port: Number(value('--port') ?? 0), mode, events: Number(value('--events') ?? 100), reportRss: argv.includes('--report-rss') };
+}
+
+/** The text every executor answers with. */
+export const replyText = (input: string): string => `echo: ${input}`;
+
+/**
+ * Listens on 127.0.0.1, lets `onListening` finish the setup that needs the port (agent cards
+ * carry their URL), prints `READY <port>`, reports RSS if asked and closes on SIGTERM/SIGINT.
+ */
+export function serve(server: Server, args: ServerArgs, countTasks: () => number = () => 0, onListening?: (baseUrl: string) => void): void {
+  server.keepAliveTimeout = 60_000;
+  server.listen(args.port, '127.0.0.1', () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : args.port;
+    onListening?.(`http://127.0.0.1:${port}`);
+    process.stdout.write(`READY ${port}\n`);
+    if (args.reportRss) {
+      setInterval(() => {
+        const usage = process.memoryUsage();
+        process.stdout.write(`RSS ${usage.rss} ${usage.heapUsed} ${countTasks()}\n`);
+      }, 1000).unref();
+    }
+  });
+  const stop = (): void => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 1000).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+/** What the echo servers answer: the same shapes as the A2A servers, built per request. */
+export function echoResult(mode: Mode, text: string): unknown {
+  const contextId = globalThis.crypto.randomUUID();
+  if (mode === 'message') {
+    return { message: { messageId: globalThis.crypto.randomUUID(), contextId, role: 'ROLE_AGENT', parts: [{ text: replyText(text) }] } };
+  }
+  const id = globalThis.crypto.randomUUID();
+  return {
+    task: {
+      id,
+      contextId,
+      status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
+      artifacts: [{ artifactId: 'a-1', parts: [{ text: replyText(text) }] }],
+    },
+  };
+}
+
+/** Text of the first part of a JSON-RPC SendMessage body, or '' when there is none. */
+export function requestText(body: unknown): string {
+  const params = (body as { params?: { message?: { parts?: Array<{ text?: unknown }> } } })?.params;
+  const text = params?.message?.parts?.[0]?.text;
+  return typeof text === 'string' ? text : '';
+}

@@ -1,0 +1,52 @@
+import { type AgentCard, DEFAULT_JSON_RPC_PATH } from '@a2aplane/a2a-types';
+import { type A2AServerOptions, type AgentExecutor, type InMemoryTaskStore, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import { type Mode, replyText } from './common.js';
+
+export function card(baseUrl: string): AgentCard {
+  return {
+    name: 'bench-ours',
+    description: 'a2aplane server under benchmark',
+    version: '1.0.0',
+    supportedInterfaces: [{ url: `${baseUrl}${DEFAULT_JSON_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: { streaming: true },
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
+  } as AgentCard;
+}
+
+/** The executor of every "ours" server: one Message, or a task with one text artifact, or a stream of events. */
+export function executor(mode: Mode, events: number): AgentExecutor {
+  return {
+    async execute(context, sink) {
+      const first = context.message.parts[0];
+      const text = first && 'text' in first && typeof first.text === 'string' ? first.text : '';
+      if (mode === 'message') {
+        sink.publish({ messageId: globalThis.crypto.randomUUID(), contextId: context.contextId, role: 'ROLE_AGENT', parts: [{ text: replyText(text) }] });
+        return;
+      }
+      const updater = createTaskUpdater(context, sink);
+      updater.submit();
+      updater.startWork();
+      if (mode === 'task') {
+        updater.addArtifact([{ text: replyText(text) }], { artifactId: 'a-1' });
+      } else {
+        // submitted + working + chunks + completed = `events` events.
+        const chunks = Math.max(1, events - 3);
+        for (let i = 0; i < chunks; i++) {
+          updater.addArtifact([{ text: `chunk ${i}` }], { artifactId: 'a-1', append: i > 0, lastChunk: i === chunks - 1 });
+        }
+      }
+      updater.complete();
+    },
+  };
+}
+
+export function oursOptions(baseUrl: string, mode: Mode, events: number, store: InMemoryTaskStore): A2AServerOptions {
+  return { card: card(baseUrl), executor: executor(mode, events), store };
+}
+
+/** Tasks held by our default in-memory store (a private map; read for the memory report only). */
+export function countStored(store: InMemoryTaskStore): number {
+  return (store as unknown as { entries: Map<string, unknown> }).entries.size;
+}

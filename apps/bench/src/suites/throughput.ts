@@ -1,0 +1,138 @@
+import { startServer } from '../lib/children.js';
+import { median, num, passFail, ratio, table } from '../lib/format.js';
+import { type LoadResult, type ReplyMode, load } from '../lib/load.js';
+import type { RunOptions, SuiteResult } from '../lib/types.js';
+
+/** The servers, in the order of every round (src/servers/<file>.ts). */
+const TARGETS = [
+  { id: 'node-echo', file: 'node-echo', label: 'bare node:http echo' },
+  { id: 'express-echo', file: 'express-echo', label: 'bare express 5 echo (express.json())' },
+  { id: 'official', file: 'official', label: 'official @a2a-js/sdk (express)' },
+  { id: 'ours', file: 'ours', label: 'ours on node:http' },
+  { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
+  { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
+] as const;
+type TargetId = (typeof TARGETS)[number]['id'];
+
+const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
+  { name: 'ours / official', num: 'ours', den: 'official' },
+  { name: 'ours / express-echo', num: 'ours', den: 'express-echo' },
+  { name: 'ours / node-echo', num: 'ours', den: 'node-echo' },
+  { name: 'governed / ungoverned', num: 'ours-governed', den: 'ours' },
+  { name: 'ours-express / official', num: 'ours-express', den: 'official' },
+  { name: 'official / express-echo', num: 'official', den: 'express-echo' },
+];
+
+export interface ThroughputRun extends LoadResult {
+  round: number;
+  mode: ReplyMode;
+  target: TargetId;
+  error?: string;
+}
+
+export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
+  const rounds = options.quick ? 2 : 3;
+  const warmupSeconds = options.quick ? 1 : 2;
+  const measureSeconds = options.quick ? 2 : 4;
+  const runs: ThroughputRun[] = [];
+  for (const mode of ['message', 'task'] as const) {
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of TARGETS) {
+        // A fresh process per run, so no run inherits another's heap or JIT state.
+        const server = await startServer(target.file, ['--mode', mode]);
+        try {
+          await load(server.url, mode, warmupSeconds);
+          const result = await load(server.url, mode, measureSeconds);
+          runs.push({ round, mode, target: target.id, ...result });
+          process.stdout.write(
+            `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms${result.valid ? '' : ' INVALID'}\n`,
+          );
+        } catch (error) {
+          runs.push({
+            round,
+            mode,
+            target: target.id,
+            requestsPerSecond: Number.NaN,
+            latencyP50Ms: Number.NaN,
+            latencyP99Ms: Number.NaN,
+            total2xx: 0,
+            errors: 0,
+            timeouts: 0,
+            non2xx: 0,
+            mismatches: 0,
+            valid: false,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+  }
+
+  const find = (mode: ReplyMode, round: number, target: TargetId) => runs.find((r) => r.mode === mode && r.round === round && r.target === target);
+  /** Median over rounds of the ratio computed within each round (both runs valid). */
+  const roundRatio = (mode: ReplyMode, n: TargetId, d: TargetId): { median: number; perRound: number[] } => {
+    const perRound: number[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const a = find(mode, round, n);
+      const b = find(mode, round, d);
+      if (a?.valid && b?.valid) perRound.push(a.requestsPerSecond / b.requestsPerSecond);
+    }
+    return { median: median(perRound), perRound };
+  };
+
+  const sections: string[] = [
+    `autocannon, 50 connections, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`) to each server; ${rounds} interleaved rounds (every server once per round, in order), a fresh child process per run, ${warmupSeconds} s warm-up then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies or socket errors is marked invalid and left out of the ratios. The load generator shares the machine's cores with the server under test.`,
+    '',
+    '**Message mode**: the executor answers with one Message. **Task mode**: submitted -> working -> one text artifact -> completed; the blocking `SendMessage` returns the completed task. The echo servers build the same result shape per request without any A2A logic.',
+  ];
+  const data: Record<string, unknown> = { rounds, warmupSeconds, measureSeconds, runs };
+  const goals: Record<string, { value: number; goal: string; pass: boolean }> = {};
+  for (const mode of ['message', 'task'] as const) {
+    const rows = TARGETS.map((target) => {
+      const mine = runs.filter((r) => r.mode === mode && r.target === target.id);
+      const valid = mine.filter((r) => r.valid);
+      return [
+        target.label,
+        num(median(valid.map((r) => r.requestsPerSecond))),
+        mine.map((r) => (r.valid ? num(r.requestsPerSecond) : r.error ? `error` : 'invalid')).join(' / '),
+        num(median(valid.map((r) => r.latencyP50Ms))),
+        num(median(valid.map((r) => r.latencyP99Ms))),
+        `${valid.length}/${mine.length}`,
+      ];
+    });
+    const ratioRows = RATIOS.map((r) => {
+      const value = roundRatio(mode, r.num, r.den);
+      return [r.name, ratio(value.median), value.perRound.map(ratio).join(' / ')];
+    });
+    sections.push(
+      '',
+      `### ${mode === 'message' ? 'Message mode' : 'Task mode'}`,
+      '',
+      table(['server', 'req/s (median)', 'req/s per round', 'p50 ms', 'p99 ms', 'valid runs'], rows),
+      '',
+      table(['ratio (within each round)', 'median', 'per round'], ratioRows),
+    );
+    const ours = roundRatio(mode, 'ours', 'official').median;
+    const target = mode === 'message' ? 1.3 : 2;
+    goals[`${mode}: ours >= ${target}x official`] = { value: ours, goal: `>= ${target}x`, pass: ours >= target };
+    const governed = roundRatio(mode, 'ours-governed', 'ours').median;
+    goals[`${mode}: governed at most 10% below ungoverned`] = { value: governed, goal: '>= 0.90x', pass: governed >= 0.9 };
+  }
+  sections.push(
+    '',
+    '### Goals',
+    '',
+    table(
+      ['goal', 'measured', 'target', 'result'],
+      Object.entries(goals).map(([name, g]) => [name, ratio(g.value), g.goal, passFail(g.pass)]),
+    ),
+  );
+  const failures = runs.filter((r) => r.error);
+  if (failures.length > 0) {
+    sections.push('', 'Runs that failed to start or run:', '', ...failures.map((r) => `- ${r.mode} round ${r.round} ${r.target}: ${r.error}`));
+  }
+  data.goals = goals;
+  return { title: 'Server throughput', markdown: sections.join('\n'), data };
+}
