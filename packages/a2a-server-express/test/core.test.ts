@@ -91,4 +91,31 @@ describe('binding-neutral core', () => {
     expect(Number(events.at(-1)?.id)).toBeGreaterThan(Number(events[0]?.id));
     await server.close();
   });
+
+  it('a blocking SendMessage whose caller goes away releases its listener; the task goes on', async () => {
+    const gate = createGate();
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          const t = createTaskUpdater(context, events);
+          t.submit();
+          await gate.wait;
+          t.complete();
+        },
+      },
+    });
+    const abort = new AbortController();
+    const pending = server.handle({ method: 'SendMessage', params: { message: userMessage('x') }, signal: abort.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.stats().subscribers).toBe(1);
+    abort.abort();
+    expect((await pending).kind).toBe('error');
+    expect(server.stats().subscribers).toBe(0);
+    gate.open();
+    for (let i = 0; i < 50 && server.stats().liveTasks > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const list = await server.handle({ method: 'ListTasks', params: {} });
+    expect(list.kind === 'result' && (list.result as { tasks: { status: { state: string } }[] }).tasks[0]?.status.state).toBe('TASK_STATE_COMPLETED');
+    await server.close();
+  });
 });

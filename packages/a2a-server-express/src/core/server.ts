@@ -94,6 +94,8 @@ export interface CoreRequest {
   clientKey?: string | undefined;
   /** The `Last-Event-ID` of a SubscribeToTask. */
   lastEventId?: string | undefined;
+  /** Aborts when the caller goes away: a blocking SendMessage stops waiting (the task goes on). */
+  signal?: AbortSignal | undefined;
 }
 
 export type CoreResponse =
@@ -288,92 +290,100 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       });
       taskContext = governed.context;
     }
-
-    const controller = new AbortController();
-    const signals = [controller.signal, governed?.signal, extra.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length === 1 ? controller.signal : AbortSignal.any(signals);
-    const contextId = existingTask?.contextId ?? runtime.contextId;
-    const requestContext: RequestContext = {
-      message: { ...message, taskId: runtime.key.taskId, contextId },
-      task: existingTask,
-      taskId: runtime.key.taskId,
-      contextId,
-      principal: caller.principal,
-      tenant,
-      version: caller.version,
-      extensions: caller.extensions,
-      skillId: chooseSkill(params),
-      acceptedOutputModes: params.configuration?.acceptedOutputModes,
-      taskContext,
-      signal,
-    };
-    const usage = { tokens: 0, usd: 0 };
-    const sink: EventSink = {
-      publish: (event) => runtime.publishFromAgent(event),
-      reportUsage: (reported) => {
-        if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
-          usage.tokens += reported.tokens;
-          governed?.meterTokens(reported.tokens);
-        }
-        if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
-      },
-    };
-    if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? globalThis.crypto.randomUUID(), taskId: runtime.key.taskId };
-
-    runtime.running = true;
-    runtime.invalid = false;
-    runtime.messageResponse = undefined;
-    runtimes.set(runtimeKey(runtime.key), runtime);
-    const detach = runtime.addListener(listener(runtime));
-    cancelHooks.set(runtime, { controller, context: requestContext, sink });
-
-    if (existingTask) {
-      // A continuation: the new user message joins the history before the executor runs.
-      await runtime.enqueue(async () => {
-        const current = runtime.task as Task;
-        runtime.task = { ...current, history: [...(current.history ?? []), requestContext.message] };
-        await store.upsert({ tenant, owner: caller.owner, task: runtime.task, updatedAt: Date.now() });
-      });
+    try {
+      return await launch();
+    } catch (error) {
+      await governed?.finish({}).catch(() => undefined);
+      throw error;
     }
 
-    void (async () => {
-      let failure: unknown;
-      try {
-        await options.executor.execute(requestContext, sink);
-      } catch (error) {
-        failure = error;
-        onError('executor failed', error);
+    async function launch(): Promise<{ runtime: TaskRuntime; detach: () => void }> {
+      const controller = new AbortController();
+      const signals = [controller.signal, governed?.signal, extra.signal].filter((s): s is AbortSignal => s !== undefined);
+      const signal = signals.length === 1 ? controller.signal : AbortSignal.any(signals);
+      const contextId = existingTask?.contextId ?? runtime.contextId;
+      const requestContext: RequestContext = {
+        message: { ...message, taskId: runtime.key.taskId, contextId },
+        task: existingTask,
+        taskId: runtime.key.taskId,
+        contextId,
+        principal: caller.principal,
+        tenant,
+        version: caller.version,
+        extensions: caller.extensions,
+        skillId: chooseSkill(params),
+        acceptedOutputModes: params.configuration?.acceptedOutputModes,
+        taskContext,
+        signal,
+      };
+      const usage = { tokens: 0, usd: 0 };
+      const sink: EventSink = {
+        publish: (event) => runtime.publishFromAgent(event),
+        reportUsage: (reported) => {
+          if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
+            usage.tokens += reported.tokens;
+            governed?.meterTokens(reported.tokens);
+          }
+          if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
+        },
+      };
+      if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? globalThis.crypto.randomUUID(), taskId: runtime.key.taskId };
+
+      runtime.running = true;
+      runtime.invalid = false;
+      runtime.messageResponse = undefined;
+      runtimes.set(runtimeKey(runtime.key), runtime);
+      const detach = runtime.addListener(listener(runtime));
+      cancelHooks.set(runtime, { controller, context: requestContext, sink });
+
+      if (existingTask) {
+        // A continuation: the new user message joins the history before the executor runs.
+        await runtime.enqueue(async () => {
+          const current = runtime.task as Task;
+          runtime.task = { ...current, history: [...(current.history ?? []), requestContext.message] };
+          await store.upsert({ tenant, owner: caller.owner, task: runtime.task, updatedAt: Date.now() });
+        });
       }
-      await runtime.enqueue(async () => {
-        const task = runtime.task;
-        if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) {
-          await runtime.apply({
-            statusUpdate: {
-              taskId: task.id,
-              contextId: task.contextId ?? contextId,
-              status: { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() },
-            },
-          });
-        } else if (!task && !runtime.messageResponse && !runtime.invalid) {
-          runtime.failListeners(failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure));
+
+      void (async () => {
+        let failure: unknown;
+        try {
+          await options.executor.execute(requestContext, sink);
+        } catch (error) {
+          failure = error;
+          onError('executor failed', error);
         }
-        runtime.running = false;
-        cancelHooks.delete(runtime);
-        runtime.endListeners();
-      });
-      try {
-        await governed?.finish({ tokens: usage.tokens, usd: usage.usd });
-      } catch (error) {
-        onError('governance finish failed', error);
-      }
-      releaseIfIdle(runtime);
-    })();
-    return { runtime, detach };
+        await runtime.enqueue(async () => {
+          const task = runtime.task;
+          if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) {
+            await runtime.apply({
+              statusUpdate: {
+                taskId: task.id,
+                contextId: task.contextId ?? contextId,
+                status: { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() },
+              },
+            });
+          } else if (!task && !runtime.messageResponse && !runtime.invalid) {
+            runtime.failListeners(failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure));
+          }
+          runtime.running = false;
+          cancelHooks.delete(runtime);
+          runtime.endListeners();
+        });
+        try {
+          await governed?.finish({ tokens: usage.tokens, usd: usage.usd });
+        } catch (error) {
+          onError('governance finish failed', error);
+        }
+        releaseIfIdle(runtime);
+      })();
+      return { runtime, detach };
+    }
   }
 
   const cancelHooks = new WeakMap<TaskRuntime, { controller: AbortController; context: RequestContext; sink: EventSink }>();
 
-  async function sendMessage(params: SendMessageRequest, caller: Caller): Promise<unknown> {
+  async function sendMessage(params: SendMessageRequest, caller: Caller, requestSignal?: AbortSignal): Promise<unknown> {
     const blocking = params.configuration?.returnImmediately !== true;
     let resolveOutcome!: (value: { ok: true } | { ok: false; error: unknown }) => void;
     const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
@@ -384,7 +394,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       else if (signal.type === 'end') resolveOutcome({ ok: true });
       else if (signal.final || !blocking) resolveOutcome({ ok: true });
     });
+    // A caller that goes away stops the wait (not the task): the listener is released at once.
+    const onAbort = (): void => resolveOutcome({ ok: false, error: new InternalError({ message: 'Request aborted' }) });
+    requestSignal?.addEventListener('abort', onAbort, { once: true });
+    if (requestSignal?.aborted) onAbort();
     const result = await outcome;
+    requestSignal?.removeEventListener('abort', onAbort);
     detach();
     releaseIfIdle(runtime);
     if (!result.ok) throw toA2AError(result.error);
@@ -578,7 +593,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function dispatch(method: A2AMethod, params: unknown, caller: Caller, request: CoreRequest): Promise<CoreResponse> {
     switch (method) {
       case 'SendMessage':
-        return { kind: 'result', result: await sendMessage(params as SendMessageRequest, caller) };
+        return { kind: 'result', result: await sendMessage(params as SendMessageRequest, caller, request.signal) };
       case 'SendStreamingMessage':
         if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
         return { kind: 'stream', events: await sendStreamingMessage(params as SendMessageRequest, caller) };

@@ -144,7 +144,17 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     return prepared;
   };
 
-  const baseRequest = (req: IncomingMessage, query: URLSearchParams): Omit<CoreRequest, 'method' | 'params'> => ({
+  /** Aborts when the client goes away before the response is complete. */
+  const disconnectSignal = (res: ServerResponse): AbortSignal => {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    return controller.signal;
+  };
+
+  const baseRequest = (req: IncomingMessage, query: URLSearchParams, res?: ServerResponse): Omit<CoreRequest, 'method' | 'params'> => ({
+    ...(res ? { signal: disconnectSignal(res) } : {}),
     version: headerValue(req, A2A_VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER) ?? undefined,
     extensions: headerValue(req, A2A_EXTENSIONS_HEADER) ?? query.get(A2A_EXTENSIONS_HEADER) ?? undefined,
     auth: { headers: flatHeaders(req), query, method: req.method ?? 'GET' },
@@ -217,7 +227,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       res.writeHead(204).end();
       return;
     }
-    const base = baseRequest(req, query);
+    const base = baseRequest(req, query, res);
     const v03Method = methodFromV03(envelope.method);
     if (v03Method !== undefined) {
       // v0.3 method names (`message/send`) and shapes, served through the a2a-types translators.
@@ -291,7 +301,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       ...(match.tenant === undefined ? {} : { tenant: match.tenant }),
       ...(body === undefined ? {} : { body }),
     });
-    const result = await server.handle({ ...baseRequest(req, query), method: match.method, params });
+    const result = await server.handle({ ...baseRequest(req, query, res), method: match.method, params });
     if (result.kind === 'error') return sendRestError(res, result.error);
     if (result.kind === 'result') return sendJson(res, 200, result.result);
     await writeSse(res, result.events, {
