@@ -118,4 +118,27 @@ describe('binding-neutral core', () => {
     expect(list.kind === 'result' && (list.result as { tasks: { status: { state: string } }[] }).tasks[0]?.status.state).toBe('TASK_STATE_COMPLETED');
     await server.close();
   });
+
+  it('InvalidAgentResponse: an event for another task id or a second Task with another id fails the task', async () => {
+    const variants = [
+      (taskId: string) => ({ taskId: `${taskId}-other`, contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const } }),
+      (taskId: string) => ({ id: `${taskId}-second`, contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const } }),
+      () => ({ nonsense: true }) as never,
+    ];
+    for (const make of variants) {
+      const server = createA2AServer({
+        card: testCard(),
+        executor: {
+          async execute(context, events) {
+            createTaskUpdater(context, events).submit();
+            events.publish(make(context.taskId));
+            createTaskUpdater(context, events).complete();
+          },
+        },
+      });
+      const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x') } });
+      expect(sent.kind === 'result' && (sent.result as { task: { status: { state: string } } }).task.status.state).toBe('TASK_STATE_FAILED');
+      await server.close();
+    }
+  });
 });
