@@ -18,7 +18,7 @@ export default defineConfig([
     entry: { bin: 'src/bin.ts' },
     format: ['esm'],
     dts: false,
-    sourcemap: true,
+    sourcemap: false,
     clean: false,
     target: 'es2022',
     platform: 'node',
