@@ -1,11 +1,16 @@
 import { parseWith, type StreamResponse, StreamResponseSchema } from '@a2aplane/a2a-types';
 
 /** Structurally a2a-identity's `createWebhookVerifier(...)`: checks a webhook's signature headers. */
+/** A verifier's verdict: a2a-identity's `createWebhookVerifier` returns the `ok` form. */
+export type WebhookCheck =
+  | { valid: boolean; reason?: string; [key: string]: unknown }
+  | { ok: boolean; reason?: string; [key: string]: unknown };
+
 export interface WebhookVerifierLike {
   verify(
     headers: Headers | Record<string, string | string[] | undefined>,
     body: string | Uint8Array,
-  ): Promise<{ valid: boolean; reason?: string; [key: string]: unknown } | { ok: boolean; reason?: string; [key: string]: unknown }>;
+  ): WebhookCheck | Promise<WebhookCheck>;
 }
 
 export type PushNotificationResult =

@@ -1,3 +1,4 @@
+import { createHmacWebhookSigner, createWebhookVerifier } from '@a2aplane/a2a-identity';
 import { describe, expect, it } from 'vitest';
 import { parsePushNotification, type WebhookVerifierLike } from '../src/index.js';
 
@@ -34,5 +35,14 @@ describe('parsePushNotification (spec §4.3.3 push delivery)', () => {
       ok: false,
       reason: 'invalid-payload',
     });
+  });
+
+  it('accepts a2a-identity\'s synchronous webhook verifier as it is', async () => {
+    const signer = createHmacWebhookSigner('shared-secret');
+    const verifier = createWebhookVerifier({ hmacSecret: 'shared-secret' });
+    const signed = await parsePushNotification(signer.sign(body), body, { verifier });
+    expect(signed).toMatchObject({ ok: true, verified: true });
+    const forged = await parsePushNotification(createHmacWebhookSigner('wrong').sign(body), body, { verifier });
+    expect(forged).toMatchObject({ ok: false, reason: 'signature-invalid' });
   });
 });
