@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren } from './lib/children.js';
 import { errorText, mib, table } from './lib/format.js';
@@ -7,6 +8,7 @@ import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
 import { runHandOff } from './suites/handoff.js';
+import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
 import { runStreaming } from './suites/streaming.js';
 import { runThroughput } from './suites/throughput.js';
@@ -25,6 +27,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'streaming', title: 'Streaming', run: runStreaming },
+  { id: 'memory', title: 'Memory under sustained load', run: runMemory },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,23 +54,26 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const machine = machineInfo();
-  const sections: Array<{ id: string; title: string; status: 'ok' | 'not run'; markdown: string; seconds: number }> = [];
+  const loadAtStart = loadavg()[0] ?? 0;
+  const sections: Array<{ id: string; title: string; status: 'ok' | 'not run'; markdown: string; seconds: number; load: number }> = [];
   const raw: Record<string, unknown> = {};
   for (const suite of SUITES) {
     if (options.only && !options.only.includes(suite.id)) continue;
     const t0 = Date.now();
+    // Other work on the machine skews every figure: record the 1-minute load average with each suite.
+    const load = loadavg()[0] ?? 0;
     process.stdout.write(`[bench] ${suite.id} ...\n`);
     try {
       const result = await suite.run(options);
       const seconds = (Date.now() - t0) / 1000;
-      sections.push({ id: suite.id, title: result.title, status: 'ok', markdown: result.markdown, seconds });
-      raw[suite.id] = { status: 'ok', seconds, data: result.data };
+      sections.push({ id: suite.id, title: result.title, status: 'ok', markdown: result.markdown, seconds, load });
+      raw[suite.id] = { status: 'ok', seconds, loadAverage1m: load, data: result.data };
       process.stdout.write(`[bench] ${suite.id} done in ${seconds.toFixed(1)} s\n`);
     } catch (error) {
       const seconds = (Date.now() - t0) / 1000;
       const reason = errorText(error);
-      sections.push({ id: suite.id, title: suite.title, status: 'not run', markdown: `not run: ${reason}`, seconds });
-      raw[suite.id] = { status: 'not run', reason, seconds };
+      sections.push({ id: suite.id, title: suite.title, status: 'not run', markdown: `not run: ${reason}`, seconds, load });
+      raw[suite.id] = { status: 'not run', reason, seconds, loadAverage1m: load };
       process.stdout.write(`[bench] ${suite.id} not run: ${reason}\n`);
     } finally {
       killAllChildren();
@@ -90,12 +96,20 @@ async function main(): Promise<void> {
         ['memory', mib(machine.memoryBytes)],
         ['OS', machine.platform],
         ['Node', machine.node],
+        ['1-minute load average at start', (loadAtStart).toFixed(2)],
       ],
     ),
     '',
     table(['package', 'version'], Object.entries(machine.versions).map(([name, version]) => [name, version])),
     '',
-    ...sections.flatMap((s) => [`## ${s.title}`, '', s.markdown, '']),
+    ...sections.flatMap((s) => [
+      `## ${s.title}`,
+      '',
+      s.markdown,
+      '',
+      `_Suite time ${s.seconds.toFixed(0)} s; 1-minute load average when it started: ${s.load.toFixed(2)} on ${machine.cores} cores._`,
+      '',
+    ]),
   ].join('\n');
   await mkdir(RESULTS_DIR, { recursive: true });
   if (options.only) {

@@ -21,6 +21,19 @@ export interface ServerChild {
  * its `READY <port>` line.
  */
 export async function startServer(name: string, args: string[] = [], timeoutMs = 30_000): Promise<ServerChild> {
+  // The workspace is loaded from source: retry a failed start a couple of times, so a file caught
+  // half-saved does not sink a whole suite.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(name, args, timeoutMs);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
+  }
+}
+
+async function startOnce(name: string, args: string[], timeoutMs: number): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@a2aplane/source', `src/servers/${name}.ts`, '--port', '0', ...args], {
     cwd: APP_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
