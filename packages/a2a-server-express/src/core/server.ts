@@ -4,6 +4,7 @@ import {
   type A2AMethod,
   type A2ARequestMap,
   type AgentCard,
+  AgentCardSchema,
   ExtendedAgentCardNotConfiguredError,
   ExtensionSupportRequiredError,
   InternalError,
@@ -15,6 +16,7 @@ import {
   type ListTasksResponse,
   MethodNotFoundError,
   parseOperationParams,
+  parseWith,
   PushNotificationNotSupportedError,
   RateLimitedError,
   type SendMessageRequest,
@@ -171,6 +173,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   if (typeof options?.executor?.execute !== 'function') {
     throw new TypeError(`expected executor with an execute function, got ${typeof options?.executor}`);
   }
+  const checked = parseWith(AgentCardSchema, options.card);
+  if (!checked.success) throw new TypeError(`expected a valid AgentCard, got: ${checked.error.message}`);
   const card = options.card;
   const store = options.store ?? new InMemoryTaskStore();
   const bufferSize = options.subscriberBufferSize ?? 512;

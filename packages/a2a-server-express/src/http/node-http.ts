@@ -143,6 +143,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     prepared ??= prepareAgentCard(server.card, options.cardSigner);
     return prepared;
   };
+  // Sign once, at startup; a failure surfaces as a 500 on the card request, not as an unhandled rejection.
+  void cardBytes(false).catch(() => undefined);
 
   /** Aborts when the client goes away before the response is complete. */
   const disconnectSignal = (res: ServerResponse): AbortSignal => {
