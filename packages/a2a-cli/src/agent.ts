@@ -22,6 +22,7 @@ import {
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
 import type { Part } from '@a2aplane/a2a-types';
+import { describeError } from './errors.js';
 import { partsText } from './format.js';
 
 /** Where `a2a serve` publishes the public keys its card's `jku` points to. */
@@ -93,7 +94,7 @@ function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined)
         else task.complete();
       } catch (error) {
         if (context.signal.aborted) return;
-        task.fail(`delegation failed: ${error instanceof Error ? error.message : String(error)}`);
+        task.fail(`delegation failed: ${describeError(error).message}`);
       }
     },
   };

@@ -1,5 +1,7 @@
 import { exportPublicJwk, generateKeyPair } from '@a2aplane/a2a-identity';
 import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.js';
 import { freePort, run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
@@ -80,6 +82,23 @@ describe('a2a card (spec §8.2 discovery, §8.4.3 verification)', () => {
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toContain('invalid URL');
     expect((await run(['card', 'ftp://example.com'])).code).toBe(EXIT_CODES.usage);
+  });
+
+  it('a card that is not JSON is one line, exit 1', async () => {
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('<html>not a card</html>');
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = http.address() as AddressInfo;
+      const { code, err } = await run(['card', `http://127.0.0.1:${port}`]);
+      expect(code).toBe(EXIT_CODES.failure);
+      expect(err).toBe(`error: Agent card at http://127.0.0.1:${port}/.well-known/agent-card.json is not valid JSON\n`);
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
   });
 
   it('a missing --key file is exit 1 with the path', async () => {

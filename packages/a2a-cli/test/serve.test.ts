@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Task } from '@a2aplane/a2a-types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.js';
-import { captureIo, run, tempDir } from './helpers.js';
+import { captureIo, freePort, run, tempDir } from './helpers.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -99,6 +99,18 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.artifacts?.[0]).toMatchObject({ name: 'delegated', parts: [{ text: 'through two agents' }] });
     const listed = await run(['list', echo.url, '--json']);
     expect((JSON.parse(listed.out) as { tasks: Task[] }).tasks).toHaveLength(1);
+  });
+
+  it('an agent delegating to itself is stopped by the recursion guard (A -> A revisit)', async () => {
+    const config = dir.file('self.toml');
+    await writeFile(config, TOML);
+    const port = await freePort();
+    const loop = await serve(['--config', config, '--port', String(port), '--delegate-to', `http://127.0.0.1:${port}`]);
+    const sent = await run(['send', loop.url, 'around and around', '--json']);
+    expect(sent.code).toBe(0);
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_FAILED');
+    expect(task.status.message?.parts[0]?.text).toMatch(/^delegation failed: agent error RECURSION_LIMIT: .*limit=revisit/);
   });
 
   it('config errors are one line, exit 1: missing file, invalid TOML, unknown field', async () => {
