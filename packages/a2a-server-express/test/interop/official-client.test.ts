@@ -232,14 +232,50 @@ describe.each([['JSONRPC'], ['HTTP+JSON']] as const)('official @a2a-js/sdk clien
   });
 });
 
-describe('official @a2a-js/sdk v0.3 client (compat/v0_3)', () => {
-  it('gets a clear JSON-RPC error: this server does not serve v0.3 method names (spec §3.6.2)', async () => {
-    const transport = new LegacyJsonRpcTransport({ endpoint: `${baseUrl}/a2a/jsonrpc` });
-    const error = await transport.sendMessage(userMessage('old client')).then(
-      () => undefined,
-      (caught: unknown) => caught,
+describe('official @a2a-js/sdk v0.3 client (compat/v0_3 LegacyJsonRpcTransport) against our v0.3 compatibility', () => {
+  let legacy: LegacyJsonRpcTransport;
+  beforeAll(() => {
+    legacy = new LegacyJsonRpcTransport({ endpoint: `${baseUrl}/a2a/jsonrpc` });
+  });
+
+  it('message/send returns a completed task with the artifact', async () => {
+    const task = asTask(await legacy.sendMessage(userMessage('legacy hello')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(task.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'echo: legacy hello' });
+  });
+
+  it('message/stream ends with a COMPLETED status update', async () => {
+    const events = await collect(legacy.sendMessageStream(userMessage('legacy stream')));
+    expect(events.map((event) => event.payload?.$case)).toContain('artifactUpdate');
+    const last = events.at(-1)?.payload;
+    expect(last?.$case).toBe('statusUpdate');
+    if (last?.$case === 'statusUpdate') expect(last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('tasks/get and tasks/cancel', async () => {
+    const done = asTask(await legacy.sendMessage(userMessage('legacy get')));
+    const got = await legacy.getTask(GetTaskRequest.fromJSON({ id: done.id }));
+    expect(got.id).toBe(done.id);
+    const running = asTask(await legacy.sendMessage(userMessage('wait', { configuration: { returnImmediately: true } })));
+    const canceled = await legacy.cancelTask(CancelTaskRequest.fromJSON({ id: running.id }));
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('tasks/pushNotificationConfig/set, get, list, delete', async () => {
+    const task = asTask(await legacy.sendMessage(userMessage('legacy push')));
+    const created = await legacy.createTaskPushNotificationConfig(
+      TaskPushNotificationConfig.fromJSON({ taskId: task.id, id: 'legacy-cfg', url: receiver.url, token: 'legacy-token' }),
     );
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toBe('v0.3 methods are not supported; send A2A-Version: 1.0');
+    expect(created.url).toBe(receiver.url);
+    expect(created.taskId).toBe(task.id);
+    const got = await legacy.getTaskPushNotificationConfig(
+      GetTaskPushNotificationConfigRequest.fromJSON({ taskId: task.id, id: created.id }),
+    );
+    expect(got.url).toBe(receiver.url);
+    const listed = await legacy.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: task.id }));
+    expect(listed.configs.map((config) => config.id)).toContain(created.id);
+    await legacy.deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest.fromJSON({ taskId: task.id, id: created.id }));
+    const after = await legacy.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: task.id }));
+    expect(after.configs.map((config) => config.id)).not.toContain(created.id);
   });
 });
