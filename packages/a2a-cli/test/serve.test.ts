@@ -56,6 +56,9 @@ max_call_depth = 4
 
 [policy.default]
 allowed_skills = ["echo", "delegate"]
+
+[budget.global]
+max_tasks_per_minute = 600
 `;
 
 describe('a2a serve (operator config, ADR-159 governance)', () => {
@@ -99,6 +102,16 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.artifacts?.[0]).toMatchObject({ name: 'delegated', parts: [{ text: 'through two agents' }] });
     const listed = await run(['list', echo.url, '--json']);
     expect((JSON.parse(listed.out) as { tasks: Task[] }).tasks).toHaveLength(1);
+  });
+
+  it('the budget block is enforced: past max_tasks_per_minute the agent sheds with BUDGET_EXCEEDED', async () => {
+    const config = dir.file('budget.yaml');
+    await writeFile(config, 'budget:\n  global:\n    max_tasks_per_minute: 1\n    overflow: shed\n');
+    const agent = await serve(['--config', config]);
+    expect((await run(['send', agent.url, 'first'])).code).toBe(0);
+    const second = await run(['send', agent.url, 'second']);
+    expect(second.code).toBe(EXIT_CODES.failure);
+    expect(second.err).toMatch(/^error: agent error BUDGET_EXCEEDED: .*limit=tasks/);
   });
 
   it('an agent delegating to itself is stopped by the recursion guard (A -> A revisit)', async () => {
