@@ -8,6 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { checkDocSamples } from './doc-samples.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -126,6 +127,13 @@ if (enabled('consumer')) {
       fail('consumer', `${config}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
     }
   }
+}
+
+if (enabled('docs')) {
+  console.log('gate: every ts sample in READMEs and docs/ type-checks');
+  const { total, errors } = checkDocSamples();
+  if (errors.length > 0) fail('docs', `${errors.length} type errors in doc samples:\n${errors.join('\n')}`);
+  else console.log(`  ✓ ${total} samples`);
 }
 
 if (enabled('changesets')) {
