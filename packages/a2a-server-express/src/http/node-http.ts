@@ -38,7 +38,7 @@ export interface NodeHttpHandlerOptions {
   maxBodyBytes?: number;
   /** SSE heartbeat interval in ms; 0 disables. Default 15 000. */
   heartbeatMs?: number;
-  /** Signs the public card once, at first use; structurally `signAgentCard` of a2a-identity. */
+  /** Signs the public card once, when the handler is created; structurally `signAgentCard` of a2a-identity. */
   cardSigner?: CardSigner;
   /** `Cache-Control: max-age` of the card. Default 300 seconds. */
   cardMaxAgeSeconds?: number;
