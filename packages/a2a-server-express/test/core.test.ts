@@ -141,4 +141,14 @@ describe('binding-neutral core', () => {
       await server.close();
     }
   });
+
+  it('failed requests leave no live task runtimes behind', async () => {
+    const server = createA2AServer({ card: testCard(), executor: echoExecutor });
+    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x') } });
+    const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
+    expect((await server.handle({ method: 'SubscribeToTask', params: { id } })).kind).toBe('error');
+    expect((await server.handle({ method: 'SendMessage', params: { message: userMessage('again', { taskId: id }) } })).kind).toBe('error');
+    expect(server.stats()).toEqual({ liveTasks: 0, subscribers: 0 });
+    await server.close();
+  });
 });

@@ -248,7 +248,21 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
    * Starts (or continues) a task: capability checks, governance admission, then the executor
    * in the background. The returned runtime already has `listener` attached, so no event is missed.
    */
-  async function startExecution(
+  /** Drops runtimes nobody uses any more (after a request failed half-way). */
+  const sweepIdle = (): void => {
+    for (const runtime of [...runtimes.values()]) releaseIfIdle(runtime);
+  };
+
+  async function startExecution(...args: Parameters<typeof startExecutionInner>): ReturnType<typeof startExecutionInner> {
+    try {
+      return await startExecutionInner(...args);
+    } catch (error) {
+      sweepIdle();
+      throw error;
+    }
+  }
+
+  async function startExecutionInner(
     params: SendMessageRequest,
     caller: Caller,
     listener: (runtime: TaskRuntime) => (signal: RuntimeSignal) => void,
@@ -611,7 +625,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       case 'CancelTask':
         return { kind: 'result', result: await cancelTask(params as A2ARequestMap['CancelTask'], caller) };
       case 'SubscribeToTask':
-        return { kind: 'stream', events: await subscribe(params as A2ARequestMap['SubscribeToTask'], caller, request.lastEventId) };
+        try {
+          return { kind: 'stream', events: await subscribe(params as A2ARequestMap['SubscribeToTask'], caller, request.lastEventId) };
+        } catch (error) {
+          sweepIdle();
+          throw error;
+        }
       case 'CreateTaskPushNotificationConfig':
         return { kind: 'result', result: await createPushConfig(params as A2ARequestMap['CreateTaskPushNotificationConfig'], caller) };
       case 'GetTaskPushNotificationConfig': {
