@@ -53,6 +53,7 @@ export { createTokenBucketRateLimiter, type TokenBucketRateLimiterOptions } from
 export {
   type AddressClass,
   checkWebhookUrl,
+  createWebhookUrlGuard,
   classifyAddress,
   createPushSender,
   IDEMPOTENCY_KEY_HEADER,

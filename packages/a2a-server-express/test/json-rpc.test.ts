@@ -291,6 +291,31 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
     expect(limited.headers.get('retry-after')).toBe('7');
   });
 
+  it('failed logins spend the client rate limit, so credentials cannot be guessed at full speed', async () => {
+    const taken: string[] = [];
+    server = await startServer({
+      executor: echoExecutor,
+      authenticate: async (request) => {
+        if (request.headers['x-user'] === 'alice') return { id: 'alice', scheme: 'test' };
+        throw new Error('bad credentials');
+      },
+      rateLimiter: {
+        take: (key) => {
+          taken.push(key);
+          return taken.filter((k) => k === key).length <= 2 ? { ok: true } : { ok: false, retryAfterSeconds: 3 };
+        },
+      },
+    });
+    const guesses = [];
+    for (let i = 0; i < 3; i++) guesses.push(await rpc(server.url, 'ListTasks', {}, { 'x-user': `guess-${i}` }));
+    expect(guesses.slice(0, 2).map((g) => reasonOf(g.body))).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED']);
+    expect(reasonOf(guesses[2]!.body)).toBe('RATE_LIMITED');
+    expect(taken.every((key) => key.startsWith('client:'))).toBe(true);
+    // A valid login is limited by its principal, not by the failures of its address.
+    const alice = await rpc(server.url, 'ListTasks', {}, { 'x-user': 'alice' });
+    expect(alice.body.result).toBeDefined();
+  });
+
   it('agent protocol violations fail the task with InvalidAgentResponse, never crash', async () => {
     const bad: AgentExecutor = {
       async execute(context, events) {

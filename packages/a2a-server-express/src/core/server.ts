@@ -213,18 +213,22 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function resolveCaller(request: CoreRequest): Promise<Caller> {
     const negotiated = negotiateVersion(request.version);
     if (!negotiated.ok) throw negotiated.error;
+    const takeToken = (key: string): void => {
+      const verdict = options.rateLimiter?.take(key);
+      if (verdict && !verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
+    };
+    const clientKey = `client:${request.clientKey ?? 'anonymous'}`;
     let principal = request.principal;
     if (!principal && options.authenticate && request.auth) {
       try {
         principal = await options.authenticate(request.auth);
       } catch (error) {
+        // Failed logins spend the client's tokens, so credentials cannot be guessed at full speed.
+        takeToken(clientKey);
         throw A2AError.isInstance(error) ? error : new UnauthenticatedError();
       }
     }
-    if (options.rateLimiter) {
-      const verdict = options.rateLimiter.take(principal ? `principal:${principal.id}` : `client:${request.clientKey ?? 'anonymous'}`);
-      if (!verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
-    }
+    takeToken(principal ? `principal:${principal.id}` : clientKey);
     const extensions = splitExtensions(request.extensions);
     const missing = requiredExtensions.filter((uri) => !extensions.includes(uri));
     if (missing.length > 0) {
