@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as m from './model/index.js';
 
 /** The eleven A2A v1.0 operations, by their JSON-RPC method name (spec §5.3). */
@@ -68,8 +68,8 @@ export interface OperationDescriptor<M extends A2AMethod = A2AMethod> {
   /** Server streams the result as Server-Sent Events. */
   streaming: boolean;
   rest: RestBinding;
-  params: z.ZodType<A2ARequestMap[M], unknown>;
-  result: z.ZodType<A2AResultMap[M], unknown>;
+  params: z.ZodMiniType<A2ARequestMap[M], unknown>;
+  result: z.ZodMiniType<A2AResultMap[M], unknown>;
 }
 
 const rest = (

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { BAD_REQUEST_TYPE } from './constants.js';
 
 /** One invalid field, in the shape of `google.rpc.BadRequest.FieldViolation`. */
@@ -48,8 +48,13 @@ export function createValidationFailure(violations: readonly FieldViolation[]): 
  * violation with its field path. `fieldPrefix` roots the paths (`params` for JSON-RPC, say).
  * Unknown fields are dropped, so the result only holds fields of the model.
  */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, fieldPrefix = ''): ParseResult<z.output<S>> {
-  const result = schema.safeParse(input);
+export function parseWith<S extends z.core.$ZodType>(
+  schema: S,
+  input: unknown,
+  fieldPrefix = '',
+): ParseResult<z.output<S>> {
+  // The function form works for any zod 4 schema, classic or mini.
+  const result = z.safeParse(schema, input);
   if (result.success) return { success: true, data: result.data };
   return {
     success: false,

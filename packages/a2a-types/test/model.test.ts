@@ -5,20 +5,20 @@ import * as fx from './fixtures/objects.js';
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-function expectRoundTrip(schema: z.ZodType, input: unknown): void {
+function expectRoundTrip(schema: z.core.$ZodType, input: unknown): void {
   const result = a2a.parseWith(schema, input);
   if (!result.success) throw new Error(result.error.message);
   expect(roundTrip(result.data)).toEqual(input);
 }
 
-function fieldsOf(schema: z.ZodType, input: unknown): string[] {
+function fieldsOf(schema: z.core.$ZodType, input: unknown): string[] {
   const result = a2a.parseWith(schema, input);
   if (result.success) throw new Error('expected a validation failure');
   return result.error.violations.map((v) => v.field);
 }
 
 describe('round trip: parse -> JSON.stringify -> JSON.parse equals the input', () => {
-  const cases: [string, z.ZodType, unknown][] = [
+  const cases: [string, z.core.$ZodType, unknown][] = [
     ['Part (text)', a2a.PartSchema, fx.textPart],
     ['Part (raw)', a2a.PartSchema, fx.rawPart],
     ['Part (url)', a2a.PartSchema, fx.urlPart],
@@ -81,10 +81,10 @@ describe('round trip: parse -> JSON.stringify -> JSON.parse equals the input', (
     ['SecurityRequirement', a2a.SecurityRequirementSchema, fx.securityRequirement],
     ['SecurityRequirement (empty)', a2a.SecurityRequirementSchema, {}],
     ...Object.entries(fx.securitySchemes).map(
-      ([name, scheme]) => [`SecurityScheme (${name})`, a2a.SecuritySchemeSchema, scheme] as [string, z.ZodType, unknown],
+      ([name, scheme]) => [`SecurityScheme (${name})`, a2a.SecuritySchemeSchema, scheme] as [string, z.core.$ZodType, unknown],
     ),
     ...Object.entries(fx.oauthFlows).map(
-      ([name, flow]) => [`OAuthFlows (${name})`, a2a.OAuthFlowsSchema, { [name]: flow }] as [string, z.ZodType, unknown],
+      ([name, flow]) => [`OAuthFlows (${name})`, a2a.OAuthFlowsSchema, { [name]: flow }] as [string, z.core.$ZodType, unknown],
     ),
   ];
   it.each(cases)('%s', (_name, schema, input) => {
@@ -161,10 +161,10 @@ describe('rejections report the exact field path', () => {
     expect(fieldsOf(a2a.ArtifactSchema, { ...fx.artifact, parts: [] })).toEqual(['parts']);
     expect(fieldsOf(a2a.AgentCardSchema, { ...fx.agentCard, supportedInterfaces: [] })).toEqual(['supportedInterfaces']);
   });
-  it('other required arrays may be empty but must be present', () => {
+  it('other required arrays may be empty, and must be arrays when present', () => {
     expect(a2a.parseAgentCard({ ...fx.minimalAgentCard, skills: [] }).success).toBe(true);
-    const { skills: _skills, ...noSkills } = fx.minimalAgentCard;
-    expect(fieldsOf(a2a.AgentCardSchema, noSkills)).toEqual(['skills']);
+    expect(fieldsOf(a2a.AgentCardSchema, { ...fx.minimalAgentCard, skills: {} })).toEqual(['skills']);
+    expect(fieldsOf(a2a.AgentCardSchema, { ...fx.minimalAgentCard, defaultInputModes: null })).toEqual(['defaultInputModes']);
   });
   it('empty ids', () => {
     expect(fieldsOf(a2a.MessageSchema, { ...fx.message, messageId: '' })).toEqual(['messageId']);
@@ -263,7 +263,40 @@ describe('ProtoJSON default values', () => {
       success: true,
       data: { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 },
     });
-    expect(fieldsOf(a2a.ListTasksResponseSchema, { nextPageToken: '' })).toEqual(['tasks']);
+    expect(fieldsOf(a2a.ListTasksResponseSchema, { tasks: null })).toEqual(['tasks']);
+  });
+  // spec §5.7 / ProtoJSON: repeated fields have no presence, so proto writers omit empty ones.
+  it('an empty ListTasksResponse from a ProtoJSON writer ({}) reads as an empty page', () => {
+    expect(a2a.parseWith(a2a.ListTasksResponseSchema, {})).toEqual({
+      success: true,
+      data: { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 },
+    });
+  });
+  it('ListTasksResponse defaults are fresh arrays, not one shared instance', () => {
+    const first = a2a.parseWith(a2a.ListTasksResponseSchema, {});
+    const second = a2a.parseWith(a2a.ListTasksResponseSchema, {});
+    if (!first.success || !second.success) throw new Error('expected both to parse');
+    first.data.tasks.push({ id: 't', status: { state: 'TASK_STATE_WORKING' } });
+    expect(second.data.tasks).toEqual([]);
+  });
+  it('an AgentCard without skills, defaultInputModes and defaultOutputModes reads them as []', () => {
+    const { skills: _s, defaultInputModes: _i, defaultOutputModes: _o, ...card } = fx.minimalAgentCard;
+    const parsed = a2a.parseAgentCard(card);
+    if (!parsed.success) throw new Error(parsed.error.message);
+    expect(parsed.data.skills).toEqual([]);
+    expect(parsed.data.defaultInputModes).toEqual([]);
+    expect(parsed.data.defaultOutputModes).toEqual([]);
+  });
+  it('an AgentSkill without tags reads them as []', () => {
+    const parsed = a2a.parseWith(a2a.AgentSkillSchema, { id: 'echo', name: 'Echo', description: 'Echoes' });
+    expect(parsed).toEqual({ success: true, data: { id: 'echo', name: 'Echo', description: 'Echoes', tags: [] } });
+    const card = { ...fx.minimalAgentCard, skills: [{ id: 'echo', name: 'Echo', description: 'Echoes' }] };
+    const parsedCard = a2a.parseAgentCard(card);
+    expect(parsedCard.success && parsedCard.data.skills[0]?.tags).toEqual([]);
+  });
+  it('present repeated fields are kept as sent', () => {
+    const parsed = a2a.parseWith(a2a.ListTasksResponseSchema, { tasks: [fx.task], nextPageToken: 'n', pageSize: 1, totalSize: 3 });
+    expect(parsed.success && parsed.data.tasks).toEqual([fx.task]);
   });
 });
 
@@ -275,5 +308,17 @@ describe('task state helpers', () => {
     expect(a2a.isTerminalTaskState('TASK_STATE_WORKING')).toBe(false);
     expect(a2a.isInterruptedTaskState('TASK_STATE_AUTH_REQUIRED')).toBe(true);
     expect(a2a.isInterruptedTaskState('TASK_STATE_COMPLETED')).toBe(false);
+  });
+});
+
+describe('violation messages', () => {
+  // zod/mini has no messages of its own; the English locale is loaded with the schemas.
+  it('read as English sentences, not a bare "Invalid input"', () => {
+    const result = a2a.parseTask({ id: 7, status: { state: 'TASK_STATE_NOPE' } });
+    if (result.success) throw new Error('expected a validation failure');
+    expect(result.error.violations).toEqual([
+      { field: 'id', description: 'Invalid input: expected string, received number' },
+      { field: 'status.state', description: expect.stringMatching(/^Invalid option: expected one of "TASK_STATE_SUBMITTED"\|/) },
+    ]);
   });
 });

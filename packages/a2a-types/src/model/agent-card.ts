@@ -1,13 +1,13 @@
-import * as z from 'zod';
-import { StructSchema, nonEmptyArray } from './primitives.js';
+import * as z from 'zod/mini';
+import { StructSchema, nonEmptyArray, repeated } from './primitives.js';
 import { SecurityRequirementSchema, SecuritySchemeSchema } from './security.js';
 
 /** A URL where the agent speaks one binding at one protocol version (spec §4.4.6). */
 export const AgentInterfaceSchema = z.object({
-  url: z.string().min(1),
-  protocolBinding: z.string().min(1),
-  tenant: z.string().optional(),
-  protocolVersion: z.string().min(1),
+  url: z.string().check(z.minLength(1)),
+  protocolBinding: z.string().check(z.minLength(1)),
+  tenant: z.optional(z.string()),
+  protocolVersion: z.string().check(z.minLength(1)),
 });
 export type AgentInterface = z.infer<typeof AgentInterfaceSchema>;
 
@@ -19,38 +19,38 @@ export type AgentProvider = z.infer<typeof AgentProviderSchema>;
 
 /** A protocol extension the agent supports (spec §4.4.4, §4.6). */
 export const AgentExtensionSchema = z.object({
-  uri: z.string().optional(),
-  description: z.string().optional(),
-  required: z.boolean().optional(),
-  params: StructSchema.optional(),
+  uri: z.optional(z.string()),
+  description: z.optional(z.string()),
+  required: z.optional(z.boolean()),
+  params: z.optional(StructSchema),
 });
 export type AgentExtension = z.infer<typeof AgentExtensionSchema>;
 
 export const AgentCapabilitiesSchema = z.object({
-  streaming: z.boolean().optional(),
-  pushNotifications: z.boolean().optional(),
-  extensions: z.array(AgentExtensionSchema).optional(),
-  extendedAgentCard: z.boolean().optional(),
+  streaming: z.optional(z.boolean()),
+  pushNotifications: z.optional(z.boolean()),
+  extensions: z.optional(z.array(AgentExtensionSchema)),
+  extendedAgentCard: z.optional(z.boolean()),
 });
 export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>;
 
 export const AgentSkillSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   description: z.string(),
-  tags: z.array(z.string()),
-  examples: z.array(z.string()).optional(),
-  inputModes: z.array(z.string()).optional(),
-  outputModes: z.array(z.string()).optional(),
-  securityRequirements: z.array(SecurityRequirementSchema).optional(),
+  tags: repeated(z.string()),
+  examples: z.optional(z.array(z.string())),
+  inputModes: z.optional(z.array(z.string())),
+  outputModes: z.optional(z.array(z.string())),
+  securityRequirements: z.optional(z.array(SecurityRequirementSchema)),
 });
 export type AgentSkill = z.infer<typeof AgentSkillSchema>;
 
 /** A JWS over the card in flattened form (spec §4.4.7, §8.4.2). */
 export const AgentCardSignatureSchema = z.object({
-  protected: z.string().min(1),
-  signature: z.string().min(1),
-  header: StructSchema.optional(),
+  protected: z.string().check(z.minLength(1)),
+  signature: z.string().check(z.minLength(1)),
+  header: z.optional(StructSchema),
 });
 export type AgentCardSignature = z.infer<typeof AgentCardSignatureSchema>;
 
@@ -59,16 +59,17 @@ export const AgentCardSchema = z.object({
   name: z.string(),
   description: z.string(),
   supportedInterfaces: nonEmptyArray(AgentInterfaceSchema),
-  provider: AgentProviderSchema.optional(),
+  provider: z.optional(AgentProviderSchema),
   version: z.string(),
-  documentationUrl: z.string().optional(),
+  documentationUrl: z.optional(z.string()),
   capabilities: AgentCapabilitiesSchema,
-  securitySchemes: z.record(z.string(), SecuritySchemeSchema).optional(),
-  securityRequirements: z.array(SecurityRequirementSchema).optional(),
-  defaultInputModes: z.array(z.string()),
-  defaultOutputModes: z.array(z.string()),
-  skills: z.array(AgentSkillSchema),
-  signatures: z.array(AgentCardSignatureSchema).optional(),
-  iconUrl: z.string().optional(),
+  securitySchemes: z.optional(z.record(z.string(), SecuritySchemeSchema)),
+  securityRequirements: z.optional(z.array(SecurityRequirementSchema)),
+  // Required, but a proto-based peer omits them when empty (ProtoJSON has no presence for repeated fields).
+  defaultInputModes: repeated(z.string()),
+  defaultOutputModes: repeated(z.string()),
+  skills: repeated(AgentSkillSchema),
+  signatures: z.optional(z.array(AgentCardSignatureSchema)),
+  iconUrl: z.optional(z.string()),
 });
 export type AgentCard = z.infer<typeof AgentCardSchema>;

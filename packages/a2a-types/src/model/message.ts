@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PartSchema } from './part.js';
 import { IdSchema, StructSchema, nonEmptyArray } from './primitives.js';
 
@@ -9,12 +9,12 @@ export type Role = z.infer<typeof RoleSchema>;
 /** One turn of communication between a client and an agent (spec §4.1.4). */
 export const MessageSchema = z.object({
   messageId: IdSchema,
-  contextId: z.string().optional(),
-  taskId: z.string().optional(),
+  contextId: z.optional(z.string()),
+  taskId: z.optional(z.string()),
   role: z.enum(['ROLE_USER', 'ROLE_AGENT']),
   parts: nonEmptyArray(PartSchema),
-  metadata: StructSchema.optional(),
-  extensions: z.array(z.string()).optional(),
-  referenceTaskIds: z.array(z.string()).optional(),
+  metadata: z.optional(StructSchema),
+  extensions: z.optional(z.array(z.string())),
+  referenceTaskIds: z.optional(z.array(z.string())),
 });
 export type Message = z.infer<typeof MessageSchema>;

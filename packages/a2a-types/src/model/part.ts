@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { BytesSchema, StructSchema, type Struct } from './primitives.js';
 
 const PART_CONTENT_FIELDS = ['text', 'raw', 'url', 'data'] as const;
@@ -19,27 +19,29 @@ export type DataPart = PartCommon & { data: unknown; text?: never; raw?: never; 
 export type Part = TextPart | RawPart | UrlPart | DataPart;
 
 const PartObjectSchema = z.object({
-  text: z.string().optional(),
-  raw: BytesSchema.optional(),
-  url: z.string().optional(),
-  data: z.unknown().optional(),
-  metadata: StructSchema.optional(),
-  filename: z.string().optional(),
-  mediaType: z.string().optional(),
+  text: z.optional(z.string()),
+  raw: z.optional(BytesSchema),
+  url: z.optional(z.string()),
+  data: z.optional(z.unknown()),
+  metadata: z.optional(StructSchema),
+  filename: z.optional(z.string()),
+  mediaType: z.optional(z.string()),
 });
 
-export const PartSchema = PartObjectSchema.superRefine((part, ctx) => {
-  const present = PART_CONTENT_FIELDS.filter((field) => part[field] !== undefined);
-  if (present.length !== 1) {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        present.length === 0
-          ? 'exactly one of text, raw, url, data is required; none is set'
-          : `exactly one of text, raw, url, data is allowed; got ${present.join(', ')}`,
-    });
-  }
-}) as unknown as z.ZodType<Part, unknown>;
+export const PartSchema = PartObjectSchema.check(
+  z.superRefine((part, ctx) => {
+    const present = PART_CONTENT_FIELDS.filter((field) => part[field] !== undefined);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          present.length === 0
+            ? 'exactly one of text, raw, url, data is required; none is set'
+            : `exactly one of text, raw, url, data is allowed; got ${present.join(', ')}`,
+      });
+    }
+  }),
+) as unknown as z.ZodMiniType<Part, unknown>;
 
 /** Which content field a part carries. */
 export function partKind(part: Part): PartContentField {

@@ -1,20 +1,20 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Credentials the server sends with each push notification (spec §4.3.2). */
 export const AuthenticationInfoSchema = z.object({
   /** An IANA HTTP authentication scheme, such as `Bearer`. */
-  scheme: z.string().min(1),
-  credentials: z.string().optional(),
+  scheme: z.string().check(z.minLength(1)),
+  credentials: z.optional(z.string()),
 });
 export type AuthenticationInfo = z.infer<typeof AuthenticationInfoSchema>;
 
 /** A webhook registered for a task (spec §4.3.1). */
 export const TaskPushNotificationConfigSchema = z.object({
-  tenant: z.string().optional(),
-  id: z.string().optional(),
-  taskId: z.string().optional(),
-  url: z.string().min(1),
-  token: z.string().optional(),
-  authentication: AuthenticationInfoSchema.optional(),
+  tenant: z.optional(z.string()),
+  id: z.optional(z.string()),
+  taskId: z.optional(z.string()),
+  url: z.string().check(z.minLength(1)),
+  token: z.optional(z.string()),
+  authentication: z.optional(AuthenticationInfoSchema),
 });
 export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfigSchema>;

@@ -1,26 +1,26 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MessageSchema } from './message.js';
 import { oneOfObject } from './one-of.js';
-import { IdSchema, Int32Schema, StructSchema, TimestampSchema } from './primitives.js';
+import { IdSchema, Int32Schema, StructSchema, TimestampSchema, repeated } from './primitives.js';
 import { TaskPushNotificationConfigSchema } from './push.js';
 import { TaskArtifactUpdateEventSchema, TaskSchema, TaskStateSchema, TaskStatusUpdateEventSchema } from './task.js';
 
-const HistoryLengthSchema = Int32Schema.min(0, 'must not be negative');
+const HistoryLengthSchema = Int32Schema.check(z.gte(0, 'must not be negative'));
 
 export const SendMessageConfigurationSchema = z.object({
-  acceptedOutputModes: z.array(z.string()).optional(),
-  taskPushNotificationConfig: TaskPushNotificationConfigSchema.optional(),
-  historyLength: HistoryLengthSchema.optional(),
-  returnImmediately: z.boolean().optional(),
+  acceptedOutputModes: z.optional(z.array(z.string())),
+  taskPushNotificationConfig: z.optional(TaskPushNotificationConfigSchema),
+  historyLength: z.optional(HistoryLengthSchema),
+  returnImmediately: z.optional(z.boolean()),
 });
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfigurationSchema>;
 
 /** Params of SendMessage and SendStreamingMessage (spec §3.2.1). */
 export const SendMessageRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   message: MessageSchema,
-  configuration: SendMessageConfigurationSchema.optional(),
-  metadata: StructSchema.optional(),
+  configuration: z.optional(SendMessageConfigurationSchema),
+  metadata: z.optional(StructSchema),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequestSchema>;
 
@@ -37,57 +37,57 @@ export const StreamResponseSchema = oneOfObject({
 export type StreamResponse = z.infer<typeof StreamResponseSchema>;
 
 export const GetTaskRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   id: IdSchema,
-  historyLength: HistoryLengthSchema.optional(),
+  historyLength: z.optional(HistoryLengthSchema),
 });
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
 export const ListTasksRequestSchema = z.object({
-  tenant: z.string().optional(),
-  contextId: z.string().optional(),
-  status: TaskStateSchema.optional(),
-  pageSize: Int32Schema.min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').optional(),
-  pageToken: z.string().optional(),
-  historyLength: HistoryLengthSchema.optional(),
-  statusTimestampAfter: TimestampSchema.optional(),
-  includeArtifacts: z.boolean().optional(),
+  tenant: z.optional(z.string()),
+  contextId: z.optional(z.string()),
+  status: z.optional(TaskStateSchema),
+  pageSize: z.optional(Int32Schema.check(z.gte(1, 'must be between 1 and 100'), z.lte(100, 'must be between 1 and 100'))),
+  pageToken: z.optional(z.string()),
+  historyLength: z.optional(HistoryLengthSchema),
+  statusTimestampAfter: z.optional(TimestampSchema),
+  includeArtifacts: z.optional(z.boolean()),
 });
 export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
 
 /**
- * The scalars default when absent: ProtoJSON writers omit default values, so the last page of a
- * proto-based peer arrives without `nextPageToken` (and an empty count without `totalSize`).
+ * Every field defaults when absent: ProtoJSON writers omit default values, so the last page of a
+ * proto-based peer arrives without `nextPageToken`, and an empty page without `tasks` or `totalSize`.
  */
 export const ListTasksResponseSchema = z.object({
-  tasks: z.array(TaskSchema),
-  nextPageToken: z.string().default(''),
-  pageSize: Int32Schema.default(0),
-  totalSize: Int32Schema.default(0),
+  tasks: repeated(TaskSchema),
+  nextPageToken: z._default(z.string(), ''),
+  pageSize: z._default(Int32Schema, 0),
+  totalSize: z._default(Int32Schema, 0),
 });
 export type ListTasksResponse = z.infer<typeof ListTasksResponseSchema>;
 
 export const CancelTaskRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   id: IdSchema,
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
 export const SubscribeToTaskRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   id: IdSchema,
 });
 export type SubscribeToTaskRequest = z.infer<typeof SubscribeToTaskRequestSchema>;
 
 /** Params of CreateTaskPushNotificationConfig: the config itself, with its task id required. */
-export const CreateTaskPushNotificationConfigRequestSchema = TaskPushNotificationConfigSchema.extend({
+export const CreateTaskPushNotificationConfigRequestSchema = z.extend(TaskPushNotificationConfigSchema, {
   taskId: IdSchema,
 });
 export type CreateTaskPushNotificationConfigRequest = z.infer<typeof CreateTaskPushNotificationConfigRequestSchema>;
 
 export const GetTaskPushNotificationConfigRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   taskId: IdSchema,
   id: IdSchema,
 });
@@ -97,21 +97,21 @@ export const DeleteTaskPushNotificationConfigRequestSchema = GetTaskPushNotifica
 export type DeleteTaskPushNotificationConfigRequest = z.infer<typeof DeleteTaskPushNotificationConfigRequestSchema>;
 
 export const ListTaskPushNotificationConfigsRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
   taskId: IdSchema,
-  pageSize: Int32Schema.min(0).optional(),
-  pageToken: z.string().optional(),
+  pageSize: z.optional(Int32Schema.check(z.gte(0))),
+  pageToken: z.optional(z.string()),
 });
 export type ListTaskPushNotificationConfigsRequest = z.infer<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
 export const ListTaskPushNotificationConfigsResponseSchema = z.object({
-  configs: z.array(TaskPushNotificationConfigSchema).optional(),
-  nextPageToken: z.string().optional(),
+  configs: z.optional(z.array(TaskPushNotificationConfigSchema)),
+  nextPageToken: z.optional(z.string()),
 });
 export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;
 
 export const GetExtendedAgentCardRequestSchema = z.object({
-  tenant: z.string().optional(),
+  tenant: z.optional(z.string()),
 });
 export type GetExtendedAgentCardRequest = z.infer<typeof GetExtendedAgentCardRequestSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { oneOfObject } from './one-of.js';
 
 const ScopesSchema = z.record(z.string(), z.string());
@@ -6,31 +6,31 @@ const ScopesSchema = z.record(z.string(), z.string());
 export const AuthorizationCodeOAuthFlowSchema = z.object({
   authorizationUrl: z.string(),
   tokenUrl: z.string(),
-  refreshUrl: z.string().optional(),
+  refreshUrl: z.optional(z.string()),
   scopes: ScopesSchema,
-  pkceRequired: z.boolean().optional(),
+  pkceRequired: z.optional(z.boolean()),
 });
 export const ClientCredentialsOAuthFlowSchema = z.object({
   tokenUrl: z.string(),
-  refreshUrl: z.string().optional(),
+  refreshUrl: z.optional(z.string()),
   scopes: ScopesSchema,
 });
 /** Deprecated in v1.0 (kept so that older cards still parse). */
 export const ImplicitOAuthFlowSchema = z.object({
-  authorizationUrl: z.string().optional(),
-  refreshUrl: z.string().optional(),
-  scopes: ScopesSchema.optional(),
+  authorizationUrl: z.optional(z.string()),
+  refreshUrl: z.optional(z.string()),
+  scopes: z.optional(ScopesSchema),
 });
 /** Deprecated in v1.0 (kept so that older cards still parse). */
 export const PasswordOAuthFlowSchema = z.object({
-  tokenUrl: z.string().optional(),
-  refreshUrl: z.string().optional(),
-  scopes: ScopesSchema.optional(),
+  tokenUrl: z.optional(z.string()),
+  refreshUrl: z.optional(z.string()),
+  scopes: z.optional(ScopesSchema),
 });
 export const DeviceCodeOAuthFlowSchema = z.object({
   deviceAuthorizationUrl: z.string(),
   tokenUrl: z.string(),
-  refreshUrl: z.string().optional(),
+  refreshUrl: z.optional(z.string()),
   scopes: ScopesSchema,
 });
 
@@ -45,28 +45,28 @@ export const OAuthFlowsSchema = oneOfObject({
 export type OAuthFlows = z.infer<typeof OAuthFlowsSchema>;
 
 export const APIKeySecuritySchemeSchema = z.object({
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   /** `query`, `header` or `cookie`. */
   location: z.string(),
   name: z.string(),
 });
 export const HTTPAuthSecuritySchemeSchema = z.object({
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   /** An IANA HTTP authentication scheme, such as `Bearer` or `Basic`. */
   scheme: z.string(),
-  bearerFormat: z.string().optional(),
+  bearerFormat: z.optional(z.string()),
 });
 export const OAuth2SecuritySchemeSchema = z.object({
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   flows: OAuthFlowsSchema,
-  oauth2MetadataUrl: z.string().optional(),
+  oauth2MetadataUrl: z.optional(z.string()),
 });
 export const OpenIdConnectSecuritySchemeSchema = z.object({
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   openIdConnectUrl: z.string(),
 });
 export const MutualTlsSecuritySchemeSchema = z.object({
-  description: z.string().optional(),
+  description: z.optional(z.string()),
 });
 
 export type APIKeySecurityScheme = z.infer<typeof APIKeySecuritySchemeSchema>;
@@ -85,11 +85,11 @@ export const SecuritySchemeSchema = oneOfObject({
 });
 export type SecurityScheme = z.infer<typeof SecuritySchemeSchema>;
 
-export const StringListSchema = z.object({ list: z.array(z.string()).optional() });
+export const StringListSchema = z.object({ list: z.optional(z.array(z.string())) });
 export type StringList = z.infer<typeof StringListSchema>;
 
 /** Scheme names (keys of `securitySchemes`) that must all be satisfied, with the scopes each needs. */
 export const SecurityRequirementSchema = z.object({
-  schemes: z.record(z.string(), StringListSchema).optional(),
+  schemes: z.optional(z.record(z.string(), StringListSchema)),
 });
 export type SecurityRequirement = z.infer<typeof SecurityRequirementSchema>;

@@ -1,11 +1,10 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MessageSchema } from './message.js';
 import { PartSchema } from './part.js';
 import { IdSchema, StructSchema, TimestampSchema, nonEmptyArray } from './primitives.js';
 
-/** Lifecycle state of a task (spec §4.1.3). */
-export const TaskStateSchema = z.enum([
-  'TASK_STATE_UNSPECIFIED',
+// Every state but TASK_STATE_UNSPECIFIED, which a TaskStatus must not carry.
+const SET_TASK_STATES = [
   'TASK_STATE_SUBMITTED',
   'TASK_STATE_WORKING',
   'TASK_STATE_COMPLETED',
@@ -14,7 +13,9 @@ export const TaskStateSchema = z.enum([
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_REJECTED',
   'TASK_STATE_AUTH_REQUIRED',
-]);
+] as const;
+/** Lifecycle state of a task (spec §4.1.3). */
+export const TaskStateSchema = z.enum(['TASK_STATE_UNSPECIFIED', ...SET_TASK_STATES]);
 export type TaskState = z.infer<typeof TaskStateSchema>;
 
 /** States after which a task never changes again. */
@@ -35,31 +36,31 @@ export const isInterruptedTaskState = (state: TaskState): boolean => INTERRUPTED
 
 /** Current status of a task (spec §4.1.2). */
 export const TaskStatusSchema = z.object({
-  state: TaskStateSchema.exclude(['TASK_STATE_UNSPECIFIED']),
-  message: MessageSchema.optional(),
-  timestamp: TimestampSchema.optional(),
+  state: z.enum(SET_TASK_STATES),
+  message: z.optional(MessageSchema),
+  timestamp: z.optional(TimestampSchema),
 });
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 /** An output of a task (spec §4.1.7). */
 export const ArtifactSchema = z.object({
   artifactId: IdSchema,
-  name: z.string().optional(),
-  description: z.string().optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
   parts: nonEmptyArray(PartSchema),
-  metadata: StructSchema.optional(),
-  extensions: z.array(z.string()).optional(),
+  metadata: z.optional(StructSchema),
+  extensions: z.optional(z.array(z.string())),
 });
 export type Artifact = z.infer<typeof ArtifactSchema>;
 
 /** The unit of work (spec §4.1.1). */
 export const TaskSchema = z.object({
   id: IdSchema,
-  contextId: z.string().optional(),
+  contextId: z.optional(z.string()),
   status: TaskStatusSchema,
-  artifacts: z.array(ArtifactSchema).optional(),
-  history: z.array(MessageSchema).optional(),
-  metadata: StructSchema.optional(),
+  artifacts: z.optional(z.array(ArtifactSchema)),
+  history: z.optional(z.array(MessageSchema)),
+  metadata: z.optional(StructSchema),
 });
 export type Task = z.infer<typeof TaskSchema>;
 
@@ -68,7 +69,7 @@ export const TaskStatusUpdateEventSchema = z.object({
   taskId: IdSchema,
   contextId: z.string(),
   status: TaskStatusSchema,
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
 
@@ -77,8 +78,8 @@ export const TaskArtifactUpdateEventSchema = z.object({
   taskId: IdSchema,
   contextId: z.string(),
   artifact: ArtifactSchema,
-  append: z.boolean().optional(),
-  lastChunk: z.boolean().optional(),
-  metadata: StructSchema.optional(),
+  append: z.optional(z.boolean()),
+  lastChunk: z.optional(z.boolean()),
+  metadata: z.optional(StructSchema),
 });
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEventSchema>;

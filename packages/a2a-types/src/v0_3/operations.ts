@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { A2AError } from '../errors/a2a-error.js';
 import { InvalidParamsError, MethodNotFoundError } from '../errors/classes.js';
 import { fromJsonRpcError } from '../errors/convert.js';
@@ -139,7 +139,7 @@ const taskPushConfigFromV03 = (config: unknown): ParseResult<m.TaskPushNotificat
 
 const subscribeLike = <M extends 'SubscribeToTask' | 'CancelTask'>(
   method: M,
-  schema: z.ZodType<A2ARequestMap[M], unknown>,
+  schema: z.ZodMiniType<A2ARequestMap[M], unknown>,
   keepMetadata: boolean,
   resultFromV03: (result: unknown) => ParseResult<A2AResultMap[M]>,
   resultToV03: (result: A2AResultMap[M]) => V03ResultMap[M],

@@ -1,28 +1,27 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { StructSchema } from '../model/primitives.js';
 
 /**
  * Zod schemas of the A2A v0.3 wire shapes (spec/v0.3 `a2a.json`). They are as loose as v0.3 was:
  * strings may be empty and `kind` discriminates the unions. Unknown fields are dropped.
  */
 
-const StructSchema = z.record(z.string(), z.unknown());
-
 export const V03TextPartSchema = z.object({
   kind: z.literal('text'),
   text: z.string(),
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type V03TextPart = z.infer<typeof V03TextPartSchema>;
 
 export const V03FileWithBytesSchema = z.object({
   bytes: z.string(),
-  name: z.string().optional(),
-  mimeType: z.string().optional(),
+  name: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
 });
 export const V03FileWithUriSchema = z.object({
   uri: z.string(),
-  name: z.string().optional(),
-  mimeType: z.string().optional(),
+  name: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
 });
 export type V03FileWithBytes = z.infer<typeof V03FileWithBytesSchema>;
 export type V03FileWithUri = z.infer<typeof V03FileWithUriSchema>;
@@ -30,14 +29,14 @@ export type V03FileWithUri = z.infer<typeof V03FileWithUriSchema>;
 export const V03FilePartSchema = z.object({
   kind: z.literal('file'),
   file: z.union([V03FileWithBytesSchema, V03FileWithUriSchema]),
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type V03FilePart = z.infer<typeof V03FilePartSchema>;
 
 export const V03DataPartSchema = z.object({
   kind: z.literal('data'),
   data: StructSchema,
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type V03DataPart = z.infer<typeof V03DataPartSchema>;
 
@@ -52,11 +51,11 @@ export const V03MessageSchema = z.object({
   messageId: z.string(),
   role: V03RoleSchema,
   parts: z.array(V03PartSchema),
-  contextId: z.string().optional(),
-  taskId: z.string().optional(),
-  metadata: StructSchema.optional(),
-  extensions: z.array(z.string()).optional(),
-  referenceTaskIds: z.array(z.string()).optional(),
+  contextId: z.optional(z.string()),
+  taskId: z.optional(z.string()),
+  metadata: z.optional(StructSchema),
+  extensions: z.optional(z.array(z.string())),
+  referenceTaskIds: z.optional(z.array(z.string())),
 });
 export type V03Message = z.infer<typeof V03MessageSchema>;
 
@@ -75,19 +74,19 @@ export type V03TaskState = z.infer<typeof V03TaskStateSchema>;
 
 export const V03TaskStatusSchema = z.object({
   state: V03TaskStateSchema,
-  message: V03MessageSchema.optional(),
+  message: z.optional(V03MessageSchema),
   /** ISO 8601; v0.3 did not insist on UTC. */
-  timestamp: z.string().optional(),
+  timestamp: z.optional(z.string()),
 });
 export type V03TaskStatus = z.infer<typeof V03TaskStatusSchema>;
 
 export const V03ArtifactSchema = z.object({
   artifactId: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
   parts: z.array(V03PartSchema),
-  metadata: StructSchema.optional(),
-  extensions: z.array(z.string()).optional(),
+  metadata: z.optional(StructSchema),
+  extensions: z.optional(z.array(z.string())),
 });
 export type V03Artifact = z.infer<typeof V03ArtifactSchema>;
 
@@ -96,9 +95,9 @@ export const V03TaskSchema = z.object({
   id: z.string(),
   contextId: z.string(),
   status: V03TaskStatusSchema,
-  artifacts: z.array(V03ArtifactSchema).optional(),
-  history: z.array(V03MessageSchema).optional(),
-  metadata: StructSchema.optional(),
+  artifacts: z.optional(z.array(V03ArtifactSchema)),
+  history: z.optional(z.array(V03MessageSchema)),
+  metadata: z.optional(StructSchema),
 });
 export type V03Task = z.infer<typeof V03TaskSchema>;
 
@@ -108,7 +107,7 @@ export const V03TaskStatusUpdateEventSchema = z.object({
   contextId: z.string(),
   status: V03TaskStatusSchema,
   final: z.boolean(),
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type V03TaskStatusUpdateEvent = z.infer<typeof V03TaskStatusUpdateEventSchema>;
 
@@ -117,9 +116,9 @@ export const V03TaskArtifactUpdateEventSchema = z.object({
   taskId: z.string(),
   contextId: z.string(),
   artifact: V03ArtifactSchema,
-  append: z.boolean().optional(),
-  lastChunk: z.boolean().optional(),
-  metadata: StructSchema.optional(),
+  append: z.optional(z.boolean()),
+  lastChunk: z.optional(z.boolean()),
+  metadata: z.optional(StructSchema),
 });
 export type V03TaskArtifactUpdateEvent = z.infer<typeof V03TaskArtifactUpdateEventSchema>;
 
@@ -138,15 +137,15 @@ export type V03StreamEvent = z.infer<typeof V03StreamEventSchema>;
 
 export const V03PushNotificationAuthenticationInfoSchema = z.object({
   schemes: z.array(z.string()),
-  credentials: z.string().optional(),
+  credentials: z.optional(z.string()),
 });
 export type V03PushNotificationAuthenticationInfo = z.infer<typeof V03PushNotificationAuthenticationInfoSchema>;
 
 export const V03PushNotificationConfigSchema = z.object({
   url: z.string(),
-  id: z.string().optional(),
-  token: z.string().optional(),
-  authentication: V03PushNotificationAuthenticationInfoSchema.optional(),
+  id: z.optional(z.string()),
+  token: z.optional(z.string()),
+  authentication: z.optional(V03PushNotificationAuthenticationInfoSchema),
 });
 export type V03PushNotificationConfig = z.infer<typeof V03PushNotificationConfigSchema>;
 
@@ -157,37 +156,37 @@ export const V03TaskPushNotificationConfigSchema = z.object({
 export type V03TaskPushNotificationConfig = z.infer<typeof V03TaskPushNotificationConfigSchema>;
 
 export const V03MessageSendConfigurationSchema = z.object({
-  acceptedOutputModes: z.array(z.string()).optional(),
-  blocking: z.boolean().optional(),
-  historyLength: z.number().int().optional(),
-  pushNotificationConfig: V03PushNotificationConfigSchema.optional(),
+  acceptedOutputModes: z.optional(z.array(z.string())),
+  blocking: z.optional(z.boolean()),
+  historyLength: z.optional(z.number().check(z.int())),
+  pushNotificationConfig: z.optional(V03PushNotificationConfigSchema),
 });
 export type V03MessageSendConfiguration = z.infer<typeof V03MessageSendConfigurationSchema>;
 
 export const V03MessageSendParamsSchema = z.object({
   message: V03MessageSchema,
-  configuration: V03MessageSendConfigurationSchema.optional(),
-  metadata: StructSchema.optional(),
+  configuration: z.optional(V03MessageSendConfigurationSchema),
+  metadata: z.optional(StructSchema),
 });
 export type V03MessageSendParams = z.infer<typeof V03MessageSendParamsSchema>;
 
 export const V03TaskQueryParamsSchema = z.object({
   id: z.string(),
-  historyLength: z.number().int().optional(),
-  metadata: StructSchema.optional(),
+  historyLength: z.optional(z.number().check(z.int())),
+  metadata: z.optional(StructSchema),
 });
 export type V03TaskQueryParams = z.infer<typeof V03TaskQueryParamsSchema>;
 
 export const V03TaskIdParamsSchema = z.object({
   id: z.string(),
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type V03TaskIdParams = z.infer<typeof V03TaskIdParamsSchema>;
 
 export const V03GetTaskPushNotificationConfigParamsSchema = z.object({
   id: z.string(),
-  pushNotificationConfigId: z.string().optional(),
-  metadata: StructSchema.optional(),
+  pushNotificationConfigId: z.optional(z.string()),
+  metadata: z.optional(StructSchema),
 });
 export type V03GetTaskPushNotificationConfigParams = z.infer<typeof V03GetTaskPushNotificationConfigParamsSchema>;
 
@@ -197,19 +196,19 @@ export type V03ListTaskPushNotificationConfigParams = V03TaskIdParams;
 export const V03DeleteTaskPushNotificationConfigParamsSchema = z.object({
   id: z.string(),
   pushNotificationConfigId: z.string(),
-  metadata: StructSchema.optional(),
+  metadata: z.optional(StructSchema),
 });
 export type V03DeleteTaskPushNotificationConfigParams = z.infer<typeof V03DeleteTaskPushNotificationConfigParamsSchema>;
 
 // Security schemes (OpenAPI 3.0 style, discriminated by `type`).
 const ScopesSchema = z.record(z.string(), z.string());
 export const V03OAuthFlowsSchema = z.object({
-  authorizationCode: z
-    .object({ authorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema })
-    .optional(),
-  clientCredentials: z.object({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema }).optional(),
-  implicit: z.object({ authorizationUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema }).optional(),
-  password: z.object({ tokenUrl: z.string(), refreshUrl: z.string().optional(), scopes: ScopesSchema }).optional(),
+  authorizationCode: z.optional(
+    z.object({ authorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.optional(z.string()), scopes: ScopesSchema }),
+  ),
+  clientCredentials: z.optional(z.object({ tokenUrl: z.string(), refreshUrl: z.optional(z.string()), scopes: ScopesSchema })),
+  implicit: z.optional(z.object({ authorizationUrl: z.string(), refreshUrl: z.optional(z.string()), scopes: ScopesSchema })),
+  password: z.optional(z.object({ tokenUrl: z.string(), refreshUrl: z.optional(z.string()), scopes: ScopesSchema })),
 });
 export type V03OAuthFlows = z.infer<typeof V03OAuthFlowsSchema>;
 
@@ -218,22 +217,22 @@ export const V03SecuritySchemeSchema = z.discriminatedUnion('type', [
     type: z.literal('apiKey'),
     in: z.enum(['cookie', 'header', 'query']),
     name: z.string(),
-    description: z.string().optional(),
+    description: z.optional(z.string()),
   }),
   z.object({
     type: z.literal('http'),
     scheme: z.string(),
-    bearerFormat: z.string().optional(),
-    description: z.string().optional(),
+    bearerFormat: z.optional(z.string()),
+    description: z.optional(z.string()),
   }),
   z.object({
     type: z.literal('oauth2'),
     flows: V03OAuthFlowsSchema,
-    oauth2MetadataUrl: z.string().optional(),
-    description: z.string().optional(),
+    oauth2MetadataUrl: z.optional(z.string()),
+    description: z.optional(z.string()),
   }),
-  z.object({ type: z.literal('openIdConnect'), openIdConnectUrl: z.string(), description: z.string().optional() }),
-  z.object({ type: z.literal('mutualTLS'), description: z.string().optional() }),
+  z.object({ type: z.literal('openIdConnect'), openIdConnectUrl: z.string(), description: z.optional(z.string()) }),
+  z.object({ type: z.literal('mutualTLS'), description: z.optional(z.string()) }),
 ]);
 export type V03SecurityScheme = z.infer<typeof V03SecuritySchemeSchema>;
 
@@ -246,17 +245,17 @@ export type V03AgentInterface = z.infer<typeof V03AgentInterfaceSchema>;
 
 export const V03AgentExtensionSchema = z.object({
   uri: z.string(),
-  description: z.string().optional(),
-  required: z.boolean().optional(),
-  params: StructSchema.optional(),
+  description: z.optional(z.string()),
+  required: z.optional(z.boolean()),
+  params: z.optional(StructSchema),
 });
 export type V03AgentExtension = z.infer<typeof V03AgentExtensionSchema>;
 
 export const V03AgentCapabilitiesSchema = z.object({
-  streaming: z.boolean().optional(),
-  pushNotifications: z.boolean().optional(),
-  stateTransitionHistory: z.boolean().optional(),
-  extensions: z.array(V03AgentExtensionSchema).optional(),
+  streaming: z.optional(z.boolean()),
+  pushNotifications: z.optional(z.boolean()),
+  stateTransitionHistory: z.optional(z.boolean()),
+  extensions: z.optional(z.array(V03AgentExtensionSchema)),
 });
 export type V03AgentCapabilities = z.infer<typeof V03AgentCapabilitiesSchema>;
 
@@ -265,17 +264,17 @@ export const V03AgentSkillSchema = z.object({
   name: z.string(),
   description: z.string(),
   tags: z.array(z.string()),
-  examples: z.array(z.string()).optional(),
-  inputModes: z.array(z.string()).optional(),
-  outputModes: z.array(z.string()).optional(),
-  security: z.array(V03SecurityRequirementSchema).optional(),
+  examples: z.optional(z.array(z.string())),
+  inputModes: z.optional(z.array(z.string())),
+  outputModes: z.optional(z.array(z.string())),
+  security: z.optional(z.array(V03SecurityRequirementSchema)),
 });
 export type V03AgentSkill = z.infer<typeof V03AgentSkillSchema>;
 
 export const V03AgentCardSignatureSchema = z.object({
   protected: z.string(),
   signature: z.string(),
-  header: StructSchema.optional(),
+  header: z.optional(StructSchema),
 });
 
 export const V03AgentCardSchema = z.object({
@@ -284,26 +283,26 @@ export const V03AgentCardSchema = z.object({
   url: z.string(),
   version: z.string(),
   protocolVersion: z.string(),
-  preferredTransport: z.string().optional(),
-  additionalInterfaces: z.array(V03AgentInterfaceSchema).optional(),
-  provider: z.object({ organization: z.string(), url: z.string() }).optional(),
-  iconUrl: z.string().optional(),
-  documentationUrl: z.string().optional(),
+  preferredTransport: z.optional(z.string()),
+  additionalInterfaces: z.optional(z.array(V03AgentInterfaceSchema)),
+  provider: z.optional(z.object({ organization: z.string(), url: z.string() })),
+  iconUrl: z.optional(z.string()),
+  documentationUrl: z.optional(z.string()),
   capabilities: V03AgentCapabilitiesSchema,
-  securitySchemes: z.record(z.string(), V03SecuritySchemeSchema).optional(),
-  security: z.array(V03SecurityRequirementSchema).optional(),
+  securitySchemes: z.optional(z.record(z.string(), V03SecuritySchemeSchema)),
+  security: z.optional(z.array(V03SecurityRequirementSchema)),
   defaultInputModes: z.array(z.string()),
   defaultOutputModes: z.array(z.string()),
   skills: z.array(V03AgentSkillSchema),
-  supportsAuthenticatedExtendedCard: z.boolean().optional(),
-  signatures: z.array(V03AgentCardSignatureSchema).optional(),
+  supportsAuthenticatedExtendedCard: z.optional(z.boolean()),
+  signatures: z.optional(z.array(V03AgentCardSignatureSchema)),
 });
 export type V03AgentCard = z.infer<typeof V03AgentCardSchema>;
 
 /** A v0.3 JSON-RPC error object; `data` is free-form in v0.3 (v1.0 puts `google.rpc` details there). */
 export const V03JsonRpcErrorSchema = z.object({
-  code: z.number().int(),
+  code: z.number().check(z.int()),
   message: z.string(),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 });
 export type V03JsonRpcError = z.infer<typeof V03JsonRpcErrorSchema>;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Message, Role } from '../model/message.js';
 import type { Part } from '../model/part.js';
 import { TimestampSchema } from '../model/primitives.js';
@@ -44,7 +44,7 @@ import type {
  * Parses untrusted v0.3 input with `from`, translates it with `translate`, then checks the v1.0
  * result with `to`. Violations name the field in the shape that failed.
  */
-export function translateFromV03<From extends z.ZodType, To extends z.ZodType>(
+export function translateFromV03<From extends z.core.$ZodType, To extends z.core.$ZodType>(
   from: From,
   to: To,
   translate: (value: z.output<From>) => unknown,
