@@ -30,9 +30,8 @@ export function extractSamples() {
   for (const file of markdownFiles()) {
     const text = readFileSync(file, 'utf8');
     const pattern = /^```(ts|typescript)([^\n]*)\n([\s\S]*?)^```/gm;
-    let match;
     let index = 0;
-    while ((match = pattern.exec(text)) !== null) {
+    for (const match of text.matchAll(pattern)) {
       index += 1;
       if (/nocheck/.test(match[2])) continue;
       const line = text.slice(0, match.index).split('\n').length;

@@ -22,6 +22,7 @@ import { A2ATransportError, AgentCardDiscoveryError, StreamResumeExhaustedError 
 import type { FetchLike, HttpContext, Interceptors } from './http.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
+import { loadV03Translators } from './v0_3-loader.js';
 import { createRestTransport } from './transports/rest.js';
 import type { StreamItem, Transport, TransportBinding, TransportCallOptions } from './transports/types.js';
 
@@ -196,8 +197,12 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         `Agent "${card.name}" has no ${(options.preferredBindings ?? DEFAULT_BINDINGS).join(' or ')} interface for protocol ${protocolVersion}`,
       );
     }
+    const v03Operations = v03 ? (await loadV03Translators()).V03_OPERATIONS : undefined;
     transports = selected.map((i) => ({
-      transport: i.protocolBinding === 'JSONRPC' ? createJsonRpcTransport(i.url, http, { v03 }) : createRestTransport(i.url, http),
+      transport:
+        i.protocolBinding === 'JSONRPC'
+          ? createJsonRpcTransport(i.url, http, v03Operations ? { v03: v03Operations } : {})
+          : createRestTransport(i.url, http),
       // Proto3 JSON may serialize an unset tenant as "".
       tenant: i.tenant || options.tenant,
     }));

@@ -15,8 +15,8 @@ import {
   type CardVerificationResult,
 } from './errors.js';
 import { type FetchLike, type HttpCall, readText, sendHttp, tryParseJson } from './http.js';
-import { agentCardFromV03 } from '@a2aplane/a2a-types/v0_3';
 import { normalizeLegacyCard } from './legacy-card.js';
+import { loadV03Translators } from './v0_3-loader.js';
 
 /** Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. */
 export type CardVerifier = (cardJson: string) => Promise<CardVerificationResult>;
@@ -171,7 +171,7 @@ export class CardResolver {
     const json = tryParseJson(text);
     if (!json.ok) throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is not valid JSON`);
     const verification = await this.#verify(url, text, json.value);
-    let parsed = legacy ? agentCardFromV03(json.value) : parseWith(AgentCardSchema, json.value);
+    let parsed = legacy ? (await loadV03Translators()).agentCardFromV03(json.value) : parseWith(AgentCardSchema, json.value);
     // Lenient fallback for v0.3 cards the strict translator refuses.
     if (!parsed.success && legacy) parsed = parseWith(AgentCardSchema, normalizeLegacyCard(json.value));
     if (!parsed.success) {

@@ -1,4 +1,4 @@
-// Minimal v0.3 -> v1.0 card normalizer, used until `@a2aplane/a2a-types/v0_3` ships translators.
+// Lenient v0.3 -> v1.0 card normalizer: the fallback for legacy cards the strict a2a-types translator refuses.
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -7,11 +7,11 @@ import {
   MEDIA_TYPE_JSON,
   readJsonRpcResponse,
 } from '@a2aplane/a2a-types';
-import { V03_OPERATIONS } from '@a2aplane/a2a-types/v0_3';
 import { A2ATransportError } from '../errors.js';
 import { type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus } from '../retry.js';
 import { invalidFrame, readEventStream } from './stream.js';
+import type { V03Translators } from '../v0_3-loader.js';
 import type { StreamItem, Transport, TransportCallOptions } from './types.js';
 
 function newRequestId(): string {
@@ -19,23 +19,25 @@ function newRequestId(): string {
 }
 
 export interface JsonRpcTransportOptions {
-  /** Speak A2A v0.3: its method names and shapes, through the a2a-types v0.3 translators. */
-  v03?: boolean;
+  /** Speak A2A v0.3: its method names and shapes, through these a2a-types v0.3 translators. */
+  v03?: V03Translators['V03_OPERATIONS'];
 }
 
+type V03Operations = V03Translators['V03_OPERATIONS'];
+
 /** v0.3 params and results, translated at the edge so the rest of the client only sees v1.0. */
-function toWire(method: A2AMethod, params: Record<string, unknown>, v03: boolean): { name: string; params: unknown } {
+function toWire(method: A2AMethod, params: Record<string, unknown>, v03: V03Operations | undefined): { name: string; params: unknown } {
   if (!v03) return { name: method, params };
-  const translator = V03_OPERATIONS[method] as unknown as {
+  const translator = v03[method] as unknown as {
     v03Method: string;
     paramsToV03(p: A2ARequestMap[A2AMethod]): unknown;
   };
   return { name: translator.v03Method, params: translator.paramsToV03(params as unknown as A2ARequestMap[A2AMethod]) };
 }
 
-function fromWire(method: A2AMethod, result: unknown, v03: boolean): unknown {
+function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undefined): unknown {
   if (!v03) return result;
-  const parsed = (V03_OPERATIONS[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }).resultFromV03(result);
+  const parsed = (v03[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }).resultFromV03(result);
   if (!parsed.success) {
     throw new InvalidAgentResponseError({ message: `Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}` });
   }
@@ -44,7 +46,7 @@ function fromWire(method: A2AMethod, result: unknown, v03: boolean): unknown {
 
 /** The JSON-RPC 2.0 binding (spec §9): one POST per call, results in a JSON-RPC envelope. */
 export function createJsonRpcTransport(url: string, http: HttpContext, transportOptions: JsonRpcTransportOptions = {}): Transport {
-  const v03 = transportOptions.v03 === true;
+  const v03 = transportOptions.v03;
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const id = newRequestId();
     const wire = toWire(method, params, v03);
