@@ -1,21 +1,8 @@
 import type { StreamResponse, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
 
-/** Who made a request. Tasks belong to the principal (and tenant) that created them. */
-export interface Principal {
-  id: string;
-  scheme: string;
-  claims?: Record<string, unknown>;
-}
-
-/** What an authenticator sees of a request: binding-neutral. */
-export interface AuthenticationRequest {
-  headers: Record<string, string | undefined>;
-  query: URLSearchParams;
-  method: string;
-}
-
-/** Resolves `undefined` for an anonymous caller; rejects with `UnauthenticatedError` for bad credentials. */
-export type Authenticator = (request: AuthenticationRequest) => Promise<Principal | undefined>;
+// Defined once, with the authenticator that produces them; tasks belong to the principal
+// (and tenant) that created them.
+export type { Authenticator, AuthRequest as AuthenticationRequest, Principal } from '../auth/types.js';
 
 export interface RateLimiter {
   take(key: string): { ok: true } | { ok: false; retryAfterSeconds: number };
