@@ -171,6 +171,22 @@ function checkAmount(name: string, value: number | undefined): void {
   }
 }
 
+/**
+ * Budget refusals are flow control at a high rate: capturing a stack trace costs several times
+ * more than the decision and tells the caller nothing, so V8's capture is switched off while the
+ * error is built (elsewhere `stackTraceLimit` does not exist and this is a no-op).
+ */
+function withoutStackTrace<T>(create: () => T): T {
+  const errorConstructor = Error as { stackTraceLimit?: number };
+  const limit = errorConstructor.stackTraceLimit;
+  errorConstructor.stackTraceLimit = 0;
+  try {
+    return create();
+  } finally {
+    errorConstructor.stackTraceLimit = limit;
+  }
+}
+
 function retrySeconds(ms: number | undefined): number {
   return ms === undefined ? 60 : Math.max(1, Math.ceil(ms / 1000));
 }
@@ -326,11 +342,11 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   };
 
   const refusalError = (refusal: Refusal): BudgetExceededError =>
-    new BudgetExceededError({
+    withoutStackTrace(() => new BudgetExceededError({
       message: `global budget exceeded: ${refusal.limit} per ${windowMs / 1000}s window at ${refusal.observed} of ${refusal.cap}`,
       metadata: { limit: refusal.limit, observed: String(refusal.observed), cap: String(refusal.cap) },
       retryAfterSeconds: retrySeconds(refusal.retryAfterMs),
-    });
+    }));
 
   const detach = (waiter: Waiter): void => {
     if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
@@ -389,11 +405,14 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       if (queue.length >= overflow.maxQueueDepth) {
         const headRefusal = refusal ?? evaluate(queue[0]!.request, now);
         return Promise.reject(
-          new BudgetExceededError({
-            message: `global budget queue is full (${overflow.maxQueueDepth} waiting)`,
-            metadata: { limit: 'queue_full', maxQueueDepth: String(overflow.maxQueueDepth) },
-            retryAfterSeconds: retrySeconds(headRefusal?.retryAfterMs),
-          }),
+          withoutStackTrace(
+            () =>
+              new BudgetExceededError({
+                message: `global budget queue is full (${overflow.maxQueueDepth} waiting)`,
+                metadata: { limit: 'queue_full', maxQueueDepth: String(overflow.maxQueueDepth) },
+                retryAfterSeconds: retrySeconds(headRefusal?.retryAfterMs),
+              }),
+          ),
         );
       }
       return new Promise<BudgetTicket>((resolve, reject) => {
