@@ -25,6 +25,39 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get({ tenant: '', taskId: 'new' })).toBeDefined();
   });
 
+  it('ages a task from the moment it ended, and evicts the oldest of any state when none has ended', async () => {
+    let now = 0;
+    const store = new InMemoryTaskStore({ terminalTtlMs: 1000, maxTasks: 3, now: () => now });
+    const put = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, at: number) =>
+      store.upsert({ tenant: '', owner: 'a', task: task(id, state, '2026-01-01T00:00:00Z'), updatedAt: at });
+    await put('a', 'TASK_STATE_WORKING', 0);
+    await put('b', 'TASK_STATE_WORKING', 0);
+    now = 900;
+    await put('a', 'TASK_STATE_COMPLETED', 900); // ends late: its TTL runs from 900
+    now = 1500;
+    await put('c', 'TASK_STATE_WORKING', 1500);
+    expect(await store.get({ tenant: '', taskId: 'a' })).toBeDefined();
+    await put('d', 'TASK_STATE_WORKING', 1500); // full: the only terminal task goes first
+    expect(await store.get({ tenant: '', taskId: 'a' })).toBeUndefined();
+    await put('e', 'TASK_STATE_WORKING', 1500); // full, nothing terminal: the oldest task goes
+    expect(await store.get({ tenant: '', taskId: 'b' })).toBeUndefined();
+    expect((await store.list({ tenant: '', owner: 'a', pageSize: 10 }))?.records.map((r) => r.task.id).sort()).toEqual(['c', 'd', 'e']);
+  });
+
+  it('forgets a deleted task everywhere and stays bounded under many inserts', async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 100, now: () => 5000 });
+    await store.upsert({ tenant: '', owner: 'a', task: task('gone', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    expect(await store.delete({ tenant: '', taskId: 'gone' })).toBe(true);
+    expect(await store.delete({ tenant: '', taskId: 'gone' })).toBe(false);
+    for (let i = 0; i < 5000; i++) {
+      await store.upsert({ tenant: '', owner: 'a', task: task(`t${i}`, 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: i });
+    }
+    const page = await store.list({ tenant: '', owner: 'a', pageSize: 100 });
+    expect(page?.totalSize).toBe(100);
+    expect(await store.get({ tenant: '', taskId: 't4999' })).toBeDefined();
+    expect(await store.get({ tenant: '', taskId: 't4899' })).toBeUndefined();
+  });
+
   it('lists by owner and tenant, newest status first, with filters and stable cursors', async () => {
     const store = new InMemoryTaskStore({ now: () => 10 });
     for (let i = 0; i < 7; i++) {

@@ -50,6 +50,8 @@ function decodeToken(token: string): { time: number; id: string } | undefined {
 /** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
 export class InMemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
+  /** Terminal tasks by key, in the order they last changed (so the oldest is first): expiry and eviction stop early. */
+  private readonly terminal = new Map<string, number>();
   private readonly terminalTtlMs: number;
   private readonly maxTasks: number;
   private readonly maxEvents: number;
@@ -71,24 +73,37 @@ export class InMemoryTaskStore implements TaskStore {
     const k = keyOf(key);
     const entry = this.entries.get(k);
     if (entry && this.expired(entry)) {
-      this.entries.delete(k);
+      this.remove(k);
       return undefined;
     }
     return entry;
   }
 
+  private remove(k: string): void {
+    this.entries.delete(k);
+    this.terminal.delete(k);
+  }
+
+  /** Keeps the terminal index in step with a stored record (moved to the end: it changed last). */
+  private track(k: string, record: StoredTask): void {
+    this.terminal.delete(k);
+    if (isTerminalTaskState(record.task.status.state)) this.terminal.set(k, record.updatedAt);
+  }
+
+  /**
+   * Expires terminal tasks past their TTL, then evicts until there is room: the oldest terminal task
+   * first, else the oldest task. Amortised O(1) per insert: both walks stop at the first survivor.
+   */
   private sweep(): void {
-    for (const [k, entry] of this.entries) if (this.expired(entry)) this.entries.delete(k);
-    if (this.entries.size < this.maxTasks) return;
-    // Evict the oldest terminal tasks first, then the oldest of any state.
-    const sorted = [...this.entries].sort((a, b) => {
-      const ta = isTerminalTaskState(a[1].record.task.status.state) ? 0 : 1;
-      const tb = isTerminalTaskState(b[1].record.task.status.state) ? 0 : 1;
-      return ta - tb || a[1].record.updatedAt - b[1].record.updatedAt;
-    });
-    for (const [k] of sorted) {
-      if (this.entries.size < this.maxTasks) break;
-      this.entries.delete(k);
+    const now = this.now();
+    for (const [k, endedAt] of this.terminal) {
+      if (now - endedAt <= this.terminalTtlMs) break;
+      this.remove(k);
+    }
+    while (this.entries.size >= this.maxTasks) {
+      const oldest = this.terminal.keys().next().value ?? this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.remove(oldest);
     }
   }
 
@@ -99,13 +114,17 @@ export class InMemoryTaskStore implements TaskStore {
 
   async upsert(record: StoredTask): Promise<void> {
     const key = { tenant: record.tenant, taskId: record.task.id };
+    const k = keyOf(key);
     const existing = this.live(key);
     if (existing) {
       existing.record = structuredClone(record);
+      this.track(k, existing.record);
       return;
     }
     this.sweep();
-    this.entries.set(keyOf(key), { record: structuredClone(record), events: [], seq: 0, push: new Map() });
+    const entry: Entry = { record: structuredClone(record), events: [], seq: 0, push: new Map() };
+    this.entries.set(k, entry);
+    this.track(k, entry.record);
   }
 
   async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
@@ -136,7 +155,10 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async delete(key: TaskKey): Promise<boolean> {
-    return this.entries.delete(keyOf(key));
+    const k = keyOf(key);
+    const existed = this.entries.has(k);
+    this.remove(k);
+    return existed;
   }
 
   async appendEvent(key: TaskKey, event: StreamResponse): Promise<number> {
