@@ -43,13 +43,23 @@ function isSpanId(value: string): boolean {
   return HEX_16.test(value) && !ALL_ZERO.test(value);
 }
 
+// getRandomValues costs about a microsecond per call in Node whatever the size, so ids are cut
+// from a pooled block of CSPRNG output; every byte is used once.
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 function randomHex(bytes: number): string {
-  const buffer = new Uint8Array(bytes);
   // A zero id is invalid in W3C Trace Context; the chance is 2^-64 or less, but loop anyway.
   for (;;) {
-    crypto.getRandomValues(buffer);
+    if (poolOffset + bytes > pool.length) {
+      pool = crypto.getRandomValues(new Uint8Array(POOL_BYTES));
+      poolOffset = 0;
+    }
     let out = '';
-    for (const byte of buffer) out += byte.toString(16).padStart(2, '0');
+    for (let i = 0; i < bytes; i++) out += HEX[pool[poolOffset + i]!];
+    poolOffset += bytes;
     if (!ALL_ZERO.test(out)) return out;
   }
 }

@@ -1,3 +1,4 @@
+import { linkAbortSignals, neverAbortedSignal } from './abort.js';
 import { A2AError, BudgetExceededError, PolicyViolationError } from '@a2aplane/a2a-types';
 import type { BudgetLedger, BudgetTicket } from './budget.js';
 import { type TaskContext, childContext, createRootContext } from './context.js';
@@ -130,23 +131,14 @@ export class Governor {
       : createRootContext({ rootAgentId: selfAgentId });
 
     // One signal for the runner: policy limits and caller cancellation.
-    const controller = new AbortController();
-    const sources = [admission?.signal, input.signal].filter((s): s is AbortSignal => s !== undefined);
-    const onAbort = (event: Event): void => {
-      const source = event.target as AbortSignal;
-      if (!controller.signal.aborted) controller.abort(source.reason);
-    };
-    for (const source of sources) {
-      if (source.aborted) {
-        if (!controller.signal.aborted) controller.abort(source.reason);
-      } else source.addEventListener('abort', onAbort, { once: true });
-    }
-    if (admission) {
-      const reported = admission;
-      reported.signal.addEventListener(
+    // One signal for the runner: policy limits and caller cancellation.
+    const linked = linkAbortSignals([admission?.signal, input.signal]);
+    const policySignal = admission?.signal;
+    if (policySignal && policySignal !== neverAbortedSignal()) {
+      policySignal.addEventListener(
         'abort',
         () => {
-          const reason = reported.signal.reason;
+          const reason = policySignal.reason;
           if (A2AError.isInstance(reason)) {
             events?.emit({ type: 'aborted', stage: 'policy', reason: reasonOf(reason, 'policy'), error: reason, ...base, traceId: context.traceId });
           }
@@ -158,7 +150,7 @@ export class Governor {
     let finished: Promise<void> | undefined;
     return {
       context,
-      signal: controller.signal,
+      signal: linked.signal,
       meterTokens(tokens) {
         if (admission) admission.meterTokens(tokens);
         else if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) {
@@ -167,7 +159,7 @@ export class Governor {
       },
       finish(actual) {
         if (finished) return finished;
-        for (const source of sources) source.removeEventListener('abort', onAbort);
+        linked.unlink();
         admission?.release();
         const usd = actual?.usd ?? 0;
         const tokens = actual?.tokens ?? admission?.tokensUsed ?? 0;

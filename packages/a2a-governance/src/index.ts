@@ -1,3 +1,4 @@
+export { type LinkedSignal, linkAbortSignals, neverAbortedSignal } from './abort.js';
 export {
   type BudgetAcquireRequest,
   type BudgetLedger,

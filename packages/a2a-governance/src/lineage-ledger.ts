@@ -6,9 +6,9 @@ export interface SpendTotals {
 }
 
 export interface SpendAggregatorOptions {
-  /** Traces kept; the least recently updated is dropped past it. Default 10 000. */
+  /** Traces kept; past it the least recently updated are dropped, an eighth of the limit at a time. Default 10 000. */
   maxTraces?: number;
-  /** Root agents kept; the least recently updated is dropped past it. Default 10 000. */
+  /** Root agents kept; past it the least recently updated are dropped, an eighth of the limit at a time. Default 10 000. */
   maxRootAgents?: number;
 }
 
@@ -25,13 +25,24 @@ function touch(map: Map<string, Entry>, key: string, limit: number): Entry {
   if (entry) map.delete(key);
   else {
     entry = { usdNano: 0, tokens: 0, tasks: 0 };
+    // Evict an eighth at a time: each walk from the front of a Map skips the holes earlier
+    // deletions left there, so one walk per batch keeps eviction amortised O(1).
     if (map.size >= limit) {
-      const oldest = map.keys().next();
-      if (!oldest.done) map.delete(oldest.value);
+      let excess = map.size - limit + 1 + (limit >> 3);
+      for (const oldest of map.keys()) {
+        map.delete(oldest);
+        if (--excess <= 0) break;
+      }
     }
   }
   map.set(key, entry);
   return entry;
+}
+
+function add(entry: Entry, usdNano: number, tokens: number): void {
+  entry.usdNano += usdNano;
+  entry.tokens += tokens;
+  entry.tasks += 1;
 }
 
 const totals = (entry: Entry | undefined): SpendTotals =>
@@ -40,7 +51,7 @@ const totals = (entry: Entry | undefined): SpendTotals =>
 /**
  * Attributes actual spend along the lineage (ADR-159 r3): by trace id ("what did this call graph
  * cost?") and by root agent ("which root task is burning our tokens?"). Memory is bounded by
- * dropping the least recently updated keys.
+ * dropping the least recently updated keys (an eighth of the limit at a time).
  */
 export class SpendAggregator {
   private readonly traces = new Map<string, Entry>();
@@ -57,11 +68,8 @@ export class SpendAggregator {
   record(input: { traceId: string; rootAgentId: string; usd: number; tokens: number }): void {
     const usd = Number.isFinite(input.usd) && input.usd > 0 ? Math.round(input.usd * NANO) : 0;
     const tokens = Number.isFinite(input.tokens) && input.tokens > 0 ? input.tokens : 0;
-    for (const entry of [touch(this.traces, input.traceId, this.maxTraces), touch(this.roots, input.rootAgentId, this.maxRootAgents)]) {
-      entry.usdNano += usd;
-      entry.tokens += tokens;
-      entry.tasks += 1;
-    }
+    add(touch(this.traces, input.traceId, this.maxTraces), usd, tokens);
+    add(touch(this.roots, input.rootAgentId, this.maxRootAgents), usd, tokens);
   }
 
   byTrace(traceId: string): SpendTotals {

@@ -1,3 +1,4 @@
+import { neverAbortedSignal } from './abort.js';
 import { PolicyViolationError } from '@a2aplane/a2a-types';
 import type { TimerFunctions } from './budget.js';
 
@@ -158,7 +159,9 @@ export class TaskPolicyEngine {
   }
 
   private createAdmission(key: string, caller: string, skill: string, policy: TaskPolicy): PolicyAdmission {
-    const controller = new AbortController();
+    // Without mid-task limits nothing can abort the task: share one never-aborting signal.
+    const controller = policy.maxTokens === undefined && policy.maxDurationMs === undefined ? undefined : new AbortController();
+    const signal = controller?.signal ?? neverAbortedSignal();
     const startedAt = this.clock();
     const clock = this.clock;
     const timers = this.timers;
@@ -170,8 +173,8 @@ export class TaskPolicyEngine {
       const limit = policy.maxDurationMs;
       timer = timers.setTimeout(() => {
         timer = undefined;
-        if (released || controller.signal.aborted) return;
-        controller.abort(
+        if (released || signal.aborted) return;
+        controller?.abort(
           violation('maxDurationMs', `task exceeds policy: maxDurationMs = ${clock() - startedAt} > ${limit}`, {
             caller,
             skill,
@@ -191,7 +194,7 @@ export class TaskPolicyEngine {
     };
 
     return {
-      signal: controller.signal,
+      signal,
       get elapsedMs() {
         return clock() - startedAt;
       },
@@ -203,9 +206,9 @@ export class TaskPolicyEngine {
           throw new RangeError(`expected tokens to be a finite number >= 0, got ${String(tokens)}`);
         }
         tokensUsed += tokens;
-        if (released || controller.signal.aborted) return;
+        if (released || signal.aborted) return;
         if (policy.maxTokens !== undefined && tokensUsed > policy.maxTokens) {
-          controller.abort(
+          controller?.abort(
             violation('maxTokens', `task exceeds policy: maxTokens = ${tokensUsed} > ${policy.maxTokens}`, {
               caller,
               skill,

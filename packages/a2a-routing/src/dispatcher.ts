@@ -9,6 +9,8 @@ import {
   type TaskPolicyEngine,
   childContext,
   writeTaskContext,
+  linkAbortSignals,
+  neverAbortedSignal,
 } from '@a2aplane/a2a-governance';
 import { A2AError, BudgetExceededError, PolicyViolationError, type SendMessageRequest, type StreamResponse } from '@a2aplane/a2a-types';
 import { NoEligiblePeerError } from './errors.js';
@@ -201,17 +203,8 @@ export class Dispatcher {
     const message = input.request.message;
     const request: SendMessageRequest = { ...input.request, message: { ...message, metadata: writeTaskContext(message.metadata, context) } };
 
-    const controller = new AbortController();
-    const sources = [input.signal, admission?.signal].filter((s): s is AbortSignal => s !== undefined);
-    const onAbort = (event: Event): void => {
-      if (!controller.signal.aborted) controller.abort((event.target as AbortSignal).reason);
-    };
-    for (const source of sources) {
-      if (source.aborted) {
-        if (!controller.signal.aborted) controller.abort(source.reason);
-      } else source.addEventListener('abort', onAbort, { once: true });
-    }
-    if (admission) {
+    const linked = linkAbortSignals([input.signal, admission?.signal]);
+    if (admission && admission.signal !== neverAbortedSignal()) {
       const watched = admission;
       watched.signal.addEventListener(
         'abort',
@@ -234,7 +227,7 @@ export class Dispatcher {
       outcome = await executor.execute({
         request,
         context,
-        signal: controller.signal,
+        signal: linked.signal,
         ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
       });
     } catch (error) {
@@ -243,7 +236,7 @@ export class Dispatcher {
     }
 
     // (6) Accounting on every ending: success, failure, abort, throw.
-    for (const source of sources) source.removeEventListener('abort', onAbort);
+    linked.unlink();
     const callerAborted = input.signal?.aborted === true;
     admission?.release();
     const usd = outcome?.usage?.usd ?? 0;

@@ -50,8 +50,15 @@ function decodeToken(token: string): { time: number; id: string } | undefined {
 /** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
 export class InMemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
-  /** Terminal tasks by key, in the order they last changed (so the oldest is first): expiry and eviction stop early. */
+  /** Terminal tasks: key -> the time they ended (their last update). */
   private readonly terminal = new Map<string, number>();
+  /**
+   * The same keys in the order they ended, oldest first. Entries whose task changed or left since
+   * are skipped when reached; a queue (not Map order) because V8 Map iteration from the front
+   * walks over every hole earlier deletions left there.
+   */
+  private ended: { key: string; endedAt: number }[] = [];
+  private endedHead = 0;
   private readonly terminalTtlMs: number;
   private readonly maxTasks: number;
   private readonly maxEvents: number;
@@ -84,10 +91,24 @@ export class InMemoryTaskStore implements TaskStore {
     this.terminal.delete(k);
   }
 
-  /** Keeps the terminal index in step with a stored record (moved to the end: it changed last). */
+  /** Keeps the terminal index in step with a stored record. */
   private track(k: string, record: StoredTask): void {
-    this.terminal.delete(k);
-    if (isTerminalTaskState(record.task.status.state)) this.terminal.set(k, record.updatedAt);
+    if (!isTerminalTaskState(record.task.status.state)) {
+      this.terminal.delete(k);
+      return;
+    }
+    this.terminal.set(k, record.updatedAt);
+    this.ended.push({ key: k, endedAt: record.updatedAt });
+  }
+
+  /** The terminal task that ended first and is still stored as it ended. */
+  private oldestTerminal(): { key: string; endedAt: number } | undefined {
+    while (this.endedHead < this.ended.length) {
+      const item = this.ended[this.endedHead]!;
+      if (this.terminal.get(item.key) === item.endedAt) return item;
+      this.endedHead += 1;
+    }
+    return undefined;
   }
 
   /**
@@ -96,14 +117,17 @@ export class InMemoryTaskStore implements TaskStore {
    */
   private sweep(): void {
     const now = this.now();
-    for (const [k, endedAt] of this.terminal) {
-      if (now - endedAt <= this.terminalTtlMs) break;
-      this.remove(k);
+    for (let item = this.oldestTerminal(); item && now - item.endedAt > this.terminalTtlMs; item = this.oldestTerminal()) {
+      this.remove(item.key);
     }
     while (this.entries.size >= this.maxTasks) {
-      const oldest = this.terminal.keys().next().value ?? this.entries.keys().next().value;
+      const oldest = this.oldestTerminal()?.key ?? this.entries.keys().next().value;
       if (oldest === undefined) break;
       this.remove(oldest);
+    }
+    if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
+      this.ended = this.ended.slice(this.endedHead);
+      this.endedHead = 0;
     }
   }
 

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { linkAbortSignals, neverAbortedSignal } from '../src/index.js';
+
+describe('linkAbortSignals', () => {
+  it('gives the shared never-aborting signal for no live source', () => {
+    const linked = linkAbortSignals([undefined, neverAbortedSignal()]);
+    expect(linked.signal).toBe(neverAbortedSignal());
+    expect(linked.signal.aborted).toBe(false);
+  });
+
+  it('passes a single source through unchanged', () => {
+    const controller = new AbortController();
+    expect(linkAbortSignals([controller.signal, undefined]).signal).toBe(controller.signal);
+  });
+
+  it('aborts with the reason of whichever source aborts first', () => {
+    const a = new AbortController();
+    const b = new AbortController();
+    const linked = linkAbortSignals([a.signal, b.signal]);
+    b.abort(new Error('policy'));
+    a.abort(new Error('caller'));
+    expect((linked.signal.reason as Error).message).toBe('policy');
+  });
+
+  it('is aborted at once when a source already is', () => {
+    const a = new AbortController();
+    a.abort('done');
+    expect(linkAbortSignals([a.signal, new AbortController().signal]).signal.reason).toBe('done');
+  });
+
+  it('stops following its sources after unlink', () => {
+    const a = new AbortController();
+    const b = new AbortController();
+    const linked = linkAbortSignals([a.signal, b.signal]);
+    linked.unlink();
+    a.abort('late');
+    expect(linked.signal.aborted).toBe(false);
+  });
+});
