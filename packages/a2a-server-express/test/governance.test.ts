@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createInMemoryBudgetLedger, Governor, readTaskContext, RecursionPolicy, TaskPolicyEngine } from '@a2aplane/a2a-governance';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -61,6 +62,28 @@ describe('governance plug-in (ADR-159 dispatch pipeline)', () => {
     expect(contexts[0]?.taskContext?.depth).toBe(0);
     for (let i = 0; i < 50 && finished.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(finished).toEqual([{ tokens: 10, usd: 0.01 }]);
+  });
+
+  it('leaves no listener behind on a long-lived governor signal once tasks end', async () => {
+    const shared = new AbortController().signal;
+    let finished = 0;
+    const governance: GovernanceOptions = {
+      async admit() {
+        return {
+          context: { traceId: 'b'.repeat(32), depth: 0, rootAgentId: 'self', visitedAgents: ['self'] },
+          signal: shared,
+          meterTokens: () => undefined,
+          finish: async () => {
+            finished += 1;
+          },
+        };
+      },
+    };
+    server = await startServer({ executor: echoExecutor, governance });
+    for (let i = 0; i < 20; i++) await rpc(server.url, 'SendMessage', { message: userMessage(`m${i}`) });
+    for (let i = 0; i < 100 && finished < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(finished).toBe(20);
+    expect(getEventListeners(shared, 'abort')).toHaveLength(0);
   });
 
   it('a malformed message.metadata.ruvector.context is InvalidParamsError and never reaches the executor', async () => {

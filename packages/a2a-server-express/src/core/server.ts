@@ -320,9 +320,23 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
 
     async function launch(): Promise<{ runtime: TaskRuntime; detach: () => void }> {
+      // The executor's signal follows cancel, the governor and the caller. Listeners (not
+      // AbortSignal.any) so they can be removed when the task ends: a governor may hand every
+      // task the same long-lived never-aborting signal.
       const controller = new AbortController();
-      const signals = [controller.signal, governed?.signal, extra.signal].filter((s): s is AbortSignal => s !== undefined);
-      const signal = signals.length === 1 ? controller.signal : AbortSignal.any(signals);
+      const signal = controller.signal;
+      const followed = [governed?.signal, extra.signal].filter((s): s is AbortSignal => s !== undefined);
+      const follow = (event: Event): void => {
+        if (!signal.aborted) controller.abort((event.target as AbortSignal).reason);
+      };
+      for (const source of followed) {
+        if (source.aborted) {
+          if (!signal.aborted) controller.abort(source.reason);
+        } else source.addEventListener('abort', follow, { once: true });
+      }
+      const unfollow = (): void => {
+        for (const source of followed) source.removeEventListener('abort', follow);
+      };
       const contextId = existingTask?.contextId ?? runtime.contextId;
       const requestContext: RequestContext = {
         message: { ...message, taskId: runtime.key.taskId, contextId },
@@ -392,6 +406,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
           cancelHooks.delete(runtime);
           runtime.endListeners();
         });
+        unfollow();
         try {
           await governed?.finish({ tokens: usage.tokens, usd: usage.usd });
         } catch (error) {
