@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,8 @@ export interface MachineInfo {
   platform: string;
   node: string;
   versions: Record<string, string>;
+  /** The commit measured, and whether packages/ had uncommitted changes (the servers load from source). */
+  git: { commit: string; dirtyPackageFiles: number };
 }
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -30,7 +33,16 @@ export function machineInfo(): MachineInfo {
   for (const dep of ['@a2a-js/sdk', 'express', 'autocannon', 'tinybench', 'esbuild', 'zod']) {
     versions[dep] = versionOf(`${modules}${dep}/package.json`);
   }
+  let git = { commit: 'unknown', dirtyPackageFiles: 0 };
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'packages'], { cwd: ROOT, encoding: 'utf8' });
+    git = { commit, dirtyPackageFiles: dirty.split('\n').filter(Boolean).length };
+  } catch {
+    // not a git checkout: leave unknown
+  }
   return {
+    git,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     cores: os.cpus().length,
     memoryBytes: os.totalmem(),

@@ -13,6 +13,19 @@ export interface BundleRow {
   entry: string;
   minifiedBytes: number;
   gzipBytes: number;
+  /** Minified bytes per package (esbuild metafile), largest first. */
+  byPackage: Array<{ name: string; bytes: number }>;
+}
+
+/** `.../node_modules/.pnpm/x/node_modules/zod/v4/...` -> `zod`; `packages/a2a-types/src/...` -> `@a2aplane/a2a-types`. */
+function packageOf(path: string): string {
+  const modules = path.lastIndexOf('node_modules/');
+  if (modules !== -1) {
+    const rest = path.slice(modules + 'node_modules/'.length).split('/');
+    return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+  }
+  const workspace = /(?:^|\/)packages\/([^/]+)\//.exec(path);
+  return workspace ? `@a2aplane/${workspace[1]}` : path;
 }
 
 /** esbuild bundle + minify for the browser (ESM), every dependency included, then gzip -9. */
@@ -28,9 +41,18 @@ async function measure(name: string, entry: string): Promise<BundleRow> {
     logLevel: 'silent',
     // Workspace packages are bundled from their TypeScript source (what the dist build compiles).
     conditions: ['@a2aplane/source'],
+    metafile: true,
   });
   const bytes = result.outputFiles[0]!.contents;
-  return { name, entry, minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+  const totals = new Map<string, number>();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [path, input] of Object.entries(output.inputs)) {
+      const key = packageOf(path);
+      totals.set(key, (totals.get(key) ?? 0) + input.bytesInOutput);
+    }
+  }
+  const byPackage = [...totals].map(([pkg, size]) => ({ name: pkg, bytes: size })).sort((a, b) => b.bytes - a.bytes);
+  return { name, entry, minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, byPackage };
 }
 
 export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
@@ -50,6 +72,17 @@ export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
     ),
     '',
     `Our client is ${ratio(share)} the official client's gzip size (official measured ${kb(official.gzipBytes)}, issue reference ${OFFICIAL_REFERENCE_GZIP_KB} KB). Goal at most half: **${passFail(share <= 0.5)}**.`,
+    '',
+    'What the client bundles weigh, by package (minified bytes before gzip, from the esbuild metafile):',
+    '',
+    table(
+      ['package', 'in ours', 'in official'],
+      [...new Set([...ours.byPackage.slice(0, 8), ...official.byPackage.slice(0, 8)].filter((p) => p.bytes > 0).map((p) => p.name))].map((pkg) => [
+        pkg,
+        kb(ours.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
+        kb(official.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
+      ]),
+    ),
     '',
     'Each browser-safe package, whole root entry (`export * from ...`, so no tree shaking):',
     '',
