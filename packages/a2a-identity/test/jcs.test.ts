@@ -61,6 +61,58 @@ describe('RFC 8785 §3.2.2 — sample input', () => {
     const bytes = canonicalBytes({ string: '€$\u000f\nA' });
     expect(Array.from(bytes.slice(11, 14))).toEqual([0xe2, 0x82, 0xac]);
   });
+
+  it('§3.2.4 — the sample canonicalizes to exactly the RFC\'s UTF-8 bytes', () => {
+    // The hex dump printed in RFC 8785 §3.2.4, copied verbatim.
+    const RFC_HEX = `
+      7b 22 6c 69 74 65 72 61 6c 73 22 3a 5b 6e 75 6c 6c 2c 74 72
+      75 65 2c 66 61 6c 73 65 5d 2c 22 6e 75 6d 62 65 72 73 22 3a
+      5b 33 33 33 33 33 33 33 33 33 2e 33 33 33 33 33 33 33 2c 31
+      65 2b 33 30 2c 34 2e 35 2c 30 2e 30 30 32 2c 31 65 2d 32 37
+      5d 2c 22 73 74 72 69 6e 67 22 3a 22 e2 82 ac 24 5c 75 30 30
+      30 66 5c 6e 41 27 42 5c 22 5c 5c 5c 5c 5c 22 2f 22 7d`;
+    const expected = RFC_HEX.trim().split(/\s+/).map((h) => Number.parseInt(h, 16));
+    const input = JSON.parse(
+      '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}',
+    );
+    expect(Array.from(canonicalBytes(input))).toEqual(expected);
+  });
+});
+
+/**
+ * The published JCS test data (input/ and output/ of the RFC 8785 reference implementation,
+ * github.com/cyberphone/json-canonicalization testdata/), inlined: each input is the file's JSON
+ * text, each output the exact canonical text.
+ */
+describe('RFC 8785 reference test data (cyberphone/json-canonicalization testdata)', () => {
+  const cases: Array<[string, string, string]> = [
+    ['arrays', '[\n  56,\n  {\n    "d": true,\n    "10": null,\n    "1": [ ]\n  }\n]', '[56,{"1":[],"10":null,"d":true}]'],
+    [
+      'french',
+      '{\n  "peach": "This sorting order",\n  "péché": "is wrong according to French",\n  "pêche": "but canonicalization MUST",\n  "sin":   "ingnore locale"\n}\n',
+      '{"peach":"This sorting order","péché":"is wrong according to French","pêche":"but canonicalization MUST","sin":"ingnore locale"}',
+    ],
+    [
+      'structures',
+      '{\n  "1": {"f": {"f": "hi","F": 5} ,"\\n": 56.0},\n  "10": { },\n  "": "empty",\n  "a": { },\n  "111": [ { } ],\n  "A": { }\n}',
+      '{"":"empty","1":{"\\n":56,"f":{"F":5,"f":"hi"}},"10":{},"111":[{}],"A":{},"a":{}}',
+    ],
+    ['unicode (no normalization)', '{\n  "Unnormalized Unicode":"\\u1e0d\\u0307"\n}\n', '{"Unnormalized Unicode":"\u1e0d\u0307"}'],
+    [
+      'values',
+      '{\n  "numbers": [1E30, 4.50, 333333333.33333329, 2e-3, 0.000000000000000000000000001],\n  "escaping": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/",\n  "literals": [null, true, false]\n}',
+      '{"escaping":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/","literals":[null,true,false],"numbers":[1e+30,4.5,333333333.3333333,0.002,1e-27]}',
+    ],
+    [
+      'weird',
+      '{\n  "\\u20ac": "Euro Sign",\n  "1": "One",\n  "\\u0080": "Control\\u007f",\n  "\\ud83d\\ude02": "Smiley",\n  "\\u00f6": "Latin Small Letter O With Diaeresis",\n  "\\ufb33": "Hebrew Letter Dalet With Dagesh",\n  "</script>": "Browser Challenge"\n}\n',
+      '{"1":"One","</script>":"Browser Challenge","\u0080":"Control\u007f","ö":"Latin Small Letter O With Diaeresis","€":"Euro Sign","😂":"Smiley","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+    ],
+  ];
+  it.each(cases)('%s', (_name, input, expected) => {
+    expect(canonicalize(JSON.parse(input))).toBe(expected);
+    expect(canonicalBytes(JSON.parse(input))).toEqual(new TextEncoder().encode(expected));
+  });
 });
 
 describe('RFC 8785 §3.2.3 — property sorting by UTF-16 code units', () => {
