@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import { importJwk, isKeyPair, type KeyPair, type PublicJwk, toVerificationKey, type VerificationKey } from './keys.js';
 
 /** The protected-header fields a resolver can use to find the signing key. */
@@ -87,11 +88,20 @@ export function isAllowedJkuUrl(jku: string, options: Pick<JwksKeyResolverOption
  * fetch); a failed or malformed JWKS yields no keys and is not cached; invalid JWK entries are skipped.
  */
 export function createJwksKeyResolver(options: JwksKeyResolverOptions = {}): KeyResolver {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`expected JwksKeyResolverOptions, got ${describeValue(options)}`);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError(`expected fetch to be a function, got ${describeValue(options.fetch)}`);
+  if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`expected clock to be a function, got ${describeValue(options.clock)}`);
+  const prefixes = options.allowedJkuPrefixes;
+  if (prefixes !== undefined && (!Array.isArray(prefixes) || !prefixes.every((p) => typeof p === 'string'))) {
+    throw new TypeError(`expected allowedJkuPrefixes to be an array of strings, got ${describeValue(prefixes)}`);
+  }
   const ttlMs = options.ttlMs ?? 300_000;
-  if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new RangeError(`expected ttlMs >= 0, got ${ttlMs}`);
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 0) throw new RangeError(`expected ttlMs >= 0, got ${describeValue(ttlMs)}`);
   const clock = options.clock ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 5000;
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`expected timeoutMs > 0, got ${describeValue(timeoutMs)}`);
   const maxBytes = options.maxBytes ?? 65_536;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`expected maxBytes to be an integer >= 1, got ${describeValue(maxBytes)}`);
   const cache = new Map<string, JwksEntry>();
 
   async function load(url: string): Promise<VerificationKey[]> {
@@ -137,9 +147,11 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions = {}): Key
 
 /** Asks each resolver in turn and returns every key found; a failing resolver contributes nothing. */
 export function composeKeyResolvers(...resolvers: KeyResolver[]): KeyResolver {
-  for (const resolver of resolvers) {
-    if (typeof resolver?.resolve !== 'function') throw new TypeError('expected KeyResolver objects with a resolve() method');
-  }
+  resolvers.forEach((resolver, index) => {
+    if (typeof resolver?.resolve !== 'function') {
+      throw new TypeError(`expected a KeyResolver (an object with resolve()) at argument ${index}, got ${describeValue(resolver)}`);
+    }
+  });
   return {
     async resolve(header) {
       const results = await Promise.all(resolvers.map((resolver) => resolver.resolve(header).catch(() => [] as VerificationKey[])));

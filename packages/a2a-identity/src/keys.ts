@@ -3,6 +3,7 @@ import { p256 } from '@noble/curves/p256';
 import { sha256 } from '@noble/hashes/sha2';
 import { agentIdFromPublicKey } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
+import { describeValue } from './describe-value.js';
 
 /** JWS algorithms this library signs and verifies with (RFC 8037 EdDSA/Ed25519, RFC 7518 ES256). */
 export type SigningAlgorithm = 'EdDSA' | 'ES256';
@@ -54,6 +55,7 @@ export function generateKeyPair(algorithm: SigningAlgorithm, options?: { kid?: s
 
 /** A key pair from existing private key bytes (Ed25519 seed or P-256 scalar, 32 bytes). */
 export function keyPairFromPrivateKey(algorithm: SigningAlgorithm, privateKey: Uint8Array, kid?: string): KeyPair {
+  if (kid !== undefined && typeof kid !== 'string') throw new TypeError(`expected kid to be a string, got ${describeValue(kid)}`);
   if (!(privateKey instanceof Uint8Array) || privateKey.length !== 32) {
     throw new TypeError(`expected a 32-byte private key, got ${privateKey instanceof Uint8Array ? `${privateKey.length} bytes` : typeof privateKey}`);
   }

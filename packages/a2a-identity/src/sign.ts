@@ -1,6 +1,7 @@
 import type { AgentCard, AgentCardSignature } from '@a2aplane/a2a-types';
 import { encodeBase64Url } from './base64url.js';
 import { canonicalCardPayload } from './card-canonical.js';
+import { describeValue } from './describe-value.js';
 import { signBytes } from './jws.js';
 import { isKeyPair, isSigningAlgorithm, type KeyPair } from './keys.js';
 
@@ -31,11 +32,12 @@ export function signAgentCard(card: AgentCard | Record<string, unknown>, keys: K
   }
   const list = Array.isArray(keys) ? keys : [keys];
   if (list.length === 0) throw new RangeError('expected at least one signing key, got none');
-  for (const key of list) {
+  list.forEach((key, index) => {
     if (typeof key !== 'object' || key === null || !isKeyPair(key) || !isSigningAlgorithm(key.algorithm) || typeof key.kid !== 'string') {
-      throw new TypeError('expected KeyPair objects with algorithm, kid and privateKey');
+      const got = typeof key === 'object' && key !== null && !isKeyPair(key) ? 'a key without privateKey' : describeValue(key);
+      throw new TypeError(`expected a KeyPair (algorithm, kid, privateKey) at index ${index}, got ${got}`);
     }
-  }
+  });
   if (options?.jku !== undefined && typeof options.jku !== 'string') throw new TypeError(`expected jku to be a string, got ${typeof options.jku}`);
 
   const canonicalPayload = canonicalCardPayload(card);

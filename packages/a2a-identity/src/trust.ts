@@ -1,4 +1,5 @@
 import { isAgentId } from './agent-id.js';
+import { describeValue } from './describe-value.js';
 
 /** "Is this AgentID allowed?" (ADR-159 r2 IdentityResolver); an RBAC layer can implement it too. */
 export interface IdentityResolver {
@@ -32,6 +33,10 @@ export function createAllowAllIdentityResolver(options?: { onAllow?: (agentId: s
   allowed(): readonly string[];
 } {
   const maxRecorded = options?.maxRecorded ?? 10_000;
+  if (!Number.isSafeInteger(maxRecorded) || maxRecorded < 0) throw new RangeError(`expected maxRecorded to be an integer >= 0, got ${describeValue(maxRecorded)}`);
+  if (options?.onAllow !== undefined && typeof options.onAllow !== 'function') {
+    throw new TypeError(`expected onAllow to be a function, got ${describeValue(options.onAllow)}`);
+  }
   const seen = new Set<string>();
   return {
     isAllowed(agentId) {

@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { agentIdFromPublicKey, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
+import { describeValue } from './describe-value.js';
 import { canonicalCardPayload } from './card-canonical.js';
 import { findDuplicateKey } from './json-duplicates.js';
 import { verifyBytes } from './jws.js';
@@ -37,9 +38,11 @@ export interface VerifyAgentCardOptions {
  */
 export function createVerificationCache(options?: { maxEntries?: number; ttlMs?: number; clock?: () => number }): VerificationCache {
   const maxEntries = options?.maxEntries ?? 1000;
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`expected maxEntries >= 1, got ${maxEntries}`);
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
   const ttlMs = options?.ttlMs ?? 300_000;
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 0) throw new RangeError(`expected ttlMs >= 0, got ${describeValue(ttlMs)}`);
   const clock = options?.clock ?? Date.now;
+  if (typeof clock !== 'function') throw new TypeError(`expected clock to be a function, got ${describeValue(clock)}`);
   const entries = new Map<string, { value: CardVerificationResult; expiresAt: number }>();
   return {
     get(key) {
@@ -79,6 +82,8 @@ interface ParsedSignature {
   protectedB64: string;
   signature: Uint8Array;
   header: Record<string, unknown>;
+  /** The JWS unprotected header (`header` member); never used to find or check a key. */
+  unprotectedHeader: Record<string, unknown>;
 }
 
 type Outcome =
@@ -188,7 +193,15 @@ function parseSignature(entry: unknown, index: number): ParsedSignature | { erro
     return { error: `signatures[${index}] protected header is not JSON` };
   }
   if (typeof header !== 'object' || header === null || Array.isArray(header)) return { error: `signatures[${index}] protected header is not an object` };
-  return { protectedB64, signature: signatureBytes, header: header as Record<string, unknown> };
+  const unprotected = (entry as Record<string, unknown>).header;
+  if (unprotected !== undefined && (typeof unprotected !== 'object' || unprotected === null || Array.isArray(unprotected))) {
+    return { error: `signatures[${index}] unprotected header is not an object` };
+  }
+  const unprotectedHeader = (unprotected ?? {}) as Record<string, unknown>;
+  // RFC 7515 §7.2.1: a parameter may appear in the protected or the unprotected header, never both.
+  const shared = Object.keys(unprotectedHeader).find((name) => Object.hasOwn(header as object, name));
+  if (shared !== undefined) return { error: `signatures[${index}] repeats ${JSON.stringify(shared)} in the unprotected header` };
+  return { protectedB64, signature: signatureBytes, header: header as Record<string, unknown>, unprotectedHeader };
 }
 
 async function checkSignature(entry: unknown, index: number, payloadB64: string, resolver: KeyResolver): Promise<Outcome> {
@@ -201,6 +214,10 @@ async function checkSignature(entry: unknown, index: number, payloadB64: string,
   if (!isSigningAlgorithm(alg)) return { kind: 'unsupported', algorithm: alg };
   // RFC 7515 §4.1.11: an extension we do not understand listed in `crit` makes the JWS invalid.
   if (header.crit !== undefined) return { kind: 'unsupported', algorithm: `${alg} (crit: ${JSON.stringify(header.crit)})` };
+  // `crit` must be integrity protected (RFC 7515 §4.1.11); in the unprotected header it makes the JWS invalid.
+  if (Object.hasOwn(parsed.unprotectedHeader, 'crit')) {
+    return { kind: 'unsupported', algorithm: `${alg} (unprotected crit: ${JSON.stringify(parsed.unprotectedHeader.crit)})` };
+  }
   if (header.kid !== undefined && typeof header.kid !== 'string') return { kind: 'malformed', detail: `signatures[${index}] kid is not a string` };
   if (header.jku !== undefined && typeof header.jku !== 'string') return { kind: 'malformed', detail: `signatures[${index}] jku is not a string` };
   const kid = header.kid as string | undefined;

@@ -2,7 +2,8 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import { equalBytes, type KeyPair, type VerificationKey } from './keys.js';
+import { describeValue } from './describe-value.js';
+import { equalBytes, isSigningAlgorithm, type KeyPair, type VerificationKey } from './keys.js';
 
 /**
  * Push-notification signature headers (ADR-159 "signed webhooks"):
@@ -55,7 +56,9 @@ function signedBytes(timestamp: number, body: string | Uint8Array): Uint8Array {
 
 function secretBytes(secret: string | Uint8Array): Uint8Array {
   const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret;
-  if (!(bytes instanceof Uint8Array) || bytes.length === 0) throw new TypeError('expected a non-empty webhook secret');
+  if (!(bytes instanceof Uint8Array) || bytes.length === 0) {
+    throw new TypeError(`expected a non-empty webhook secret (string or Uint8Array), got ${describeValue(secret)}`);
+  }
   return bytes;
 }
 
@@ -85,7 +88,10 @@ export function createHmacWebhookSigner(secret: string | Uint8Array): WebhookSig
 
 /** Ed25519 signer with the agent's key: receivers verify with the public key, no shared secret. */
 export function createEd25519WebhookSigner(key: KeyPair): WebhookSigner {
-  if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array)) throw new TypeError('expected an EdDSA KeyPair');
+  if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array)) {
+    const got = typeof key === 'object' && key !== null && isSigningAlgorithm(key.algorithm) ? `${key.algorithm} ${key.privateKey instanceof Uint8Array ? 'KeyPair' : 'public key'}` : describeValue(key);
+    throw new TypeError(`expected an EdDSA KeyPair, got ${got}`);
+  }
   return {
     algorithm: 'ed25519',
     sign(body, options) {
@@ -141,11 +147,15 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): {
     const key = options.ed25519PublicKey;
     if (key instanceof Uint8Array) edKey = key;
     else if (key?.algorithm === 'EdDSA') edKey = key.publicKey;
-    if (edKey?.length !== 32) throw new TypeError('expected a 32-byte Ed25519 public key or an EdDSA VerificationKey');
+    if (edKey?.length !== 32) {
+      const got = key instanceof Uint8Array ? `${key.length} bytes` : typeof key === 'object' && key !== null && 'algorithm' in key ? `a ${String(key.algorithm)} key` : describeValue(key);
+      throw new TypeError(`expected a 32-byte Ed25519 public key or an EdDSA VerificationKey, got ${got}`);
+    }
   }
-  if (!hmacKey && !edKey) throw new TypeError('expected hmacSecret or ed25519PublicKey');
+  if (!hmacKey && !edKey) throw new TypeError(`expected hmacSecret or ed25519PublicKey, got ${options === undefined || options === null ? describeValue(options) : 'neither'}`);
+  if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`expected clock to be a function, got ${describeValue(options.clock)}`);
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
-  if (!Number.isFinite(tolerance) || tolerance < 0) throw new RangeError(`expected toleranceSeconds >= 0, got ${tolerance}`);
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) throw new RangeError(`expected toleranceSeconds >= 0, got ${describeValue(tolerance)}`);
   const clock = options.clock ?? Date.now;
 
   return {

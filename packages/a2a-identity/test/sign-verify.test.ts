@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
+import { AgentCardSchema } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import {
   agentIdFromPublicKey,
@@ -195,6 +196,24 @@ describe('spec §8.4.3 — trust and algorithm confusion', () => {
     expect((await verifyAgentCard({ ...card, signatures: [none] }, trusted)).status).toBe('unsupported-algorithm');
   });
 
+  it('crit in the unprotected header next to a valid signature -> unsupported-algorithm (RFC 7515 §4.1.11)', async () => {
+    const valid = signAgentCard(card, ed).card.signatures![0]!;
+    const result = await verifyAgentCard({ ...card, signatures: [{ ...valid, header: { crit: ['exp'], exp: 1 } }] }, trusted);
+    expect(result.status).toBe('unsupported-algorithm');
+  });
+
+  it('a parameter repeated in the unprotected header -> malformed (RFC 7515 §7.2.1); other unprotected members are ignored', async () => {
+    const valid = signAgentCard(card, ed).card.signatures![0]!;
+    const other = generateKeyPair('EdDSA');
+    for (const header of [{ alg: 'none' }, { kid: other.kid }, { typ: 'JWT' }]) {
+      expect((await verifyAgentCard({ ...card, signatures: [{ ...valid, header }] }, trusted)).status, JSON.stringify(header)).toBe('malformed');
+    }
+    expect((await verifyAgentCard({ ...card, signatures: [{ ...valid, header: 'x' }] }, trusted)).status).toBe('malformed');
+    // An unprotected jku never steers key resolution: only the protected header is trusted.
+    const ignored = { note: 'unsigned', jku: 'https://evil.example/jwks.json' };
+    expect(await verifyAgentCard({ ...card, signatures: [{ ...valid, header: ignored }] }, trusted)).toMatchObject({ status: 'valid', kid: ed.kid });
+  });
+
   it('a correctly signed crit header is still refused (RFC 7515 §4.1.11)', async () => {
     const result = await verifyAgentCard({ ...card, signatures: [attempts[6]![1]()] }, trusted);
     expect(result).toMatchObject({ status: 'unsupported-algorithm' });
@@ -219,6 +238,26 @@ describe('spec §8.4.3 — key rotation', () => {
       expect(await verifyAgentCard({ ...fullCard(), signatures }, resolver)).toMatchObject({ status: 'valid', kid: newKey.kid });
     }
     expect((await verifyAgentCard({ ...fullCard(), signatures: [stale] }, resolver)).status).toBe('tampered');
+  });
+});
+
+describe('spec §8.4.3 — verification runs over the card as received', () => {
+  it('members a typed model drops are signed: the received text verifies, a re-serialized parsed model does not', async () => {
+    // `x-vendor` is not in the v1.0 AgentCard; a schema parse drops it, exactly the loss §8.4.1 warns about.
+    const json = signAgentCard(fullCard(), ed).json;
+    expect((await verifyAgentCard(json, trusted)).status).toBe('valid');
+    const model = AgentCardSchema.parse(JSON.parse(json));
+    expect(model).not.toHaveProperty('x-vendor');
+    expect((await verifyAgentCard(JSON.stringify(model), trusted)).status).toBe('tampered');
+  });
+
+  it('an explicitly present optional field at its default is part of the signed bytes', async () => {
+    const card = { ...fullCard(), capabilities: { ...(fullCard().capabilities as object), pushNotifications: false } };
+    const json = signAgentCard(card, ed).json;
+    const withoutField = JSON.parse(json) as { capabilities: Record<string, unknown> };
+    delete withoutField.capabilities.pushNotifications;
+    expect((await verifyAgentCard(json, trusted)).status).toBe('valid');
+    expect((await verifyAgentCard(JSON.stringify(withoutField), trusted)).status).toBe('tampered');
   });
 });
 
