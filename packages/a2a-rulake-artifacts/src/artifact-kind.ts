@@ -124,7 +124,7 @@ function partsOf(kind: ArtifactKind, version: string): Part[] {
     }
     case 'raw':
       if (!Array.isArray(kind.parts) || kind.parts.length === 0) {
-        throw new RangeError('expected parts to be a non-empty array of Parts');
+        throw new RangeError(`expected parts to be a non-empty array of Parts, got ${Array.isArray(kind.parts) ? 'an empty array' : typeName(kind.parts)}`);
       }
       return kind.parts.map((part) => ({ ...part }));
     default:

@@ -1,7 +1,8 @@
 import { type Artifact, type Message, type Part, RUVECTOR_KEYS, type Struct, readRuvectorMetadata, withRuvectorMetadata } from '@a2aplane/a2a-types';
-import { type ArtifactKind, type Capability, fromArtifact, toArtifact } from './artifact-kind.js';
+import { type ArtifactKind, type Capability, fromArtifact, isCapability, toArtifact } from './artifact-kind.js';
+import { describeValue } from './describe-value.js';
 import { HandOffError, WitnessNotFoundError } from './errors.js';
-import { type WitnessStore, assertReadGrant } from './store.js';
+import { type WitnessStore, assertGrant } from './store.js';
 import { decodeVectors, encodeCountingVectors } from './vector-codec.js';
 
 export type RuLakeWitnessKind = Extract<ArtifactKind, { kind: 'rulake_witness' }>;
@@ -33,6 +34,13 @@ export async function handOffVectors(
   dim: number,
   options: HandOffVectorsOptions = {},
 ): Promise<HandOffVectorsResult> {
+  // Checked before anything is written to the tier.
+  assertStore(store, ['put']);
+  if (typeof vectors !== 'object' || vectors === null || !(Symbol.iterator in vectors || Symbol.asyncIterator in vectors)) {
+    throw new TypeError(`expected vectors to be an Iterable or AsyncIterable of Float32Array, got ${describeValue(vectors)}`);
+  }
+  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw new TypeError(`expected dim to be an integer, got ${describeValue(dim)}`);
+  if (options.capabilities !== undefined) assertCapabilities(options.capabilities, 'options.capabilities');
   const progress = { count: 0 };
   const stored = await store.put(encodeCountingVectors(vectors, dim, progress));
   const kind: RuLakeWitnessKind = {
@@ -45,21 +53,36 @@ export async function handOffVectors(
   return { artifact, kind, payloadBytes: stored.size, count: progress.count };
 }
 
+export interface ResolveHandOffOptions {
+  /**
+   * Capabilities the receiver needs beyond `read` (e.g. `['search']` before it searches the
+   * shard, `['write']` before it writes back); each must be in the artifact's grant, else
+   * `WitnessAccessDeniedError` before any byte moves.
+   */
+  require?: Capability[];
+}
+
 /**
- * Resolve a received hand-off artifact against the receiver's store. The grant and the presence
- * of the witness are checked before this returns; the payload's witness is checked as the vectors
- * stream, and a mismatch throws WitnessVerificationError after the last chunk.
+ * Resolve a received hand-off artifact against the receiver's store. The grant (`read` plus
+ * `options.require`) and the presence of the witness are checked before this returns; the
+ * payload's witness is checked as the vectors stream, and a mismatch throws
+ * WitnessVerificationError after the last chunk.
  */
 export async function resolveHandOff(
   store: WitnessStore,
   artifact: Artifact,
+  options: ResolveHandOffOptions = {},
 ): Promise<{ vectors: AsyncIterable<Float32Array>; witness: string; capabilities: Capability[] }> {
+  assertStore(store, ['stream', 'has']);
+  if (typeof options !== 'object' || options === null) throw new TypeError(`expected options to be an object, got ${describeValue(options)}`);
+  if (options.require !== undefined) assertCapabilities(options.require, 'options.require');
   const read = fromArtifact(artifact);
   if (read.kind !== 'rulake_witness') {
     throw new HandOffError('not-a-witness-artifact', 'artifact is not a readable RuLakeWitness artifact', read.note);
   }
   const grant = { witness: read.witness, capabilities: read.capabilities };
-  assertReadGrant(grant);
+  assertGrant(grant, 'read');
+  for (const capability of options.require ?? []) assertGrant(grant, capability);
   if (!(await store.has(read.witness))) throw new WitnessNotFoundError(read.witness);
   return { vectors: decodeVectors(store.stream(grant)), witness: read.witness, capabilities: read.capabilities };
 }
@@ -82,7 +105,7 @@ export interface CreateHandOffMessageOptions {
  */
 export function createHandOffMessage(artifact: Artifact, options: CreateHandOffMessageOptions = {}): Message {
   if (typeof artifact !== 'object' || artifact === null || !Array.isArray(artifact.parts)) {
-    throw new TypeError('expected artifact to be an Artifact');
+    throw new TypeError(`expected artifact to be an Artifact with parts, got ${describeValue(artifact)}`);
   }
   const ruvector = readRuvectorMetadata(artifact.metadata) ?? {};
   const parts: Part[] = options.text === undefined ? [] : [{ text: options.text }];
@@ -121,4 +144,16 @@ export function readHandOffMessage(message: Message): Artifact | undefined {
       [RUVECTOR_KEYS.artifactKindVersion]: ruvector?.[RUVECTOR_KEYS.artifactKindVersion] ?? first[RUVECTOR_KEYS.artifactKindVersion],
     }),
   };
+}
+
+function assertStore(store: unknown, methods: Array<keyof WitnessStore>): asserts store is WitnessStore {
+  if (typeof store !== 'object' || store === null || !methods.every((name) => typeof (store as Record<string, unknown>)[name] === 'function')) {
+    throw new TypeError(`expected store to be a WitnessStore (${methods.join(', ')}), got ${describeValue(store)}`);
+  }
+}
+
+function assertCapabilities(value: unknown, what: string): asserts value is Capability[] {
+  if (!Array.isArray(value) || !value.every(isCapability)) {
+    throw new TypeError(`expected ${what} to be an array of 'read' | 'write' | 'search', got ${describeValue(value)}`);
+  }
 }

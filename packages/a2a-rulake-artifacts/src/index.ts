@@ -23,7 +23,7 @@ export { checkArtifactVersion, negotiateArtifactKindVersion, sameArtifactKindVer
 export type { ArtifactVersionCheck } from './versioning.js';
 export { WITNESS_BYTES, WITNESS_FORMAT_VERSION, computeWitness, createWitnessHasher, isWitness, verifyWitness } from './witness.js';
 export type { WitnessHasher } from './witness.js';
-export { createInMemoryWitnessStore } from './store.js';
+export { assertGrant, createInMemoryWitnessStore } from './store.js';
 export type { StoredPayload, WitnessGrant, WitnessStore } from './store.js';
 export { HandOffError, VectorCodecError, WitnessAccessDeniedError, WitnessNotFoundError, WitnessVerificationError } from './errors.js';
 export type { HandOffErrorReason, VectorCodecErrorCode } from './errors.js';
@@ -39,4 +39,4 @@ export {
 export { artifactCardParams, memoryExtensionParams, readArtifactKindVersions, readMemoryParams } from './memory-extension.js';
 export type { MemoryExtensionParamsOptions, RuLakeMemoryParams } from './memory-extension.js';
 export { HANDOFF_ARTIFACT_ID_KEY, createHandOffMessage, handOffVectors, readHandOffMessage, resolveHandOff } from './handoff.js';
-export type { CreateHandOffMessageOptions, HandOffVectorsOptions, HandOffVectorsResult, RuLakeWitnessKind } from './handoff.js';
+export type { CreateHandOffMessageOptions, HandOffVectorsOptions, HandOffVectorsResult, ResolveHandOffOptions, RuLakeWitnessKind } from './handoff.js';

@@ -1,5 +1,6 @@
 import { type AgentCard, readRuvectorCardParams } from '@a2aplane/a2a-types';
 import { type Capability, isCapability } from './artifact-kind.js';
+import { describeValue } from './describe-value.js';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from './versioning.js';
 import { WITNESS_FORMAT_VERSION } from './witness.js';
 
@@ -24,13 +25,13 @@ export interface MemoryExtensionParamsOptions {
 export function memoryExtensionParams(options: MemoryExtensionParamsOptions = {}): RuLakeMemoryParams {
   const capabilities = options.capabilities ?? ['read'];
   if (!Array.isArray(capabilities) || !capabilities.every(isCapability)) {
-    throw new TypeError("expected capabilities to be an array of 'read' | 'write' | 'search'");
+    throw new TypeError(`expected capabilities to be an array of 'read' | 'write' | 'search', got ${describeValue(capabilities)}`);
   }
   if (options.shard !== undefined && typeof options.shard !== 'string') {
     throw new TypeError(`expected shard to be a string, got ${typeof options.shard}`);
   }
   const version = options.witnessFormatVersion ?? WITNESS_FORMAT_VERSION;
-  if (!Number.isInteger(version) || version < 1) throw new RangeError(`expected witnessFormatVersion >= 1, got ${version}`);
+  if (!Number.isInteger(version) || version < 1) throw new RangeError(`expected witnessFormatVersion to be an integer >= 1, got ${describeValue(version)}`);
   const params: RuLakeMemoryParams = { type: 'rvlake' };
   if (options.shard !== undefined) params.shard = options.shard;
   params.capabilities = [...new Set(capabilities)];

@@ -1,4 +1,5 @@
-import type { Capability } from './artifact-kind.js';
+import { type Capability, isCapability } from './artifact-kind.js';
+import { describeValue } from './describe-value.js';
 import { WitnessAccessDeniedError, WitnessNotFoundError, WitnessVerificationError } from './errors.js';
 import { computeWitness, createWitnessHasher, isWitness } from './witness.js';
 
@@ -25,13 +26,24 @@ export interface WitnessStore {
   has(witness: string): Promise<boolean>;
 }
 
-/** Check the grant shape (a programmer error) and the `read` capability (an access decision). */
-export function assertReadGrant(grant: WitnessGrant): void {
+/**
+ * The access check every WitnessStore (and anything else acting on a witness) runs before it
+ * touches a payload (ADR-159 r2: no grant, no access). A malformed grant object is a programmer
+ * error (`TypeError`); a grant without `capability` throws `WitnessAccessDeniedError`; a malformed
+ * witness string throws `WitnessNotFoundError`, so it never reaches a path or a key.
+ */
+export function assertGrant(grant: WitnessGrant, capability: Capability): void {
+  if (!isCapability(capability)) throw new TypeError(`expected capability to be 'read' | 'write' | 'search', got ${describeValue(capability)}`);
   if (typeof grant !== 'object' || grant === null || typeof grant.witness !== 'string' || !Array.isArray(grant.capabilities)) {
-    throw new TypeError('expected grant to be { witness: string, capabilities: Capability[] }');
+    throw new TypeError(`expected grant to be { witness: string, capabilities: Capability[] }, got ${describeValue(grant)}`);
   }
-  if (!grant.capabilities.includes('read')) throw new WitnessAccessDeniedError(grant.witness, 'read');
+  if (!grant.capabilities.includes(capability)) throw new WitnessAccessDeniedError(grant.witness, capability);
   if (!isWitness(grant.witness)) throw new WitnessNotFoundError(grant.witness);
+}
+
+/** {@link assertGrant} for `read`, the capability every store read needs. */
+export function assertReadGrant(grant: WitnessGrant): void {
+  assertGrant(grant, 'read');
 }
 
 /** Normalise a put payload into an async sequence of byte chunks. */
@@ -41,10 +53,10 @@ export async function* payloadChunks(payload: Uint8Array | AsyncIterable<Uint8Ar
     return;
   }
   if (typeof payload !== 'object' || payload === null || !(Symbol.asyncIterator in payload)) {
-    throw new TypeError('expected payload to be a Uint8Array or an AsyncIterable<Uint8Array>');
+    throw new TypeError(`expected payload to be a Uint8Array or an AsyncIterable<Uint8Array>, got ${describeValue(payload)}`);
   }
   for await (const chunk of payload) {
-    if (!(chunk instanceof Uint8Array)) throw new TypeError('expected every payload chunk to be a Uint8Array');
+    if (!(chunk instanceof Uint8Array)) throw new TypeError(`expected every payload chunk to be a Uint8Array, got ${describeValue(chunk)}`);
     yield chunk;
   }
 }

@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import { VectorCodecError } from './errors.js';
 
 /**
@@ -21,7 +22,7 @@ const MAGIC_BYTES = [0x52, 0x56, 0x45, 0x43];
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 function assertDim(dim: unknown): asserts dim is number {
-  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw new TypeError(`expected dim to be an integer, got ${typeof dim}`);
+  if (typeof dim !== 'number' || !Number.isInteger(dim)) throw new TypeError(`expected dim to be an integer, got ${describeValue(dim)}`);
   if (dim < 1 || dim > MAX_VECTOR_DIM) throw new RangeError(`expected 1 <= dim <= ${MAX_VECTOR_DIM}, got ${dim}`);
 }
 
@@ -71,7 +72,7 @@ export async function* encodeCountingVectors(
     return out;
   };
   for await (const vector of vectors) {
-    if (!(vector instanceof Float32Array)) throw new TypeError(`expected each vector to be a Float32Array, got ${typeof vector}`);
+    if (!(vector instanceof Float32Array)) throw new TypeError(`expected each vector to be a Float32Array, got ${describeValue(vector)}`);
     if (vector.length !== dim) throw new RangeError(`expected each vector to have ${dim} values, got ${vector.length}`);
     writeRow(block, 4 + rows * rowBytes, vector);
     rows++;
@@ -147,7 +148,7 @@ export async function* decodeVectors(chunks: AsyncIterable<Uint8Array> | Iterabl
         done = true;
         break;
       }
-      if (!(next.value instanceof Uint8Array)) throw new TypeError('expected every chunk to be a Uint8Array');
+      if (!(next.value instanceof Uint8Array)) throw new TypeError(`expected every chunk to be a Uint8Array, got ${describeValue(next.value)}`);
       queue.push(next.value);
     }
     return queue.available >= n;

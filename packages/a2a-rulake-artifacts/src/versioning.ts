@@ -1,3 +1,5 @@
+import { describeValue } from './describe-value.js';
+
 /** Schema version of every ArtifactKind this package writes (ADR-159 r3). */
 export const ARTIFACT_KIND_VERSION = '1';
 /** Versions this package can read. */
@@ -12,7 +14,7 @@ function versionNumber(version: unknown): number | undefined {
 
 function assertVersionList(value: unknown, what: string): asserts value is readonly string[] {
   if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) {
-    throw new TypeError(`expected ${what} to be an array of strings, got ${typeof value}`);
+    throw new TypeError(`expected ${what} to be an array of strings, got ${describeValue(value)}`);
   }
 }
 

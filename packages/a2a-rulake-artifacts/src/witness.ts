@@ -1,5 +1,6 @@
 import { shake256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
+import { describeValue } from './describe-value.js';
 
 /** Bytes of output: a witness is SHAKE-256 truncated to 32 bytes, as ADR-159 uses for AgentIDs. */
 export const WITNESS_BYTES = 32;
@@ -16,15 +17,10 @@ export function isWitness(value: unknown): value is string {
 
 function assertBytes(value: unknown, what: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
-    throw new TypeError(`expected ${what} to be a Uint8Array, got ${describe(value)}`);
+    throw new TypeError(`expected ${what} to be a Uint8Array, got ${describeValue(value)}`);
   }
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return value.constructor?.name ?? 'object';
-  return typeof value;
-}
 
 /** Lowercase hex SHAKE-256 (32-byte output) of `bytes`. */
 export function computeWitness(bytes: Uint8Array): string {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type Capability,
   HandOffError,
+  assertGrant,
   WitnessAccessDeniedError,
   WitnessNotFoundError,
   createHandOffMessage,
@@ -43,6 +45,25 @@ describe('hand-off through the in-memory store', () => {
     await expect(resolveHandOff(store, artifact)).rejects.toBeInstanceOf(WitnessAccessDeniedError);
   });
 
+  it('ADR-159 r2 scoped grant: write and search are checked on resolve when the receiver needs them', async () => {
+    const store = createInMemoryWitnessStore();
+    const readOnly = (await handOffVectors(store, generateVectors(10, 4), 4, { capabilities: ['read'] })).artifact;
+    await expect(resolveHandOff(store, readOnly, { require: ['search'] })).rejects.toMatchObject({ name: 'WitnessAccessDeniedError', required: 'search' });
+    await expect(resolveHandOff(store, readOnly, { require: ['write'] })).rejects.toBeInstanceOf(WitnessAccessDeniedError);
+    const readSearch = (await handOffVectors(store, generateVectors(10, 4), 4, { capabilities: ['read', 'search'] })).artifact;
+    const { vectors } = await resolveHandOff(store, readSearch, { require: ['search'] });
+    expect(await collect(vectors)).toHaveLength(10);
+    await expect(resolveHandOff(store, readSearch, { require: ['search', 'write'] })).rejects.toMatchObject({ required: 'write' });
+  });
+
+  it('a grant on the wire that was widened in transit still only grants what the reader knows', async () => {
+    const store = createInMemoryWitnessStore();
+    const { artifact } = await handOffVectors(store, generateVectors(2, 2), 2, { capabilities: ['search'] });
+    const wire = JSON.parse(JSON.stringify(artifact));
+    wire.parts[0].data.capabilities = ['search', 'READ', 'admin'];
+    await expect(resolveHandOff(store, wire)).rejects.toBeInstanceOf(WitnessAccessDeniedError);
+  });
+
   it('reports a witness the receiver tier does not hold', async () => {
     const { artifact } = await handOffVectors(createInMemoryWitnessStore(), generateVectors(10, 4), 4);
     await expect(resolveHandOff(createInMemoryWitnessStore(), artifact)).rejects.toBeInstanceOf(WitnessNotFoundError);
@@ -74,5 +95,21 @@ describe('createHandOffMessage / readHandOffMessage', () => {
   it('returns undefined for a message without typed parts', () => {
     expect(readHandOffMessage({ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] })).toBeUndefined();
     expect(readHandOffMessage(null as never)).toBeUndefined();
+  });
+});
+
+describe('assertGrant: no grant, no access (ADR-159 r2)', () => {
+  const witness = 'a'.repeat(64);
+  const all: Capability[] = ['read', 'write', 'search'];
+  it.each(all)('%s needs %s in the grant', (capability) => {
+    expect(() => assertGrant({ witness, capabilities: [capability] }, capability)).not.toThrow();
+    for (const other of all.filter((c) => c !== capability)) {
+      expect(() => assertGrant({ witness, capabilities: [other] }, capability)).toThrow(WitnessAccessDeniedError);
+    }
+    expect(() => assertGrant({ witness, capabilities: [] }, capability)).toThrow(WitnessAccessDeniedError);
+  });
+
+  it('a malformed witness is not found, never a path', () => {
+    expect(() => assertGrant({ witness: '../../etc/passwd', capabilities: ['read'] }, 'read')).toThrow(WitnessNotFoundError);
   });
 });

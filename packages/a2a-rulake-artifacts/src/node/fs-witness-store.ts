@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { describeValue } from '../describe-value.js';
 import { WitnessNotFoundError, WitnessVerificationError } from '../errors.js';
 import { type WitnessStore, assertReadGrant, payloadChunks } from '../store.js';
 import { isWitness } from '../witness.js';
@@ -29,11 +30,11 @@ function isMissing(error: unknown): boolean {
  */
 export function createFileSystemWitnessStore(options: FileSystemWitnessStoreOptions): WitnessStore {
   if (typeof options !== 'object' || options === null || typeof options.directory !== 'string' || options.directory === '') {
-    throw new TypeError('expected options.directory to be a non-empty string');
+    throw new TypeError(`expected options.directory to be a non-empty string, got ${describeValue(options === null || typeof options !== 'object' ? options : options.directory)}`);
   }
   const root = resolve(options.directory);
   const chunkBytes = options.readChunkBytes ?? 64 * 1024;
-  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`expected readChunkBytes >= 1, got ${chunkBytes}`);
+  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`expected readChunkBytes to be an integer >= 1, got ${describeValue(chunkBytes)}`);
   // The witness is validated before this is called, so it cannot escape the root.
   const pathOf = (witness: string): string => join(root, witness.slice(0, 2), witness);
 

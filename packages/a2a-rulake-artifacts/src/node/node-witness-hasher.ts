@@ -1,5 +1,6 @@
 /// <reference types="node" />
 import { createHash } from 'node:crypto';
+import { describeValue } from '../describe-value.js';
 import { type WitnessHasher, createWitnessHasher } from '../witness.js';
 
 /**
@@ -16,7 +17,7 @@ export function createNodeWitnessHasher(): WitnessHasher {
   }
   return {
     update(chunk) {
-      if (!(chunk instanceof Uint8Array)) throw new TypeError('expected chunk to be a Uint8Array');
+      if (!(chunk instanceof Uint8Array)) throw new TypeError(`expected chunk to be a Uint8Array, got ${describeValue(chunk)}`);
       hash.update(chunk);
     },
     digest() {
