@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ARTIFACT_KIND_VERSION,
   type ArtifactKind,
+  type StructuredValidator,
   fromArtifact,
   toArtifact,
   validateStructured,
@@ -171,6 +172,34 @@ describe('ADR-159 r2 schema-enforced JSON', () => {
     expect(validateStructured({ kind: 'structured_json', value: 3 }, ajvLike)).toEqual({ ok: false, errors: [{ message: 'missing answer' }] });
     const fn = (value: unknown) => ({ valid: value === 1, errors: ['not one'] });
     expect(validateStructured({ kind: 'structured_json', value: 2 }, fn)).toEqual({ ok: false, errors: ['not one'] });
+  });
+
+  it('accepts a function shaped like ajv\'s ValidateFunction (type-checked), errors null on success', () => {
+    // ajv/dist/types: `(this: Ajv | any, data: any, dataCxt?) => data is T` plus `errors`, `schema`.
+    interface AjvErrorObject {
+      instancePath: string;
+      schemaPath: string;
+      keyword: string;
+      params: Record<string, unknown>;
+      message?: string;
+    }
+    interface AjvValidateFunction<T = unknown> {
+      // biome-ignore lint/suspicious/noExplicitAny: mirrors ajv's own declaration
+      (this: any, data: any, dataCxt?: unknown): data is T;
+      errors?: null | AjvErrorObject[];
+      schema: unknown;
+    }
+    const validate = ((data: unknown) => {
+      const ok = typeof data === 'object' && data !== null && typeof (data as { answer?: unknown }).answer === 'number';
+      validate.errors = ok ? null : [{ instancePath: '/answer', schemaPath: '#/properties/answer/type', keyword: 'type', params: { type: 'number' }, message: 'must be number' }];
+      return ok;
+    }) as AjvValidateFunction<{ answer: number }>;
+    validate.schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
+    const validator: StructuredValidator = validate;
+    expect(validateStructured({ kind: 'structured_json', value: { answer: 1 } }, validator)).toEqual({ ok: true });
+    expect(validateStructured({ kind: 'structured_json', value: { answer: 'x' } }, validator)).toMatchObject({ ok: false, errors: [{ keyword: 'type' }] });
+    const artifact = toArtifact({ kind: 'structured_json', value: { answer: 'x' }, schema: 'urn:answer' });
+    expect(fromArtifact(artifact, { validators: { 'urn:answer': validate } })).toMatchObject({ kind: 'raw' });
   });
 
   it('treats a throwing validator as a failure, and rejects a non-validator', () => {

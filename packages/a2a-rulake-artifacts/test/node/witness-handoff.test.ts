@@ -6,6 +6,8 @@ import { SendMessageRequestSchema, createJsonRpcRequest } from '@a2aplane/a2a-ty
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   VECTOR_HEADER_BYTES,
+  type WitnessGrant,
+  type WitnessStore,
   WitnessVerificationError,
   computeWitness,
   createHandOffMessage,
@@ -27,16 +29,53 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** The HTTP body a client POSTs for SendMessage carrying the hand-off. */
+/**
+ * The HTTP body a client POSTs for SendMessage carrying the hand-off, built as a2a-client's JSON-RPC
+ * transport builds it (`JSON.stringify(createJsonRpcRequest(crypto.randomUUID(), 'SendMessage', params))`,
+ * packages/a2a-client/src/transports/json-rpc.ts), with the random ids the client and
+ * createHandOffMessage generate.
+ */
 function sendMessageBody(message: ReturnType<typeof createHandOffMessage>): string {
-  return JSON.stringify(createJsonRpcRequest(1, 'SendMessage', { message }));
+  return JSON.stringify(createJsonRpcRequest(globalThis.crypto.randomUUID(), 'SendMessage', { message }));
+}
+
+/** Largest chunk the codec produces: one block of 256 KiB of rows plus its 4-byte row count. */
+const MAX_CHUNK_BYTES = 256 * 1024 + 4;
+
+/** Wraps a store and records the size of every chunk that flows into `put` and out of `stream`. */
+function recordingStore(inner: WitnessStore): WitnessStore & { largestPut: number; largestRead: number; putChunks: number } {
+  const recorder = {
+    largestPut: 0,
+    largestRead: 0,
+    putChunks: 0,
+    async put(payload: Uint8Array | AsyncIterable<Uint8Array>) {
+      if (payload instanceof Uint8Array) throw new Error('expected the payload to be streamed, got one buffer');
+      async function* observe(source: AsyncIterable<Uint8Array>) {
+        for await (const chunk of source) {
+          recorder.putChunks++;
+          recorder.largestPut = Math.max(recorder.largestPut, chunk.byteLength);
+          yield chunk;
+        }
+      }
+      return inner.put(observe(payload));
+    },
+    get: (grant: WitnessGrant) => inner.get(grant),
+    async *stream(grant: WitnessGrant) {
+      for await (const chunk of inner.stream(grant)) {
+        recorder.largestRead = Math.max(recorder.largestRead, chunk.byteLength);
+        yield chunk;
+      }
+    },
+    has: (witness: string) => inner.has(witness),
+  };
+  return recorder;
 }
 
 describe('ADR-159 acceptance test 2 (witness_handoff): memory transfer is constant-size', () => {
   it('the SendMessage body is <= 2 KiB and identical in size at 1k, 10k, 100k and 1M vectors', async () => {
-    const sender = createFileSystemWitnessStore({ directory });
+    const sender = recordingStore(createFileSystemWitnessStore({ directory }));
     // The receiver is another peer on the same tier: a separate store over the same directory.
-    const receiver = createFileSystemWitnessStore({ directory });
+    const receiver = recordingStore(createFileSystemWitnessStore({ directory }));
     const bodySizes: number[] = [];
     const payloadSizes: number[] = [];
 
@@ -46,7 +85,7 @@ describe('ADR-159 acceptance test 2 (witness_handoff): memory transfer is consta
       expect(payloadBytes).toBeGreaterThan(count * DIM * 4);
       payloadSizes.push(payloadBytes);
 
-      const body = sendMessageBody(createHandOffMessage(artifact, { messageId: 'msg-00000001' }));
+      const body = sendMessageBody(createHandOffMessage(artifact));
       bodySizes.push(new TextEncoder().encode(body).byteLength);
 
       // Receiver: parse the request exactly as it arrived, rebuild the artifact, resolve and verify.
@@ -70,6 +109,11 @@ describe('ADR-159 acceptance test 2 (witness_handoff): memory transfer is consta
     expect(new Set(bodySizes).size).toBe(1);
     // The payload itself grew a thousandfold; the body did not.
     expect(payloadSizes[3]! / payloadSizes[0]!).toBeGreaterThan(900);
+    // Streaming end to end: 32 MB went into the tier and back out in bounded chunks, so the
+    // million vectors never sat in one buffer (let alone one JS string) on either side.
+    expect(sender.putChunks).toBeGreaterThan(100);
+    expect(sender.largestPut).toBeLessThanOrEqual(MAX_CHUNK_BYTES);
+    expect(receiver.largestRead).toBeLessThanOrEqual(64 * 1024);
   }, 120_000);
 
   it('the witness in the body is the SHAKE-256 of the stored payload', async () => {
