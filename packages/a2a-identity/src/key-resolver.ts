@@ -55,7 +55,7 @@ export interface JwksKeyResolverOptions {
   allowedJkuPrefixes?: readonly string[];
   /** Per-fetch timeout. Default 5000 ms. */
   timeoutMs?: number;
-  /** Largest JWKS body accepted, in characters. Default 65536. */
+  /** Largest JWKS body accepted, in bytes; reading stops (and the fetch is cancelled) past it. Default 65536. */
   maxBytes?: number;
 }
 
@@ -110,9 +110,7 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions = {}): Key
     const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(timeoutMs) : undefined;
     const response = await doFetch(url, { headers: { accept: 'application/jwk-set+json, application/json' }, redirect: 'error', signal });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const text = await response.text();
-    if (text.length > maxBytes) throw new Error('JWKS too large');
-    const body: unknown = JSON.parse(text);
+    const body: unknown = JSON.parse(await readLimited(response, maxBytes));
     const entries = typeof body === 'object' && body !== null ? (body as { keys?: unknown }).keys : undefined;
     if (!Array.isArray(entries)) throw new Error('not a JWKS');
     const keys: VerificationKey[] = [];
@@ -143,6 +141,36 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions = {}): Key
       return header.kid === undefined ? keys : keys.filter((key) => key.kid === header.kid);
     },
   };
+}
+
+/** The body as UTF-8 text, reading at most `maxBytes`: a hostile `jku` cannot make us buffer an endless response. */
+async function readLimited(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error('JWKS too large');
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error('JWKS too large');
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
 /** Asks each resolver in turn and returns every key found; a failing resolver contributes nothing. */

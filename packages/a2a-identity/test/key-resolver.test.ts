@@ -125,6 +125,41 @@ describe('createJwksKeyResolver (spec §8.4.2 jku)', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('stops reading an endless JWKS body at maxBytes and cancels it', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++;
+            controller.enqueue(new TextEncoder().encode(pulled === 1 ? '{"keys":[],"pad":"' : 'x'.repeat(1024)));
+          },
+          cancel() {
+            cancelled = true;
+          },
+        }),
+      );
+    const { fetchImpl } = fakeFetch({ [JWKS_URL]: endless });
+    const resolver = createJwksKeyResolver({ fetch: fetchImpl, maxBytes: 8 * 1024 });
+    expect(await resolver.resolve({ alg: 'EdDSA', jku: JWKS_URL })).toEqual([]);
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThan(20);
+  });
+
+  it('refuses a declared Content-Length above maxBytes without reading, and counts bytes, not characters', async () => {
+    const jwks = JSON.stringify(createJwks([ed]));
+    const declared = () => new Response(jwks, { headers: { 'content-length': String(10 * jwks.length) } });
+    expect(await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: declared }).fetchImpl, maxBytes: 2 * jwks.length }).resolve({ alg: 'EdDSA', jku: JWKS_URL })).toEqual([]);
+    // 'é' is one character but two UTF-8 bytes.
+    const multiByte = `${jwks.slice(0, -1)},"note":"${'é'.repeat(600)}"}`;
+    const limit = jwks.length + 700;
+    expect(multiByte.length).toBeLessThan(limit);
+    const respond = () => new Response(multiByte);
+    expect(await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: respond }).fetchImpl, maxBytes: limit }).resolve({ alg: 'EdDSA', jku: JWKS_URL })).toEqual([]);
+    expect(await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: respond }).fetchImpl, maxBytes: limit + 600 }).resolve({ alg: 'EdDSA', jku: JWKS_URL })).toHaveLength(1);
+  });
+
   it('skips invalid entries and keeps valid ones', async () => {
     const body = JSON.stringify({ keys: [{ kty: 'RSA', n: 'x', e: 'AQAB' }, 'junk', exportPublicJwk(ed)] });
     const { fetchImpl } = fakeFetch({ [JWKS_URL]: () => new Response(body) });
