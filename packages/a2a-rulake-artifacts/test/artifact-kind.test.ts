@@ -9,6 +9,7 @@ import {
   toArtifact,
   validateStructured,
 } from '../src/index.js';
+import { seededRandom } from './helpers.js';
 
 const WITNESS = 'a'.repeat(64);
 
@@ -108,6 +109,29 @@ describe('ADR-159 r2: receivers that do not understand a kind degrade to Raw', (
       expect(() => fromArtifact(input as never)).not.toThrow();
       expect(fromArtifact(input as never).kind).toBe('raw');
     }
+  });
+
+  it('random corruptions of every kind on the wire never throw and always read as a known kind', () => {
+    const random = seededRandom(11);
+    const names = new Set(['text', 'structured_json', 'vector_ref', 'rulake_witness', 'raw']);
+    let parsed = 0;
+    for (const kind of KINDS) {
+      const wire = JSON.stringify(toArtifact(kind));
+      for (let i = 0; i < 150; i++) {
+        const at = Math.floor(random() * wire.length);
+        const corrupted = wire.slice(0, at) + String.fromCharCode(32 + Math.floor(random() * 95)) + wire.slice(at + 1 + Math.floor(random() * 3));
+        let value: unknown;
+        try {
+          value = JSON.parse(corrupted);
+        } catch {
+          continue;
+        }
+        parsed++;
+        const read = fromArtifact(value as never);
+        expect(names.has(read.kind)).toBe(true);
+      }
+    }
+    expect(parsed).toBeGreaterThan(100);
   });
 
   it('reads a malformed payload of a known kind as raw with a note', () => {
