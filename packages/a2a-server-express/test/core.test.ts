@@ -152,3 +152,42 @@ describe('binding-neutral core', () => {
     await server.close();
   });
 });
+
+describe('the executor signal', () => {
+  it('aborts with the governor\'s reason, read before or after the governor stops the task', async () => {
+    for (const readFirst of [true, false]) {
+      const governor = new AbortController();
+      const gate = createGate();
+      let reason: unknown;
+      const server = createA2AServer({
+        card: testCard(),
+        governance: {
+          admit: async () => ({
+            context: { traceId: 'c'.repeat(32), depth: 0, rootAgentId: 'self', visitedAgents: ['self'] },
+            signal: governor.signal,
+            meterTokens: () => undefined,
+            finish: async () => undefined,
+          }),
+        },
+        executor: {
+          async execute(context, events) {
+            const t = createTaskUpdater(context, events);
+            t.submit();
+            const early = readFirst ? context.signal : undefined;
+            await gate.wait;
+            const signal = early ?? context.signal;
+            reason = signal.aborted ? signal.reason : 'not aborted';
+            t.fail('stopped');
+          },
+        },
+      });
+      const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } } });
+      expect(sent.kind).toBe('result');
+      governor.abort('max duration');
+      gate.open();
+      for (let i = 0; i < 50 && reason === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(reason).toBe('max duration');
+      await server.close();
+    }
+  });
+});

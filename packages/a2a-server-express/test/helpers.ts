@@ -60,11 +60,13 @@ export async function rpc(
   method: string,
   params: unknown,
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const response = await fetch(`${url}/a2a/jsonrpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...V1, ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method, params }),
+    ...(signal ? { signal } : {}),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
 }

@@ -32,7 +32,9 @@ import {
 import type { AgentExecutor, EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import type { TaskKey, TaskStore } from '../store/task-store.js';
+import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
+import { ExecutionSignal } from './execution-signal.js';
 import { type RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
 
@@ -320,23 +322,11 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
 
     async function launch(): Promise<{ runtime: TaskRuntime; detach: () => void }> {
-      // The executor's signal follows cancel, the governor and the caller. Listeners (not
-      // AbortSignal.any) so they can be removed when the task ends: a governor may hand every
-      // task the same long-lived never-aborting signal.
-      const controller = new AbortController();
-      const signal = controller.signal;
-      const followed = [governed?.signal, extra.signal].filter((s): s is AbortSignal => s !== undefined);
-      const follow = (event: Event): void => {
-        if (!signal.aborted) controller.abort((event.target as AbortSignal).reason);
-      };
-      for (const source of followed) {
-        if (source.aborted) {
-          if (!signal.aborted) controller.abort(source.reason);
-        } else source.addEventListener('abort', follow, { once: true });
-      }
-      const unfollow = (): void => {
-        for (const source of followed) source.removeEventListener('abort', follow);
-      };
+      // The executor's signal follows cancel, the governor and the caller. It is made on first
+      // read (most executors never look at it, and an AbortSignal is costly to make), with
+      // listeners (not AbortSignal.any) so they can be removed when the task ends: a governor
+      // may hand every task the same long-lived never-aborting signal.
+      const executionSignal = new ExecutionSignal([governed?.signal, extra.signal]);
       const contextId = existingTask?.contextId ?? runtime.contextId;
       const requestContext: RequestContext = {
         message: { ...message, taskId: runtime.key.taskId, contextId },
@@ -350,7 +340,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         skillId: chooseSkill(params),
         acceptedOutputModes: params.configuration?.acceptedOutputModes,
         taskContext,
-        signal,
+        get signal() {
+          return executionSignal.signal;
+        },
       };
       const usage = { tokens: 0, usd: 0 };
       const sink: EventSink = {
@@ -370,7 +362,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       runtime.messageResponse = undefined;
       runtimes.set(runtimeKey(runtime.key), runtime);
       const detach = runtime.addListener(listener(runtime));
-      cancelHooks.set(runtime, { controller, context: requestContext, sink });
+      cancelHooks.set(runtime, { signal: executionSignal, context: requestContext, sink });
 
       if (existingTask) {
         // A continuation: the new user message joins the history before the executor runs.
@@ -406,7 +398,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
           cancelHooks.delete(runtime);
           runtime.endListeners();
         });
-        unfollow();
+        executionSignal.unfollow();
         try {
           await governed?.finish({ tokens: usage.tokens, usd: usage.usd });
         } catch (error) {
@@ -418,9 +410,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
   }
 
-  const cancelHooks = new WeakMap<TaskRuntime, { controller: AbortController; context: RequestContext; sink: EventSink }>();
+  const cancelHooks = new WeakMap<TaskRuntime, { signal: ExecutionSignal; context: RequestContext; sink: EventSink }>();
 
-  async function sendMessage(params: SendMessageRequest, caller: Caller, requestSignal?: AbortSignal): Promise<unknown> {
+  async function sendMessage(params: SendMessageRequest, caller: Caller, request: CoreRequest): Promise<unknown> {
     const blocking = params.configuration?.returnImmediately !== true;
     let resolveOutcome!: (value: { ok: true } | { ok: false; error: unknown }) => void;
     const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
@@ -432,11 +424,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       else if (signal.final || !blocking) resolveOutcome({ ok: true });
     });
     // A caller that goes away stops the wait (not the task): the listener is released at once.
-    const onAbort = (): void => resolveOutcome({ ok: false, error: new InternalError({ message: 'Request aborted' }) });
-    requestSignal?.addEventListener('abort', onAbort, { once: true });
-    if (requestSignal?.aborted) onAbort();
+    const stopListening = onCallerGone(request, () => resolveOutcome({ ok: false, error: new InternalError({ message: 'Request aborted' }) }));
     const result = await outcome;
-    requestSignal?.removeEventListener('abort', onAbort);
+    stopListening();
     detach();
     releaseIfIdle(runtime);
     if (!result.ok) throw toA2AError(result.error);
@@ -549,7 +539,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
       const hook = cancelHooks.get(runtime);
       if (hook) {
-        hook.controller.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
+        hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
         if (options.executor.cancel) {
           try {
             await options.executor.cancel(hook.context, hook.sink);
@@ -630,7 +620,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function dispatch(method: A2AMethod, params: unknown, caller: Caller, request: CoreRequest): Promise<CoreResponse> {
     switch (method) {
       case 'SendMessage':
-        return { kind: 'result', result: await sendMessage(params as SendMessageRequest, caller, request.signal) };
+        return { kind: 'result', result: await sendMessage(params as SendMessageRequest, caller, request) };
       case 'SendStreamingMessage':
         if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
         return { kind: 'stream', events: await sendStreamingMessage(params as SendMessageRequest, caller) };
@@ -724,7 +714,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     },
     async close() {
       for (const runtime of runtimes.values()) {
-        cancelHooks.get(runtime)?.controller.abort(new InternalError({ message: 'Server closed' }));
+        cancelHooks.get(runtime)?.signal.abort(new InternalError({ message: 'Server closed' }));
         runtime.endListeners();
       }
       runtimes.clear();

@@ -73,6 +73,11 @@ export class TaskRuntime {
   pendingPushConfig: (TaskPushNotificationConfig & { id: string }) | undefined;
   private readonly listeners = new Set<Listener>();
   private chain: Promise<unknown> = Promise.resolve();
+  /** Counts `enqueue` calls, so a batch knows whether anything was queued after it. */
+  private queued = 0;
+  /** Executor events waiting for one queue step, and the `queued` count when that step was queued. */
+  private batch: AgentEvent[] | undefined;
+  private batchTicket = 0;
 
   constructor(
     readonly key: TaskKey,
@@ -94,6 +99,7 @@ export class TaskRuntime {
 
   /** Runs `fn` after every write queued before it. */
   enqueue<T>(fn: () => Promise<T> | T): Promise<T> {
+    this.queued += 1;
     const next = this.chain.then(fn, fn);
     this.chain = next.catch(() => undefined);
     return next;
@@ -105,6 +111,11 @@ export class TaskRuntime {
   }
 
   private emit(signal: RuntimeSignal): void {
+    if (this.listeners.size === 0) return;
+    if (this.listeners.size === 1) {
+      for (const listener of this.listeners) listener(signal);
+      return;
+    }
     for (const listener of [...this.listeners]) listener(signal);
   }
 
@@ -116,11 +127,30 @@ export class TaskRuntime {
     this.emit({ type: 'error', error });
   }
 
-  /** Queues an event from the executor. */
+  /**
+   * Queues an event from the executor. Events published back to back (nothing else queued in
+   * between) share one queue step, in order: one promise hop per burst instead of per event.
+   */
   publishFromAgent(event: AgentEvent): void {
-    void this.enqueue(() => this.accept(event)).catch((error: unknown) => {
-      this.deps.onAgentError(error instanceof Error ? error.message : 'event processing failed');
-    });
+    if (this.batch !== undefined && this.batchTicket === this.queued) {
+      this.batch.push(event);
+      return;
+    }
+    const batch = [event];
+    this.batch = batch;
+    void this.enqueue(() => this.acceptBatch(batch));
+    this.batchTicket = this.queued;
+  }
+
+  private async acceptBatch(batch: AgentEvent[]): Promise<void> {
+    if (this.batch === batch) this.batch = undefined;
+    for (const event of batch) {
+      try {
+        await this.accept(event);
+      } catch (error) {
+        this.deps.onAgentError(error instanceof Error ? error.message : 'event processing failed');
+      }
+    }
   }
 
   private async accept(event: AgentEvent): Promise<void> {

@@ -25,7 +25,9 @@ import {
 } from '@a2aplane/a2a-types';
 import { agentCardToV03, methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2aplane/a2a-types/v0_3';
 import { type CardSigner, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
+import { type CallerGoneHook, ON_CALLER_GONE } from '../core/caller-gone.js';
 import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
+import type { AuthenticationRequest } from '../core/types.js';
 import { writeSse } from '../sse/sse-writer.js';
 
 export interface NodeHttpHandlerOptions {
@@ -83,10 +85,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** `name` must be lower-case (node:http lower-cases incoming header names). */
 function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name.toLowerCase()];
+  const value = req.headers[name];
   return Array.isArray(value) ? value.join(',') : value;
 }
+
+const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
+const EXTENSIONS_HEADER = A2A_EXTENSIONS_HEADER.toLowerCase();
 
 function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -95,17 +101,105 @@ function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
 }
 
 function mediaType(req: IncomingMessage): string {
-  return (headerValue(req, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const raw = req.headers['content-type'];
+  if (raw === MEDIA_TYPE_JSON) return raw;
+  return (raw ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
-  res.writeHead(status, { 'content-type': MEDIA_TYPE_JSON, 'content-length': String(bytes.length), ...headers });
-  res.end(bytes);
+function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  // A string body goes out in one write together with the head (a Buffer takes a writev of two).
+  const text = JSON.stringify(body);
+  const head: Record<string, string> = { 'content-type': MEDIA_TYPE_JSON, 'content-length': String(Buffer.byteLength(text, 'utf8')) };
+  if (headers !== undefined) Object.assign(head, headers);
+  res.writeHead(status, head);
+  res.end(text, 'utf8');
 }
 
-function errorHeaders(error: A2AError): Record<string, string> {
-  return error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(0, Math.ceil(error.retryAfterSeconds))) };
+function errorHeaders(error: A2AError): Record<string, string> | undefined {
+  return error.retryAfterSeconds === undefined ? undefined : { 'retry-after': String(Math.max(0, Math.ceil(error.retryAfterSeconds))) };
+}
+
+const EMPTY_QUERY = '';
+
+/**
+ * The `CoreRequest` of one HTTP request. What most requests never need is made on first use: the
+ * flattened headers and query of `auth` (only an authenticator reads them) and the `signal`
+ * (the core listens for the response's `close` through `ON_CALLER_GONE` instead).
+ */
+class NodeCoreRequest implements CoreRequest, CallerGoneHook {
+  version: string | undefined;
+  readonly extensions: string | undefined;
+  readonly clientKey: string | undefined;
+  readonly lastEventId: string | undefined;
+  readonly auth: AuthenticationRequest;
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly params: unknown,
+    req: IncomingMessage,
+    private readonly res: ServerResponse,
+    query: LazyQuery,
+    clientKey: string | undefined,
+  ) {
+    this.version = headerValue(req, VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER);
+    this.extensions = headerValue(req, EXTENSIONS_HEADER) ?? query.get(A2A_EXTENSIONS_HEADER);
+    this.clientKey = clientKey;
+    this.lastEventId = headerValue(req, 'last-event-id');
+    this.auth = lazyAuth(req, query);
+  }
+
+  /** Aborts when the client goes away before the response is complete. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.res.once('close', () => {
+        if (!this.res.writableFinished) controller.abort();
+      });
+    }
+    return this.controller.signal;
+  }
+
+  [ON_CALLER_GONE](listener: () => void): () => void {
+    const res = this.res;
+    const onClose = (): void => {
+      if (!res.writableFinished) listener();
+    };
+    res.once('close', onClose);
+    return () => res.off('close', onClose);
+  }
+}
+
+/** The query of a request URL, parsed on first use (most JSON-RPC requests have none). */
+class LazyQuery {
+  private parsed: URLSearchParams | undefined;
+
+  constructor(private readonly search: string) {}
+
+  get params(): URLSearchParams {
+    this.parsed ??= new URLSearchParams(this.search);
+    return this.parsed;
+  }
+
+  get(name: string): string | undefined {
+    if (this.search === EMPTY_QUERY) return undefined;
+    return this.params.get(name) ?? undefined;
+  }
+}
+
+function lazyAuth(req: IncomingMessage, query: LazyQuery): AuthenticationRequest {
+  let headers: Record<string, string | undefined> | undefined;
+  return {
+    get headers() {
+      headers ??= flatHeaders(req);
+      return headers;
+    },
+    get query() {
+      return query.params;
+    },
+    method: req.method ?? 'GET',
+  };
 }
 
 function sendRestError(res: ServerResponse, error: A2AError, status = error.httpStatus): void {
@@ -146,23 +240,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   // Sign once, at startup; a failure surfaces as a 500 on the card request, not as an unhandled rejection.
   void cardBytes(false).catch(() => undefined);
 
-  /** Aborts when the client goes away before the response is complete. */
-  const disconnectSignal = (res: ServerResponse): AbortSignal => {
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    return controller.signal;
-  };
-
-  const baseRequest = (req: IncomingMessage, query: URLSearchParams, res?: ServerResponse): Omit<CoreRequest, 'method' | 'params'> => ({
-    ...(res ? { signal: disconnectSignal(res) } : {}),
-    version: headerValue(req, A2A_VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER) ?? undefined,
-    extensions: headerValue(req, A2A_EXTENSIONS_HEADER) ?? query.get(A2A_EXTENSIONS_HEADER) ?? undefined,
-    auth: { headers: flatHeaders(req), query, method: req.method ?? 'GET' },
-    clientKey: options.clientKey?.(req) ?? req.socket.remoteAddress,
-    lastEventId: headerValue(req, 'last-event-id'),
-  });
+  const clientKeyOf = (req: IncomingMessage): string | undefined => options.clientKey?.(req) ?? req.socket.remoteAddress;
 
   async function serveCard(req: IncomingMessage, res: ServerResponse, legacy: boolean): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -204,7 +282,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
   }
 
-  async function serveJsonRpc(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+  async function serveJsonRpc(req: IncomingMessage, res: ServerResponse, query: LazyQuery): Promise<void> {
     if (req.method !== 'POST') {
       sendJsonRpcError(res, null, new InvalidRequestError({ message: 'JSON-RPC requests must use POST' }), 405);
       return;
@@ -229,11 +307,11 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       res.writeHead(204).end();
       return;
     }
-    const base = baseRequest(req, query, res);
     const v03Method = methodFromV03(envelope.method);
     if (v03Method !== undefined) {
       // v0.3 method names (`message/send`) and shapes, served through the a2a-types translators.
-      if (base.version !== undefined && base.version.trim() !== '' && base.version.trim() !== '0.3') {
+      const version = headerValue(req, VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER);
+      if (version !== undefined && version.trim() !== '' && version.trim() !== '0.3') {
         sendJsonRpcError(res, envelope.id, new MethodNotFoundError({ message: `${envelope.method.slice(0, 64)} is a v0.3 method`, metadata: { method: envelope.method.slice(0, 128) } }));
         return;
       }
@@ -243,11 +321,13 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
         sendJsonRpcError(res, envelope.id, new InvalidParamsError({ details: [{ ...params.error.toBadRequest() }] }));
         return;
       }
-      const result = await server.handle({ ...base, version: '0.3', method: v03Method, params: params.data });
+      const request = new NodeCoreRequest(v03Method, params.data, req, res, query, clientKeyOf(req));
+      request.version = '0.3';
+      const result = await server.handle(request);
       await respondJsonRpc(res, envelope.id, result, (value) => translator.resultToV03(value as never));
       return;
     }
-    const result = await server.handle({ ...base, method: envelope.method, params: envelope.params });
+    const result = await server.handle(new NodeCoreRequest(envelope.method, envelope.params, req, res, query, clientKeyOf(req)));
     await respondJsonRpc(res, envelope.id, result);
   }
 
@@ -266,7 +346,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     });
   }
 
-  async function serveRest(req: IncomingMessage, res: ServerResponse, subPath: string, query: URLSearchParams): Promise<void> {
+  async function serveRest(req: IncomingMessage, res: ServerResponse, subPath: string, query: LazyQuery): Promise<void> {
     const verb = req.method ?? 'GET';
     const match = matchRestRoute(verb, subPath);
     if (!match) {
@@ -299,11 +379,11 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     const params = restRequestToParams(match.method, {
       pathParams: match.pathParams,
-      query,
+      query: query.params,
       ...(match.tenant === undefined ? {} : { tenant: match.tenant }),
       ...(body === undefined ? {} : { body }),
     });
-    const result = await server.handle({ ...baseRequest(req, query, res), method: match.method, params });
+    const result = await server.handle(new NodeCoreRequest(match.method, params, req, res, query, clientKeyOf(req)));
     if (result.kind === 'error') return sendRestError(res, result.error);
     if (result.kind === 'result') return sendJson(res, 200, result.result);
     await writeSse(res, result.events, {
@@ -314,20 +394,30 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   }
 
   return async (req, res) => {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://localhost');
-    } catch {
-      return false;
+    let path: string;
+    let query: LazyQuery;
+    const raw = req.url ?? '/';
+    if (raw === jsonRpcPath) {
+      // The common case, without URL parsing: exactly the JSON-RPC path, no query.
+      path = raw;
+      query = new LazyQuery(EMPTY_QUERY);
+    } else {
+      let url: URL;
+      try {
+        url = new URL(raw, 'http://localhost');
+      } catch {
+        return false;
+      }
+      path = url.pathname;
+      query = new LazyQuery(url.search);
     }
-    const path = url.pathname;
     const isRest = path === restPath || path.startsWith(`${restPath}/`);
     const isLegacyCard = legacyCardPath !== undefined && path === legacyCardPath;
     if (path !== cardPath && path !== jsonRpcPath && !isRest && !isLegacyCard) return false;
     try {
       if (path === cardPath || isLegacyCard) await serveCard(req, res, isLegacyCard);
-      else if (path === jsonRpcPath) await serveJsonRpc(req, res, url.searchParams);
-      else await serveRest(req, res, path.slice(restPath.length) || '/', url.searchParams);
+      else if (path === jsonRpcPath) await serveJsonRpc(req, res, query);
+      else await serveRest(req, res, path.slice(restPath.length) || '/', query);
     } catch {
       // Never leak internals: whatever escaped becomes a generic internal error.
       if (!res.headersSent) {

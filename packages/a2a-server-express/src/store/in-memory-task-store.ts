@@ -3,6 +3,7 @@ import {
   type StreamResponse,
   type TaskPushNotificationConfig,
 } from '@a2aplane/a2a-types';
+import { cloneStored } from './clone.js';
 import type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
@@ -133,7 +134,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async get(key: TaskKey): Promise<StoredTask | undefined> {
     const entry = this.live(key);
-    return entry ? structuredClone(entry.record) : undefined;
+    return entry ? cloneStored(entry.record) : undefined;
   }
 
   async upsert(record: StoredTask): Promise<void> {
@@ -141,12 +142,12 @@ export class InMemoryTaskStore implements TaskStore {
     const k = keyOf(key);
     const existing = this.live(key);
     if (existing) {
-      existing.record = structuredClone(record);
+      existing.record = cloneStored(record);
       this.track(k, existing.record);
       return;
     }
     this.sweep();
-    const entry: Entry = { record: structuredClone(record), events: [], seq: 0, push: new Map() };
+    const entry: Entry = { record: cloneStored(record), events: [], seq: 0, push: new Map() };
     this.entries.set(k, entry);
     this.track(k, entry.record);
   }
@@ -175,7 +176,7 @@ export class InMemoryTaskStore implements TaskStore {
     const page = after.slice(0, query.pageSize);
     const last = page.at(-1);
     const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.record.task.id) : '';
-    return { records: page.map((m) => structuredClone(m.record)), nextPageToken, totalSize: matches.length };
+    return { records: page.map((m) => cloneStored(m.record)), nextPageToken, totalSize: matches.length };
   }
 
   async delete(key: TaskKey): Promise<boolean> {
@@ -189,7 +190,7 @@ export class InMemoryTaskStore implements TaskStore {
     const entry = this.live(key);
     if (!entry) throw new Error('appendEvent on a task that is not stored');
     entry.seq += 1;
-    entry.events.push({ seq: entry.seq, event: structuredClone(event) });
+    entry.events.push({ seq: entry.seq, event: cloneStored(event) });
     if (entry.events.length > this.maxEvents) entry.events.splice(0, entry.events.length - this.maxEvents);
     return entry.seq;
   }
@@ -197,7 +198,7 @@ export class InMemoryTaskStore implements TaskStore {
   async readEvents(key: TaskKey, afterSeq: number): Promise<StoredEvent[]> {
     const entry = this.live(key);
     if (!entry) return [];
-    return entry.events.filter((e) => e.seq > afterSeq).map((e) => structuredClone(e));
+    return entry.events.filter((e) => e.seq > afterSeq).map((e) => cloneStored(e));
   }
 
   async lastSeq(key: TaskKey): Promise<number> {
@@ -205,11 +206,11 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async putPushConfig(key: TaskKey, config: TaskPushNotificationConfig & { id: string }): Promise<void> {
-    this.live(key)?.push.set(config.id, structuredClone(config));
+    this.live(key)?.push.set(config.id, cloneStored(config));
   }
 
   async listPushConfigs(key: TaskKey): Promise<(TaskPushNotificationConfig & { id: string })[]> {
-    return [...(this.live(key)?.push.values() ?? [])].map((c) => structuredClone(c));
+    return [...(this.live(key)?.push.values() ?? [])].map((c) => cloneStored(c));
   }
 
   async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {

@@ -1,0 +1,62 @@
+import type { StreamResponse } from '@a2aplane/a2a-types';
+import { describe, expect, it } from 'vitest';
+import { TaskRuntime } from '../src/core/task-runtime.js';
+import { InMemoryTaskStore } from '../src/index.js';
+
+const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
+  taskId,
+  contextId: 'c',
+  status: { state, timestamp: '2026-01-01T00:00:00.000Z' },
+});
+
+function runtimeWithLog(): { runtime: TaskRuntime; order: string[]; errors: string[] } {
+  const order: string[] = [];
+  const errors: string[] = [];
+  const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', {
+    store: new InMemoryTaskStore(),
+    pushSender: undefined,
+    onAgentError: (message) => errors.push(message),
+  });
+  runtime.addListener((signal) => {
+    if (signal.type !== 'event') return;
+    const event: StreamResponse = signal.event;
+    order.push(`${signal.seq}:${event.task ? 'task' : (event.statusUpdate?.status.state ?? 'other')}`);
+  });
+  return { runtime, order, errors };
+}
+
+describe('TaskRuntime write queue', () => {
+  it('executor events published back to back are applied in order; a write queued between them keeps its place', async () => {
+    const { runtime, order } = runtimeWithLog();
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
+    const between = runtime.enqueue(() => {
+      order.push('queued write');
+    });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
+    // Dropped: nothing leaves a terminal state.
+    runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
+    await between;
+    await runtime.enqueue(() => undefined);
+    expect(order).toEqual(['1:task', '2:TASK_STATE_WORKING', 'queued write', '3:TASK_STATE_COMPLETED']);
+    expect(runtime.task?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('one event that fails to store does not stop the events after it in the same burst', async () => {
+    const { runtime, order, errors } = runtimeWithLog();
+    const store = (runtime as unknown as { deps: { store: InMemoryTaskStore } }).deps.store;
+    const upsert = store.upsert.bind(store);
+    let calls = 0;
+    store.upsert = async (record) => {
+      calls += 1;
+      if (calls === 2) throw new Error('store hiccup');
+      return upsert(record);
+    };
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
+    runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
+    await runtime.enqueue(() => undefined);
+    expect(errors).toEqual(['store hiccup']);
+    expect(order).toEqual(['1:task', '2:TASK_STATE_COMPLETED']);
+  });
+});
