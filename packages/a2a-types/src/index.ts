@@ -6,5 +6,6 @@ export * from './operations.js';
 export * from './parse.js';
 export * from './rest-routes.js';
 export * from './ruvector.js';
+export * from './ruvector-metadata.js';
 export * from './task-aggregation.js';
 export * from './validation.js';

@@ -6,7 +6,8 @@ import {
   MethodNotFoundError,
 } from './errors/classes.js';
 import { fromJsonRpcError } from './errors/convert.js';
-import { type A2AMethod, type A2ARequestMap, isA2AMethod, OPERATIONS } from './operations.js';
+import { isA2AMethod } from './methods.js';
+import { type A2AMethod, type A2ARequestMap, OPERATIONS } from './operations.js';
 import { type ParseResult, parseWith } from './validation.js';
 
 export const JSON_RPC_VERSION = '2.0';

@@ -1,4 +1,4 @@
-import { A2A_METHODS, type A2AMethod, type HttpVerb, OPERATIONS, type QueryParamKind } from './operations.js';
+import { A2A_METHODS, type A2AMethod, type HttpVerb, type QueryParamKind, REST_BINDINGS } from './methods.js';
 
 type Segment =
   | { kind: 'literal'; value: string }
@@ -22,7 +22,7 @@ function compile(template: string): Segment[] {
 }
 
 const ROUTES: readonly CompiledRoute[] = A2A_METHODS.map((method) => {
-  const { rest } = OPERATIONS[method];
+  const rest = REST_BINDINGS[method];
   return { method, verbs: new Set([rest.verb, ...rest.alternateVerbs]), segments: compile(rest.path) };
 });
 
@@ -96,7 +96,7 @@ export function matchRestRoute(
 
 /** Builds the REST path of an operation: fills the template and adds the `/{tenant}` prefix when given. */
 export function buildRestPath(method: A2AMethod, pathParams: Readonly<Record<string, string>>, tenant?: string): string {
-  const path = OPERATIONS[method].rest.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const path = REST_BINDINGS[method].path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = pathParams[name];
     if (value === undefined || value === '') throw new TypeError(`expected path parameter "${name}" for ${method}`);
     return encodeURIComponent(value);
@@ -130,7 +130,7 @@ export function restRequestToParams(
     body?: unknown;
   },
 ): unknown {
-  const { rest } = OPERATIONS[method];
+  const rest = REST_BINDINGS[method];
   const params: Record<string, unknown> = {};
   if (rest.body && parts.body !== undefined) {
     if (typeof parts.body !== 'object' || parts.body === null || Array.isArray(parts.body)) return parts.body;
@@ -158,7 +158,7 @@ export interface RestRequestParts {
 
 /** The inverse of `restRequestToParams`: how a client sends an operation over the REST binding. */
 export function paramsToRestRequest<M extends A2AMethod>(method: M, params: Readonly<Record<string, unknown>>): RestRequestParts {
-  const { rest } = OPERATIONS[method];
+  const rest = REST_BINDINGS[method];
   const pathParamNames = [...rest.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
   const pathParams: Record<string, string> = {};
   for (const name of pathParamNames) pathParams[name] = String(params[name] ?? '');

@@ -7,3 +7,9 @@ export * from './push.js';
 export * from './requests.js';
 export * from './security.js';
 export * from './task.js';
+export {
+  INTERRUPTED_TASK_STATES,
+  isInterruptedTaskState,
+  isTerminalTaskState,
+  TERMINAL_TASK_STATES,
+} from './task-states.js';

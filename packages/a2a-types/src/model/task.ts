@@ -2,37 +2,12 @@ import * as z from 'zod/mini';
 import { MessageSchema } from './message.js';
 import { PartSchema } from './part.js';
 import { IdSchema, StructSchema, TimestampSchema, nonEmptyArray } from './primitives.js';
+import { SET_TASK_STATES } from './task-states.js';
 
-// Every state but TASK_STATE_UNSPECIFIED, which a TaskStatus must not carry.
-const SET_TASK_STATES = [
-  'TASK_STATE_SUBMITTED',
-  'TASK_STATE_WORKING',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_AUTH_REQUIRED',
-] as const;
+
 /** Lifecycle state of a task (spec §4.1.3). */
 export const TaskStateSchema = z.enum(['TASK_STATE_UNSPECIFIED', ...SET_TASK_STATES]);
 export type TaskState = z.infer<typeof TaskStateSchema>;
-
-/** States after which a task never changes again. */
-export const TERMINAL_TASK_STATES: ReadonlySet<TaskState> = new Set([
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_CANCELED',
-  'TASK_STATE_REJECTED',
-]);
-/** States in which a task waits for the client (blocking SendMessage returns on these too, spec §3.2.2). */
-export const INTERRUPTED_TASK_STATES: ReadonlySet<TaskState> = new Set([
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-]);
-
-export const isTerminalTaskState = (state: TaskState): boolean => TERMINAL_TASK_STATES.has(state);
-export const isInterruptedTaskState = (state: TaskState): boolean => INTERRUPTED_TASK_STATES.has(state);
 
 /** Current status of a task (spec §4.1.2). */
 export const TaskStatusSchema = z.object({

@@ -4,16 +4,15 @@ import type { Part } from '../model/part.js';
 import { TimestampSchema } from '../model/primitives.js';
 import type { AuthenticationInfo, TaskPushNotificationConfig } from '../model/push.js';
 import type { SendMessageResponse, StreamResponse } from '../model/requests.js';
-import {
-  type Artifact,
-  type Task,
-  type TaskArtifactUpdateEvent,
-  type TaskState,
-  type TaskStatus,
-  type TaskStatusUpdateEvent,
-  isInterruptedTaskState,
-  isTerminalTaskState,
+import type {
+  Artifact,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskState,
+  TaskStatus,
+  TaskStatusUpdateEvent,
 } from '../model/task.js';
+import { isInterruptedTaskState, isTerminalTaskState } from '../model/task-states.js';
 import { type ParseResult, parseWith } from '../validation.js';
 import { withOptional } from './optional.js';
 import type {

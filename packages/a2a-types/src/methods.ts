@@ -1,0 +1,75 @@
+// The operation names and their REST routes, without zod: the REST route helpers and the client read
+// these without pulling in the schemas of `operations.ts`.
+
+/** The eleven A2A v1.0 operations, by their JSON-RPC method name (spec §5.3). */
+export const A2A_METHODS = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
+] as const;
+export type A2AMethod = (typeof A2A_METHODS)[number];
+
+export type HttpVerb = 'GET' | 'POST' | 'DELETE';
+/** How a GET query parameter is converted from its string form (spec §11.5). */
+export type QueryParamKind = 'string' | 'int' | 'bool' | 'enum' | 'timestamp';
+
+export interface RestBinding {
+  verb: HttpVerb;
+  /** Other verbs a server should accept for the same route (the spec text and proto disagree on subscribe). */
+  alternateVerbs: readonly HttpVerb[];
+  /** Path template relative to the REST base, without the optional `/{tenant}` prefix. */
+  path: string;
+  /** Whether the non-path fields travel in a JSON body (POST) or in the query string (GET/DELETE). */
+  body: boolean;
+  /** Query parameters a GET/DELETE accepts, with how to read each. */
+  query: Readonly<Record<string, QueryParamKind>>;
+}
+
+const rest = (
+  verb: HttpVerb,
+  path: string,
+  options: { query?: Record<string, QueryParamKind>; alternateVerbs?: HttpVerb[] } = {},
+): RestBinding => ({
+  verb,
+  alternateVerbs: options.alternateVerbs ?? [],
+  path,
+  body: verb === 'POST',
+  query: options.query ?? {},
+});
+
+/** The REST route of every operation (spec §11.3). */
+export const REST_BINDINGS: { readonly [M in A2AMethod]: RestBinding } = {
+  SendMessage: rest('POST', '/message:send'),
+  SendStreamingMessage: rest('POST', '/message:stream'),
+  GetTask: rest('GET', '/tasks/{id}', { query: { historyLength: 'int' } }),
+  ListTasks: rest('GET', '/tasks', {
+      query: {
+        contextId: 'string',
+        status: 'enum',
+        pageSize: 'int',
+        pageToken: 'string',
+        historyLength: 'int',
+        statusTimestampAfter: 'timestamp',
+        includeArtifacts: 'bool',
+      },
+    }),
+  CancelTask: rest('POST', '/tasks/{id}:cancel'),
+  // The proto binds GET; the method table of spec §5.3 says POST. Clients use GET, servers accept both.
+  SubscribeToTask: rest('GET', '/tasks/{id}:subscribe', { alternateVerbs: ['POST'] }),
+  CreateTaskPushNotificationConfig: rest('POST', '/tasks/{taskId}/pushNotificationConfigs'),
+  GetTaskPushNotificationConfig: rest('GET', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
+  ListTaskPushNotificationConfigs: rest('GET', '/tasks/{taskId}/pushNotificationConfigs', { query: { pageSize: 'int', pageToken: 'string' } }),
+  DeleteTaskPushNotificationConfig: rest('DELETE', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
+  GetExtendedAgentCard: rest('GET', '/extendedAgentCard'),
+};
+
+const METHOD_SET: ReadonlySet<string> = new Set(A2A_METHODS);
+export const isA2AMethod = (value: unknown): value is A2AMethod => typeof value === 'string' && METHOD_SET.has(value);
