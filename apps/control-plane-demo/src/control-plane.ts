@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createA2AClient, type A2AClient, CardResolver } from '@a2aplane/a2a-client';
+import { type A2AClient, type A2AClientOptions, CardResolver, createA2AClient } from '@a2aplane/a2a-client';
 import { createRemoteExecutorFactory } from '@a2aplane/a2a-client/routing';
 import {
   type BudgetLedger,
@@ -20,6 +20,9 @@ import type { AgentCard } from '@a2aplane/a2a-types';
 import type { HostedAgent } from './agent-host.js';
 
 export const DEFAULT_CONFIG_PATH = fileURLToPath(new URL('../config/control-plane.yaml', import.meta.url));
+
+/** Per-call limit of the demo's A2A clients: the 1M-vector hand-off takes a few seconds. */
+export const CALL_TIMEOUT_MS = 120_000;
 
 /** What every agent of the demo shares: the operator config, one budget ledger, one spend view, events. */
 export interface ControlPlane {
@@ -68,12 +71,27 @@ export interface DiscoveredPeer {
   verification: string;
 }
 
+/** What the report says about one agent the demo started. */
+export interface AgentSummary {
+  name: string;
+  url: string;
+  agentId: string;
+  /** The card's signature as verified on discovery (`valid`). */
+  card: string;
+}
+
+export const summarizePeers = (peers: ReadonlyMap<string, DiscoveredPeer>): AgentSummary[] =>
+  [...peers.values()].map((peer) => ({ name: peer.agent.name, url: peer.agent.url, agentId: peer.agent.agentId, card: peer.verification }));
+
 /**
  * Discovers every agent the way a stranger would: fetches its card over HTTP, verifies the JWS
  * against the trusted keys (verify-on-discover: a tampered card never reaches an RPC), and checks
  * that the card's AgentID names the key that signed it.
  */
-export async function discoverPeers(agents: readonly HostedAgent[]): Promise<Map<string, DiscoveredPeer>> {
+export async function discoverPeers(
+  agents: readonly HostedAgent[],
+  clientOptions: (agent: HostedAgent) => Partial<A2AClientOptions> = () => ({}),
+): Promise<Map<string, DiscoveredPeer>> {
   const trusted = createPinnedKeyResolver(agents.map((agent) => exportPublicJwk(agent.key)));
   const resolver = new CardResolver({
     cardVerifier: (json) => verifyAgentCard(json, trusted),
@@ -84,7 +102,7 @@ export async function discoverPeers(agents: readonly HostedAgent[]): Promise<Map
     const discovered = await resolver.resolve(agent.url);
     const identity = checkCardAgentId(discovered.card, { algorithm: 'EdDSA', kid: agent.key.kid, publicKey: agent.key.publicKey });
     if (!identity.ok) throw new Error(`${agent.name}: card AgentID does not match its signing key (${identity.reason})`);
-    const client = createA2AClient({ card: discovered.card, cardResolver: resolver });
+    const client = createA2AClient({ card: discovered.card, cardResolver: resolver, timeoutMs: CALL_TIMEOUT_MS, ...clientOptions(agent) });
     peers.set(agent.agentId, { agent, card: discovered.card, client, verification: discovered.verification?.status ?? 'unsigned' });
   }
   return peers;

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { createControlPlane, DEFAULT_CONFIG_PATH } from './control-plane.js';
+import { type AgentSummary, type ControlPlane, createControlPlane, DEFAULT_CONFIG_PATH } from './control-plane.js';
 import {
   bold,
   createProgress,
   type DemoReport,
   dim,
+  printAgents,
   printBoundedRecursion,
   printHandOff,
   printRemoteEqualsLocal,
@@ -14,71 +15,82 @@ import {
 import { type BoundedRecursionResult, runBoundedRecursion } from './scenarios/bounded-recursion.js';
 import { runConstantSizeHandOff } from './scenarios/constant-size-handoff.js';
 import { runRemoteEqualsLocal } from './scenarios/remote-equals-local.js';
+import { judge } from './verdict.js';
 
 // `pnpm demo`: several governed agents on loopback, ADR-159's three acceptance tests, a report.
-// Every agent is closed by the scenario that started it (finally blocks), also on failure; on
-// Ctrl-C we exit after the running scenario has closed its servers.
+// Every agent is closed by the scenario that started it (finally blocks), also on failure. Ctrl-C
+// aborts the running scenario, which closes its agents and its temporary tier before the demo
+// exits 130; a second Ctrl-C (or 10 s without progress) forces the exit.
 const outputDirectory = resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DEMO_OUTPUT_DIR ?? 'demo-output');
-let interrupted = false;
-process.once('SIGINT', () => {
-  interrupted = true;
-  console.log('\ninterrupted: closing agents…');
-  setTimeout(() => process.exit(130), 5_000).unref();
-});
+const configPath = process.env.DEMO_CONFIG ? resolve(process.env.INIT_CWD ?? process.cwd(), process.env.DEMO_CONFIG) : DEFAULT_CONFIG_PATH;
+const interrupt = new AbortController();
+const onSignal = (signal: NodeJS.Signals): void => {
+  if (interrupt.signal.aborted) process.exit(130);
+  console.log(`\n${signal === 'SIGINT' ? 'interrupted' : signal}: closing agents…`);
+  interrupt.abort(new Error('interrupted'));
+  setTimeout(() => process.exit(130), 10_000).unref();
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 
 const message = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 const started = Date.now();
 const progress = createProgress();
+const onAgents = (agents: AgentSummary[]): void => {
+  progress.done();
+  printAgents(agents);
+};
+const scenarioOptions = { onProgress: progress.update, onAgents, signal: interrupt.signal };
 console.log(bold('a2aplane control-plane demo'));
-console.log(dim(`operator config: ${DEFAULT_CONFIG_PATH}`));
+console.log(dim(`operator config: ${configPath}`));
 
-const report: DemoReport = { startedAt: new Date(started).toISOString(), durationMs: 0, passed: false, scenarios: {} };
+const report: DemoReport = { startedAt: new Date(started).toISOString(), durationMs: 0, passed: false, interrupted: false, configPath, scenarios: {} };
 let recursion: BoundedRecursionResult | undefined;
 
-try {
-  const remoteEqualsLocal = await runRemoteEqualsLocal({ onProgress: progress.update });
-  report.scenarios.remoteEqualsLocal = remoteEqualsLocal;
-  progress.done();
-  printRemoteEqualsLocal(remoteEqualsLocal);
-} catch (error) {
-  report.scenarios.remoteEqualsLocal = { error: message(error) };
-}
-
-if (!interrupted) {
+/** Runs one scenario on a fresh control plane (its own budget ledger) read from the operator config. */
+async function scenario<T>(run: (plane: ControlPlane) => Promise<T>, print: (result: T) => void): Promise<T | { error: string } | undefined> {
+  if (interrupt.signal.aborted) return undefined;
   try {
-    const handOff = await runConstantSizeHandOff({ onProgress: progress.update });
-    report.scenarios.constantSizeHandOff = handOff;
+    const result = await run(await createControlPlane(configPath));
     progress.done();
-    printHandOff(handOff);
+    print(result);
+    return result;
   } catch (error) {
-    report.scenarios.constantSizeHandOff = { error: message(error) };
+    progress.done();
+    if (interrupt.signal.aborted) return undefined;
+    console.log(`\n${verdict(false)} ${message(error)}`);
+    return { error: message(error) };
   }
 }
 
-if (!interrupted) {
-  try {
-    recursion = await runBoundedRecursion(await createControlPlane(), { onProgress: progress.update });
-    const { tree: _tree, ...summary } = recursion;
-    report.scenarios.boundedRecursion = summary;
-    progress.done();
-    printBoundedRecursion(recursion);
-  } catch (error) {
-    report.scenarios.boundedRecursion = { error: message(error) };
-  }
+report.scenarios.remoteEqualsLocal = await scenario((plane) => runRemoteEqualsLocal(plane, scenarioOptions), printRemoteEqualsLocal);
+report.scenarios.constantSizeHandOff = await scenario((plane) => runConstantSizeHandOff(plane, scenarioOptions), printHandOff);
+const bounded = await scenario(
+  async (plane) => runBoundedRecursion(plane, await createControlPlane(configPath), scenarioOptions),
+  printBoundedRecursion,
+);
+if (bounded && 'tree' in bounded) {
+  recursion = bounded;
+  const { tree: _tree, ...summary } = bounded;
+  report.scenarios.boundedRecursion = summary;
+} else {
+  report.scenarios.boundedRecursion = bounded;
 }
 
-progress.done();
-const outcomes = Object.entries(report.scenarios).map(([name, result]) => ({
-  name,
-  passed: result !== undefined && 'passed' in result && result.passed === true,
-  error: result !== undefined && 'error' in result ? result.error : undefined,
-}));
-report.passed = !interrupted && outcomes.length === 3 && outcomes.every((outcome) => outcome.passed);
+const interrupted = interrupt.signal.aborted;
+const result = judge(report.scenarios, interrupted);
+report.passed = result.passed;
+report.interrupted = interrupted;
 report.durationMs = Date.now() - started;
 const written = await writeArtifacts(outputDirectory, report, recursion);
 
 console.log(`\n${bold('Summary')}`);
-for (const outcome of outcomes) console.log(`   ${verdict(outcome.passed)} ${outcome.name}${outcome.error ? ` — ${outcome.error}` : ''}`);
+for (const outcome of result.outcomes) console.log(`   ${verdict(outcome.passed)} ${outcome.name}${outcome.error ? ` — ${outcome.error}` : ''}`);
 console.log(dim(`\nwrote ${written.join(', ')}`));
-console.log(`${report.passed ? 'All three acceptance tests passed' : 'An acceptance test failed'} in ${(report.durationMs / 1000).toFixed(1)} s.`);
-process.exit(report.passed ? 0 : 1);
+const seconds = (report.durationMs / 1000).toFixed(1);
+console.log(
+  interrupted
+    ? `Interrupted after ${seconds} s; every agent was closed.`
+    : `${result.passed ? 'All three acceptance tests passed' : 'An acceptance test failed'} in ${seconds} s.`,
+);
+process.exit(result.exitCode);

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AgentSummary } from './control-plane.js';
 import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
 import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
@@ -9,6 +10,10 @@ export interface DemoReport {
   startedAt: string;
   durationMs: number;
   passed: boolean;
+  /** Stopped by Ctrl-C (SIGINT) or SIGTERM before the end: never a pass. */
+  interrupted: boolean;
+  /** The operator config every agent read. */
+  configPath: string;
   scenarios: {
     remoteEqualsLocal?: RemoteEqualsLocalResult | { error: string };
     constantSizeHandOff?: HandOffResult | { error: string };
@@ -44,6 +49,14 @@ export function createProgress(): { update(line: string): void; done(): void } {
 const bytes = (n: number): string =>
   n >= 1_048_576 ? `${(n / 1_048_576).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
 
+/** One line per agent the demo started: where it listens, its AgentID, its verified card. */
+export function printAgents(agents: readonly AgentSummary[]): void {
+  const width = Math.max(...agents.map((agent) => agent.name.length));
+  for (const agent of agents) {
+    console.log(dim(`   ${agent.name.padEnd(width)}  ${agent.url}  AgentID ${agent.agentId.slice(0, 16)}…  card ${agent.card}`));
+  }
+}
+
 export function printRemoteEqualsLocal(result: RemoteEqualsLocalResult): void {
   console.log(`\n${bold('1. Remote ≡ local')}  ${verdict(result.passed)}`);
   for (const item of result.cases) {
@@ -55,7 +68,7 @@ export function printRemoteEqualsLocal(result: RemoteEqualsLocalResult): void {
 
 export function printHandOff(result: HandOffResult): void {
   console.log(`\n${bold('2. Constant-size memory hand-off')}  ${verdict(result.passed)}  ${dim(`(dim ${result.dim}, file-system tier)`)}`);
-  console.log(`   ${'vectors'.padStart(10)}  ${'payload'.padStart(10)}  ${'A2A body'.padStart(9)}  resolved by B`);
+  console.log(`   ${'vectors'.padStart(10)}  ${'payload'.padStart(10)}  ${'A→B body'.padStart(9)}  resolved by B`);
   for (const row of result.rows) {
     console.log(
       `   ${row.vectors.toLocaleString('en-US').padStart(10)}  ${bytes(row.payloadBytes).padStart(10)}  ${`${row.requestBodyBytes} B`.padStart(9)}  ${row.resolvedCount.toLocaleString('en-US')} vectors, witness ${row.checksumMatches ? green('verified') : red('mismatch')}`,
@@ -67,6 +80,7 @@ export function printHandOff(result: HandOffResult): void {
 export function printBoundedRecursion(result: BoundedRecursionResult): void {
   console.log(`\n${bold('3. Bounded cost under recursion')}  ${verdict(result.passed)}`);
   console.log(`   cards verified on discovery: ${result.verifiedCards} (JWS EdDSA, AgentID = SHAKE-256 of the key)`);
+  console.log(`   a ${result.levels}-level binary delegation tree (up to ${result.attemptedTasks} tasks), every task costing $${result.tree.costUsd.toFixed(2)}`);
   console.log(`   tasks dispatched: ${result.dispatched}; rejected: ${Object.entries(result.rejectedByReason).map(([reason, n]) => `${n} ${reason}`).join(', ') || 'none'}`);
   console.log(`   spend over trace ${result.traceId}: $${result.spendUsd.toFixed(2)} of maxUsdPerMinute $${result.maxUsdPerMinute.toFixed(2)} (${result.tasksInTrace} tasks)`);
   console.log(`   deepest task: depth ${result.deepestDepth} (maxCallDepth ${result.maxCallDepth}); every deeper delegation rejected at dispatch: ${verdict(result.depthLimitHeld)}`);

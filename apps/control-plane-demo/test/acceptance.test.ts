@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { createControlPlane } from '../src/control-plane.js';
+import { type AgentSummary, createControlPlane } from '../src/control-plane.js';
 import { countNodes } from '../src/delegation-tree.js';
 import { runBoundedRecursion } from '../src/scenarios/bounded-recursion.js';
 import { HANDOFF_BODY_LIMIT_BYTES, runConstantSizeHandOff } from '../src/scenarios/constant-size-handoff.js';
 import { runRemoteEqualsLocal } from '../src/scenarios/remote-equals-local.js';
 
+/** Every agent has its own key, AgentID and signed card, verified on discovery, on loopback. */
+function expectOwnSignedCards(agents: AgentSummary[], count: number): void {
+  expect(agents).toHaveLength(count);
+  expect(new Set(agents.map((agent) => agent.agentId)).size).toBe(count);
+  expect(new Set(agents.map((agent) => agent.url)).size).toBe(count);
+  for (const agent of agents) {
+    expect(agent.card).toBe('valid');
+    expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(agent.agentId).toMatch(/^[0-9a-f]{64}$/);
+  }
+}
+
 // ADR-159's three acceptance tests, on real servers over HTTP on 127.0.0.1.
 describe('ADR-159 acceptance', () => {
   it('1. remote ≡ local: same status sequences, artifacts and errors through both executors', async () => {
-    const result = await runRemoteEqualsLocal();
+    const result = await runRemoteEqualsLocal(await createControlPlane());
+    expectOwnSignedCards(result.agents, 1);
     expect(result.cases.map((c) => c.name)).toEqual(['completed task with two artifacts', 'failed task', 'caller cancels mid-task']);
     for (const item of result.cases) expect(item.remote, item.name).toEqual(item.local);
     expect(result.cases[0]!.local.states).toEqual([
@@ -24,7 +37,8 @@ describe('ADR-159 acceptance', () => {
   });
 
   it('2. constant-size memory hand-off: 1k to 1M vectors, request body ≤ 2 KiB and flat, payload resolved and verified', async () => {
-    const result = await runConstantSizeHandOff({ dim: 4 });
+    const result = await runConstantSizeHandOff(await createControlPlane(), { dim: 4 });
+    expectOwnSignedCards(result.agents, 2);
     expect(result.rows.map((row) => row.vectors)).toEqual([1_000, 10_000, 100_000, 1_000_000]);
     const bodySizes = new Set(result.rows.map((row) => row.requestBodyBytes));
     expect(bodySizes.size).toBe(1);
@@ -38,7 +52,10 @@ describe('ADR-159 acceptance', () => {
   }, 180_000);
 
   it('3. bounded cost under recursion: spend per trace ≤ maxUsdPerMinute, depth past maxCallDepth and A→B→C→A rejected', async () => {
-    const result = await runBoundedRecursion(await createControlPlane());
+    const result = await runBoundedRecursion(await createControlPlane(), await createControlPlane());
+    expectOwnSignedCards(result.agents, 15);
+    expect(result.levels).toBe(10);
+    expect(result.attemptedTasks).toBe(1023);
     expect(result.maxUsdPerMinute).toBe(1);
     expect(result.maxCallDepth).toBe(8);
     expect(result.spendUsd).toBeLessThanOrEqual(result.maxUsdPerMinute);

@@ -12,6 +12,8 @@ export interface DelegatorOptions {
   costUsd: number;
   /** How many children each task tries to delegate to (2: a binary tree). */
   fanOut: number;
+  /** Levels of the tree the agents try to build: a task at depth `levels - 1` is a leaf. */
+  levels: number;
   /** Delegate to this named agent instead of letting the selector choose (the A -> B -> C -> A cycle). */
   next?: () => string | undefined;
   nameOf: (agentId: string) => string;
@@ -46,7 +48,8 @@ export function createDelegatorExecutor(options: DelegatorOptions): AgentExecuto
         children: [],
         ...(lineage ? { traceId: lineage.traceId } : {}),
       };
-      for (let i = 0; i < options.fanOut && lineage && !context.signal.aborted; i++) {
+      const fanOut = depth < options.levels - 1 ? options.fanOut : 0;
+      for (let i = 0; i < fanOut && lineage && !context.signal.aborted; i++) {
         const target = options.next?.();
         try {
           const result = await options.dispatcher().dispatch({
@@ -77,7 +80,7 @@ export function createDelegatorExecutor(options: DelegatorOptions): AgentExecuto
           );
         } catch (error) {
           node.children.push({
-            agent: target ? options.nameOf(target) : '(no peer chosen)',
+            agent: target ? options.nameOf(target) : 'subtask',
             depth: depth + 1,
             outcome: 'rejected',
             reason: A2AError.isInstance(error) ? (error as A2AError).reason : error instanceof Error ? error.name : 'UNKNOWN',

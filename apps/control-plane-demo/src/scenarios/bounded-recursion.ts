@@ -1,12 +1,26 @@
 import type { Dispatcher } from '@a2aplane/a2a-routing';
 import { type HostedAgent, hostAgent } from '../agent-host.js';
 import { createDelegatorExecutor, DELEGATION_SKILL } from '../agents/delegator.js';
-import { type ControlPlane, createControlPlane, createDispatcher, type DiscoveredPeer, discoverPeers } from '../control-plane.js';
+import {
+  type AgentSummary,
+  type ControlPlane,
+  createDispatcher,
+  type DiscoveredPeer,
+  discoverPeers,
+  summarizePeers,
+} from '../control-plane.js';
 import { countNodes, type DelegationNode } from '../delegation-tree.js';
+import type { ScenarioOptions } from './remote-equals-local.js';
+
+/** Levels of the binary delegation tree the root asks for (up to 2^10 - 1 = 1023 tasks). */
+export const TREE_LEVELS = 10;
 
 export interface BoundedRecursionResult {
   passed: boolean;
   tree: DelegationNode;
+  /** Levels of the tree the agents tried to build, and how many tasks that is. */
+  levels: number;
+  attemptedTasks: number;
   traceId: string;
   maxUsdPerMinute: number;
   maxCallDepth: number;
@@ -19,6 +33,7 @@ export interface BoundedRecursionResult {
   depthLimitHeld: boolean;
   cycle: { path: string[]; rejectedWith: string | undefined; callsToA: number; passed: boolean };
   verifiedCards: number;
+  agents: AgentSummary[];
 }
 
 const SKILL = { id: DELEGATION_SKILL, name: 'Delegate', description: 'Does costed work and delegates subtasks.', tags: ['demo'] };
@@ -46,7 +61,7 @@ async function hostDelegators(
   plane: ControlPlane,
   names: readonly string[],
   costUsd: number,
-  fanOut: number,
+  shape: { fanOut: number; levels: number },
   next?: (name: string) => string | undefined,
 ): Promise<{ agents: HostedAgent[]; peers: Map<string, DiscoveredPeer> }> {
   const dispatchers = new Map<string, Dispatcher>();
@@ -64,7 +79,7 @@ async function hostDelegators(
           self: { agentId, name },
           dispatcher: () => dispatchers.get(agentId)!,
           costUsd,
-          fanOut,
+          ...shape,
           nameOf: (id) => nameById.get(id) ?? id.slice(0, 8),
           ...(next ? { next: () => idByName.get(next(name) ?? '') } : {}),
         }),
@@ -73,7 +88,13 @@ async function hostDelegators(
     nameById.set(agent.agentId, name);
     agents.push(agent);
   }
-  const peers = await discoverPeers(agents);
+  let peers: Map<string, DiscoveredPeer>;
+  try {
+    peers = await discoverPeers(agents);
+  } catch (error) {
+    await Promise.all(agents.map((agent) => agent.close()));
+    throw error;
+  }
   for (const agent of agents) dispatchers.set(agent.agentId, createDispatcher(plane, agent.agentId, peers));
   return { agents, peers };
 }
@@ -86,18 +107,31 @@ async function hostDelegators(
  */
 export async function runBoundedRecursion(
   plane: ControlPlane,
-  options: { agents?: number; costUsd?: number; cyclePlane?: ControlPlane; onProgress?: (line: string) => void } = {},
+  /** The cycle runs on its own ledger (a second plane from the same config): the tree spends the first to its cap on purpose. */
+  cyclePlane: ControlPlane,
+  options: ScenarioOptions & { agents?: number; costUsd?: number; levels?: number } = {},
 ): Promise<BoundedRecursionResult> {
+  options.signal?.throwIfAborted();
   const costUsd = options.costUsd ?? 0.01;
+  const levels = options.levels ?? TREE_LEVELS;
   const names = Array.from({ length: options.agents ?? 12 }, (_, i) => `delegator-${String(i).padStart(2, '0')}`);
   options.onProgress?.(`scenario 3: starting ${names.length} delegating agents and verifying their cards`);
-  const tree = await hostDelegators(plane, names, costUsd, 2);
+  const tree = await hostDelegators(plane, names, costUsd, { fanOut: 2, levels });
   const cycleNames = ['A', 'B', 'C'];
-  // The cycle runs on its own ledger: the tree above spends the shared one to its cap on purpose.
-  const cyclePlane = options.cyclePlane ?? (await createControlPlane());
-  const cycle = await hostDelegators(cyclePlane, cycleNames, 0, 1, (name) => cycleNames[(cycleNames.indexOf(name) + 1) % cycleNames.length]);
+  let cycle: Awaited<ReturnType<typeof hostDelegators>>;
   try {
-    options.onProgress?.('scenario 3: running the 10-level binary delegation tree');
+    cycle = await hostDelegators(cyclePlane, cycleNames, 0, { fanOut: 1, levels: Number.POSITIVE_INFINITY }, (name) =>
+      cycleNames[(cycleNames.indexOf(name) + 1) % cycleNames.length],
+    );
+  } catch (error) {
+    await Promise.all(tree.agents.map((agent) => agent.close()));
+    throw error;
+  }
+  const agents = [...summarizePeers(tree.peers), ...summarizePeers(cycle.peers)];
+  options.onAgents?.(agents);
+  const call = { timeoutMs: 120_000, ...(options.signal ? { signal: options.signal } : {}) };
+  try {
+    options.onProgress?.(`scenario 3: running the ${levels}-level binary delegation tree`);
     const root = tree.peers.get(tree.agents[0]!.agentId)!;
     const response = await root.client.sendMessage(
       {
@@ -108,7 +142,7 @@ export async function runBoundedRecursion(
           metadata: { skillId: DELEGATION_SKILL },
         },
       },
-      { timeoutMs: 120_000 },
+      call,
     );
     const data = response.task?.artifacts?.find((artifact) => artifact.artifactId === 'tree')?.parts[0]?.data as
       | { node: DelegationNode & { traceId?: string } }
@@ -122,11 +156,15 @@ export async function runBoundedRecursion(
     const counts = countNodes(treeRoot);
     const pastDepth = rejectionsPastDepth(treeRoot, maxCallDepth);
 
+    options.signal?.throwIfAborted();
     options.onProgress?.('scenario 3: running the A -> B -> C -> A cycle');
     const a = cycle.peers.get(cycle.agents[0]!.agentId)!;
-    const cycleResponse = await a.client.sendMessage({
-      message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'start the cycle' }], metadata: { skillId: DELEGATION_SKILL } },
-    });
+    const cycleResponse = await a.client.sendMessage(
+      {
+        message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'start the cycle' }], metadata: { skillId: DELEGATION_SKILL } },
+      },
+      call,
+    );
     const cycleData = cycleResponse.task?.artifacts?.[0]?.parts[0]?.data as { node: DelegationNode } | undefined;
     const path: string[] = [];
     let cursor = cycleData?.node;
@@ -145,6 +183,8 @@ export async function runBoundedRecursion(
     return {
       passed,
       tree: treeRoot,
+      levels,
+      attemptedTasks: 2 ** levels - 1,
       traceId,
       maxUsdPerMinute,
       maxCallDepth,
@@ -156,6 +196,7 @@ export async function runBoundedRecursion(
       depthLimitHeld,
       cycle: { path, rejectedWith, callsToA, passed: cyclePassed },
       verifiedCards: [...tree.peers.values(), ...cycle.peers.values()].filter((peer) => peer.verification === 'valid').length,
+      agents,
     };
   } finally {
     await Promise.all([...tree.agents, ...cycle.agents].map((agent) => agent.close()));

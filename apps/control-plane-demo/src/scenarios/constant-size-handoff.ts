@@ -1,14 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createA2AClient } from '@a2aplane/a2a-client';
-import { createHandOffMessage, handOffVectors } from '@a2aplane/a2a-rulake-artifacts';
 import { createFileSystemWitnessStore } from '@a2aplane/a2a-rulake-artifacts/node';
-import { hostAgent } from '../agent-host.js';
+import type { Dispatcher } from '@a2aplane/a2a-routing';
+import { type HostedAgent, hostAgent } from '../agent-host.js';
 import { checksumVectors, createMemoryReaderExecutor } from '../agents/memory-reader.js';
+import {
+  createRetrieverExecutor,
+  RESOLVE_SKILL,
+  RETRIEVE_SKILL,
+  type RetrievalReport,
+  type RetrievalRequest,
+  retrievalResult,
+} from '../agents/retriever.js';
+import { type AgentSummary, type ControlPlane, createDispatcher, discoverPeers, summarizePeers } from '../control-plane.js';
+import type { ScenarioOptions } from './remote-equals-local.js';
 
 export const HANDOFF_BODY_LIMIT_BYTES = 2048;
 export const DEFAULT_VECTOR_COUNTS = [1_000, 10_000, 100_000, 1_000_000] as const;
+const SEED = 42;
 
 export interface HandOffRow {
   vectors: number;
@@ -25,78 +35,112 @@ export interface HandOffResult {
   rows: HandOffRow[];
   /** Every body is at most 2 KiB and all bodies have the same size. */
   constantSize: boolean;
+  agents: AgentSummary[];
 }
 
-/** A retrieval result of `count` vectors, generated lazily from a seed (never all in memory). */
-function* retrievalResult(count: number, dim: number, seed: number): Generator<Float32Array> {
-  let state = seed >>> 0;
-  for (let i = 0; i < count; i++) {
-    const vector = new Float32Array(dim);
-    for (let d = 0; d < dim; d++) {
-      state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-      vector[d] = state / 4_294_967_296;
-    }
-    yield vector;
-  }
+/** Bytes of each SendMessage body by message id, as it leaves a client (a request interceptor). */
+function createBodyMeter(): { record(body: unknown): void; bytesOf(messageId: string): number | undefined } {
+  const sizes = new Map<string, number>();
+  return {
+    record(body) {
+      if (typeof body !== 'string') return;
+      const messageId = (JSON.parse(body) as { params?: { message?: { messageId?: string } } }).params?.message?.messageId;
+      if (messageId) sizes.set(messageId, new TextEncoder().encode(body).length);
+    },
+    bytesOf: (messageId) => sizes.get(messageId),
+  };
 }
 
 /**
- * ADR-159 acceptance test 2: agent A hands agent B a retrieval result as a RuLakeWitness through
- * the file-system tier. The A2A request body A sends (captured on the wire by a client
- * interceptor) stays under 2 KiB and the same size for every payload size; B resolves the
- * payload from the tier, checks the grant and the witness, and reports what it read.
+ * ADR-159 acceptance test 2: agent A produces a retrieval result and hands it to agent B as a
+ * RuLakeWitness through the file-system tier. The A2A request body A sends B (captured as it
+ * leaves A's client) stays under 2 KiB and the same size for every payload size; B resolves the
+ * payload from the tier, checks the read grant and the witness, and reports what it read.
  */
 export async function runConstantSizeHandOff(
-  options: { counts?: readonly number[]; dim?: number; onProgress?: (line: string) => void } = {},
+  plane: ControlPlane,
+  options: ScenarioOptions & { counts?: readonly number[]; dim?: number } = {},
 ): Promise<HandOffResult> {
+  options.signal?.throwIfAborted();
   const counts = options.counts ?? DEFAULT_VECTOR_COUNTS;
   const dim = options.dim ?? 8;
   const directory = await mkdtemp(join(tmpdir(), 'a2aplane-demo-tier-'));
+  options.onProgress?.(`scenario 2: starting agents A (retriever) and B (memory reader) on the file-system tier ${directory}`);
   const tier = createFileSystemWitnessStore({ directory });
-  const reader = await hostAgent({
-    name: 'memory-reader',
-    skill: { id: 'memory.resolve', name: 'Resolve memory', description: 'Reads a witnessed payload from the shared tier.', tags: ['memory'] },
-    executor: () => createMemoryReaderExecutor(tier),
-  });
+  const meter = createBodyMeter();
+  const dispatchers = new Map<string, Dispatcher>();
+  const agents: HostedAgent[] = [];
   try {
-    let lastBodyBytes = 0;
-    const client = createA2AClient({
-      baseUrl: reader.url,
-      timeoutMs: 120_000,
-      interceptors: {
-        beforeRequest: (request) => {
-          if (typeof request.body === 'string') lastBodyBytes = new TextEncoder().encode(request.body).length;
-        },
-      },
+    const reader = await hostAgent({
+      name: 'B memory-reader',
+      skill: { id: RESOLVE_SKILL, name: 'Resolve memory', description: 'Reads a witnessed payload from the shared tier.', tags: ['memory'] },
+      governor: (agentId) => plane.governorFor(agentId),
+      executor: () => createMemoryReaderExecutor(tier),
     });
+    agents.push(reader);
+    const retriever = await hostAgent({
+      name: 'A retriever',
+      skill: { id: RETRIEVE_SKILL, name: 'Retrieve', description: 'Retrieves vectors and hands them to the memory reader.', tags: ['memory'] },
+      governor: (agentId) => plane.governorFor(agentId),
+      executor: ({ agentId }) =>
+        createRetrieverExecutor({
+          self: { agentId },
+          tier,
+          dispatcher: () => dispatchers.get(agentId)!,
+          readerAgentId: () => reader.agentId,
+          requestBodyBytes: meter.bytesOf,
+        }),
+    });
+    agents.push(retriever);
+    // A's client to B measures the bodies it sends.
+    const peers = await discoverPeers(agents, (agent) =>
+      agent === reader ? { interceptors: { beforeRequest: (request) => meter.record(request.body) } } : {},
+    );
+    dispatchers.set(retriever.agentId, createDispatcher(plane, retriever.agentId, peers));
+    const summaries = summarizePeers(peers);
+    options.onAgents?.(summaries);
+
+    const a = peers.get(retriever.agentId)!.client;
     const rows: HandOffRow[] = [];
     for (const count of counts) {
-      options.onProgress?.(`scenario 2: handing off ${count.toLocaleString('en-US')} vectors`);
-      const handOff = await handOffVectors(tier, retrievalResult(count, dim, 42), dim, { capabilities: ['read'] });
+      options.signal?.throwIfAborted();
+      options.onProgress?.(`scenario 2: A hands B ${count.toLocaleString('en-US')} vectors`);
+      const request: RetrievalRequest = { vectors: count, dim, seed: SEED };
+      const response = await a.sendMessage(
+        {
+          message: {
+            messageId: globalThis.crypto.randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ data: { ...request } }],
+            metadata: { skillId: RETRIEVE_SKILL },
+          },
+        },
+        options.signal ? { signal: options.signal } : {},
+      );
+      const report = response.task?.artifacts?.find((artifact) => artifact.artifactId === 'handoff')?.parts[0]?.data as RetrievalReport | undefined;
+      if (!report) throw new Error(`agent A returned no hand-off report (task ${response.task?.status.state ?? 'missing'})`);
+      // What B must have read: the same seeded vectors, checksummed here independently of A and B.
       const expected = await checksumVectors(
         (async function* () {
-          yield* retrievalResult(count, dim, 42);
+          yield* retrievalResult(count, dim, SEED, options.signal);
         })(),
       );
-      const response = await client.sendMessage({
-        message: createHandOffMessage(handOff.artifact, { messageId: globalThis.crypto.randomUUID() }),
-      });
-      const resolution = response.task?.artifacts?.[0]?.parts[0]?.data as { witness: string; count: number; checksum: number } | undefined;
       rows.push({
         vectors: count,
-        payloadBytes: handOff.payloadBytes,
-        requestBodyBytes: lastBodyBytes,
-        witness: handOff.kind.witness,
-        resolvedCount: resolution?.count ?? 0,
-        checksumMatches: resolution?.checksum === expected.checksum && resolution?.witness === handOff.kind.witness,
+        payloadBytes: report.payloadBytes,
+        requestBodyBytes: report.requestBodyBytes,
+        witness: report.witness,
+        resolvedCount: report.resolution?.count ?? 0,
+        checksumMatches:
+          report.resolution?.verified === true && report.resolution.checksum === expected.checksum && report.resolution.witness === report.witness,
       });
     }
     const sizes = new Set(rows.map((row) => row.requestBodyBytes));
     const constantSize = sizes.size === 1 && rows.every((row) => row.requestBodyBytes > 0 && row.requestBodyBytes <= HANDOFF_BODY_LIMIT_BYTES);
     const passed = constantSize && rows.every((row) => row.resolvedCount === row.vectors && row.checksumMatches);
-    return { passed, dim, rows, constantSize };
+    return { passed, dim, rows, constantSize, agents: summaries };
   } finally {
-    await reader.close();
+    await Promise.all(agents.map((agent) => agent.close()));
     await rm(directory, { recursive: true, force: true });
   }
 }

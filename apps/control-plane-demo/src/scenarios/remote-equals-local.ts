@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { createA2AClient } from '@a2aplane/a2a-client';
 import { createRemoteExecutor } from '@a2aplane/a2a-client/routing';
-import { createRootContext } from '@a2aplane/a2a-governance';
+import { createRootContext, readTaskContext } from '@a2aplane/a2a-governance';
 import { createLocalExecutor, type Executor } from '@a2aplane/a2a-routing';
 import { createA2AServer } from '@a2aplane/a2a-server-express';
 import type { SendMessageRequest } from '@a2aplane/a2a-types';
 import { hostAgent } from '../agent-host.js';
 import { createWorkerExecutor } from '../agents/worker.js';
+import { type AgentSummary, type ControlPlane, discoverPeers, summarizePeers } from '../control-plane.js';
 import { normalizeRun } from './normalize.js';
 
 export interface RunRecord {
@@ -25,7 +25,18 @@ export interface RemoteEqualsLocalCase {
 export interface RemoteEqualsLocalResult {
   passed: boolean;
   cases: RemoteEqualsLocalCase[];
+  agents: AgentSummary[];
 }
+
+export interface ScenarioOptions {
+  onProgress?: (line: string) => void;
+  /** Called once the scenario's agents listen, with their URLs and AgentIDs. */
+  onAgents?: (agents: AgentSummary[]) => void;
+  /** Aborting (Ctrl-C) stops the scenario; its agents are closed before it rejects. */
+  signal?: AbortSignal;
+}
+
+const WORK_SKILL = { id: 'work', name: 'Work', description: 'Summarises text.', tags: ['demo'] };
 
 const request = (text: string): SendMessageRequest => ({
   message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata: { skillId: 'work' } },
@@ -59,16 +70,28 @@ async function run(executor: Executor, text: string, abortAfterUpdates?: number)
  * core in process) and the remote executor (an HTTP hop to a server running the same agent)
  * give identical status sequences, artifacts and errors, modulo ids and timestamps.
  */
-export async function runRemoteEqualsLocal(options: { onProgress?: (line: string) => void } = {}): Promise<RemoteEqualsLocalResult> {
+export async function runRemoteEqualsLocal(plane: ControlPlane, options: ScenarioOptions = {}): Promise<RemoteEqualsLocalResult> {
+  options.signal?.throwIfAborted();
+  options.onProgress?.('scenario 1: starting the worker agent and verifying its card');
+  // Both sides run the same agent under the same governance (the operator config's policy).
   const worker = await hostAgent({
     name: 'worker',
-    skill: { id: 'work', name: 'Work', description: 'Summarises text.', tags: ['demo'] },
+    skill: WORK_SKILL,
+    governor: (agentId) => plane.governorFor(agentId),
     executor: () => createWorkerExecutor({ stepDelayMs: 20 }),
   });
-  const inProcess = createA2AServer({ card: worker.server.card, executor: createWorkerExecutor({ stepDelayMs: 20 }) });
+  const localGovernor = plane.governorFor(worker.agentId);
+  const inProcess = createA2AServer({
+    card: worker.server.card,
+    executor: createWorkerExecutor({ stepDelayMs: 20 }),
+    governance: { admit: (input) => localGovernor.admit(input), readTaskContext },
+  });
   try {
+    const peers = await discoverPeers([worker]);
+    const agents = summarizePeers(peers);
+    options.onAgents?.(agents);
     const local = createLocalExecutor(inProcess);
-    const remote = createRemoteExecutor(createA2AClient({ baseUrl: worker.url }));
+    const remote = createRemoteExecutor(peers.get(worker.agentId)!.client);
     const cases: Array<{ name: string; text: string; abortAfterUpdates?: number }> = [
       { name: 'completed task with two artifacts', text: 'summarise the quarterly delegation report' },
       { name: 'failed task', text: 'please fail this one' },
@@ -76,12 +99,13 @@ export async function runRemoteEqualsLocal(options: { onProgress?: (line: string
     ];
     const results: RemoteEqualsLocalCase[] = [];
     for (const item of cases) {
+      options.signal?.throwIfAborted();
       options.onProgress?.(`scenario 1: ${item.name}`);
       const localRun = await run(local, item.text, item.abortAfterUpdates);
       const remoteRun = await run(remote, item.text, item.abortAfterUpdates);
       results.push({ name: item.name, local: localRun, remote: remoteRun, identical: isDeepStrictEqual(localRun, remoteRun) });
     }
-    return { passed: results.every((result) => result.identical), cases: results };
+    return { passed: results.every((result) => result.identical), cases: results, agents };
   } finally {
     await inProcess.close();
     await worker.close();
