@@ -11,18 +11,17 @@ import {
   InvalidAgentResponseError,
   isInterruptedTaskState,
   isTerminalTaskState,
-  OPERATIONS,
-  parseWith,
   type StreamResponse,
 } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import { type CallContext, createTraceparent, withCallContext } from './context.js';
 import { CardResolver, type CardVerifier, type UnsignedCardPolicy } from './discovery.js';
 import { A2ATransportError, AgentCardDiscoveryError, StreamResumeExhaustedError } from './errors.js';
-import type { FetchLike, HttpContext, Interceptors } from './http.js';
+import { type A2AValidator, structuralValidator } from './guards.js';
+import { type FetchLike, type HttpContext, type Interceptors, lowerCaseHeaders } from './http.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
-import { loadV03Translators } from './v0_3-loader.js';
+import { loadV03Translators, type V03Support } from './v0_3-loader.js';
 import { createRestTransport } from './transports/rest.js';
 import type { StreamItem, Transport, TransportBinding, TransportCallOptions } from './transports/types.js';
 
@@ -62,8 +61,22 @@ export interface A2AClientOptions {
   interceptors?: Interceptors;
   /** Binding preference. Default `['JSONRPC', 'HTTP+JSON']`. */
   preferredBindings?: TransportBinding[];
-  /** '0.3' speaks v0.3 JSON-RPC (method names and shapes) to the card's 0.3 interfaces. Default '1.0'. */
+  /**
+   * '0.3' speaks v0.3 JSON-RPC (method names and shapes) to the card's 0.3 interfaces; it needs the
+   * `v0_3` option. Default '1.0'.
+   */
   protocolVersion?: '1.0' | '0.3';
+  /**
+   * v0.3 support (`v0_3` from `@a2aplane/a2a-client/v0_3`): required by `protocolVersion: '0.3'`, and
+   * reads legacy cards with the strict a2a-types translator instead of the lenient normalizer.
+   */
+  v0_3?: V03Support;
+  /**
+   * How params, results and cards are checked. Default `structuralValidator` (small structural checks,
+   * no zod); `strictValidator` from `@a2aplane/a2a-client/strict` parses everything with the
+   * a2a-types schemas.
+   */
+  validator?: A2AValidator;
   cardVerifier?: CardVerifier;
   unsignedCardPolicy?: UnsignedCardPolicy;
   /** Share a resolver (and its cache) between clients. */
@@ -156,6 +169,12 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     throw new RangeError(`expected protocolVersion '1.0' or '0.3', got ${String(protocolVersion)}`);
   }
   const v03 = protocolVersion === '0.3';
+  if (v03 && typeof options.v0_3?.load !== 'function') {
+    throw new TypeError(
+      "expected options.v0_3 with protocolVersion '0.3' (import { v0_3 } from '@a2aplane/a2a-client/v0_3'), got none",
+    );
+  }
+  const validator = options.validator ?? structuralValidator;
   const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
   const maxResume = options.resume?.maxAttempts ?? 3;
   const http: HttpContext = { fetch: options.fetch, auth: options.auth, interceptors: options.interceptors };
@@ -167,6 +186,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.cardVerifier ? { cardVerifier: options.cardVerifier } : {}),
       ...(options.unsignedCardPolicy ? { unsignedCardPolicy: options.unsignedCardPolicy } : {}),
+      ...(options.validator ? { validator: options.validator } : {}),
+      ...(options.v0_3 ? { v0_3: options.v0_3 } : {}),
     });
 
   let cardPromise: Promise<AgentCard> | undefined = options.card ? Promise.resolve(options.card) : undefined;
@@ -197,7 +218,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         `Agent "${card.name}" has no ${(options.preferredBindings ?? DEFAULT_BINDINGS).join(' or ')} interface for protocol ${protocolVersion}`,
       );
     }
-    const v03Operations = v03 ? (await loadV03Translators()).V03_OPERATIONS : undefined;
+    const v03Operations = v03 ? (await loadV03Translators(options.v0_3 as V03Support)).V03_OPERATIONS : undefined;
     transports = selected.map((i) => ({
       transport:
         i.protocolBinding === 'JSONRPC'
@@ -215,25 +236,35 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     transports = [bound, ...transports.filter((t) => t !== bound)];
   };
 
+  // Built once: the user's headers, A2A-Version and A2A-Extensions, with lower-case names.
+  const baseHeaders = lowerCaseHeaders(options.headers);
+  baseHeaders[A2A_VERSION_HEADER.toLowerCase()] = v03 ? '0.3' : A2A_PROTOCOL_VERSION;
+  if (options.extensions && options.extensions.length > 0) {
+    // v0.3 named the extensions header X-A2A-Extensions.
+    baseHeaders[(v03 ? 'X-A2A-Extensions' : A2A_EXTENSIONS_HEADER).toLowerCase()] = options.extensions.join(', ');
+  }
+  const defaultTransportOptions: TransportCallOptions = {
+    headers: baseHeaders,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
+  };
+
   const transportOptions = (callOptions: CallOptions, lastEventId?: string): TransportCallOptions => {
-    const headers = new Headers(options.headers);
-    headers.set(A2A_VERSION_HEADER, v03 ? '0.3' : A2A_PROTOCOL_VERSION);
-    if (options.extensions && options.extensions.length > 0) {
-      // v0.3 named the extensions header X-A2A-Extensions.
-      headers.set(v03 ? 'X-A2A-Extensions' : A2A_EXTENSIONS_HEADER, options.extensions.join(', '));
+    const { headers: callHeaders, context, signal, timeoutMs } = callOptions;
+    if (!callHeaders && !context && !signal && timeoutMs === undefined && lastEventId === undefined) return defaultTransportOptions;
+    let headers = baseHeaders;
+    if (callHeaders || context) {
+      headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
+      const traceparent = context && createTraceparent(context.traceId);
+      if (traceparent) headers.traceparent = traceparent;
     }
-    for (const [name, value] of Object.entries(callOptions.headers ?? {})) headers.set(name, value);
-    if (callOptions.context) {
-      const traceparent = createTraceparent(callOptions.context.traceId);
-      if (traceparent) headers.set('traceparent', traceparent);
-    }
-    const timeoutMs = callOptions.timeoutMs ?? options.timeoutMs;
+    const timeout = timeoutMs ?? options.timeoutMs;
     return {
+      ...defaultTransportOptions,
       headers,
-      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(lastEventId !== undefined ? { lastEventId } : {}),
-      ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
     };
   };
 
@@ -248,16 +279,14 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   const checkParams = <M extends A2AMethod>(method: M, params: unknown): void => {
     checkObject('params', params);
-    const parsed = parseWith(OPERATIONS[method].params, params);
-    if (!parsed.success) throw new TypeError(`expected valid ${method} params, got: ${parsed.error.message}`);
+    const checked = validator.params(method, params);
+    if (!checked.ok) throw new TypeError(`expected valid ${method} params, got: ${checked.message}`);
   };
 
   const validate = <M extends A2AMethod>(method: M, raw: unknown): Result<M> => {
-    const parsed = parseWith(OPERATIONS[method].result, raw);
-    if (!parsed.success) {
-      throw new InvalidAgentResponseError({ message: `Invalid ${method} result: ${parsed.error.message}`, cause: parsed.error });
-    }
-    return parsed.data as Result<M>;
+    const checked = validator.result(method, raw);
+    if (!checked.ok) throw new InvalidAgentResponseError({ message: `Invalid ${method} result: ${checked.message}` });
+    return checked.value;
   };
 
   // Tries each interface in order; only transport failures move on to the next one.

@@ -1,11 +1,4 @@
-import {
-  type AgentCard,
-  AgentCardSchema,
-  LEGACY_WELL_KNOWN_AGENT_CARD_PATH,
-  MEDIA_TYPE_JSON,
-  parseWith,
-  WELL_KNOWN_AGENT_CARD_PATH,
-} from '@a2aplane/a2a-types';
+import { type AgentCard, LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import {
   AgentCardDiscoveryError,
@@ -14,9 +7,10 @@ import {
   CardSignatureInvalidError,
   type CardVerificationResult,
 } from './errors.js';
-import { type FetchLike, type HttpCall, readText, sendHttp, tryParseJson } from './http.js';
+import { type A2AValidator, structuralValidator } from './guards.js';
+import { type FetchLike, type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
 import { normalizeLegacyCard } from './legacy-card.js';
-import { loadV03Translators } from './v0_3-loader.js';
+import { loadV03Translators, type V03Support } from './v0_3-loader.js';
 
 /** Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. */
 export type CardVerifier = (cardJson: string) => Promise<CardVerificationResult>;
@@ -40,6 +34,13 @@ export interface CardResolverOptions {
   legacyFallback?: boolean;
   /** Clock for the cache, in ms. */
   now?: () => number;
+  /** How cards are checked. Default `structuralValidator`; `strictValidator` (`/strict`) parses them with zod. */
+  validator?: A2AValidator;
+  /**
+   * v0.3 support (`v0_3` from `@a2aplane/a2a-client/v0_3`): legacy cards then go through the strict
+   * a2a-types translator first. Without it they are normalized by `normalizeLegacyCard`.
+   */
+  v0_3?: V03Support;
 }
 
 export interface DiscoveredCard {
@@ -136,9 +137,9 @@ export class CardResolver {
     | { kind: 'not-modified'; url: string; maxAge: number | undefined }
     | { kind: 'ok'; url: string; text: string; etag: string | undefined; maxAge: number | undefined }
   > {
-    const headers = new Headers(this.#options.headers);
-    headers.set('Accept', MEDIA_TYPE_JSON);
-    if (etag) headers.set('If-None-Match', etag);
+    const headers = lowerCaseHeaders(this.#options.headers);
+    headers.accept = MEDIA_TYPE_JSON;
+    if (etag) headers['if-none-match'] = etag;
     const call: HttpCall = {
       method: 'GET',
       url,
@@ -171,15 +172,22 @@ export class CardResolver {
     const json = tryParseJson(text);
     if (!json.ok) throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is not valid JSON`);
     const verification = await this.#verify(url, text, json.value);
-    let parsed = legacy ? (await loadV03Translators()).agentCardFromV03(json.value) : parseWith(AgentCardSchema, json.value);
-    // Lenient fallback for v0.3 cards the strict translator refuses.
-    if (!parsed.success && legacy) parsed = parseWith(AgentCardSchema, normalizeLegacyCard(json.value));
-    if (!parsed.success) {
-      throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${parsed.error.message}`, {
-        violations: parsed.error.violations,
+    const validator = this.#options.validator ?? structuralValidator;
+    const support = this.#options.v0_3;
+    let checked: { ok: true; value: AgentCard } | { ok: false; message: string; violations: readonly { field: string; description: string }[] };
+    if (legacy && support) {
+      const translated = (await loadV03Translators(support)).agentCardFromV03(json.value);
+      checked = translated.success ? validator.card(translated.data) : validator.card(normalizeLegacyCard(json.value));
+    } else {
+      // The lenient normalizer also covers v0.3 cards the strict translator would refuse.
+      checked = validator.card(legacy ? normalizeLegacyCard(json.value) : json.value);
+    }
+    if (!checked.ok) {
+      throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${checked.message}`, {
+        violations: checked.violations,
       });
     }
-    return { card: parsed.data, url, raw: text, legacy, verification };
+    return { card: checked.value, url, raw: text, legacy, verification };
   }
 
   async #verify(url: string, text: string, value: unknown): Promise<CardVerificationResult | undefined> {

@@ -34,12 +34,19 @@ export interface HttpContext {
 export interface HttpCall {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
-  headers: Headers;
+  /** Header names in lower case. Copied into a `Headers` only when auth or an interceptor needs one. */
+  headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
   /** Keep the timeout only until the response headers arrive (streams run as long as they need). */
   streaming?: boolean;
+}
+
+/** A copy of `headers` with lower-case names (later entries win), so that plain objects merge like `Headers`. */
+export function lowerCaseHeaders(headers: Record<string, string> | undefined, into: Record<string, string> = {}): Record<string, string> {
+  for (const name in headers) into[name.toLowerCase()] = headers[name] as string;
+  return into;
 }
 
 export interface HttpResponse {
@@ -82,46 +89,59 @@ export function toClientError(error: unknown, call: Pick<HttpCall, 'url' | 'sign
 /**
  * Sends one HTTP request through ky: applies auth and interceptors, enforces the timeout,
  * and turns ky/fetch failures into our errors. Any status comes back as a response.
+ *
+ * The common call (no auth, no interceptor, no timeout, not a stream) takes the short way: the
+ * headers go to ky as the plain object they are and the caller's signal is passed straight
+ * through, with no `URL`, `Headers`, `AbortController`, listener or timer of our own.
  */
 export async function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
-  if (call.signal?.aborted) throw new A2AAbortError({ cause: call.signal.reason });
+  const { signal } = call;
+  if (signal?.aborted) throw new A2AAbortError({ cause: signal.reason });
+  const { auth, interceptors } = context;
+  const hooked = auth !== undefined || interceptors?.beforeRequest !== undefined || interceptors?.afterResponse !== undefined;
+  const timeoutMs = call.timeoutMs !== undefined && call.timeoutMs > 0 ? call.timeoutMs : undefined;
   let authRetried = false;
   for (;;) {
-    const controller = new AbortController();
+    // Our own controller only when something besides the caller may end the request: the timer, or
+    // a stream consumer that stops reading.
+    const controller = timeoutMs !== undefined || call.streaming ? new AbortController() : undefined;
     let timedOut = false;
-    const onCallerAbort = (): void => controller.abort(call.signal?.reason);
-    call.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    const timer =
-      call.timeoutMs !== undefined && call.timeoutMs > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort(new A2ATimeoutError(call.timeoutMs ?? 0));
-          }, call.timeoutMs)
-        : undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onCallerAbort: (() => void) | undefined;
+    if (controller) {
+      if (signal) {
+        onCallerAbort = () => controller.abort(signal.reason);
+        signal.addEventListener('abort', onCallerAbort, { once: true });
+      }
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort(new A2ATimeoutError(timeoutMs));
+        }, timeoutMs);
+      }
+    }
     const release = (): void => {
       if (timer !== undefined) clearTimeout(timer);
-      call.signal?.removeEventListener('abort', onCallerAbort);
+      if (onCallerAbort) signal?.removeEventListener('abort', onCallerAbort);
     };
 
-    const request: OutgoingRequest = {
-      method: call.method,
-      url: new URL(call.url),
-      headers: new Headers(call.headers),
-      body: call.body,
-    };
+    let request: OutgoingRequest | undefined;
     let response: Response;
     try {
-      await context.auth?.apply(request);
-      await context.interceptors?.beforeRequest?.(request);
-      response = await ky(request.url, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
-        signal: controller.signal,
+      if (hooked) {
+        request = { method: call.method, url: new URL(call.url), headers: new Headers(call.headers), body: call.body };
+        await auth?.apply(request);
+        await interceptors?.beforeRequest?.(request);
+      }
+      response = await ky(request?.url ?? call.url, {
+        method: request?.method ?? call.method,
+        headers: request?.headers ?? call.headers,
+        body: request ? request.body : call.body,
+        signal: controller?.signal ?? signal,
         retry: 0,
         timeout: false,
         throwHttpErrors: false,
-        ...(context.fetch ? { fetch: context.fetch } : {}),
+        fetch: context.fetch,
       });
     } catch (error) {
       release();
@@ -131,25 +151,27 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
       // The stream may run for long; only the caller's signal ends it from now on.
       if (timer !== undefined) clearTimeout(timer);
     }
-    try {
-      await context.interceptors?.afterResponse?.({ request, status: response.status, headers: response.headers });
-    } catch (error) {
-      release();
-      await response.body?.cancel().catch(() => undefined);
-      throw error;
+    if (request) {
+      try {
+        await interceptors?.afterResponse?.({ request, status: response.status, headers: response.headers });
+      } catch (error) {
+        release();
+        await response.body?.cancel().catch(() => undefined);
+        throw error;
+      }
     }
-    if (response.status === 401 && !authRetried && context.auth?.onUnauthorized) {
+    if (response.status === 401 && !authRetried && auth?.onUnauthorized) {
       authRetried = true;
       await response.body?.cancel().catch(() => undefined);
       release();
-      if (await context.auth.onUnauthorized()) continue;
+      if (await auth.onUnauthorized()) continue;
       throw new A2ATransportError(`HTTP 401 from ${call.url}`, { status: 401, url: call.url });
     }
     return {
       response,
       release,
       timedOut: () => timedOut,
-      abort: () => controller.abort(),
+      abort: () => controller?.abort(),
     };
   }
 }

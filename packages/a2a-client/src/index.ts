@@ -30,6 +30,7 @@ export {
   SseEventTooLargeError,
   StreamResumeExhaustedError,
 } from './errors.js';
+export { type A2AValidator, structuralValidator, type Validation } from './guards.js';
 export type { FetchLike, IncomingResponse, Interceptors, OutgoingRequest } from './http.js';
 export { normalizeLegacyCard } from './legacy-card.js';
 export {
@@ -41,3 +42,4 @@ export {
 export { DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from './retry.js';
 export { type ParseServerSentEventsOptions, parseServerSentEvents, type ServerSentEvent } from './sse/parse-sse.js';
 export type { TransportBinding } from './transports/types.js';
+export type { V03Support, V03Translators } from './v0_3-loader.js';

@@ -1,13 +1,20 @@
 /** The v0.3 translators of a2a-types. */
 export type V03Translators = typeof import('@a2aplane/a2a-types/v0_3');
 
-let loading: Promise<V03Translators> | undefined;
+/** Loads the v0.3 translators; `v0_3` from `@a2aplane/a2a-client/v0_3` is the stock one. */
+export interface V03Support {
+  load(): Promise<V03Translators>;
+}
 
-/**
- * Loads the v0.3 translators on first use. Only clients that meet a v0.3 peer (a legacy card, or
- * `protocolVersion: '0.3'`) need them, so bundlers split them out of the client's main chunk.
- */
-export function loadV03Translators(): Promise<V03Translators> {
-  loading ??= import('@a2aplane/a2a-types/v0_3');
+const loaded = new WeakMap<V03Support, Promise<V03Translators>>();
+
+/** Loads once per support object; a failed load is tried again next time. */
+export function loadV03Translators(support: V03Support): Promise<V03Translators> {
+  let loading = loaded.get(support);
+  if (!loading) {
+    loading = support.load();
+    loaded.set(support, loading);
+    loading.catch(() => loaded.delete(support));
+  }
   return loading;
 }

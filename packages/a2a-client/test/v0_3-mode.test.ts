@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentCardDiscoveryError, createA2AClient } from '../src/index.js';
+import { v0_3 } from '../src/v0_3.js';
 import { cardFor, json, startServer, type TestServer } from './helpers/server.js';
 
 const servers: TestServer[] = [];
@@ -22,7 +23,7 @@ describe('protocolVersion 0.3 (v0.3 JSON-RPC through the a2a-types translators)'
       { url: `${server.url}/v1`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${server.url}/v03`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ]);
-    const client = createA2AClient({ card, protocolVersion: '0.3', extensions: ['urn:x'] });
+    const client = createA2AClient({ card, protocolVersion: '0.3', v0_3, extensions: ['urn:x'] });
     const result = await client.sendMessage({ message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
     expect(result.task?.status.state).toBe('TASK_STATE_COMPLETED');
     const req = server.requests[0]!;
@@ -35,10 +36,15 @@ describe('protocolVersion 0.3 (v0.3 JSON-RPC through the a2a-types translators)'
   });
 
   it('fails with no-compatible-interface when the card has no 0.3 JSON-RPC interface', async () => {
-    const client = createA2AClient({ card: cardFor('http://127.0.0.1:9'), protocolVersion: '0.3' });
+    const client = createA2AClient({ card: cardFor('http://127.0.0.1:9'), protocolVersion: '0.3', v0_3 });
     const error = await client.getTask({ id: 't' }).catch((e: unknown) => e);
     expect(AgentCardDiscoveryError.isInstance(error)).toBe(true);
     expect((error as AgentCardDiscoveryError).kind).toBe('no-compatible-interface');
+  });
+
+  it("protocolVersion '0.3' without the v0_3 option is a TypeError that names the import", () => {
+    expect(() => createA2AClient({ card: cardFor('http://x'), protocolVersion: '0.3' })).toThrow(/a2a-client\/v0_3/);
+    expect(() => createA2AClient({ card: cardFor('http://x'), protocolVersion: '0.3' })).toThrow(TypeError);
   });
 
   it('rejects an unknown protocolVersion with RangeError', () => {

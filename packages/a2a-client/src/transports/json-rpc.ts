@@ -50,10 +50,12 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const id = newRequestId();
     const wire = toWire(method, params, v03);
-    const headers = new Headers(options.headers);
-    headers.set('Content-Type', MEDIA_TYPE_JSON);
-    headers.set('Accept', stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON);
-    if (options.lastEventId !== undefined) headers.set('Last-Event-ID', options.lastEventId);
+    const headers: Record<string, string> = {
+      ...options.headers,
+      'content-type': MEDIA_TYPE_JSON,
+      accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON,
+    };
+    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
     const call: HttpCall = {
       method: 'POST',
       url,

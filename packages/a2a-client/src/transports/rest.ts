@@ -21,10 +21,9 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const parts = paramsToRestRequest(method, params);
     const query = parts.query.toString();
-    const headers = new Headers(options.headers);
-    headers.set('Accept', stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON);
-    if (parts.body !== undefined) headers.set('Content-Type', MEDIA_TYPE_JSON);
-    if (options.lastEventId !== undefined) headers.set('Last-Event-ID', options.lastEventId);
+    const headers: Record<string, string> = { ...options.headers, accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
+    if (parts.body !== undefined) headers['content-type'] = MEDIA_TYPE_JSON;
+    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
     const call: HttpCall = {
       method: parts.verb,
       url: `${base}${parts.path}${query ? `?${query}` : ''}`,

@@ -1,4 +1,3 @@
-import { A2AError } from '@a2aplane/a2a-types';
 import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
 import { type HttpCall, type HttpResponse, toClientError } from '../http.js';
 import { parseServerSentEvents } from '../sse/parse-sse.js';
@@ -43,8 +42,4 @@ export async function* readEventStream(
 
 export function invalidFrame(url: string, reason: string, cause?: unknown): A2ATransportError {
   return new A2ATransportError(`Invalid stream frame from ${url}: ${reason}`, { url, retryable: false, cause });
-}
-
-export function isA2AError(value: unknown): value is A2AError {
-  return A2AError.isInstance(value);
 }

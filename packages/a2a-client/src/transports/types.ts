@@ -3,7 +3,8 @@ import type { A2AMethod } from '@a2aplane/a2a-types';
 export type TransportBinding = 'JSONRPC' | 'HTTP+JSON';
 
 export interface TransportCallOptions {
-  headers: Headers;
+  /** Lower-case header names; transports copy, never change, this object. */
+  headers: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   timeoutMs?: number;
   /** `Last-Event-ID` for a resumed stream. */

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A2AClient, createA2AClient } from '../../src/index.js';
+import { v0_3 } from '../../src/v0_3.js';
 
 // The official @a2a-js/sdk server (DefaultRequestHandler + InMemoryTaskStore + the express
 // jsonRpcHandler/restHandler/agentCardHandler) runs in a child Node process on 127.0.0.1:0.
@@ -87,7 +88,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('interop with the official @a2a
 describe('v0.3 mode against the official server (legacy JSON-RPC compatibility)', () => {
   let client: A2AClient;
   beforeAll(() => {
-    client = createA2AClient({ baseUrl: url, protocolVersion: '0.3' });
+    client = createA2AClient({ baseUrl: url, protocolVersion: '0.3', v0_3 });
   });
 
   it('sends with message/send and reads the v0.3 result as v1.0', async () => {

@@ -1,0 +1,208 @@
+import {
+  type A2AMethod,
+  type A2AResultMap,
+  type AgentCard,
+  type FieldViolation,
+  INTERRUPTED_TASK_STATES,
+  TERMINAL_TASK_STATES,
+} from '@a2aplane/a2a-types';
+
+/** The verdict of a validator: the value to use, or why it was refused. Validators never throw. */
+export type Validation<T> = { ok: true; value: T } | { ok: false; message: string; violations: readonly FieldViolation[] };
+
+/**
+ * How the client checks what crosses its boundary. The default (`structuralValidator`) checks the
+ * JSON-RPC result shapes the client and its callers rely on; `strictValidator` from
+ * `@a2aplane/a2a-client/strict` runs the full a2a-types zod schemas instead.
+ */
+export interface A2AValidator {
+  /** The caller's params; a failure becomes a `TypeError` before anything is sent. */
+  params(method: A2AMethod, params: unknown): Validation<unknown>;
+  /** A result (one stream item for the streaming operations); a failure becomes `InvalidAgentResponseError`. */
+  result<M extends A2AMethod>(method: M, value: unknown): Validation<A2AResultMap[M]>;
+  /** An agent card (after v0.3 normalization); a failure becomes `AgentCardDiscoveryError('malformed')`. */
+  card(value: unknown): Validation<AgentCard>;
+}
+
+/** Returns the first problem found as `path: expected ...`, or `undefined` when the value fits. */
+type Check = (value: unknown, path: string) => FieldViolation | undefined;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+const expected = (field: string, description: string): FieldViolation => ({ field, description: `expected ${description}` });
+
+const any: Check = () => undefined;
+const string =
+  (nonEmpty?: 1): Check =>
+  (value, path) =>
+    typeof value === 'string' && (!nonEmpty || value !== '') ? undefined : expected(path, nonEmpty ? 'a non-empty string' : 'a string');
+const number: Check = (value, path) => (typeof value === 'number' && Number.isFinite(value) ? undefined : expected(path, 'a number'));
+const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : expected(path, 'a boolean'));
+const struct: Check = (value, path) => (isObject(value) ? undefined : expected(path, 'an object'));
+const optional =
+  (check: Check): Check =>
+  (value, path) =>
+    value === undefined ? undefined : check(value, path);
+const oneOf =
+  (values: readonly string[]): Check =>
+  (value, path) =>
+    values.includes(value as string) ? undefined : expected(path, `one of ${values.join(', ')}`);
+const array =
+  (item: Check, nonEmpty?: 1): Check =>
+  (value, path) => {
+    if (!Array.isArray(value) || (nonEmpty && value.length === 0)) return expected(path, nonEmpty ? 'a non-empty array' : 'an array');
+    for (let i = 0; i < value.length; i++) {
+      const problem = item(value[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+const object =
+  (shape: Record<string, Check>): Check =>
+  (value, path) => {
+    if (!isObject(value)) return expected(path, 'an object');
+    for (const key in shape) {
+      const problem = (shape[key] as Check)(value[key], join(path, key));
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+/** A proto `oneof` as JSON: exactly one of `shape`'s keys is set (other keys are checked by `rest`). */
+const exactlyOne =
+  (shape: Record<string, Check>, rest: Check = any): Check =>
+  (value, path) => {
+    if (!isObject(value)) return expected(path, 'an object');
+    const keys = Object.keys(shape);
+    const present = keys.filter((key) => value[key] !== undefined);
+    if (present.length !== 1) return expected(path, `exactly one of ${keys.join(', ')}`);
+    const key = present[0] as string;
+    return (shape[key] as Check)(value[key], join(path, key)) ?? rest(value, path);
+  };
+
+const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', ...TERMINAL_TASK_STATES, ...INTERRUPTED_TASK_STATES];
+const optionalString = optional(string());
+const id = string(1);
+
+const part = exactlyOne({ text: string(), raw: string(), url: string(), data: any }, object({ metadata: optional(struct) }));
+const message = object({
+  messageId: id,
+  role: oneOf(['ROLE_USER', 'ROLE_AGENT']),
+  parts: array(part, 1),
+  contextId: optionalString,
+  taskId: optionalString,
+  metadata: optional(struct),
+});
+const status = object({ state: oneOf(TASK_STATES), message: optional(message) });
+const artifact = object({ artifactId: id, parts: array(part, 1), metadata: optional(struct) });
+const task = object({
+  id,
+  contextId: optionalString,
+  status,
+  artifacts: optional(array(artifact)),
+  history: optional(array(message)),
+  metadata: optional(struct),
+});
+const streamResponse = exactlyOne({
+  task,
+  message,
+  statusUpdate: object({ taskId: id, contextId: string(), status }),
+  artifactUpdate: object({ taskId: id, contextId: string(), artifact, append: optional(boolean), lastChunk: optional(boolean) }),
+});
+const pushConfig = object({ url: string(1), id: optionalString, taskId: optionalString, tenant: optionalString });
+const stringList = optional(array(string()));
+const agentCard = object({
+  name: string(),
+  description: string(),
+  version: string(),
+  supportedInterfaces: array(object({ url: string(1), protocolBinding: string(1), protocolVersion: string(1), tenant: optionalString }), 1),
+  capabilities: object({ extensions: optional(array(object({ uri: optionalString, params: optional(struct) }))) }),
+  defaultInputModes: stringList,
+  defaultOutputModes: stringList,
+  skills: optional(array(object({ id, name: string(), description: string(), tags: stringList }))),
+  signatures: optional(array(object({ protected: string(1), signature: string(1) }))),
+});
+
+const RESULTS: Record<A2AMethod, Check> = {
+  SendMessage: exactlyOne({ task, message }),
+  SendStreamingMessage: streamResponse,
+  GetTask: task,
+  ListTasks: object({ tasks: optional(array(task)), nextPageToken: optionalString, pageSize: optional(number), totalSize: optional(number) }),
+  CancelTask: task,
+  SubscribeToTask: streamResponse,
+  CreateTaskPushNotificationConfig: pushConfig,
+  GetTaskPushNotificationConfig: pushConfig,
+  ListTaskPushNotificationConfigs: object({ configs: optional(array(pushConfig)), nextPageToken: optionalString }),
+  DeleteTaskPushNotificationConfig: struct,
+  GetExtendedAgentCard: agentCard,
+};
+
+const sendParams = object({ message, tenant: optionalString, configuration: optional(struct), metadata: optional(struct) });
+const byId = object({ id, tenant: optionalString });
+const byTaskId = object({ taskId: id, tenant: optionalString });
+const pushById = object({ taskId: id, id, tenant: optionalString });
+const PARAMS: Record<A2AMethod, Check> = {
+  SendMessage: sendParams,
+  SendStreamingMessage: sendParams,
+  GetTask: byId,
+  ListTasks: object({ tenant: optionalString, contextId: optionalString, pageToken: optionalString }),
+  CancelTask: byId,
+  SubscribeToTask: byId,
+  CreateTaskPushNotificationConfig: object({ taskId: id, url: string(1), tenant: optionalString }),
+  GetTaskPushNotificationConfig: pushById,
+  ListTaskPushNotificationConfigs: byTaskId,
+  DeleteTaskPushNotificationConfig: pushById,
+  GetExtendedAgentCard: object({ tenant: optionalString }),
+};
+
+function run<T>(check: Check | undefined, value: unknown): Validation<T> {
+  // An unknown method has no check: refuse rather than pass it through unchecked.
+  const problem = check ? check(value, '') : expected('', 'a known A2A method');
+  if (!problem) return { ok: true, value: value as T };
+  const text = problem.field ? `${problem.field}: ${problem.description}` : problem.description;
+  return { ok: false, message: text, violations: [problem] };
+}
+
+// ProtoJSON writers omit empty repeated fields and default scalars; fill them in as the schemas do.
+function withDefaults(value: Record<string, unknown>, defaults: Record<string, () => unknown>): Record<string, unknown> {
+  let out = value;
+  for (const key in defaults) if (out[key] === undefined) out = { ...out, [key]: (defaults[key] as () => unknown)() };
+  return out;
+}
+const emptyList = (): unknown[] => [];
+
+/**
+ * The default validator: small hand-written structural checks of the JSON-RPC and REST results
+ * (discriminants, ids, states, parts, and every field the client reads), with the defaults of
+ * ProtoJSON filled in. Unknown fields are kept, not stripped. It never throws.
+ */
+export const structuralValidator: A2AValidator = {
+  params: (method, params) => run(PARAMS[method], params),
+  result<M extends A2AMethod>(method: M, value: unknown): Validation<A2AResultMap[M]> {
+    if (method === 'GetExtendedAgentCard') return structuralValidator.card(value) as Validation<A2AResultMap[M]>;
+    const checked = run<A2AResultMap[M]>(RESULTS[method], value);
+    if (!checked.ok || method !== 'ListTasks') return checked;
+    const list = withDefaults(value as Record<string, unknown>, {
+      tasks: emptyList,
+      nextPageToken: () => '',
+      pageSize: () => 0,
+      totalSize: () => 0,
+    });
+    return { ok: true, value: list as A2AResultMap[M] };
+  },
+  card(value) {
+    const checked = run<AgentCard>(agentCard, value);
+    if (!checked.ok) return checked;
+    const card = withDefaults(value as Record<string, unknown>, {
+      defaultInputModes: emptyList,
+      defaultOutputModes: emptyList,
+      skills: emptyList,
+    });
+    const skills = card.skills as Record<string, unknown>[];
+    const filled = skills.some((skill) => skill.tags === undefined)
+      ? { ...card, skills: skills.map((skill) => withDefaults(skill, { tags: emptyList })) }
+      : card;
+    return { ok: true, value: filled as unknown as AgentCard };
+  },
+};
