@@ -1,2 +1,2 @@
 export { createEchoExecutor, type EchoExecutorOptions } from './echo-executor.js';
-export { type EchoAgent, type StartEchoAgentOptions, startEchoAgent } from './serve.js';
+export { type EchoAgent, JWKS_PATH, type StartEchoAgentOptions, startEchoAgent } from './serve.js';

@@ -1,14 +1,28 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   agentIdFromPublicKey,
-  type KeyPair,
+  createEd25519WebhookSigner,
+  createJwks,
   generateKeyPair,
+  type KeyPair,
   signAgentCard,
   withAgentIdExtension,
 } from '@a2aplane/a2a-identity';
-import { type A2AServer, createA2AServer, createAgentCard, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
+import {
+  type A2AServer,
+  createA2AServer,
+  createA2ARequestHandler,
+  createAgentCard,
+  createPushSender,
+  createWebhookUrlGuard,
+  type PushDeliveryEvent,
+  type WebhookUrlOptions,
+} from '@a2aplane/a2a-server-express';
 import { createEchoExecutor } from './echo-executor.js';
+
+/** Where the echo agent publishes the public key its card signature's `jku` names. */
+export const JWKS_PATH = '/.well-known/jwks.json';
 
 export interface EchoAgent {
   /** Base URL, such as `http://127.0.0.1:41234`. */
@@ -24,28 +38,75 @@ export interface StartEchoAgentOptions {
   port?: number;
   key?: KeyPair;
   wordDelayMs?: number;
+  /**
+   * Which webhook URLs push notifications may go to. Default `{ allowLoopback: true }`: a local
+   * development agent may call back to 127.0.0.1 (over http too); private and metadata addresses
+   * stay refused. Pass `{}` to allow public https webhooks only.
+   */
+  webhooks?: WebhookUrlOptions;
+  /** Each push delivery's outcome (delivered, retrying, failed, refused, dropped). */
+  onPushEvent?: (event: PushDeliveryEvent) => void;
 }
 
-/** Starts the echo agent: a signed card with its AgentID, streaming and cancel, on node:http. */
+/**
+ * Starts the echo agent on node:http: a card signed with the agent's Ed25519 key (its AgentID and
+ * webhook algorithm in the ruvector extension, the key published at `/.well-known/jwks.json`),
+ * streaming, cancel, and push notifications signed with the same key.
+ */
 export async function startEchoAgent(options: StartEchoAgentOptions = {}): Promise<EchoAgent> {
   const key = options.key ?? generateKeyPair('EdDSA');
   const agentId = agentIdFromPublicKey(key.publicKey);
+  const webhooks = options.webhooks ?? { allowLoopback: true };
   const http: Server = createServer();
-  await new Promise<void>((resolve) => http.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
-  const { address, port } = http.address() as AddressInfo;
-  const url = `http://${address}:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port, family } = http.address() as AddressInfo;
+  const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
   const card = withAgentIdExtension(
     createAgentCard({
       baseUrl: url,
       name: 'Echo Agent',
       description: 'Streams your message back, word by word.',
-      capabilities: { streaming: true, pushNotifications: false },
+      capabilities: { streaming: true, pushNotifications: true },
       skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the input text.', tags: ['echo', 'example'] }],
     }),
     agentId,
+    { webhook_algos: ['ed25519'] },
   );
-  const server = createA2AServer({ card, executor: createEchoExecutor({ wordDelayMs: options.wordDelayMs ?? 0 }) });
-  http.on('request', createNodeHttpHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key) } }));
+  const server = createA2AServer({
+    card,
+    executor: createEchoExecutor({ wordDelayMs: options.wordDelayMs ?? 0 }),
+    pushSender: createPushSender({
+      signer: createEd25519WebhookSigner(key),
+      ssrf: webhooks,
+      ...(options.onPushEvent ? { onEvent: options.onPushEvent } : {}),
+    }),
+    checkWebhookUrl: createWebhookUrlGuard(webhooks),
+  });
+  const jwks = JSON.stringify(createJwks([key]));
+  const handle = createA2ARequestHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) } });
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res)
+      .then((handled) => {
+        if (handled) return;
+        if (req.method === 'GET' && req.url === JWKS_PATH) {
+          res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' });
+          res.end(jwks);
+          return;
+        }
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":"not found"}');
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  });
   return {
     url,
     agentId,

@@ -1,8 +1,48 @@
-import { createA2AClient } from '@a2aplane/a2a-client';
-import { createPinnedKeyResolver, exportPublicJwk, verifyAgentCard } from '@a2aplane/a2a-identity';
-import type { StreamResponse } from '@a2aplane/a2a-types';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createA2AClient, parsePushNotification } from '@a2aplane/a2a-client';
+import {
+  createJwksKeyResolver,
+  createPinnedKeyResolver,
+  createWebhookVerifier,
+  exportPublicJwk,
+  verifyAgentCard,
+} from '@a2aplane/a2a-identity';
+import { A2AError, type StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EchoAgent, startEchoAgent } from '../src/index.js';
+import { type EchoAgent, JWKS_PATH, startEchoAgent } from '../src/index.js';
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1:0 that records every POST. */
+async function startWebhookReceiver(): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
+  const deliveries: Delivery[] = [];
+  const http = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body });
+      res.writeHead(204);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    deliveries,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
 
 describe('echo agent', () => {
   let agent: EchoAgent;
@@ -18,6 +58,18 @@ describe('echo agent', () => {
     const result = await verifyAgentCard(text, createPinnedKeyResolver([exportPublicJwk(agent.key)]));
     expect(result.status).toBe('valid');
     expect(JSON.parse(text).capabilities.extensions[0].params.agent_id).toBe(agent.agentId);
+  });
+
+  it('publishes its key at the jku of the signature, so a stranger can verify the card (spec §8.4.3)', async () => {
+    const text = await (await fetch(`${agent.url}/.well-known/agent-card.json`)).text();
+    const resolver = createJwksKeyResolver({ allowInsecureLoopback: true, allowedJkuPrefixes: [`${agent.url}/`] });
+    const result = await verifyAgentCard(text, resolver);
+    expect(result).toMatchObject({ status: 'valid', agentId: agent.agentId });
+    const jwks = (await (await fetch(`${agent.url}${JWKS_PATH}`)).json()) as { keys: unknown[] };
+    expect(jwks.keys).toEqual([exportPublicJwk(agent.key)]);
+    const card = JSON.parse(text);
+    expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
+    expect(card.capabilities.extensions[0].params.webhook_algos).toEqual(['ed25519']);
   });
 
   it('echoes a message as one artifact of a completed task', async () => {
@@ -41,6 +93,52 @@ describe('echo agent', () => {
     const chunks = events.flatMap((event) => event.artifactUpdate?.artifact.parts.map((part) => part.text) ?? []);
     expect(chunks).toEqual(['one', ' two', ' three']);
     expect(events.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('pushes the task to a webhook, signed with its Ed25519 key and carrying the token (spec §4.3.3)', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const client = createA2AClient({ baseUrl: agent.url });
+      const response = await client.sendMessage({
+        message: { messageId: 'm-push', role: 'ROLE_USER', parts: [{ text: 'call me back' }] },
+        configuration: { taskPushNotificationConfig: { url: receiver.url, token: 'secret-token' } },
+      });
+      const taskId = response.task!.id;
+      const verifier = createWebhookVerifier({ ed25519PublicKey: agent.key.publicKey });
+      const states: string[] = [];
+      for (let i = 0; i < 200 && !states.includes('TASK_STATE_COMPLETED'); i++) {
+        states.length = 0;
+        for (const delivery of receiver.deliveries) {
+          expect(delivery.headers['x-a2a-notification-token']).toBe('secret-token');
+          const parsed = await parsePushNotification(delivery.headers, delivery.body, { verifier });
+          expect(parsed.ok).toBe(true);
+          if (!parsed.ok) continue;
+          expect(parsed.verified).toBe(true);
+          const event = parsed.event;
+          const state = event.task?.status.state ?? event.statusUpdate?.status.state;
+          if (state && (event.task?.id ?? event.statusUpdate?.taskId) === taskId) states.push(state);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(states).toContain('TASK_STATE_COMPLETED');
+      // A tampered body does not verify.
+      const tampered = await parsePushNotification(receiver.deliveries[0]!.headers, `${receiver.deliveries[0]!.body} `, { verifier });
+      expect(tampered).toMatchObject({ ok: false, reason: 'signature-invalid' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses a webhook on a private or metadata address (SSRF guard)', async () => {
+    const client = createA2AClient({ baseUrl: agent.url });
+    const task = (
+      await client.sendMessage({ message: { messageId: 'm-ssrf', role: 'ROLE_USER', parts: [{ text: 'x' }] } })
+    ).task!;
+    for (const url of ['http://10.0.0.7/hook', 'http://169.254.169.254/latest']) {
+      const error = await client.createTaskPushNotificationConfig({ taskId: task.id, url }).catch((e: unknown) => e);
+      expect(A2AError.isInstance(error), url).toBe(true);
+      expect((error as A2AError).message).toContain('Webhook URL rejected');
+    }
   });
 
   it('stops when canceled', async () => {
