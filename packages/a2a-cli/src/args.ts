@@ -46,6 +46,10 @@ export function agentUrl(command: string, value: string): string {
     throw usageError(`${command}: invalid URL ${JSON.stringify(value)}; expected an absolute http:// or https:// URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // "localhost:8080" parses as scheme "localhost:": a host and port without the scheme.
+    if (/^[a-z0-9.-]+:\d+(\/|$)/i.test(value)) {
+      throw usageError(`${command}: invalid URL ${JSON.stringify(value)}; expected an absolute http:// or https:// URL, such as http://${value}`);
+    }
     throw usageError(`${command}: invalid URL ${JSON.stringify(value)}; expected http:// or https://, got ${url.protocol}`);
   }
   return url.href;

@@ -82,6 +82,12 @@ describe('a2a card (spec §8.2 discovery, §8.4.3 verification)', () => {
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toContain('invalid URL');
     expect((await run(['card', 'ftp://example.com'])).code).toBe(EXIT_CODES.usage);
+    // A host and port without the scheme gets the fix in the message.
+    const schemeless = await run(['card', 'localhost:8080']);
+    expect(schemeless.code).toBe(EXIT_CODES.usage);
+    expect(schemeless.err).toBe(
+      'error: card: invalid URL "localhost:8080"; expected an absolute http:// or https:// URL, such as http://localhost:8080\n',
+    );
   });
 
   it('a card that is not JSON is one line, exit 1', async () => {

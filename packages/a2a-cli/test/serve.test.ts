@@ -129,13 +129,17 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
   it('config errors are one line, exit 1: missing file, invalid TOML, unknown field', async () => {
     const missing = await run(['serve', '--config', dir.file('nope.toml')]);
     expect(missing.code).toBe(EXIT_CODES.failure);
-    expect(missing.err).toMatch(/^error: .*cannot read .*nope\.toml.*\n$/);
+    expect(missing.err).toBe(`error: cannot read ${dir.file('nope.toml')}: no such file\n`);
+
+    const unknownFormat = await run(['serve', '--config', dir.file('config.ini')]);
+    expect(unknownFormat.code).toBe(EXIT_CODES.usage);
+    expect(unknownFormat.err).toContain('expected a .toml, .yaml, .yml or .json file');
 
     const broken = dir.file('broken.toml');
     await writeFile(broken, '[recursion\nmax_call_depth = ');
     const invalid = await run(['serve', '--config', broken]);
     expect(invalid.code).toBe(EXIT_CODES.failure);
-    expect(invalid.err).toContain('invalid TOML');
+    expect(invalid.err).toMatch(/^error: invalid operator config .*broken\.toml: invalid TOML: /);
     expect(invalid.err.trim().split('\n')).toHaveLength(1);
 
     const unknown = dir.file('unknown.json');

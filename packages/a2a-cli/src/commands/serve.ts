@@ -1,11 +1,25 @@
-import { materializeConfig } from '@a2aplane/a2a-governance';
-import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
+import { extname } from 'node:path';
+import { type ConfigFormat, materializeConfig, type OperatorConfig, parseOperatorConfig } from '@a2aplane/a2a-governance';
 import { createDefaultSelectorRegistry } from '@a2aplane/a2a-routing';
 import { startServeAgent } from '../agent.js';
 import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
-import { usageError } from '../errors.js';
-import { readPrivateKey } from '../files.js';
+import { CliError, usageError } from '../errors.js';
+import { readPrivateKey, readTextFile } from '../files.js';
 import type { Command } from './types.js';
+
+const CONFIG_FORMATS: Record<string, ConfigFormat> = { '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml' };
+
+/** Reads an operator config file (format from the extension); every problem is one CliError line. */
+async function readOperatorConfig(path: string): Promise<OperatorConfig> {
+  const format = CONFIG_FORMATS[extname(path).toLowerCase()];
+  if (format === undefined) throw usageError(`serve: cannot tell the format of ${path}; expected a .toml, .yaml, .yml or .json file`);
+  const result = parseOperatorConfig(await readTextFile(path), format);
+  if (!result.ok) {
+    const problems = result.violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ');
+    throw new CliError(`invalid operator config ${path}: ${problems}`);
+  }
+  return result.config;
+}
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -47,7 +61,7 @@ Options:
     const keyFile = stringValue(args, 'key');
     const name = stringValue(args, 'name');
 
-    const operatorConfig = await loadOperatorConfigFile(configFile);
+    const operatorConfig = await readOperatorConfig(configFile);
     const config = materializeConfig(operatorConfig, { knownSelectors: createDefaultSelectorRegistry().names() });
     const key = keyFile === undefined ? undefined : await readPrivateKey(keyFile);
     if (ctx.io.signal?.aborted) return 0;
