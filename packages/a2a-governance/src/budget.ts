@@ -61,6 +61,13 @@ export interface BudgetLedger {
    * `maxQueueDepth`. Aborting `signal` removes a queued request and rejects with its reason.
    */
   acquire(request: BudgetAcquireRequest, signal?: AbortSignal): Promise<BudgetTicket>;
+  /**
+   * Optional synchronous fast path of `acquire` for in-process ledgers: the ticket when the
+   * request fits now (with nobody queued ahead of it), else `undefined`, and the caller falls back
+   * to `acquire` for the refusal or the wait. A granted ticket is counted exactly as one from
+   * `acquire`. Shared backends leave it out.
+   */
+  tryAcquire?(request: BudgetAcquireRequest): BudgetTicket | undefined;
   /** Records the actual spend of a task at its end. A ticket is metered once; later calls are ignored. */
   meter(ticket: BudgetTicket, actual: { usd?: number; tokens?: number; traceId?: string; rootAgentId?: string }): Promise<void>;
   snapshot(): BudgetSnapshot;
@@ -72,25 +79,40 @@ export const DEFAULT_BUDGET_WINDOW_MS = 60_000;
 const NANO = 1e9;
 const toNano = (usd: number): number => Math.round(usd * NANO);
 
-/** A growable ring of (time, a, b) entries with running sums of a and b: the sliding log. */
+/**
+ * A growable ring of (time, a, b) entries with running sums of a and b: the sliding log. Entries
+ * pushed at the same clock reading are merged into one (they leave the window together, so the
+ * sums are exactly those of one entry per push), which bounds the log at one entry per clock tick
+ * of the window (60 000 at millisecond resolution) however high the rate.
+ */
 class SlidingLog {
   private times = new Float64Array(16);
   private as = new Float64Array(16);
   private bs = new Float64Array(16);
+  /** Capacity - 1; the capacity is a power of two. */
+  private mask = 15;
   private head = 0;
   size = 0;
   sumA = 0;
   sumB = 0;
 
   push(time: number, a: number, b: number): void {
+    this.sumA += a;
+    this.sumB += b;
+    if (this.size > 0) {
+      const last = (this.head + this.size - 1) & this.mask;
+      if (this.times[last] === time) {
+        this.as[last]! += a;
+        this.bs[last]! += b;
+        return;
+      }
+    }
     if (this.size === this.times.length) this.grow();
-    const index = (this.head + this.size) % this.times.length;
+    const index = (this.head + this.size) & this.mask;
     this.times[index] = time;
     this.as[index] = a;
     this.bs[index] = b;
     this.size++;
-    this.sumA += a;
-    this.sumB += b;
   }
 
   /** Drops entries at or before `cutoff` (they left the window). */
@@ -98,7 +120,7 @@ class SlidingLog {
     while (this.size > 0 && this.times[this.head]! <= cutoff) {
       this.sumA -= this.as[this.head]!;
       this.sumB -= this.bs[this.head]!;
-      this.head = (this.head + 1) % this.times.length;
+      this.head = (this.head + 1) & this.mask;
       this.size--;
     }
     if (this.size === 0) {
@@ -108,13 +130,13 @@ class SlidingLog {
   }
 
   timeAt(offset: number): number {
-    return this.times[(this.head + offset) % this.times.length]!;
+    return this.times[(this.head + offset) & this.mask]!;
   }
   aAt(offset: number): number {
-    return this.as[(this.head + offset) % this.times.length]!;
+    return this.as[(this.head + offset) & this.mask]!;
   }
   bAt(offset: number): number {
-    return this.bs[(this.head + offset) % this.times.length]!;
+    return this.bs[(this.head + offset) & this.mask]!;
   }
 
   private grow(): void {
@@ -130,6 +152,7 @@ class SlidingLog {
     this.times = times;
     this.as = as;
     this.bs = bs;
+    this.mask = capacity - 1;
     this.head = 0;
   }
 }
@@ -151,6 +174,110 @@ interface Refusal {
    * must be metered first); `undefined` when it never can (estimate > cap).
    */
   retryAfterMs: number | undefined;
+  /**
+   * Milliseconds until expiry alone changes the verdict, so a queued head must be woken by a
+   * timer; `undefined` when only metering an in-flight reservation can (meter wakes the queue).
+   */
+  wakeMs: number | undefined;
+}
+
+/**
+ * In-flight tickets by id and the estimates they reserve. Ids are issued in sequence, so the most
+ * recent `capacity` ids live in a ring of typed arrays: no allocation and no hash-table insert or
+ * delete per ticket. An in-flight ticket whose slot a new id needs moves to an overflow Map (a
+ * long-running task), unless more than half the ring is in flight, in which case the ring doubles.
+ */
+class TicketRegistry {
+  /** Ticket id per slot; 0 marks a free slot (ids start at 1). */
+  private ids = new Float64Array(256);
+  private usd = new Float64Array(256);
+  private tokens = new Float64Array(256);
+  private mask = 255;
+  private readonly overflow = new Map<number, { usdNano: number; tokens: number }>();
+  size = 0;
+  /** The reservation released by the last successful `take`. */
+  takenUsdNano = 0;
+  takenTokens = 0;
+
+  add(id: number, usdNano: number, tokens: number): void {
+    let index = id & this.mask;
+    const occupant = this.ids[index]!;
+    if (occupant !== 0) {
+      // The occupant is the in-flight ticket issued one ring length earlier.
+      if ((this.size - this.overflow.size) * 2 > this.ids.length) {
+        this.grow();
+        index = id & this.mask;
+      } else {
+        this.overflow.set(occupant, { usdNano: this.usd[index]!, tokens: this.tokens[index]! });
+      }
+    }
+    this.ids[index] = id;
+    this.usd[index] = usdNano;
+    this.tokens[index] = tokens;
+    this.size++;
+  }
+
+  /** Removes ticket `id`, leaving its reservation in `takenUsdNano` / `takenTokens`; false when it is not in flight. */
+  take(id: number): boolean {
+    if (!(id > 0)) return false;
+    const index = id & this.mask;
+    if (this.ids[index] === id) {
+      this.ids[index] = 0;
+      this.takenUsdNano = this.usd[index]!;
+      this.takenTokens = this.tokens[index]!;
+      this.size--;
+      return true;
+    }
+    if (this.overflow.size === 0) return false;
+    const entry = this.overflow.get(id);
+    if (entry === undefined) return false;
+    this.overflow.delete(id);
+    this.takenUsdNano = entry.usdNano;
+    this.takenTokens = entry.tokens;
+    this.size--;
+    return true;
+  }
+
+  private grow(): void {
+    const { ids, usd, tokens } = this;
+    const capacity = ids.length * 2;
+    this.ids = new Float64Array(capacity);
+    this.usd = new Float64Array(capacity);
+    this.tokens = new Float64Array(capacity);
+    this.mask = capacity - 1;
+    // The ring holds ids within one old length of each other: they land in distinct slots.
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (id === 0) continue;
+      const index = id & this.mask;
+      this.ids[index] = id;
+      this.usd[index] = usd[i]!;
+      this.tokens[index] = tokens[i]!;
+    }
+  }
+}
+
+/** A ticket of a capped ledger. Not frozen (that costs more than the rest of a decision): treat it as read-only. */
+class LedgerTicket implements BudgetTicket {
+  constructor(
+    readonly id: number,
+    readonly acquiredAt: number,
+  ) {}
+}
+
+/**
+ * The last refusal of one kind, its frozen error and a promise rejected with it: a shed storm
+ * repeats the same refusal (the window only moves when entries expire), so consecutive identical
+ * refusals share both instead of building an error and a rejected promise per request.
+ */
+interface CachedRefusal {
+  limit: BudgetLimit;
+  observed: number;
+  cap: number;
+  retryAfterSeconds: number;
+  error: BudgetExceededError;
+  /** Made on first use by `acquire` (a refusal that only rejects a queued waiter needs none). */
+  rejected: Promise<never> | undefined;
 }
 
 const UNCAPPED_TICKET: BudgetTicket = Object.freeze({ id: 0, acquiredAt: 0 });
@@ -172,19 +299,24 @@ function checkAmount(name: string, value: number | undefined): void {
 }
 
 /**
- * Budget refusals are flow control at a high rate: capturing a stack trace costs several times
- * more than the decision and tells the caller nothing, so V8's capture is switched off while the
- * error is built (elsewhere `stackTraceLimit` does not exist and this is a no-op).
+ * Builds the frozen error of a budget refusal. Refusals are flow control at a high rate: capturing
+ * a stack trace costs several times more than the decision and tells the caller nothing, so V8's
+ * capture is switched off while the error is built (elsewhere `stackTraceLimit` does not exist and
+ * this is a no-op). The error is frozen because identical refusals share it.
  */
-function withoutStackTrace<T>(create: () => T): T {
+function budgetError(message: string, metadata: Record<string, string>, retryAfterSeconds: number): BudgetExceededError {
   const errorConstructor = Error as { stackTraceLimit?: number };
   const limit = errorConstructor.stackTraceLimit;
   errorConstructor.stackTraceLimit = 0;
+  let error: BudgetExceededError;
   try {
-    return create();
+    error = new BudgetExceededError({ message, metadata, retryAfterSeconds });
   } finally {
     errorConstructor.stackTraceLimit = limit;
   }
+  Object.freeze(error.metadata);
+  Object.freeze(error.details);
+  return Object.freeze(error);
 }
 
 function retrySeconds(ms: number | undefined): number {
@@ -204,6 +336,14 @@ function retrySeconds(ms: number | undefined): number {
  *   ADR-159 bound `cap + concurrent_tasks x max_per_task_cost`. Bound the per-task overrun with
  *   `TaskPolicy.maxCostUsd` / `maxTokens`.
  *
+ * Decisions are synchronous: `tryAcquire` grants without a promise, `acquire` wraps the same
+ * decision, and `meter` returns one shared settled promise. A refusal identical to the previous
+ * one (same limit, usage, cap and `retryAfterSeconds`) returns the same frozen
+ * `BudgetExceededError` and the same rejected promise, so a shed storm allocates nothing per
+ * request; Node reports such a shared rejection as unhandled only if its first receiver leaves
+ * it unhandled. A queued head is woken by a timer only when expiry can admit it; when only
+ * in-flight reservations block it, the `meter` that releases one wakes it.
+ *
  * With no cap set the ledger keeps no log: `acquire` and `meter` return shared settled promises
  * and only bump lifetime counters, so the fast path allocates nothing.
  */
@@ -216,6 +356,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   const overflow: BudgetOverflow = options.overflow ?? { kind: 'shed' };
   if (overflow.kind === 'queue') checkLimit('overflow.maxQueueDepth', overflow.maxQueueDepth, true);
   else if (overflow.kind !== 'shed') throw new TypeError(`expected overflow.kind to be 'shed' or 'queue', got ${String((overflow as { kind: unknown }).kind)}`);
+  const maxQueueDepth = overflow.kind === 'queue' ? overflow.maxQueueDepth : 0;
   const clock = options.clock ?? Date.now;
   const timers: TimerFunctions = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
 
@@ -232,17 +373,21 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   let totalTasks = 0;
   let totalUsdNano = 0;
   let totalTokens = 0;
+  resolvedVoid ??= Promise.resolve();
+  const done = resolvedVoid;
 
   if (!capped) {
     uncappedTicketPromise ??= Promise.resolve(UNCAPPED_TICKET);
-    resolvedVoid ??= Promise.resolve();
     const ticketPromise = uncappedTicketPromise;
-    const done = resolvedVoid;
     return {
       acquire(_request, signal) {
         if (signal?.aborted) return Promise.reject(signal.reason);
         totalTasks++;
         return ticketPromise;
+      },
+      tryAcquire() {
+        totalTasks++;
+        return UNCAPPED_TICKET;
       },
       meter(_ticket, actual) {
         if (actual.usd !== undefined) totalUsdNano += toNano(actual.usd);
@@ -263,27 +408,30 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     };
   }
 
-  const taskLog = new SlidingLog(); // (acquiredAt, 1, 0)
+  const taskLog = new SlidingLog(); // (acquiredAt, tasks, 0)
   const spendLog = new SlidingLog(); // (meteredAt, usdNano, tokens)
   // In-flight tickets and the estimates they reserve.
-  const outstanding = new Map<number, { usdNano: number; tokens: number }>();
+  const outstanding = new TicketRegistry();
   let reservedUsdNano = 0;
   let reservedTokens = 0;
   const queue: Waiter[] = [];
   let nextId = 1;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerDeadline = 0;
+  let lastRefusal: CachedRefusal | undefined;
+  let lastQueueFull: CachedRefusal | undefined;
 
   const prune = (now: number): void => {
     taskLog.prune(now - windowMs);
     spendLog.prune(now - windowMs);
   };
 
-  /** Milliseconds until the spend column `column` falls to `target` or below, walking the log oldest first. */
-  const waitForSpend = (now: number, column: 'a' | 'b', target: number): number | undefined => {
-    let sum = column === 'a' ? spendLog.sumA : spendLog.sumB;
-    for (let i = 0; i < spendLog.size; i++) {
-      sum -= column === 'a' ? spendLog.aAt(i) : spendLog.bAt(i);
-      if (sum <= target) return spendLog.timeAt(i) + windowMs - now;
+  /** Milliseconds until column `column` of `log` falls to `target` or below by expiry, walking oldest first. */
+  const waitFor = (log: SlidingLog, now: number, column: 'a' | 'b', target: number): number | undefined => {
+    let sum = column === 'a' ? log.sumA : log.sumB;
+    for (let i = 0; i < log.size; i++) {
+      sum -= column === 'a' ? log.aAt(i) : log.bAt(i);
+      if (sum <= target) return log.timeAt(i) + windowMs - now;
     }
     return undefined;
   };
@@ -295,11 +443,13 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       if (used >= capUsdNano || used + estimate > capUsdNano) {
         // Need used < cap and used + estimate <= cap once old entries expire.
         const target = Math.min(capUsdNano - 1, capUsdNano - estimate) - reservedUsdNano;
+        const wakeMs = estimate > capUsdNano ? undefined : waitFor(spendLog, now, 'a', target);
         return {
           limit: 'usd',
           observed: used / NANO,
           cap: capUsdNano / NANO,
-          retryAfterMs: estimate > capUsdNano ? undefined : (waitForSpend(now, 'a', target) ?? windowMs),
+          retryAfterMs: estimate > capUsdNano ? undefined : (wakeMs ?? windowMs),
+          wakeMs,
         };
       }
     }
@@ -308,21 +458,20 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       const used = spendLog.sumB + reservedTokens;
       if (used >= capTokens || used + estimate > capTokens) {
         const target = Math.min(capTokens - 1, capTokens - estimate) - reservedTokens;
+        const wakeMs = estimate > capTokens ? undefined : waitFor(spendLog, now, 'b', target);
         return {
           limit: 'tokens',
           observed: used,
           cap: capTokens,
-          retryAfterMs: estimate > capTokens ? undefined : (waitForSpend(now, 'b', target) ?? windowMs),
+          retryAfterMs: estimate > capTokens ? undefined : (wakeMs ?? windowMs),
+          wakeMs,
         };
       }
     }
-    if (capTasks !== undefined && taskLog.size >= capTasks) {
-      return {
-        limit: 'tasks',
-        observed: taskLog.size,
-        cap: capTasks,
-        retryAfterMs: capTasks === 0 ? undefined : taskLog.timeAt(taskLog.size - capTasks) + windowMs - now,
-      };
+    if (capTasks !== undefined && taskLog.sumA >= capTasks) {
+      // Room for one more once the count falls to capTasks - 1 (never with a cap of 0).
+      const wakeMs = capTasks === 0 ? undefined : waitFor(taskLog, now, 'a', capTasks - 1);
+      return { limit: 'tasks', observed: taskLog.sumA, cap: capTasks, retryAfterMs: wakeMs, wakeMs };
     }
     return undefined;
   };
@@ -330,38 +479,75 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   const grant = (request: BudgetAcquireRequest, now: number): BudgetTicket => {
     taskLog.push(now, 1, 0);
     totalTasks++;
-    const ticket: BudgetTicket = Object.freeze({ id: nextId++, acquiredAt: now });
-    const reservation = {
-      usdNano: capUsdNano === undefined ? 0 : toNano(request.estimatedUsd ?? 0),
-      tokens: capTokens === undefined ? 0 : Math.ceil(request.estimatedTokens ?? 0),
-    };
-    reservedUsdNano += reservation.usdNano;
-    reservedTokens += reservation.tokens;
-    outstanding.set(ticket.id, reservation);
+    const ticket = new LedgerTicket(nextId++, now);
+    const usdNano = capUsdNano === undefined || request.estimatedUsd === undefined ? 0 : toNano(request.estimatedUsd);
+    const tokens = capTokens === undefined || request.estimatedTokens === undefined ? 0 : Math.ceil(request.estimatedTokens);
+    reservedUsdNano += usdNano;
+    reservedTokens += tokens;
+    outstanding.add(ticket.id, usdNano, tokens);
     return ticket;
   };
 
-  const refusalError = (refusal: Refusal): BudgetExceededError =>
-    withoutStackTrace(() => new BudgetExceededError({
-      message: `global budget exceeded: ${refusal.limit} per ${windowMs / 1000}s window at ${refusal.observed} of ${refusal.cap}`,
-      metadata: { limit: refusal.limit, observed: String(refusal.observed), cap: String(refusal.cap) },
-      retryAfterSeconds: retrySeconds(refusal.retryAfterMs),
-    }));
+  /** The shared error and rejected promise of `refusal`, rebuilt only when it differs from the last one. */
+  const refused = (refusal: Refusal): CachedRefusal => {
+    const seconds = retrySeconds(refusal.retryAfterMs);
+    const last = lastRefusal;
+    if (last !== undefined && last.limit === refusal.limit && last.observed === refusal.observed && last.cap === refusal.cap && last.retryAfterSeconds === seconds) {
+      return last;
+    }
+    const error = budgetError(
+      `global budget exceeded: ${refusal.limit} per ${windowMs / 1000}s window at ${refusal.observed} of ${refusal.cap}`,
+      { limit: refusal.limit, observed: String(refusal.observed), cap: String(refusal.cap) },
+      seconds,
+    );
+    lastRefusal = { limit: refusal.limit, observed: refusal.observed, cap: refusal.cap, retryAfterSeconds: seconds, error, rejected: undefined };
+    return lastRefusal;
+  };
+
+  const queueFull = (headRefusal: Refusal | undefined): Promise<never> => {
+    const seconds = retrySeconds(headRefusal?.retryAfterMs);
+    if (lastQueueFull !== undefined && lastQueueFull.retryAfterSeconds === seconds) return rejection(lastQueueFull);
+    const error = budgetError(
+      `global budget queue is full (${maxQueueDepth} waiting)`,
+      { limit: 'queue_full', maxQueueDepth: String(maxQueueDepth) },
+      seconds,
+    );
+    lastQueueFull = { limit: 'queue_full', observed: maxQueueDepth, cap: maxQueueDepth, retryAfterSeconds: seconds, error, rejected: undefined };
+    return rejection(lastQueueFull);
+  };
 
   const detach = (waiter: Waiter): void => {
     if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
   };
 
-  const schedule = (delayMs: number): void => {
-    if (timer !== undefined) timers.clearTimeout(timer);
-    timer = timers.setTimeout(
-      () => {
-        timer = undefined;
-        pump();
-      },
-      Math.max(1, Math.ceil(delayMs)),
-    );
+  const disarm = (): void => {
+    if (timer !== undefined) {
+      timers.clearTimeout(timer);
+      timer = undefined;
+    }
   };
+
+  /** Wakes the queue in `delayMs`; an armed timer that fires no later is kept (the wake re-evaluates and re-arms). */
+  const arm = (now: number, delayMs: number): void => {
+    const deadline = now + Math.max(1, Math.ceil(delayMs));
+    if (timer !== undefined) {
+      if (timerDeadline <= deadline) return;
+      timers.clearTimeout(timer);
+    }
+    timerDeadline = deadline;
+    timer = timers.setTimeout(onTimer, deadline - now);
+  };
+
+  /** Sets the wake-up for a head refused with `refusal`: a timer when expiry can admit it, none when only a meter can. */
+  const wakeFor = (refusal: Refusal, now: number): void => {
+    if (refusal.wakeMs === undefined) disarm();
+    else arm(now, refusal.wakeMs);
+  };
+
+  function onTimer(): void {
+    timer = undefined;
+    pump();
+  }
 
   function pump(): void {
     const now = clock();
@@ -379,17 +565,36 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
         // Can never fit (estimate above the cap): shed it rather than block the queue forever.
         queue.shift();
         detach(head);
-        head.reject(refusalError(refusal));
+        head.reject(refused(refusal).error);
         continue;
       }
-      schedule(refusal.retryAfterMs);
+      wakeFor(refusal, now);
       return;
     }
-    if (timer !== undefined) {
-      timers.clearTimeout(timer);
-      timer = undefined;
-    }
+    disarm();
   }
+
+  const enqueue = (request: BudgetAcquireRequest, signal: AbortSignal | undefined, headRefusal: Refusal | undefined, now: number): Promise<BudgetTicket> =>
+    new Promise<BudgetTicket>((resolve, reject) => {
+      const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = queue.indexOf(waiter);
+          if (index === -1) return;
+          queue.splice(index, 1);
+          reject(signal.reason);
+          if (index === 0) pump();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      queue.push(waiter);
+      // A new head was just refused at `now`: wake it as pump would.
+      if (headRefusal !== undefined) wakeFor(headRefusal, now);
+    });
+
+  /** Validates a request and grants it now if it fits and nobody is queued ahead of it. */
+  const grantNow = (request: BudgetAcquireRequest, now: number): BudgetTicket | undefined =>
+    queue.length === 0 && evaluate(request, now) === undefined ? grant(request, now) : undefined;
 
   return {
     acquire(request, signal) {
@@ -398,59 +603,45 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       if (signal?.aborted) return Promise.reject(signal.reason);
       const now = clock();
       prune(now);
-      const refusal = queue.length > 0 ? undefined : evaluate(request, now);
-      if (queue.length === 0 && refusal === undefined) return Promise.resolve(grant(request, now));
-      if (overflow.kind === 'shed') return Promise.reject(refusalError(refusal!));
-      if (refusal !== undefined && refusal.retryAfterMs === undefined) return Promise.reject(refusalError(refusal));
-      if (queue.length >= overflow.maxQueueDepth) {
-        const headRefusal = refusal ?? evaluate(queue[0]!.request, now);
-        return Promise.reject(
-          withoutStackTrace(
-            () =>
-              new BudgetExceededError({
-                message: `global budget queue is full (${overflow.maxQueueDepth} waiting)`,
-                metadata: { limit: 'queue_full', maxQueueDepth: String(overflow.maxQueueDepth) },
-                retryAfterSeconds: retrySeconds(headRefusal?.retryAfterMs),
-              }),
-          ),
-        );
+      if (queue.length === 0) {
+        const refusal = evaluate(request, now);
+        if (refusal === undefined) return Promise.resolve(grant(request, now));
+        // Shed, or a request that can never fit (estimate above the cap) even under queue.
+        if (overflow.kind === 'shed' || refusal.retryAfterMs === undefined) return rejection(refused(refusal));
+        if (maxQueueDepth === 0) return queueFull(refusal);
+        return enqueue(request, signal, refusal, now);
       }
-      return new Promise<BudgetTicket>((resolve, reject) => {
-        const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
-        if (signal) {
-          waiter.onAbort = () => {
-            const index = queue.indexOf(waiter);
-            if (index === -1) return;
-            queue.splice(index, 1);
-            reject(signal.reason);
-            if (index === 0) pump();
-          };
-          signal.addEventListener('abort', waiter.onAbort, { once: true });
-        }
-        queue.push(waiter);
-        if (queue.length === 1) pump();
-      });
+      if (queue.length >= maxQueueDepth) return queueFull(evaluate(queue[0]!.request, now));
+      return enqueue(request, signal, undefined, now);
+    },
+
+    tryAcquire(request) {
+      checkAmount('estimatedUsd', request.estimatedUsd);
+      checkAmount('estimatedTokens', request.estimatedTokens);
+      const now = clock();
+      prune(now);
+      return grantNow(request, now);
     },
 
     meter(ticket, actual) {
       checkAmount('usd', actual.usd);
       checkAmount('tokens', actual.tokens);
-      const reservation = outstanding.get(ticket.id);
-      if (reservation === undefined) return Promise.resolve();
-      outstanding.delete(ticket.id);
-      reservedUsdNano -= reservation.usdNano;
-      reservedTokens -= reservation.tokens;
-      const usdNano = toNano(actual.usd ?? 0);
+      if (!outstanding.take(ticket.id)) return done;
+      const releasedUsdNano = outstanding.takenUsdNano;
+      const releasedTokens = outstanding.takenTokens;
+      reservedUsdNano -= releasedUsdNano;
+      reservedTokens -= releasedTokens;
+      const usdNano = actual.usd === undefined ? 0 : toNano(actual.usd);
       // Tokens are whole: a fractional count is rounded up so the integer arithmetic stays exact.
-      const tokens = Math.ceil(actual.tokens ?? 0);
+      const tokens = actual.tokens === undefined ? 0 : Math.ceil(actual.tokens);
       totalUsdNano += usdNano;
       totalTokens += tokens;
       const now = clock();
       prune(now);
       if (usdNano > 0 || tokens > 0) spendLog.push(now, usdNano, tokens);
       // A released reservation may make room for the head of the queue.
-      if (queue.length > 0 && (reservation.usdNano > 0 || reservation.tokens > 0)) pump();
-      return Promise.resolve();
+      if (queue.length > 0 && (releasedUsdNano > 0 || releasedTokens > 0)) pump();
+      return done;
     },
 
     snapshot() {
@@ -458,7 +649,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       return {
         windowMs,
         limits,
-        window: { usd: spendLog.sumA / NANO, tokens: spendLog.sumB, tasks: taskLog.size },
+        window: { usd: spendLog.sumA / NANO, tokens: spendLog.sumB, tasks: taskLog.sumA },
         inFlight: outstanding.size,
         reserved: { usd: reservedUsdNano / NANO, tokens: reservedTokens },
         queueDepth: queue.length,
@@ -466,4 +657,10 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       };
     },
   };
+}
+
+/** The promise rejected with a cached refusal's error, shared by identical refusals (see `createInMemoryBudgetLedger`). */
+function rejection(cached: CachedRefusal): Promise<never> {
+  cached.rejected ??= Promise.reject(cached.error);
+  return cached.rejected;
 }
