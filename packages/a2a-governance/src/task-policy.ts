@@ -64,25 +64,72 @@ function validatePolicy(where: string, policy: TaskPolicy | undefined): void {
   }
 }
 
+/** A caller's effective policy, merged and checked once. */
+interface EffectivePolicy {
+  readonly policy: Readonly<TaskPolicy>;
+  /** `allowedSkills` as a set; `undefined` when any skill is allowed. */
+  readonly allowed: ReadonlySet<string> | undefined;
+}
+
+/** Tasks holding a slot for one (caller, skill); released admissions decrement it directly. */
+interface Slot {
+  active: number;
+}
+
+/** One caller's policy and its slots per skill. */
+interface CallerSlots {
+  readonly effective: EffectivePolicy;
+  readonly skills: Map<string, Slot>;
+}
+
+/** Idle (zero) slots kept for reuse before a sweep drops them; a sweep runs once they are also half of all slots. */
+const IDLE_SLOTS_BEFORE_SWEEP = 1024;
+
+function merge(defaults: TaskPolicy, override: TaskPolicy | undefined): TaskPolicy {
+  const merged: TaskPolicy = { ...defaults };
+  if (override) {
+    for (const [key, value] of Object.entries(override) as [keyof TaskPolicy, TaskPolicy[keyof TaskPolicy]][]) {
+      if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+    }
+  }
+  return merged;
+}
+
+function effectivePolicy(policy: TaskPolicy): EffectivePolicy {
+  const frozen: TaskPolicy = Object.freeze({
+    ...policy,
+    ...(policy.allowedSkills === undefined ? {} : { allowedSkills: Object.freeze([...policy.allowedSkills]) as string[] }),
+  });
+  return { policy: frozen, allowed: frozen.allowedSkills === undefined ? undefined : new Set(frozen.allowedSkills) };
+}
+
 /**
  * Enforces `TaskPolicy` per caller. `admit` runs ADR-159's order: allowed skills, then a
  * concurrency slot per (caller, skill), then the cost estimate (the slot is given back if the
  * estimate is rejected). When `maxCostUsd` is set but neither an estimate nor `estimateCost` is
  * available, the cost check passes: actual cost is bounded by `maxTokens` and the global budget.
+ *
+ * Policies are read once, at construction (`default` and every `perCaller` entry). Slot counters
+ * of a (caller, skill) stay allocated while idle so a busy pair costs no map insert or delete per
+ * task; idle ones are dropped in batches, so memory stays bounded by the pairs in use.
  */
 export class TaskPolicyEngine {
-  private readonly defaults: TaskPolicy;
-  private readonly perCaller: Map<string, TaskPolicy>;
+  private readonly defaults: EffectivePolicy;
+  private readonly perCaller: Map<string, EffectivePolicy>;
   private readonly estimateCost: ((input: { caller: string; skill: string }) => number) | undefined;
   private readonly clock: () => number;
   private readonly timers: TimerFunctions;
-  private readonly slots = new Map<string, number>();
+  private readonly slots = new Map<string, CallerSlots>();
+  /** Slot counters allocated, and how many of them are at zero. */
+  private slotCount = 0;
+  private idleSlots = 0;
 
   constructor(options: TaskPolicyEngineOptions = {}) {
     validatePolicy('default', options.default);
     for (const [caller, policy] of Object.entries(options.perCaller ?? {})) validatePolicy(`perCaller.${caller}`, policy);
-    this.defaults = { ...options.default };
-    this.perCaller = new Map(Object.entries(options.perCaller ?? {}));
+    const defaults = { ...options.default };
+    this.defaults = effectivePolicy(defaults);
+    this.perCaller = new Map(Object.entries(options.perCaller ?? {}).map(([caller, policy]) => [caller, effectivePolicy(merge(defaults, policy))]));
     this.estimateCost = options.estimateCost;
     this.clock = options.clock ?? Date.now;
     this.timers = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
@@ -90,37 +137,43 @@ export class TaskPolicyEngine {
 
   /** The effective policy of a caller: its override merged key by key over the default. */
   policyFor(caller: string): TaskPolicy {
-    const override = this.perCaller.get(caller);
-    const merged: TaskPolicy = { ...this.defaults };
-    if (override) {
-      for (const [key, value] of Object.entries(override) as [keyof TaskPolicy, TaskPolicy[keyof TaskPolicy]][]) {
-        if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
-      }
-    }
-    return merged;
+    const { policy } = this.perCaller.get(caller) ?? this.defaults;
+    return { ...policy, ...(policy.allowedSkills === undefined ? {} : { allowedSkills: [...policy.allowedSkills] }) };
   }
 
   /** Tasks currently holding a slot for (caller, skill). */
   activeCount(caller: string, skill: string): number {
-    return this.slots.get(slotKey(caller, skill)) ?? 0;
+    return this.slots.get(caller)?.skills.get(skill)?.active ?? 0;
   }
 
   admit(input: { caller: string; skill: string; estimatedCostUsd?: number }): PolicyAdmitResult {
     const { caller, skill } = input;
     if (typeof caller !== 'string') throw new TypeError(`expected caller to be a string, got ${typeof caller}`);
     if (typeof skill !== 'string') throw new TypeError(`expected skill to be a string, got ${typeof skill}`);
-    const policy = this.policyFor(caller);
+    let callerSlots = this.slots.get(caller);
+    if (callerSlots === undefined) {
+      callerSlots = { effective: this.perCaller.get(caller) ?? this.defaults, skills: new Map() };
+      this.slots.set(caller, callerSlots);
+    }
+    const { policy, allowed } = callerSlots.effective;
 
-    if (policy.allowedSkills !== undefined && !policy.allowedSkills.includes(skill)) {
+    if (allowed !== undefined && !allowed.has(skill)) {
       return {
         ok: false,
         error: violation('allowedSkills', `skill ${skill} is not in the allowed set for caller ${caller}`, { caller, skill }),
       };
     }
 
-    const key = slotKey(caller, skill);
-    const active = this.slots.get(key) ?? 0;
+    let slot = callerSlots.skills.get(skill);
+    if (slot === undefined) {
+      slot = { active: 0 };
+      callerSlots.skills.set(skill, slot);
+      this.slotCount++;
+      this.idleSlots++;
+    }
+    const active = slot.active;
     if (policy.maxConcurrency !== undefined && active >= policy.maxConcurrency) {
+      this.sweepIfIdle();
       return {
         ok: false,
         error: violation('maxConcurrency', `concurrency bucket full: ${caller}/${skill}`, {
@@ -131,12 +184,13 @@ export class TaskPolicyEngine {
         }),
       };
     }
-    this.slots.set(key, active + 1);
+    if (active === 0) this.idleSlots--;
+    slot.active = active + 1;
 
     if (policy.maxCostUsd !== undefined) {
       const estimate = input.estimatedCostUsd ?? this.estimateCost?.({ caller, skill });
       if (estimate !== undefined && !(estimate <= policy.maxCostUsd)) {
-        this.freeSlot(key);
+        this.freeSlot(slot);
         return {
           ok: false,
           error: violation('maxCostUsd', `task exceeds policy: maxCostUsd = ${estimate} > ${policy.maxCostUsd}`, {
@@ -149,80 +203,110 @@ export class TaskPolicyEngine {
       }
     }
 
-    return { ok: true, admission: this.createAdmission(key, caller, skill, policy) };
+    return { ok: true, admission: new Admission(this.freeSlot, slot, caller, skill, policy, this.clock, this.timers) };
   }
 
-  private freeSlot(key: string): void {
-    const active = this.slots.get(key) ?? 0;
-    if (active <= 1) this.slots.delete(key);
-    else this.slots.set(key, active - 1);
+  /** Gives a slot back; admissions call it once, on release. One function per engine, shared by its admissions. */
+  private readonly freeSlot = (slot: Slot): void => {
+    if (--slot.active === 0) {
+      this.idleSlots++;
+      this.sweepIfIdle();
+    }
+  };
+
+  /** Drops idle slot counters (and callers left with none) once they are many and at least half of all. */
+  private sweepIfIdle(): void {
+    if (this.idleSlots < IDLE_SLOTS_BEFORE_SWEEP || this.idleSlots * 2 < this.slotCount) return;
+    for (const [caller, callerSlots] of this.slots) {
+      for (const [skill, slot] of callerSlots.skills) {
+        if (slot.active === 0) {
+          callerSlots.skills.delete(skill);
+          this.slotCount--;
+          this.idleSlots--;
+        }
+      }
+      if (callerSlots.skills.size === 0) this.slots.delete(caller);
+    }
   }
+}
 
-  private createAdmission(key: string, caller: string, skill: string, policy: TaskPolicy): PolicyAdmission {
-    // Without mid-task limits nothing can abort the task: share one never-aborting signal.
-    const controller = policy.maxTokens === undefined && policy.maxDurationMs === undefined ? undefined : new AbortController();
-    const signal = controller?.signal ?? neverAbortedSignal();
-    const startedAt = this.clock();
-    const clock = this.clock;
-    const timers = this.timers;
-    let tokensUsed = 0;
-    let released = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * One admitted task: its slot, its signal and its mid-task limits. Without mid-task limits
+ * nothing can abort the task, so it shares one never-aborting signal and owns no controller.
+ * `meterTokens` and `release` are methods: call them on the admission.
+ */
+class Admission implements PolicyAdmission {
+  readonly signal: AbortSignal;
+  private readonly controller: AbortController | undefined;
+  private readonly startedAt: number;
+  private tokens = 0;
+  private released = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
+  constructor(
+    private readonly freeSlot: (slot: Slot) => void,
+    private readonly slot: Slot,
+    private readonly caller: string,
+    private readonly skill: string,
+    private readonly policy: Readonly<TaskPolicy>,
+    private readonly clock: () => number,
+    private readonly timers: TimerFunctions,
+  ) {
+    this.controller = policy.maxTokens === undefined && policy.maxDurationMs === undefined ? undefined : new AbortController();
+    this.signal = this.controller?.signal ?? neverAbortedSignal();
+    this.startedAt = clock();
     if (policy.maxDurationMs !== undefined) {
       const limit = policy.maxDurationMs;
-      timer = timers.setTimeout(() => {
-        timer = undefined;
-        if (released || signal.aborted) return;
-        controller?.abort(
-          violation('maxDurationMs', `task exceeds policy: maxDurationMs = ${clock() - startedAt} > ${limit}`, {
-            caller,
-            skill,
+      this.timer = timers.setTimeout(() => {
+        this.timer = undefined;
+        if (this.released || this.signal.aborted) return;
+        const elapsed = this.clock() - this.startedAt;
+        this.controller?.abort(
+          violation('maxDurationMs', `task exceeds policy: maxDurationMs = ${elapsed} > ${limit}`, {
+            caller: this.caller,
+            skill: this.skill,
             limit: String(limit),
-            actual: String(clock() - startedAt),
+            actual: String(elapsed),
           }),
         );
       }, limit);
     }
-
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      if (timer !== undefined) timers.clearTimeout(timer);
-      timer = undefined;
-      this.freeSlot(key);
-    };
-
-    return {
-      signal,
-      get elapsedMs() {
-        return clock() - startedAt;
-      },
-      get tokensUsed() {
-        return tokensUsed;
-      },
-      meterTokens(tokens: number) {
-        if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) {
-          throw new RangeError(`expected tokens to be a finite number >= 0, got ${String(tokens)}`);
-        }
-        tokensUsed += tokens;
-        if (released || signal.aborted) return;
-        if (policy.maxTokens !== undefined && tokensUsed > policy.maxTokens) {
-          controller?.abort(
-            violation('maxTokens', `task exceeds policy: maxTokens = ${tokensUsed} > ${policy.maxTokens}`, {
-              caller,
-              skill,
-              limit: String(policy.maxTokens),
-              actual: String(tokensUsed),
-            }),
-          );
-        }
-      },
-      release,
-    };
   }
-}
 
-function slotKey(caller: string, skill: string): string {
-  return `${caller}\u0000${skill}`;
+  get elapsedMs(): number {
+    return this.clock() - this.startedAt;
+  }
+
+  get tokensUsed(): number {
+    return this.tokens;
+  }
+
+  meterTokens(tokens: number): void {
+    if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) {
+      throw new RangeError(`expected tokens to be a finite number >= 0, got ${String(tokens)}`);
+    }
+    this.tokens += tokens;
+    if (this.released || this.signal.aborted) return;
+    const limit = this.policy.maxTokens;
+    if (limit !== undefined && this.tokens > limit) {
+      this.controller?.abort(
+        violation('maxTokens', `task exceeds policy: maxTokens = ${this.tokens} > ${limit}`, {
+          caller: this.caller,
+          skill: this.skill,
+          limit: String(limit),
+          actual: String(this.tokens),
+        }),
+      );
+    }
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    if (this.timer !== undefined) {
+      this.timers.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.freeSlot(this.slot);
+  }
 }
