@@ -29,12 +29,46 @@ export interface GovernanceEvents {
   counts(): Record<string, number>;
 }
 
-/** An event bus with counters. A listener that throws is ignored so that it cannot break a gate. */
+type CountedType = 'accepted' | 'rejected' | 'aborted';
+
+/** `<type>.<stage>` counter keys of the known stages, built once. */
+const STAGE_KEYS = new Map<string, Readonly<Record<CountedType, string>>>(
+  (['budget', 'recursion', 'selector', 'policy'] as const).map((stage) => [
+    stage,
+    { accepted: `accepted.${stage}`, rejected: `rejected.${stage}`, aborted: `aborted.${stage}` },
+  ]),
+);
+
+function stageKey(type: CountedType, stage: string): string {
+  return STAGE_KEYS.get(stage)?.[type] ?? `${type}.${stage}`;
+}
+
+/**
+ * An event bus with counters. A listener that throws is ignored so that it cannot break a gate.
+ * Every event is counted; listeners are called only when there are some, and counter keys are
+ * built once per (stage, reason), not per event.
+ */
 export function createGovernanceEvents(): GovernanceEvents {
   const listeners = new Set<(event: GovernanceEvent) => void>();
   const counters = new Map<string, number>();
+  /** `<prefix>.<reason>` keys by prefix, then reason. */
+  const reasonKeys = new Map<string, Map<string, string>>();
   const bump = (key: string): void => {
     counters.set(key, (counters.get(key) ?? 0) + 1);
+  };
+  const reasonKey = (prefix: string, reason: string): string => {
+    let byReason = reasonKeys.get(prefix);
+    if (byReason === undefined) {
+      byReason = new Map();
+      reasonKeys.set(prefix, byReason);
+    }
+    let key = byReason.get(reason);
+    if (key === undefined) {
+      key = `${prefix}.${reason}`;
+      // Reasons come from this package's gates, but bound the cache in case a caller emits its own.
+      if (byReason.size < 256) byReason.set(reason, key);
+    }
+    return key;
   };
   return {
     on(listener) {
@@ -48,19 +82,22 @@ export function createGovernanceEvents(): GovernanceEvents {
     emit(event) {
       switch (event.type) {
         case 'accepted':
-          bump(`accepted.${event.stage}`);
+          bump(stageKey('accepted', event.stage));
           break;
-        case 'rejected':
-          bump(`rejected.${event.stage}`);
-          bump(`rejected.${event.stage}.${event.reason}`);
+        case 'rejected': {
+          const prefix = stageKey('rejected', event.stage);
+          bump(prefix);
+          bump(reasonKey(prefix, event.reason));
           break;
+        }
         case 'aborted':
-          bump(`aborted.${event.stage}.${event.reason}`);
+          bump(reasonKey(stageKey('aborted', event.stage), event.reason));
           break;
         case 'metered':
           bump('metered');
           break;
       }
+      if (listeners.size === 0) return;
       for (const listener of listeners) {
         try {
           listener(event);

@@ -18,25 +18,59 @@ interface Entry {
   usdNano: number;
   tokens: number;
   tasks: number;
+  /** When the entry was last updated, in updates of its map (for least-recently-updated eviction). */
+  stamp: number;
 }
 
-function touch(map: Map<string, Entry>, key: string, limit: number): Entry {
-  let entry = map.get(key);
-  if (entry) map.delete(key);
-  else {
-    entry = { usdNano: 0, tokens: 0, tasks: 0 };
-    // Evict an eighth at a time: each walk from the front of a Map skips the holes earlier
-    // deletions left there, so one walk per batch keeps eviction amortised O(1).
-    if (map.size >= limit) {
-      let excess = map.size - limit + 1 + (limit >> 3);
-      for (const oldest of map.keys()) {
-        map.delete(oldest);
-        if (--excess <= 0) break;
-      }
-    }
+/**
+ * Keys to entries, evicting the least recently updated. An update stamps its entry in place
+ * rather than moving it to the end of the Map (a delete and an insert per update); eviction, an
+ * eighth of the limit at a time, finds the stamp below which entries go and drops them in one
+ * walk, so it costs amortised O(log n) per new key.
+ */
+class LeastRecentlyUpdated {
+  private readonly map = new Map<string, Entry>();
+  private updates = 0;
+  private lastKey: string | undefined;
+  private lastEntry: Entry | undefined;
+
+  constructor(private readonly limit: number) {}
+
+  get(key: string): Entry | undefined {
+    return this.map.get(key);
   }
-  map.set(key, entry);
-  return entry;
+
+  entries(): IterableIterator<[string, Entry]> {
+    return this.map.entries();
+  }
+
+  touch(key: string): Entry {
+    // Consecutive updates of one key (one trace, one root agent) skip the lookup.
+    let entry = key === this.lastKey ? this.lastEntry : this.map.get(key);
+    if (entry === undefined) {
+      if (this.map.size >= this.limit) this.evict(this.map.size - this.limit + 1 + (this.limit >> 3));
+      entry = { usdNano: 0, tokens: 0, tasks: 0, stamp: 0 };
+      this.map.set(key, entry);
+    }
+    entry.stamp = ++this.updates;
+    this.lastKey = key;
+    this.lastEntry = entry;
+    return entry;
+  }
+
+  /** Drops the `count` least recently updated entries. */
+  private evict(count: number): void {
+    const stamps = new Float64Array(this.map.size);
+    let i = 0;
+    for (const entry of this.map.values()) stamps[i++] = entry.stamp;
+    stamps.sort();
+    const cutoff = stamps[Math.min(count, stamps.length) - 1]!;
+    for (const [key, entry] of this.map) {
+      if (entry.stamp <= cutoff) this.map.delete(key);
+    }
+    this.lastKey = undefined;
+    this.lastEntry = undefined;
+  }
 }
 
 function add(entry: Entry, usdNano: number, tokens: number): void {
@@ -54,22 +88,22 @@ const totals = (entry: Entry | undefined): SpendTotals =>
  * dropping the least recently updated keys (an eighth of the limit at a time).
  */
 export class SpendAggregator {
-  private readonly traces = new Map<string, Entry>();
-  private readonly roots = new Map<string, Entry>();
-  private readonly maxTraces: number;
-  private readonly maxRootAgents: number;
+  private readonly traces: LeastRecentlyUpdated;
+  private readonly roots: LeastRecentlyUpdated;
 
   constructor(options: SpendAggregatorOptions = {}) {
-    this.maxTraces = options.maxTraces ?? 10_000;
-    this.maxRootAgents = options.maxRootAgents ?? 10_000;
-    if (!(this.maxTraces >= 1) || !(this.maxRootAgents >= 1)) throw new RangeError('expected maxTraces and maxRootAgents >= 1');
+    const maxTraces = options.maxTraces ?? 10_000;
+    const maxRootAgents = options.maxRootAgents ?? 10_000;
+    if (!(maxTraces >= 1) || !(maxRootAgents >= 1)) throw new RangeError('expected maxTraces and maxRootAgents >= 1');
+    this.traces = new LeastRecentlyUpdated(maxTraces);
+    this.roots = new LeastRecentlyUpdated(maxRootAgents);
   }
 
   record(input: { traceId: string; rootAgentId: string; usd: number; tokens: number }): void {
     const usd = Number.isFinite(input.usd) && input.usd > 0 ? Math.round(input.usd * NANO) : 0;
     const tokens = Number.isFinite(input.tokens) && input.tokens > 0 ? input.tokens : 0;
-    add(touch(this.traces, input.traceId, this.maxTraces), usd, tokens);
-    add(touch(this.roots, input.rootAgentId, this.maxRootAgents), usd, tokens);
+    add(this.traces.touch(input.traceId), usd, tokens);
+    add(this.roots.touch(input.rootAgentId), usd, tokens);
   }
 
   byTrace(traceId: string): SpendTotals {
@@ -83,7 +117,7 @@ export class SpendAggregator {
   /** The `n` root agents with the highest USD spend (then tokens), highest first. */
   topRoots(n: number): Array<SpendTotals & { rootAgentId: string }> {
     return [...this.roots.entries()]
-      .sort(([, a], [, b]) => b.usdNano - a.usdNano || b.tokens - a.tokens)
+      .sort(([, a], [, b]) => b.usdNano - a.usdNano || b.tokens - a.tokens || a.stamp - b.stamp)
       .slice(0, Math.max(0, n))
       .map(([rootAgentId, entry]) => ({ rootAgentId, ...totals(entry) }));
   }

@@ -192,3 +192,50 @@ describe('GovernanceEvents', () => {
     expect(events.counts()).toEqual({ metered: 2 });
   });
 });
+
+describe('SpendAggregator eviction by update stamp', () => {
+  it('evicts the least recently updated, an eighth of the limit at a time, and keeps counting after', () => {
+    const spend = new SpendAggregator({ maxTraces: 16 });
+    for (let i = 0; i < 16; i++) spend.record({ traceId: `t${i}`, rootAgentId: 'A', usd: 0, tokens: 1 });
+    // t0 is updated again, so t1, t2, t3 are the least recently updated: 1 over the limit + 16 / 8 go.
+    spend.record({ traceId: 't0', rootAgentId: 'A', usd: 0, tokens: 1 });
+    spend.record({ traceId: 't16', rootAgentId: 'A', usd: 0, tokens: 1 });
+    expect(spend.byTrace('t0').tasks).toBe(2);
+    expect(spend.byTrace('t1').tasks).toBe(0);
+    expect(spend.byTrace('t2').tasks).toBe(0);
+    expect(spend.byTrace('t3').tasks).toBe(0);
+    expect(spend.byTrace('t4').tasks).toBe(1);
+    expect(spend.byTrace('t16').tasks).toBe(1);
+    // The repeated key right after an eviction is still counted on the live entry.
+    spend.record({ traceId: 't16', rootAgentId: 'A', usd: 0, tokens: 1 });
+    expect(spend.byTrace('t16').tasks).toBe(2);
+    expect(spend.byRootAgent('A').tasks).toBe(19);
+  });
+
+  it('orders topRoots ties by least recent update first, as before', () => {
+    const spend = new SpendAggregator();
+    spend.record({ traceId: 't', rootAgentId: 'A', usd: 1, tokens: 1 });
+    spend.record({ traceId: 't', rootAgentId: 'B', usd: 1, tokens: 1 });
+    spend.record({ traceId: 't', rootAgentId: 'A', usd: 0, tokens: 0 });
+    expect(spend.topRoots(2).map((root) => root.rootAgentId)).toEqual(['B', 'A']);
+  });
+});
+
+describe('GovernanceEvents counters', () => {
+  it('counts every stage and reason, including ones the package does not emit itself', () => {
+    const events = createGovernanceEvents();
+    const error = new PolicyViolationError({ metadata: { field: 'maxTokens' } });
+    events.emit({ type: 'accepted', stage: 'selector' });
+    events.emit({ type: 'rejected', stage: 'policy', reason: 'custom', error });
+    events.emit({ type: 'rejected', stage: 'policy', reason: 'custom', error });
+    events.emit({ type: 'aborted', stage: 'policy', reason: 'maxTokens', error });
+    events.emit({ type: 'accepted', stage: 'other' as 'budget' });
+    expect(events.counts()).toEqual({
+      'accepted.selector': 1,
+      'rejected.policy': 2,
+      'rejected.policy.custom': 2,
+      'aborted.policy.maxTokens': 1,
+      'accepted.other': 1,
+    });
+  });
+});
