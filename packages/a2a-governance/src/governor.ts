@@ -1,6 +1,6 @@
 import { linkAbortSignals, neverAbortedSignal } from './abort.js';
 import { A2AError, BudgetExceededError, PolicyViolationError } from '@a2aplane/a2a-types';
-import type { BudgetLedger, BudgetTicket } from './budget.js';
+import type { BudgetAcquireRequest, BudgetLedger, BudgetTicket } from './budget.js';
 import { type TaskContext, childContext, createRootContext } from './context.js';
 import type { GovernanceEvents } from './events.js';
 import type { SpendAggregator } from './lineage-ledger.js';
@@ -45,11 +45,42 @@ function reasonOf(error: A2AError, fallback: string): string {
   return (error.reason === PolicyViolationError.reason ? error.metadata.field : error.metadata.limit) ?? fallback;
 }
 
+let resolvedVoid: Promise<void> | undefined;
+const settled = (): Promise<void> => {
+  resolvedVoid ??= Promise.resolve();
+  return resolvedVoid;
+};
+
+/** The ledger request of a task; keys are present only when known, as a custom ledger may look for them. */
+function budgetRequest(input: GovernedTaskInput): BudgetAcquireRequest {
+  const { incoming, estimatedCostUsd } = input;
+  if (incoming === undefined) return estimatedCostUsd === undefined ? {} : { estimatedUsd: estimatedCostUsd };
+  return estimatedCostUsd === undefined
+    ? { traceId: incoming.traceId, rootAgentId: incoming.rootAgentId }
+    : { traceId: incoming.traceId, rootAgentId: incoming.rootAgentId, estimatedUsd: estimatedCostUsd };
+}
+
+/** The caller, skill and (when known) trace id every stage event carries. */
+function eventBase(input: GovernedTaskInput): { caller: string; skill: string; traceId?: string } {
+  const traceId = input.incoming?.traceId;
+  return traceId === undefined ? { caller: input.caller, skill: input.skill } : { caller: input.caller, skill: input.skill, traceId };
+}
+
+function checkAmount(name: string, value: number | undefined): void {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+    throw new RangeError(`expected ${name} to be a finite number >= 0, got ${String(value)}`);
+  }
+}
+
 /**
  * The inbound gate a server runs after authenticating the caller (ARCHITECTURE "dispatch
  * pipeline"): budget -> recursion -> policy, in that order, stopping at the first rejection and
  * emitting an event per stage. A task rejected after the budget gate still counts as one dispatch
  * in the tasks-per-minute window (its ticket is metered with zero spend).
+ *
+ * When the ledger offers `tryAcquire` (the in-memory one does) and grants at once, the whole
+ * admission is decided synchronously and `admit` returns an already-settled promise; a refusal,
+ * a queued wait or an aborted signal takes the `acquire` path with the same outcome and events.
  */
 export class Governor {
   private readonly options: GovernorOptions;
@@ -61,113 +92,165 @@ export class Governor {
     this.options = options;
   }
 
-  /** Throws `BudgetExceededError`, `RecursionLimitError` or `PolicyViolationError` (or the signal's reason). */
-  async admit(input: GovernedTaskInput): Promise<GovernedTask> {
-    const { budget, recursion, policy, events, spend, selfAgentId } = this.options;
-    const { caller, skill, incoming } = input;
-    const traceId = incoming?.traceId;
-    const base = { caller, skill, ...(traceId === undefined ? {} : { traceId }) };
-
-    let ticket: BudgetTicket | undefined;
-    if (budget) {
-      try {
-        ticket = await budget.acquire(
-          {
-            ...(traceId === undefined ? {} : { traceId }),
-            ...(incoming === undefined ? {} : { rootAgentId: incoming.rootAgentId }),
-            ...(input.estimatedCostUsd === undefined ? {} : { estimatedUsd: input.estimatedCostUsd }),
-          },
-          input.signal,
-        );
-      } catch (error) {
-        if (BudgetExceededError.isInstance(error)) {
-          events?.emit({ type: 'rejected', stage: 'budget', reason: reasonOf(error, 'budget'), error, ...base });
-        }
-        throw error;
-      }
-      events?.emit({ type: 'accepted', stage: 'budget', ...base });
+  /** Rejects with `BudgetExceededError`, `RecursionLimitError` or `PolicyViolationError` (or the signal's reason). */
+  admit(input: GovernedTaskInput): Promise<GovernedTask> {
+    try {
+      const { budget, events } = this.options;
+      if (budget === undefined) return Promise.resolve(this.admitAfterBudget(input, undefined));
+      if (budget.tryAcquire === undefined || input.signal?.aborted) return this.admitAfterWait(budget, input);
+      const ticket = budget.tryAcquire(budgetRequest(input));
+      if (ticket === undefined) return this.admitAfterWait(budget, input);
+      events?.emit({ type: 'accepted', stage: 'budget', ...eventBase(input) });
+      return Promise.resolve(this.admitAfterBudget(input, ticket));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const giveBack = (): void => {
-      if (budget && ticket) void budget.meter(ticket, { usd: 0, tokens: 0 });
-    };
+  }
+
+  /** The budget gate through `acquire`: a refusal, a queued wait or an aborted signal. */
+  private async admitAfterWait(budget: BudgetLedger, input: GovernedTaskInput): Promise<GovernedTask> {
+    const { events } = this.options;
+    let ticket: BudgetTicket;
+    try {
+      ticket = await budget.acquire(budgetRequest(input), input.signal);
+    } catch (error) {
+      if (events && BudgetExceededError.isInstance(error)) {
+        events.emit({ type: 'rejected', stage: 'budget', reason: reasonOf(error, 'budget'), error, ...eventBase(input) });
+      }
+      throw error;
+    }
+    events?.emit({ type: 'accepted', stage: 'budget', ...eventBase(input) });
+    return this.admitAfterBudget(input, ticket);
+  }
+
+  /** Closes a ticket of a task rejected after the budget gate: it still counts as a dispatch, with zero spend. */
+  private giveBack(ticket: BudgetTicket | undefined): void {
+    const { budget } = this.options;
+    if (budget && ticket) void budget.meter(ticket, { usd: 0, tokens: 0 });
+  }
+
+  /** Recursion and policy, synchronously; a rejection gives the budget ticket back before it throws. */
+  private admitAfterBudget(input: GovernedTaskInput, ticket: BudgetTicket | undefined): GovernedTask {
+    const { recursion, policy, events, selfAgentId } = this.options;
+    const { incoming } = input;
 
     if (incoming && recursion) {
       const verdict = recursion.check(incoming, selfAgentId);
       if (!verdict.allowed) {
-        giveBack();
-        events?.emit({ type: 'rejected', stage: 'recursion', reason: reasonOf(verdict.error, 'recursion'), error: verdict.error, ...base });
+        this.giveBack(ticket);
+        events?.emit({ type: 'rejected', stage: 'recursion', reason: reasonOf(verdict.error, 'recursion'), error: verdict.error, ...eventBase(input) });
         throw verdict.error;
       }
-      events?.emit({ type: 'accepted', stage: 'recursion', ...base });
+      events?.emit({ type: 'accepted', stage: 'recursion', ...eventBase(input) });
     }
 
     let admission: PolicyAdmission | undefined;
     if (policy) {
       let result: ReturnType<TaskPolicyEngine['admit']>;
       try {
-        result = policy.admit({
-          caller,
-          skill,
-          ...(input.estimatedCostUsd === undefined ? {} : { estimatedCostUsd: input.estimatedCostUsd }),
-        });
+        result = policy.admit(
+          input.estimatedCostUsd === undefined
+            ? { caller: input.caller, skill: input.skill }
+            : { caller: input.caller, skill: input.skill, estimatedCostUsd: input.estimatedCostUsd },
+        );
       } catch (error) {
-        giveBack();
+        this.giveBack(ticket);
         throw error;
       }
       if (!result.ok) {
-        giveBack();
-        events?.emit({ type: 'rejected', stage: 'policy', reason: reasonOf(result.error, 'policy'), error: result.error, ...base });
+        this.giveBack(ticket);
+        events?.emit({ type: 'rejected', stage: 'policy', reason: reasonOf(result.error, 'policy'), error: result.error, ...eventBase(input) });
         throw result.error;
       }
       admission = result.admission;
-      events?.emit({ type: 'accepted', stage: 'policy', ...base });
+      events?.emit({ type: 'accepted', stage: 'policy', ...eventBase(input) });
     }
 
-    const context = incoming
-      ? childContext(incoming, {
-          receivingAgentId: selfAgentId,
-          ...(input.parentTaskId === undefined ? {} : { parentTaskId: input.parentTaskId }),
-        })
-      : createRootContext({ rootAgentId: selfAgentId });
+    let context: TaskContext;
+    try {
+      context = incoming
+        ? childContext(
+            incoming,
+            input.parentTaskId === undefined ? { receivingAgentId: selfAgentId } : { receivingAgentId: selfAgentId, parentTaskId: input.parentTaskId },
+          )
+        : createRootContext({ rootAgentId: selfAgentId });
+    } catch (error) {
+      admission?.release();
+      this.giveBack(ticket);
+      throw error;
+    }
 
-    // One signal for the runner: policy limits and caller cancellation.
-    // One signal for the runner: policy limits and caller cancellation.
-    const linked = linkAbortSignals([admission?.signal, input.signal]);
+    // One signal for the runner: policy limits and caller cancellation. Only two live sources
+    // need a controller of their own; otherwise the one live signal (or the shared never-aborting
+    // one) is passed through.
+    const never = neverAbortedSignal();
     const policySignal = admission?.signal;
-    if (policySignal && policySignal !== neverAbortedSignal()) {
+    const livePolicy = policySignal !== undefined && policySignal !== never;
+    const liveCaller = input.signal !== undefined && input.signal !== never;
+    let signal: AbortSignal;
+    let unlink: (() => void) | undefined;
+    if (livePolicy && liveCaller) {
+      const linked = linkAbortSignals([policySignal, input.signal]);
+      signal = linked.signal;
+      unlink = linked.unlink;
+    } else signal = livePolicy ? policySignal : liveCaller ? input.signal! : never;
+    if (livePolicy && events) {
+      const base = eventBase(input);
       policySignal.addEventListener(
         'abort',
         () => {
           const reason = policySignal.reason;
           if (A2AError.isInstance(reason)) {
-            events?.emit({ type: 'aborted', stage: 'policy', reason: reasonOf(reason, 'policy'), error: reason, ...base, traceId: context.traceId });
+            events.emit({ type: 'aborted', stage: 'policy', reason: reasonOf(reason, 'policy'), error: reason, ...base, traceId: context.traceId });
           }
         },
         { once: true },
       );
     }
+    return new AdmittedTask(this.options, context, signal, unlink, ticket, admission);
+  }
+}
 
-    let finished: Promise<void> | undefined;
-    return {
-      context,
-      signal: linked.signal,
-      meterTokens(tokens) {
-        if (admission) admission.meterTokens(tokens);
-        else if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) {
-          throw new RangeError(`expected tokens to be a finite number >= 0, got ${String(tokens)}`);
-        }
-      },
-      finish(actual) {
-        if (finished) return finished;
-        linked.unlink();
-        admission?.release();
-        const usd = actual?.usd ?? 0;
-        const tokens = actual?.tokens ?? admission?.tokensUsed ?? 0;
-        spend?.record({ traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
-        events?.emit({ type: 'metered', traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
-        finished = budget && ticket ? budget.meter(ticket, { usd, tokens, traceId: context.traceId, rootAgentId: context.rootAgentId }) : Promise.resolve();
-        return finished;
-      },
-    };
+/** A task admitted by a `Governor`. `meterTokens` and `finish` are methods: call them on the task. */
+class AdmittedTask implements GovernedTask {
+  private finished: Promise<void> | undefined;
+
+  constructor(
+    private readonly options: GovernorOptions,
+    readonly context: TaskContext,
+    readonly signal: AbortSignal,
+    private readonly unlink: (() => void) | undefined,
+    private readonly ticket: BudgetTicket | undefined,
+    private readonly admission: PolicyAdmission | undefined,
+  ) {}
+
+  meterTokens(tokens: number): void {
+    if (this.admission) this.admission.meterTokens(tokens);
+    else checkAmount('tokens', tokens);
+  }
+
+  finish(actual: { usd?: number; tokens?: number }): Promise<void> {
+    if (this.finished) return this.finished;
+    try {
+      // Checked before anything is closed, so a caller can retry with valid amounts.
+      checkAmount('usd', actual?.usd);
+      checkAmount('tokens', actual?.tokens);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { budget, spend, events } = this.options;
+    const { context, admission, ticket } = this;
+    this.unlink?.();
+    admission?.release();
+    const usd = actual?.usd ?? 0;
+    const tokens = actual?.tokens ?? admission?.tokensUsed ?? 0;
+    spend?.record({ traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
+    events?.emit({ type: 'metered', traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
+    try {
+      this.finished = budget && ticket ? budget.meter(ticket, { usd, tokens, traceId: context.traceId, rootAgentId: context.rootAgentId }) : settled();
+    } catch (error) {
+      this.finished = Promise.reject(error);
+    }
+    return this.finished;
   }
 }
