@@ -1,5 +1,6 @@
 import type { Artifact, Message, Part, Task, TaskState } from '@a2aplane/a2a-types';
 import type { EventSink, RequestContext } from './executor.js';
+import { isoNow } from './iso-now.js';
 
 export interface TaskUpdater {
   readonly taskId: string;
@@ -20,28 +21,24 @@ export interface TaskUpdater {
 let counter = 0;
 const newId = (): string => globalThis.crypto.randomUUID?.() ?? `id-${Date.now()}-${++counter}`;
 
+function agentMessage(taskId: string, contextId: string, content: string | Part[] | undefined): Message | undefined {
+  return content === undefined
+    ? undefined
+    : {
+        messageId: newId(),
+        role: 'ROLE_AGENT',
+        taskId,
+        contextId,
+        parts: typeof content === 'string' ? [{ text: content }] : content,
+      };
+}
+
 /** Small helpers so executors do not build status and artifact events by hand. */
 export function createTaskUpdater(context: RequestContext, events: EventSink): TaskUpdater {
   const { taskId, contextId } = context;
-  const agentMessage = (content: string | Part[] | undefined): Message | undefined =>
-    content === undefined
-      ? undefined
-      : {
-          messageId: newId(),
-          role: 'ROLE_AGENT',
-          taskId,
-          contextId,
-          parts: typeof content === 'string' ? [{ text: content }] : content,
-        };
-  const updateStatus: TaskUpdater['updateStatus'] = (state, message) => {
-    const agent = agentMessage(message);
-    events.publish({
-      taskId,
-      contextId,
-      status: { state, timestamp: new Date().toISOString(), ...(agent ? { message: agent } : {}) },
-    });
-  };
-  return {
+  // Methods that use no `this` (an executor may pass `updater.complete` around), and no arrow
+  // functions: one updater is made per task.
+  const updater: TaskUpdater = {
     taskId,
     contextId,
     submit() {
@@ -49,12 +46,14 @@ export function createTaskUpdater(context: RequestContext, events: EventSink): T
       const task: Task = {
         id: taskId,
         contextId,
-        status: { state: 'TASK_STATE_SUBMITTED', timestamp: new Date().toISOString() },
+        status: { state: 'TASK_STATE_SUBMITTED', timestamp: isoNow() },
         history: [context.message],
       };
       events.publish(task);
     },
-    startWork: (message) => updateStatus('TASK_STATE_WORKING', message),
+    startWork(message) {
+      updater.updateStatus('TASK_STATE_WORKING', message);
+    },
     addArtifact(parts, options = {}) {
       const artifactId = options.artifactId ?? newId();
       const artifact: Artifact = {
@@ -72,11 +71,29 @@ export function createTaskUpdater(context: RequestContext, events: EventSink): T
       });
       return artifactId;
     },
-    complete: (message) => updateStatus('TASK_STATE_COMPLETED', message),
-    fail: (message) => updateStatus('TASK_STATE_FAILED', message),
-    requireInput: (message) => updateStatus('TASK_STATE_INPUT_REQUIRED', message),
-    reject: (message) => updateStatus('TASK_STATE_REJECTED', message),
-    cancel: (message) => updateStatus('TASK_STATE_CANCELED', message),
-    updateStatus,
+    complete(message) {
+      updater.updateStatus('TASK_STATE_COMPLETED', message);
+    },
+    fail(message) {
+      updater.updateStatus('TASK_STATE_FAILED', message);
+    },
+    requireInput(message) {
+      updater.updateStatus('TASK_STATE_INPUT_REQUIRED', message);
+    },
+    reject(message) {
+      updater.updateStatus('TASK_STATE_REJECTED', message);
+    },
+    cancel(message) {
+      updater.updateStatus('TASK_STATE_CANCELED', message);
+    },
+    updateStatus(state, message) {
+      const agent = agentMessage(taskId, contextId, message);
+      events.publish({
+        taskId,
+        contextId,
+        status: agent ? { state, timestamp: isoNow(), message: agent } : { state, timestamp: isoNow() },
+      });
+    },
   };
+  return updater;
 }

@@ -15,7 +15,7 @@ export class ExecutionSignal {
     this.abort((event.target as AbortSignal).reason);
   };
 
-  constructor(sources: readonly (AbortSignal | undefined)[]) {
+  constructor(...sources: (AbortSignal | undefined)[]) {
     for (const source of sources) if (source !== undefined) this.sources.push(source);
   }
 

@@ -34,8 +34,9 @@ import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
 import type { TaskKey, TaskStore } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
+import { fastParseSendMessageRequest } from './event-validation.js';
 import { ExecutionSignal } from './execution-signal.js';
-import { type RuntimeSignal, TaskRuntime } from './task-runtime.js';
+import { type Listener, type RuntimeSignal, runtimeMapKey, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
@@ -168,6 +169,18 @@ function trimHistory(task: Task, historyLength: number | undefined): Task {
   return { ...task, history: task.history.slice(-historyLength) };
 }
 
+interface ExecutionExtra {
+  context?: TaskContextLike;
+  signal?: AbortSignal;
+}
+const NO_EXTRA: ExecutionExtra = {};
+const OK = { ok: true } as const;
+
+interface StartedExecution {
+  runtime: TaskRuntime;
+  detach: () => void;
+}
+
 const isFinal = (task: Task): boolean => isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state);
 
 /** Creates the framework-agnostic A2A server core; bind it with `createNodeHttpHandler` or `a2aExpress`. */
@@ -185,15 +198,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri as string);
   const deps = { store, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
 
-  const runtimeKey = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
   const releaseIfIdle = (runtime: TaskRuntime): void => {
-    const k = runtimeKey(runtime.key);
-    if (runtime.idle && runtimes.get(k) === runtime) runtimes.delete(k);
+    if (runtime.idle && runtimes.get(runtime.mapKey) === runtime) runtimes.delete(runtime.mapKey);
   };
 
   /** The stored task of `caller`, or TaskNotFoundError (also for tasks of another principal, §7.5). */
   async function loadOwned(key: TaskKey, caller: Caller): Promise<Task> {
-    const live = runtimes.get(runtimeKey(key));
+    const live = runtimes.get(runtimeMapKey(key));
     if (live?.task && live.owner === caller.owner) return live.task;
     const record = await store.get(key);
     if (!record || record.owner !== caller.owner) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
@@ -201,14 +212,14 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   }
 
   async function runtimeFor(key: TaskKey, caller: Caller): Promise<TaskRuntime> {
-    const existing = runtimes.get(runtimeKey(key));
+    const existing = runtimes.get(runtimeMapKey(key));
     if (existing) {
       if (existing.owner !== caller.owner || !existing.task) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
       return existing;
     }
     const task = await loadOwned(key, caller);
     const runtime = new TaskRuntime(key, caller.owner, task.contextId ?? '', deps, task);
-    runtimes.set(runtimeKey(key), runtime);
+    runtimes.set(runtime.mapKey, runtime);
     return runtime;
   }
 
@@ -250,30 +261,25 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     return card.skills[0]?.id;
   }
 
-  /**
-   * Starts (or continues) a task: capability checks, governance admission, then the executor
-   * in the background. The returned runtime already has `listener` attached, so no event is missed.
-   */
   /** Drops runtimes nobody uses any more (after a request failed half-way). */
   const sweepIdle = (): void => {
     for (const runtime of [...runtimes.values()]) releaseIfIdle(runtime);
   };
 
-  async function startExecution(...args: Parameters<typeof startExecutionInner>): ReturnType<typeof startExecutionInner> {
+  /**
+   * Starts (or continues) a task: capability checks, governance admission, then the executor
+   * in the background. The returned runtime already has `listener` attached, so no event is missed.
+   */
+  async function startExecution(params: SendMessageRequest, caller: Caller, listener: Listener, extra: ExecutionExtra = NO_EXTRA): Promise<StartedExecution> {
     try {
-      return await startExecutionInner(...args);
+      return await admitAndLaunch(params, caller, listener, extra);
     } catch (error) {
       sweepIdle();
       throw error;
     }
   }
 
-  async function startExecutionInner(
-    params: SendMessageRequest,
-    caller: Caller,
-    listener: (runtime: TaskRuntime) => (signal: RuntimeSignal) => void,
-    extra: { context?: TaskContextLike; signal?: AbortSignal } = {},
-  ): Promise<{ runtime: TaskRuntime; detach: () => void }> {
+  async function admitAndLaunch(params: SendMessageRequest, caller: Caller, listener: Listener, extra: ExecutionExtra): Promise<StartedExecution> {
     const tenant = params.tenant ?? '';
     const message = params.message;
     const inlinePush = params.configuration?.taskPushNotificationConfig;
@@ -297,120 +303,147 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
 
     // Governance before anything runs: lineage, then budget, recursion and policy.
+    const skillId = chooseSkill(params);
     let governed: GovernedTaskLike | undefined;
     let taskContext = extra.context;
-    if (options.governance) {
-      if (taskContext === undefined && options.governance.readTaskContext) {
-        const read = options.governance.readTaskContext(message.metadata);
+    const governance = options.governance;
+    if (governance) {
+      if (taskContext === undefined && governance.readTaskContext) {
+        const read = governance.readTaskContext(message.metadata);
         if (!read.ok) throw read.error;
         taskContext = read.context;
       }
-      const skill = chooseSkill(params) ?? 'default';
-      governed = await options.governance.admit({
-        caller: caller.principal?.id ?? 'anonymous',
-        skill,
-        ...(taskContext ? { incoming: taskContext } : {}),
-        ...(extra.signal ? { signal: extra.signal } : {}),
-      });
+      const input: Parameters<GovernanceOptions['admit']>[0] = { caller: caller.principal?.id ?? 'anonymous', skill: skillId ?? 'default' };
+      if (taskContext) input.incoming = taskContext;
+      if (extra.signal) input.signal = extra.signal;
+      governed = await governance.admit(input);
       taskContext = governed.context;
     }
     try {
-      return await launch();
+      return await launch(params, caller, listener, extra, runtime, existingTask, skillId, governed, taskContext);
     } catch (error) {
       await governed?.finish({}).catch(() => undefined);
       throw error;
     }
-
-    async function launch(): Promise<{ runtime: TaskRuntime; detach: () => void }> {
-      // The executor's signal follows cancel, the governor and the caller. It is made on first
-      // read (most executors never look at it, and an AbortSignal is costly to make), with
-      // listeners (not AbortSignal.any) so they can be removed when the task ends: a governor
-      // may hand every task the same long-lived never-aborting signal.
-      const executionSignal = new ExecutionSignal([governed?.signal, extra.signal]);
-      const contextId = existingTask?.contextId ?? runtime.contextId;
-      const requestContext: RequestContext = {
-        message: { ...message, taskId: runtime.key.taskId, contextId },
-        task: existingTask,
-        taskId: runtime.key.taskId,
-        contextId,
-        principal: caller.principal,
-        tenant,
-        version: caller.version,
-        extensions: caller.extensions,
-        skillId: chooseSkill(params),
-        acceptedOutputModes: params.configuration?.acceptedOutputModes,
-        taskContext,
-        get signal() {
-          return executionSignal.signal;
-        },
-      };
-      const usage = { tokens: 0, usd: 0 };
-      const sink: EventSink = {
-        publish: (event) => runtime.publishFromAgent(event),
-        reportUsage: (reported) => {
-          if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
-            usage.tokens += reported.tokens;
-            governed?.meterTokens(reported.tokens);
-          }
-          if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
-        },
-      };
-      if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? globalThis.crypto.randomUUID(), taskId: runtime.key.taskId };
-
-      runtime.running = true;
-      runtime.invalid = false;
-      runtime.messageResponse = undefined;
-      runtimes.set(runtimeKey(runtime.key), runtime);
-      const detach = runtime.addListener(listener(runtime));
-      cancelHooks.set(runtime, { signal: executionSignal, context: requestContext, sink });
-
-      if (existingTask) {
-        // A continuation: the new user message joins the history before the executor runs.
-        await runtime.enqueue(async () => {
-          const current = runtime.task as Task;
-          runtime.task = { ...current, history: [...(current.history ?? []), requestContext.message] };
-          await store.upsert({ tenant, owner: caller.owner, task: runtime.task, updatedAt: Date.now() });
-        });
-      }
-
-      void (async () => {
-        let failure: unknown;
-        try {
-          await options.executor.execute(requestContext, sink);
-        } catch (error) {
-          failure = error;
-          onError('executor failed', error);
-        }
-        await runtime.enqueue(async () => {
-          const task = runtime.task;
-          if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) {
-            await runtime.apply({
-              statusUpdate: {
-                taskId: task.id,
-                contextId: task.contextId ?? contextId,
-                status: { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() },
-              },
-            });
-          } else if (!task && !runtime.messageResponse && !runtime.invalid) {
-            runtime.failListeners(failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure));
-          }
-          runtime.running = false;
-          cancelHooks.delete(runtime);
-          runtime.endListeners();
-        });
-        executionSignal.unfollow();
-        try {
-          await governed?.finish({ tokens: usage.tokens, usd: usage.usd });
-        } catch (error) {
-          onError('governance finish failed', error);
-        }
-        releaseIfIdle(runtime);
-      })();
-      return { runtime, detach };
-    }
   }
 
-  const cancelHooks = new WeakMap<TaskRuntime, { signal: ExecutionSignal; context: RequestContext; sink: EventSink }>();
+  async function launch(
+    params: SendMessageRequest,
+    caller: Caller,
+    listener: Listener,
+    extra: ExecutionExtra,
+    runtime: TaskRuntime,
+    existingTask: Task | undefined,
+    skillId: string | undefined,
+    governed: GovernedTaskLike | undefined,
+    taskContext: TaskContextLike | undefined,
+  ): Promise<StartedExecution> {
+    // The executor's signal follows cancel, the governor and the caller. It is made on first
+    // read (most executors never look at it, and an AbortSignal is costly to make), with
+    // listeners (not AbortSignal.any) so they can be removed when the task ends: a governor
+    // may hand every task the same long-lived never-aborting signal.
+    const executionSignal = new ExecutionSignal(governed?.signal, extra.signal);
+    const contextId = existingTask?.contextId ?? runtime.contextId;
+    const taskId = runtime.key.taskId;
+    const requestContext: RequestContext = {
+      message: { ...params.message, taskId, contextId },
+      task: existingTask,
+      taskId,
+      contextId,
+      principal: caller.principal,
+      tenant: runtime.key.tenant,
+      version: caller.version,
+      extensions: caller.extensions,
+      skillId,
+      acceptedOutputModes: params.configuration?.acceptedOutputModes,
+      taskContext,
+      get signal() {
+        return executionSignal.signal;
+      },
+    };
+    const usage = { tokens: 0, usd: 0 };
+    // Methods, not arrow functions: they need no `this`, so an executor may still pass them around.
+    const sink: EventSink = {
+      publish(event) {
+        runtime.publishFromAgent(event);
+      },
+      reportUsage(reported) {
+        if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
+          usage.tokens += reported.tokens;
+          governed?.meterTokens(reported.tokens);
+        }
+        if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
+      },
+    };
+    const inlinePush = params.configuration?.taskPushNotificationConfig;
+    if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? globalThis.crypto.randomUUID(), taskId };
+
+    runtime.running = true;
+    runtime.invalid = false;
+    runtime.messageResponse = undefined;
+    runtimes.set(runtime.mapKey, runtime);
+    const detach = runtime.addListener(listener);
+    runtime.execution = { signal: executionSignal, context: requestContext, sink };
+
+    if (existingTask) {
+      // A continuation: the new user message joins the history before the executor runs.
+      await runtime.enqueue(async () => {
+        const current = runtime.task as Task;
+        runtime.task = { ...current, history: [...(current.history ?? []), requestContext.message] };
+        await store.upsert({ tenant: runtime.key.tenant, owner: caller.owner, task: runtime.task, updatedAt: Date.now() });
+      });
+    }
+
+    void execute(runtime, requestContext, sink, usage, governed, executionSignal);
+    return { runtime, detach };
+  }
+
+  /** Runs the executor in the background, then ends the task's run and settles governance. */
+  async function execute(
+    runtime: TaskRuntime,
+    requestContext: RequestContext,
+    sink: EventSink,
+    usage: { tokens: number; usd: number },
+    governed: GovernedTaskLike | undefined,
+    executionSignal: ExecutionSignal,
+  ): Promise<void> {
+    let failure: unknown;
+    try {
+      await options.executor.execute(requestContext, sink);
+    } catch (error) {
+      failure = error;
+      onError('executor failed', error);
+    }
+    await runtime.enqueue(() => endRun(runtime, failure, requestContext.contextId));
+    executionSignal.unfollow();
+    if (governed) {
+      try {
+        await governed.finish({ tokens: usage.tokens, usd: usage.usd });
+      } catch (error) {
+        onError('governance finish failed', error);
+      }
+    }
+    releaseIfIdle(runtime);
+  }
+
+  /** In the task's write queue, after the executor returned (or threw). */
+  async function endRun(runtime: TaskRuntime, failure: unknown, contextId: string): Promise<void> {
+    const task = runtime.task;
+    if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) {
+      await runtime.apply({
+        statusUpdate: {
+          taskId: task.id,
+          contextId: task.contextId ?? contextId,
+          status: { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() },
+        },
+      });
+    } else if (!task && !runtime.messageResponse && !runtime.invalid) {
+      runtime.failListeners(failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure));
+    }
+    runtime.running = false;
+    runtime.execution = undefined;
+    runtime.endListeners();
+  }
 
   async function sendMessage(params: SendMessageRequest, caller: Caller, request: CoreRequest): Promise<unknown> {
     const blocking = params.configuration?.returnImmediately !== true;
@@ -418,10 +451,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
       resolveOutcome = resolve;
     });
-    const { runtime, detach } = await startExecution(params, caller, () => (signal) => {
+    const { runtime, detach } = await startExecution(params, caller, (signal) => {
       if (signal.type === 'error') resolveOutcome({ ok: false, error: signal.error });
-      else if (signal.type === 'end') resolveOutcome({ ok: true });
-      else if (signal.final || !blocking) resolveOutcome({ ok: true });
+      else if (signal.type === 'end' || signal.final || !blocking) resolveOutcome(OK);
     });
     // A caller that goes away stops the wait (not the task): the listener is released at once.
     const stopListening = onCallerGone(request, () => resolveOutcome({ ok: false, error: new InternalError({ message: 'Request aborted' }) }));
@@ -465,14 +497,14 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function sendStreamingMessage(
     params: SendMessageRequest,
     caller: Caller,
-    extra: { context?: TaskContextLike; signal?: AbortSignal } = {},
+    extra: ExecutionExtra = NO_EXTRA,
   ): Promise<AsyncIterable<StreamEvent>> {
     const buffered: RuntimeSignal[] = [];
     let forward: ((signal: RuntimeSignal) => void) | undefined;
     const { runtime, detach } = await startExecution(
       params,
       caller,
-      () => (signal) => {
+      (signal) => {
         if (forward) forward(signal);
         else buffered.push(signal);
       },
@@ -537,7 +569,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       const task = runtime.task as Task;
       if (task.status.state === 'TASK_STATE_CANCELED') return task;
       if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
-      const hook = cancelHooks.get(runtime);
+      const hook = runtime.execution;
       if (hook) {
         hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
         if (options.executor.cancel) {
@@ -677,9 +709,15 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         return { kind: 'error', error: new MethodNotFoundError({ metadata: { method: String(request.method).slice(0, 128) } }) };
       }
       const caller = await resolveCaller(request);
-      const parsed = parseOperationParams(request.method, request.params);
+      const method = request.method;
+      if (method === 'SendMessage' || method === 'SendStreamingMessage') {
+        // The hot path: a fast check that vouches for valid params, else zod decides below.
+        const fast = fastParseSendMessageRequest(request.params ?? {});
+        if (fast !== undefined) return await dispatch(method, fast, caller, request);
+      }
+      const parsed = parseOperationParams(method, request.params);
       if (!parsed.success) return { kind: 'error', error: new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] }) };
-      return await dispatch(request.method, parsed.data, caller, request);
+      return await dispatch(method, parsed.data, caller, request);
     } catch (error) {
       if (!A2AError.isInstance(error)) onError('request failed', error);
       return { kind: 'error', error: toA2AError(error) };
@@ -714,7 +752,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     },
     async close() {
       for (const runtime of runtimes.values()) {
-        cancelHooks.get(runtime)?.signal.abort(new InternalError({ message: 'Server closed' }));
+        runtime.execution?.signal.abort(new InternalError({ message: 'Server closed' }));
         runtime.endListeners();
       }
       runtimes.clear();

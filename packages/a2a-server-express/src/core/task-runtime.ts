@@ -5,6 +5,7 @@ import {
   isTerminalTaskState,
   MessageSchema,
   type Message,
+  type ParseResult,
   parseWith,
   type StreamResponse,
   type Task,
@@ -13,8 +14,11 @@ import {
   TaskSchema,
   TaskStatusUpdateEventSchema,
 } from '@a2aplane/a2a-types';
-import type { AgentEvent } from '../agent/executor.js';
+import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
+import { isoNow } from '../agent/iso-now.js';
 import type { TaskKey, TaskStore } from '../store/task-store.js';
+import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
+import type { ExecutionSignal } from './execution-signal.js';
 import type { PushSender } from './types.js';
 
 /** What a listener of a task receives: events in sequence order, then at most one end or error. */
@@ -25,31 +29,44 @@ export type RuntimeSignal =
 
 export type Listener = (signal: RuntimeSignal) => void;
 
+/** The key of a task in maps of live tasks. */
+export const runtimeMapKey = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
+
+/** What cancel and close need of a running execution. */
+export interface RunningExecution {
+  signal: ExecutionSignal;
+  context: RequestContext;
+  sink: EventSink;
+}
+
 export interface RuntimeDeps {
   store: TaskStore;
   pushSender: PushSender | undefined;
   onAgentError(message: string): void;
 }
 
+const parsedOrUndefined = <T>(result: ParseResult<T>): T | undefined => (result.success ? result.data : undefined);
+
 /** Classifies an executor event by shape and validates it. */
 export function toStreamResponse(event: AgentEvent): StreamResponse | undefined {
   if (typeof event !== 'object' || event === null) return undefined;
   const value = event as unknown as Record<string, unknown>;
+  // The fast parsers vouch for the common valid events; anything they do not pass goes to zod.
   if ('messageId' in value && 'role' in value) {
-    const parsed = parseWith(MessageSchema, value);
-    return parsed.success ? { message: parsed.data } : undefined;
+    const message = fastParseMessage(value) ?? parsedOrUndefined(parseWith(MessageSchema, value));
+    return message ? { message } : undefined;
   }
   if ('artifact' in value && 'taskId' in value) {
-    const parsed = parseWith(TaskArtifactUpdateEventSchema, value);
-    return parsed.success ? { artifactUpdate: parsed.data } : undefined;
+    const artifactUpdate = fastParseArtifactUpdate(value) ?? parsedOrUndefined(parseWith(TaskArtifactUpdateEventSchema, value));
+    return artifactUpdate ? { artifactUpdate } : undefined;
   }
   if ('status' in value && 'taskId' in value) {
-    const parsed = parseWith(TaskStatusUpdateEventSchema, value);
-    return parsed.success ? { statusUpdate: parsed.data } : undefined;
+    const statusUpdate = fastParseStatusUpdate(value) ?? parsedOrUndefined(parseWith(TaskStatusUpdateEventSchema, value));
+    return statusUpdate ? { statusUpdate } : undefined;
   }
   if ('status' in value && 'id' in value) {
-    const parsed = parseWith(TaskSchema, value);
-    return parsed.success ? { task: parsed.data } : undefined;
+    const task = fastParseTask(value) ?? parsedOrUndefined(parseWith(TaskSchema, value));
+    return task ? { task } : undefined;
   }
   return undefined;
 }
@@ -71,6 +88,10 @@ export class TaskRuntime {
   /** The user message that starts a new task; put into its history when the task is created. */
   pendingUserMessage: Message | undefined;
   pendingPushConfig: (TaskPushNotificationConfig & { id: string }) | undefined;
+  /** The running executor's cancel hooks; `undefined` between runs. */
+  execution: RunningExecution | undefined;
+  /** `runtimeMapKey(key)`, made once. */
+  readonly mapKey: string;
   private readonly listeners = new Set<Listener>();
   private chain: Promise<unknown> = Promise.resolve();
   /** Counts `enqueue` calls, so a batch knows whether anything was queued after it. */
@@ -87,6 +108,7 @@ export class TaskRuntime {
     task?: Task,
   ) {
     this.task = task;
+    this.mapKey = runtimeMapKey(key);
   }
 
   get listenerCount(): number {
@@ -183,7 +205,7 @@ export class TaskRuntime {
       next = { ...next, history: response.task.history ?? previous.history };
     }
     if (next.contextId === undefined) next = { ...next, contextId: this.contextId };
-    if (next.status.timestamp === undefined) next = { ...next, status: { ...next.status, timestamp: new Date().toISOString() } };
+    if (next.status.timestamp === undefined) next = { ...next, status: { ...next.status, timestamp: isoNow() } };
     if (!previous && this.pendingUserMessage) {
       const history = next.history ?? [];
       if (!history.some((m) => m.messageId === this.pendingUserMessage?.messageId)) {

@@ -77,8 +77,22 @@ export class InMemoryTaskStore implements TaskStore {
     return isTerminalTaskState(entry.record.task.status.state) && this.now() - entry.record.updatedAt > this.terminalTtlMs;
   }
 
+  /** The map key of the last task looked up: a burst of writes to one task makes it once. */
+  private lastTenant = '';
+  private lastTaskId: string | undefined;
+  private lastKey = '';
+
+  private keyString(key: TaskKey): string {
+    if (key.taskId !== this.lastTaskId || key.tenant !== this.lastTenant) {
+      this.lastTenant = key.tenant;
+      this.lastTaskId = key.taskId;
+      this.lastKey = keyOf(key);
+    }
+    return this.lastKey;
+  }
+
   private live(key: TaskKey): Entry | undefined {
-    const k = keyOf(key);
+    const k = this.keyString(key);
     const entry = this.entries.get(k);
     if (entry && this.expired(entry)) {
       this.remove(k);
@@ -139,7 +153,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async upsert(record: StoredTask): Promise<void> {
     const key = { tenant: record.tenant, taskId: record.task.id };
-    const k = keyOf(key);
+    const k = this.keyString(key);
     const existing = this.live(key);
     if (existing) {
       existing.record = cloneStored(record);
