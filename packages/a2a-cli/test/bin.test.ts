@@ -44,7 +44,12 @@ async function waitFor(check: () => boolean): Promise<void> {
 
 const ESC = '\u001b[';
 
-describe.skipIf(!existsSync(bin))('the a2a binary (dist/bin.js)', () => {
+describe('the a2a binary (dist/bin.js)', () => {
+  beforeAll(() => {
+    // turbo builds before `test`; running vitest by hand needs `pnpm build` first.
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`pnpm build\` before these tests`);
+  });
+
   let signed: TestAgent;
   let unsigned: TestAgent;
   let tampered: TestAgent;
