@@ -370,9 +370,9 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     ...(capTasks === undefined ? {} : { tasks: capTasks }),
   };
 
-  let totalTasks = 0;
-  let totalUsdNano = 0;
-  let totalTokens = 0;
+  // Counters live on objects, not in closure variables: V8 boxes a double held in a closure
+  // variable anew on every assignment, while an object field is updated in place.
+  const totals = { tasks: 0, usdNano: 0, tokens: 0 };
   resolvedVoid ??= Promise.resolve();
   const done = resolvedVoid;
 
@@ -382,16 +382,16 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     return {
       acquire(_request, signal) {
         if (signal?.aborted) return Promise.reject(signal.reason);
-        totalTasks++;
+        totals.tasks++;
         return ticketPromise;
       },
       tryAcquire() {
-        totalTasks++;
+        totals.tasks++;
         return UNCAPPED_TICKET;
       },
       meter(_ticket, actual) {
-        if (actual.usd !== undefined) totalUsdNano += toNano(actual.usd);
-        if (actual.tokens !== undefined) totalTokens += actual.tokens;
+        if (actual.usd !== undefined) totals.usdNano += toNano(actual.usd);
+        if (actual.tokens !== undefined) totals.tokens += actual.tokens;
         return done;
       },
       snapshot() {
@@ -402,7 +402,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
           inFlight: 0,
           reserved: { usd: 0, tokens: 0 },
           queueDepth: 0,
-          totals: { usd: totalUsdNano / NANO, tokens: totalTokens, tasks: totalTasks },
+          totals: { usd: totals.usdNano / NANO, tokens: totals.tokens, tasks: totals.tasks },
         };
       },
     };
@@ -412,8 +412,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   const spendLog = new SlidingLog(); // (meteredAt, usdNano, tokens)
   // In-flight tickets and the estimates they reserve.
   const outstanding = new TicketRegistry();
-  let reservedUsdNano = 0;
-  let reservedTokens = 0;
+  const reserved = { usdNano: 0, tokens: 0 };
   const queue: Waiter[] = [];
   let nextId = 1;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -439,10 +438,10 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   const evaluate = (request: BudgetAcquireRequest, now: number): Refusal | undefined => {
     if (capUsdNano !== undefined) {
       const estimate = toNano(request.estimatedUsd ?? 0);
-      const used = spendLog.sumA + reservedUsdNano;
+      const used = spendLog.sumA + reserved.usdNano;
       if (used >= capUsdNano || used + estimate > capUsdNano) {
         // Need used < cap and used + estimate <= cap once old entries expire.
-        const target = Math.min(capUsdNano - 1, capUsdNano - estimate) - reservedUsdNano;
+        const target = Math.min(capUsdNano - 1, capUsdNano - estimate) - reserved.usdNano;
         const wakeMs = estimate > capUsdNano ? undefined : waitFor(spendLog, now, 'a', target);
         return {
           limit: 'usd',
@@ -455,9 +454,9 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     }
     if (capTokens !== undefined) {
       const estimate = Math.ceil(request.estimatedTokens ?? 0);
-      const used = spendLog.sumB + reservedTokens;
+      const used = spendLog.sumB + reserved.tokens;
       if (used >= capTokens || used + estimate > capTokens) {
-        const target = Math.min(capTokens - 1, capTokens - estimate) - reservedTokens;
+        const target = Math.min(capTokens - 1, capTokens - estimate) - reserved.tokens;
         const wakeMs = estimate > capTokens ? undefined : waitFor(spendLog, now, 'b', target);
         return {
           limit: 'tokens',
@@ -478,12 +477,12 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
 
   const grant = (request: BudgetAcquireRequest, now: number): BudgetTicket => {
     taskLog.push(now, 1, 0);
-    totalTasks++;
+    totals.tasks++;
     const ticket = new LedgerTicket(nextId++, now);
     const usdNano = capUsdNano === undefined || request.estimatedUsd === undefined ? 0 : toNano(request.estimatedUsd);
     const tokens = capTokens === undefined || request.estimatedTokens === undefined ? 0 : Math.ceil(request.estimatedTokens);
-    reservedUsdNano += usdNano;
-    reservedTokens += tokens;
+    reserved.usdNano += usdNano;
+    reserved.tokens += tokens;
     outstanding.add(ticket.id, usdNano, tokens);
     return ticket;
   };
@@ -546,11 +545,11 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
 
   function onTimer(): void {
     timer = undefined;
-    pump();
+    pump(clock());
   }
 
-  function pump(): void {
-    const now = clock();
+  /** Grants (or sheds) queued requests from the head while they fit at `now`, then sets the next wake-up. */
+  function pump(now: number): void {
     prune(now);
     while (queue.length > 0) {
       const head = queue[0]!;
@@ -583,7 +582,7 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
           if (index === -1) return;
           queue.splice(index, 1);
           reject(signal.reason);
-          if (index === 0) pump();
+          if (index === 0) pump(clock());
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
@@ -629,18 +628,18 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       if (!outstanding.take(ticket.id)) return done;
       const releasedUsdNano = outstanding.takenUsdNano;
       const releasedTokens = outstanding.takenTokens;
-      reservedUsdNano -= releasedUsdNano;
-      reservedTokens -= releasedTokens;
+      reserved.usdNano -= releasedUsdNano;
+      reserved.tokens -= releasedTokens;
       const usdNano = actual.usd === undefined ? 0 : toNano(actual.usd);
       // Tokens are whole: a fractional count is rounded up so the integer arithmetic stays exact.
       const tokens = actual.tokens === undefined ? 0 : Math.ceil(actual.tokens);
-      totalUsdNano += usdNano;
-      totalTokens += tokens;
+      totals.usdNano += usdNano;
+      totals.tokens += tokens;
       const now = clock();
       prune(now);
       if (usdNano > 0 || tokens > 0) spendLog.push(now, usdNano, tokens);
       // A released reservation may make room for the head of the queue.
-      if (queue.length > 0 && (releasedUsdNano > 0 || releasedTokens > 0)) pump();
+      if (queue.length > 0 && (releasedUsdNano > 0 || releasedTokens > 0)) pump(now);
       return done;
     },
 
@@ -651,9 +650,9 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
         limits,
         window: { usd: spendLog.sumA / NANO, tokens: spendLog.sumB, tasks: taskLog.sumA },
         inFlight: outstanding.size,
-        reserved: { usd: reservedUsdNano / NANO, tokens: reservedTokens },
+        reserved: { usd: reserved.usdNano / NANO, tokens: reserved.tokens },
         queueDepth: queue.length,
-        totals: { usd: totalUsdNano / NANO, tokens: totalTokens, tasks: totalTasks },
+        totals: { usd: totals.usdNano / NANO, tokens: totals.tokens, tasks: totals.tasks },
       };
     },
   };
