@@ -18,13 +18,13 @@ describe('ExecutionSignal (the executor\'s lazily made AbortSignal)', () => {
 
   it('aborts with the source\'s reason, whether the source aborts before or after the first read', () => {
     const before = new AbortController();
-    const early = new ExecutionSignal(before.signal);
+    const early = new ExecutionSignal(before.signal, undefined);
     before.abort('budget');
     expect(early.signal.aborted).toBe(true);
     expect(early.signal.reason).toBe('budget');
 
     const after = new AbortController();
-    const late = new ExecutionSignal(after.signal);
+    const late = new ExecutionSignal(after.signal, undefined);
     const signal = late.signal;
     after.abort('duration');
     expect(signal.aborted).toBe(true);
@@ -33,12 +33,12 @@ describe('ExecutionSignal (the executor\'s lazily made AbortSignal)', () => {
   });
 
   it('abort() before the first read leaves the signal aborted with that reason; the first reason wins', () => {
-    const execution = new ExecutionSignal();
+    const execution = new ExecutionSignal(undefined, undefined);
     execution.abort('canceled');
     execution.abort('closed');
     expect(execution.signal.aborted).toBe(true);
     expect(execution.signal.reason).toBe('canceled');
-    const read = new ExecutionSignal();
+    const read = new ExecutionSignal(undefined, undefined);
     const signal = read.signal;
     read.abort('canceled');
     read.abort('closed');
@@ -47,9 +47,24 @@ describe('ExecutionSignal (the executor\'s lazily made AbortSignal)', () => {
 
   it('a signal first read after the task ended follows nothing (no listener left on a long-lived source)', () => {
     const shared = new AbortController();
-    const execution = new ExecutionSignal(shared.signal);
+    const execution = new ExecutionSignal(shared.signal, undefined);
     execution.unfollow();
     expect(execution.signal.aborted).toBe(false);
     expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('follows two sources; whichever aborts first gives the reason, and both lose their listener at the end', () => {
+    const governor = new AbortController();
+    const caller = new AbortController();
+    const execution = new ExecutionSignal(governor.signal, caller.signal);
+    const signal = execution.signal;
+    expect(getEventListeners(governor.signal, 'abort')).toHaveLength(1);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(1);
+    caller.abort('caller left');
+    governor.abort('budget');
+    expect(signal.reason).toBe('caller left');
+    execution.unfollow();
+    expect(getEventListeners(governor.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 });

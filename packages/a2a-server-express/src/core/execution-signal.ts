@@ -8,16 +8,14 @@
 export class ExecutionSignal {
   private controller: AbortController | undefined;
   private pending: { reason: unknown } | undefined;
-  private following = false;
+  private onSourceAbort: ((event: Event) => void) | undefined;
   private ended = false;
-  private readonly sources: AbortSignal[] = [];
-  private readonly onSourceAbort = (event: Event): void => {
-    this.abort((event.target as AbortSignal).reason);
-  };
 
-  constructor(...sources: (AbortSignal | undefined)[]) {
-    for (const source of sources) if (source !== undefined) this.sources.push(source);
-  }
+  /** At most two sources (the governor's and the caller's signal): fields, not an array. */
+  constructor(
+    private readonly first: AbortSignal | undefined,
+    private readonly second: AbortSignal | undefined,
+  ) {}
 
   get signal(): AbortSignal {
     if (this.controller === undefined) {
@@ -26,9 +24,11 @@ export class ExecutionSignal {
       const early = this.pending ?? this.sourceAbort();
       if (early !== undefined) {
         controller.abort(early.reason);
-      } else if (!this.ended) {
-        this.following = true;
-        for (const source of this.sources) source.addEventListener('abort', this.onSourceAbort, { once: true });
+      } else if (!this.ended && (this.first !== undefined || this.second !== undefined)) {
+        const onSourceAbort = (event: Event): void => this.abort((event.target as AbortSignal).reason);
+        this.onSourceAbort = onSourceAbort;
+        this.first?.addEventListener('abort', onSourceAbort, { once: true });
+        this.second?.addEventListener('abort', onSourceAbort, { once: true });
       }
     }
     return this.controller.signal;
@@ -46,13 +46,16 @@ export class ExecutionSignal {
   /** Stops following the sources (the task ended). */
   unfollow(): void {
     this.ended = true;
-    if (!this.following) return;
-    this.following = false;
-    for (const source of this.sources) source.removeEventListener('abort', this.onSourceAbort);
+    const onSourceAbort = this.onSourceAbort;
+    if (onSourceAbort === undefined) return;
+    this.onSourceAbort = undefined;
+    this.first?.removeEventListener('abort', onSourceAbort);
+    this.second?.removeEventListener('abort', onSourceAbort);
   }
 
   private sourceAbort(): { reason: unknown } | undefined {
-    for (const source of this.sources) if (source.aborted) return { reason: source.reason };
+    if (this.first?.aborted) return { reason: this.first.reason };
+    if (this.second?.aborted) return { reason: this.second.reason };
     return undefined;
   }
 }

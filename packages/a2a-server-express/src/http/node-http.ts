@@ -80,7 +80,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -146,7 +146,7 @@ class NodeCoreRequest implements CoreRequest, CallerGoneHook {
     this.extensions = headerValue(req, EXTENSIONS_HEADER) ?? query.get(A2A_EXTENSIONS_HEADER);
     this.clientKey = clientKey;
     this.lastEventId = headerValue(req, 'last-event-id');
-    this.auth = lazyAuth(req, query);
+    this.auth = new NodeAuthRequest(req, query);
   }
 
   /** Aborts when the client goes away before the response is complete. */
@@ -188,18 +188,30 @@ class LazyQuery {
   }
 }
 
-function lazyAuth(req: IncomingMessage, query: LazyQuery): AuthenticationRequest {
-  let headers: Record<string, string | undefined> | undefined;
-  return {
-    get headers() {
-      headers ??= flatHeaders(req);
-      return headers;
-    },
-    get query() {
-      return query.params;
-    },
-    method: req.method ?? 'GET',
-  };
+/**
+ * What an authenticator sees of a request: the headers (flattened) and the query are made on first
+ * read, since most servers have no authenticator. They are getters: pass the object on, do not
+ * spread it.
+ */
+class NodeAuthRequest implements AuthenticationRequest {
+  readonly method: string;
+  private flat: Record<string, string | undefined> | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly search: LazyQuery,
+  ) {
+    this.method = req.method ?? 'GET';
+  }
+
+  get headers(): Record<string, string | undefined> {
+    this.flat ??= flatHeaders(this.req);
+    return this.flat;
+  }
+
+  get query(): URLSearchParams {
+    return this.search.params;
+  }
 }
 
 function sendRestError(res: ServerResponse, error: A2AError, status = error.httpStatus): void {
