@@ -1,6 +1,4 @@
 import { formatFieldPath } from '@a2aplane/a2a-types';
-import { parse as parseToml } from 'smol-toml';
-import { parseDocument } from 'yaml';
 import * as z from 'zod';
 import type { GlobalBudgetOptions, TimerFunctions } from './budget.js';
 import type { RecursionPolicyOptions } from './recursion-policy.js';
@@ -99,33 +97,13 @@ export const DEFAULT_MAX_QUEUE_DEPTH = 100;
 
 export type OperatorConfigResult = { ok: true; config: OperatorConfig } | { ok: false; violations: ConfigViolation[] };
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Parses an operator config. Never throws: syntax errors and schema errors become violations. */
-export function parseOperatorConfig(text: string, format: ConfigFormat): OperatorConfigResult {
-  if (typeof text !== 'string') return { ok: false, violations: [{ field: '', description: `expected text, got ${typeof text}` }] };
-  let raw: unknown;
-  try {
-    if (format === 'json') raw = JSON.parse(text);
-    else if (format === 'toml') raw = parseToml(text);
-    else if (format === 'yaml') {
-      const document = parseDocument(text, { uniqueKeys: true });
-      const errors = document.errors;
-      if (errors.length > 0) {
-        return { ok: false, violations: errors.map((error) => ({ field: '', description: `invalid YAML: ${error.message}` })) };
-      }
-      raw = document.toJS();
-    } else {
-      return { ok: false, violations: [{ field: '', description: `unknown config format ${String(format)}; expected json, yaml or toml` }] };
-    }
-  } catch (error) {
-    return { ok: false, violations: [{ field: '', description: `invalid ${format.toUpperCase()}: ${message(error)}` }] };
-  }
-  // An empty YAML document is an empty config.
-  if (raw === null || raw === undefined) raw = {};
-  const parsed = OperatorConfigSchema.safeParse(raw);
+/**
+ * Checks an already parsed operator config (for JSON, `JSON.parse(text)`) against
+ * `OperatorConfigSchema`. Never throws: schema errors become violations. `null` or `undefined` is
+ * an empty config. YAML and TOML text: `parseOperatorConfig` from `@a2aplane/a2a-governance/config-files`.
+ */
+export function validateOperatorConfig(value: unknown): OperatorConfigResult {
+  const parsed = OperatorConfigSchema.safeParse(value ?? {});
   if (!parsed.success) {
     return {
       ok: false,

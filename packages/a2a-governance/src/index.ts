@@ -29,7 +29,7 @@ export {
   TaskPolicyConfigSchema,
   materializeConfig,
   mergeOperatorConfig,
-  parseOperatorConfig,
+  validateOperatorConfig,
 } from './config.js';
 export {
   MAX_VISITED_AGENTS,

@@ -8,8 +8,9 @@ import {
   createInMemoryBudgetLedger,
   materializeConfig,
   mergeOperatorConfig,
-  parseOperatorConfig,
+  validateOperatorConfig,
 } from '../src/index.js';
+import { parseOperatorConfig } from '../src/config-files/index.js';
 import { loadOperatorConfigFile } from '../src/node/index.js';
 
 const SELECTORS = ['cheapest_under_latency', 'lowest_latency', 'round_robin', 'capability_match'] as const;
@@ -235,5 +236,30 @@ describe('loadOperatorConfigFile (node entry)', () => {
     expect(ConfigError.isInstance(await loadOperatorConfigFile(join(dir, 'missing.toml')).catch((e: unknown) => e))).toBe(true);
     expect(ConfigError.isInstance(new Error('x'))).toBe(false);
     await expect(loadOperatorConfigFile(join(dir, 'config.ini'))).rejects.toBeInstanceOf(ConfigError);
+  });
+});
+
+describe('root entry without text parsers', () => {
+  it('validateOperatorConfig checks an already parsed value as parseOperatorConfig does', () => {
+    const text = '{"budget":{"global":{"max_usd_per_minute":1,"overflow":"queue"}},"recursion":{"max_call_depth":4}}';
+    expect(validateOperatorConfig(JSON.parse(text))).toEqual(parseOperatorConfig(text, 'json'));
+    expect(validateOperatorConfig(undefined)).toEqual({ ok: true, config: {} });
+    expect(validateOperatorConfig({ budget: { global: { overflow: 'drop' } } })).toMatchObject({
+      ok: false,
+      violations: [{ field: 'budget.global.overflow' }],
+    });
+  });
+
+  it('keeps yaml and smol-toml out of every module the root entry reaches', async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const src = new URL('../src/', import.meta.url);
+    const rootModules = (await readdir(src)).filter((name) => name.endsWith('.ts'));
+    for (const name of rootModules) {
+      const text = await readFile(new URL(name, src), 'utf8');
+      expect(text, name).not.toMatch(/from '(yaml|smol-toml)'/);
+      expect(text, name).not.toMatch(/from '\.\/(config-files|node)\//);
+    }
+    const root = await import('../src/index.js');
+    expect('parseOperatorConfig' in root).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /// <reference types="node" />
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { type ConfigFormat, ConfigError, type OperatorConfig, parseOperatorConfig } from '../config.js';
+import { type ConfigFormat, ConfigError, type OperatorConfig } from '../config.js';
+import { parseOperatorConfig } from '../config-files/index.js';
 
 const FORMATS: Record<string, ConfigFormat> = { '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml' };
 
