@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
-import { type ConfigFormat, materializeConfig, type OperatorConfig, parseOperatorConfig } from '@a2aplane/a2a-governance';
+import { type ConfigFormat, materializeConfig, type OperatorConfig } from '@a2aplane/a2a-governance';
+import { parseOperatorConfig } from '@a2aplane/a2a-governance/config-files';
 import { createDefaultSelectorRegistry } from '@a2aplane/a2a-routing';
 import { startServeAgent } from '../agent.js';
 import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
