@@ -191,3 +191,31 @@ describe('the executor signal', () => {
     }
   });
 });
+
+describe('the executor request context', () => {
+  it('carries the request as own fields; signal is a getter made on first read (pass the context on, do not spread it)', async () => {
+    let seen: { keys: string[]; signalIsOwn: boolean; aborted: boolean; json: string } | undefined;
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          seen = {
+            keys: Object.keys(context).sort(),
+            signalIsOwn: Object.hasOwn(context, 'signal'),
+            aborted: context.signal.aborted,
+            json: JSON.stringify(context),
+          };
+          createTaskUpdater(context, events).complete();
+        },
+      },
+    });
+    await server.handle({ method: 'SendMessage', params: { message: userMessage('x') }, version: '1.0' });
+    expect(seen?.keys).toEqual(
+      ['acceptedOutputModes', 'contextId', 'extensions', 'message', 'principal', 'skillId', 'task', 'taskContext', 'taskId', 'tenant', 'version'].sort(),
+    );
+    expect(seen?.signalIsOwn).toBe(false);
+    expect(seen?.aborted).toBe(false);
+    expect(JSON.parse(seen?.json ?? '{}').message.parts).toEqual([{ text: 'x' }]);
+    await server.close();
+  });
+});

@@ -36,6 +36,7 @@ import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
 import { ExecutionSignal } from './execution-signal.js';
+import { ExecutorRequestContext } from './request-context.js';
 import { type Listener, type RuntimeSignal, runtimeMapKey, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
 
@@ -345,22 +346,20 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const executionSignal = new ExecutionSignal(governed?.signal, extra.signal);
     const contextId = existingTask?.contextId ?? runtime.contextId;
     const taskId = runtime.key.taskId;
-    const requestContext: RequestContext = {
-      message: { ...params.message, taskId, contextId },
-      task: existingTask,
+    const requestContext = new ExecutorRequestContext(
+      { ...params.message, taskId, contextId },
+      existingTask,
       taskId,
       contextId,
-      principal: caller.principal,
-      tenant: runtime.key.tenant,
-      version: caller.version,
-      extensions: caller.extensions,
+      caller.principal,
+      runtime.key.tenant,
+      caller.version,
+      caller.extensions,
       skillId,
-      acceptedOutputModes: params.configuration?.acceptedOutputModes,
+      params.configuration?.acceptedOutputModes,
       taskContext,
-      get signal() {
-        return executionSignal.signal;
-      },
-    };
+      executionSignal,
+    );
     const usage = { tokens: 0, usd: 0 };
     // Methods, not arrow functions: they need no `this`, so an executor may still pass them around.
     const sink: EventSink = {
