@@ -4,7 +4,7 @@ import type { BudgetAcquireRequest, BudgetLedger, BudgetTicket } from './budget.
 import { type TaskContext, childContext, createRootContext } from './context.js';
 import type { GovernanceEvents } from './events.js';
 import type { SpendAggregator } from './lineage-ledger.js';
-import type { RecursionPolicy } from './recursion-policy.js';
+import type { RecursionCheck, RecursionPolicy } from './recursion-policy.js';
 import type { PolicyAdmission, TaskPolicyEngine } from './task-policy.js';
 
 export interface GovernorOptions {
@@ -135,7 +135,13 @@ export class Governor {
     const { incoming } = input;
 
     if (incoming && recursion) {
-      const verdict = recursion.check(incoming, selfAgentId);
+      let verdict: RecursionCheck;
+      try {
+        verdict = recursion.check(incoming, selfAgentId);
+      } catch (error) {
+        this.giveBack(ticket);
+        throw error;
+      }
       if (!verdict.allowed) {
         this.giveBack(ticket);
         events?.emit({ type: 'rejected', stage: 'recursion', reason: reasonOf(verdict.error, 'recursion'), error: verdict.error, ...eventBase(input) });

@@ -110,6 +110,14 @@ describe('Governor: the synchronous budget path decides as the async one (table-
     expect(ledger.snapshot().totals.tasks).toBe(0);
   });
 
+  it('gives the ticket back when the recursion check throws on a malformed context', async () => {
+    const ledger = createInMemoryBudgetLedger({ maxTasksPerMinute: 5 });
+    const governor = new Governor({ selfAgentId: 'B', budget: ledger, recursion: new RecursionPolicy() });
+    const broken = { ...contextAt(1), visitedAgents: undefined as unknown as string[] };
+    await expect(governor.admit({ caller: 'A', skill: 's', incoming: broken })).rejects.toThrow(TypeError);
+    expect(ledger.snapshot().inFlight).toBe(0);
+  });
+
   it('gives the ticket and the slot back when building the context throws', async () => {
     const ledger = createInMemoryBudgetLedger({ maxTasksPerMinute: 5 });
     const policy = new TaskPolicyEngine({ default: { maxConcurrency: 1 } });
