@@ -219,3 +219,45 @@ describe('the executor request context', () => {
     await server.close();
   });
 });
+
+describe('late subscribers after a burst of events', () => {
+  it('SubscribeToTask with Last-Event-ID replays the burst from the log, then follows live events: no gap, no duplicate', async () => {
+    const gate = createGate();
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          const t = createTaskUpdater(context, events);
+          // One burst: these five events share one step of the write queue.
+          t.submit();
+          t.startWork();
+          for (let i = 0; i < 3; i++) t.addArtifact([{ text: `c${i}` }], { artifactId: 'a', append: i > 0 });
+          await gate.wait;
+          t.addArtifact([{ text: 'c3' }], { artifactId: 'a', append: true, lastChunk: true });
+          t.complete();
+        },
+      },
+    });
+    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } }, version: '1.0' });
+    const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
+    for (let i = 0; i < 50 && (await server.store.lastSeq({ tenant: '', taskId: id })) < 5; i++) await new Promise((r) => setTimeout(r, 2));
+    const resumed = await server.handle({ method: 'SubscribeToTask', params: { id }, lastEventId: '1', version: '1.0' });
+    const fresh = await server.handle({ method: 'SubscribeToTask', params: { id }, version: '1.0' });
+    if (resumed.kind !== 'stream' || fresh.kind !== 'stream') throw new Error('expected streams');
+    gate.open();
+    const read = async (events: AsyncIterable<StreamEvent>) => {
+      const out: StreamEvent[] = [];
+      for await (const event of events) out.push(event);
+      return out;
+    };
+    const [replayed, followed] = await Promise.all([read(resumed.events), read(fresh.events)]);
+    expect(replayed.map((e) => Number(e.id))).toEqual([2, 3, 4, 5, 6, 7]);
+    const log = await server.store.readEvents({ tenant: '', taskId: id }, 0);
+    expect(replayed).toEqual(log.slice(1).map((e) => ({ id: String(e.seq), data: e.event })));
+    // A subscriber without Last-Event-ID starts from the whole task as of the last event, then goes on.
+    expect(followed.map((e) => Number(e.id))).toEqual([5, 6, 7]);
+    expect(followed[0]?.data.task?.artifacts?.[0]?.parts.map((p) => ('text' in p ? p.text : ''))).toEqual(['c0', 'c1', 'c2']);
+    expect(followed.at(-1)?.data.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+    await server.close();
+  });
+});
