@@ -22,6 +22,34 @@ describe('binding-neutral core', () => {
     await server.close();
   });
 
+  it('the executor sees the whole user message with the task and context ids filled in', async () => {
+    const seen: unknown[] = [];
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          seen.push(context.message);
+          createTaskUpdater(context, events).complete('ok');
+        },
+      },
+    });
+    const message = {
+      messageId: 'm-ids',
+      role: 'ROLE_USER',
+      parts: [{ text: 'x' }],
+      metadata: { trace: 'kept' },
+      extensions: ['urn:x'],
+      referenceTaskIds: ['t-old'],
+    };
+    const sent = await server.handle({ method: 'SendMessage', params: { message }, version: '1.0' });
+    const task = (sent as { result: { task: { id: string; contextId: string } } }).result.task;
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toEqual({ ...message, taskId: task.id, contextId: task.contextId });
+    expect(Object.keys(seen[0] as object)).toEqual([...Object.keys(message), 'taskId', 'contextId']);
+    expect(message).not.toHaveProperty('taskId');
+    await server.close();
+  });
+
   it('a principal given directly owns its tasks', async () => {
     const server = createA2AServer({ card: testCard(), executor: echoExecutor });
     const alice = { id: 'alice', scheme: 'test' };

@@ -14,6 +14,7 @@ import {
   isInterruptedTaskState,
   isTerminalTaskState,
   type ListTasksResponse,
+  type Message,
   MethodNotFoundError,
   parseOperationParams,
   parseWith,
@@ -328,6 +329,18 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
   }
 
+  /**
+   * The user message as the executor sees it. Object.assign and two stores rather than an object
+   * spread with extra keys: same keys in the same order, but in profiles of the governed bench
+   * server the spread cost ~20 µs of CPU per request (V8's reason not pinned down).
+   */
+  function messageWithIds(message: Message, taskId: string, contextId: string): Message {
+    const copy = Object.assign({}, message);
+    copy.taskId = taskId;
+    copy.contextId = contextId;
+    return copy;
+  }
+
   async function launch(
     params: SendMessageRequest,
     caller: Caller,
@@ -347,7 +360,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const contextId = existingTask?.contextId ?? runtime.contextId;
     const taskId = runtime.key.taskId;
     const requestContext = new ExecutorRequestContext(
-      { ...params.message, taskId, contextId },
+      messageWithIds(params.message, taskId, contextId),
       existingTask,
       taskId,
       contextId,
