@@ -18,15 +18,16 @@ interface Entry {
   usdNano: number;
   tokens: number;
   tasks: number;
-  /** When the entry was last updated, in updates of its map (for least-recently-updated eviction). */
+  /** When the entry was last updated, in updates of its map (orders ties in `topRoots`). */
   stamp: number;
 }
 
 /**
- * Keys to entries, evicting the least recently updated. An update stamps its entry in place
- * rather than moving it to the end of the Map (a delete and an insert per update); eviction, an
- * eighth of the limit at a time, finds the stamp below which entries go and drops them in one
- * walk, so it costs amortised O(log n) per new key.
+ * Keys to entries, evicting the least recently updated. The Map's own order is the update order:
+ * an update moves its entry to the back (a delete and an insert, skipped when the key is already
+ * the last one updated), so eviction, an eighth of the limit at a time, deletes from the front in
+ * one short walk. A governed server records a fresh trace id per root request, so this map sits at
+ * its limit: eviction must not sort or scan the whole map.
  */
 class LeastRecentlyUpdated {
   private readonly map = new Map<string, Entry>();
@@ -45,28 +46,32 @@ class LeastRecentlyUpdated {
   }
 
   touch(key: string): Entry {
-    // Consecutive updates of one key (one trace, one root agent) skip the lookup.
-    let entry = key === this.lastKey ? this.lastEntry : this.map.get(key);
-    if (entry === undefined) {
-      if (this.map.size >= this.limit) this.evict(this.map.size - this.limit + 1 + (this.limit >> 3));
-      entry = { usdNano: 0, tokens: 0, tasks: 0, stamp: 0 };
+    let entry: Entry | undefined;
+    if (key === this.lastKey) {
+      // Consecutive updates of one key (one trace, one root agent): already at the back.
+      entry = this.lastEntry as Entry;
+    } else {
+      entry = this.map.get(key);
+      if (entry === undefined) {
+        if (this.map.size >= this.limit) this.evict(this.map.size - this.limit + 1 + (this.limit >> 3));
+        entry = { usdNano: 0, tokens: 0, tasks: 0, stamp: 0 };
+      } else {
+        this.map.delete(key);
+      }
       this.map.set(key, entry);
+      this.lastKey = key;
+      this.lastEntry = entry;
     }
     entry.stamp = ++this.updates;
-    this.lastKey = key;
-    this.lastEntry = entry;
     return entry;
   }
 
-  /** Drops the `count` least recently updated entries. */
+  /** Drops the `count` least recently updated entries: the first `count` in the Map's order. */
   private evict(count: number): void {
-    const stamps = new Float64Array(this.map.size);
-    let i = 0;
-    for (const entry of this.map.values()) stamps[i++] = entry.stamp;
-    stamps.sort();
-    const cutoff = stamps[Math.min(count, stamps.length) - 1]!;
-    for (const [key, entry] of this.map) {
-      if (entry.stamp <= cutoff) this.map.delete(key);
+    let left = count;
+    for (const key of this.map.keys()) {
+      if (left-- <= 0) break;
+      this.map.delete(key);
     }
     this.lastKey = undefined;
     this.lastEntry = undefined;

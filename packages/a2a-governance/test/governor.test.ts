@@ -212,6 +212,32 @@ describe('SpendAggregator eviction by update stamp', () => {
     expect(spend.byRootAgent('A').tasks).toBe(19);
   });
 
+  it('keeps exactly the entries a reference least-recently-updated model keeps (random updates)', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0; // 32-bit LCG; its high bits are the random ones
+      return (seed >>> 8) % n;
+    };
+    const limit = 16;
+    const spend = new SpendAggregator({ maxTraces: limit });
+    // Reference: keys in update order, oldest first; counts per live key.
+    let order: string[] = [];
+    const counts = new Map<string, number>();
+    for (let step = 0; step < 5000; step++) {
+      const key = `t${random(40)}`;
+      spend.record({ traceId: key, rootAgentId: 'A', usd: 0, tokens: 1 });
+      if (counts.has(key)) {
+        order = order.filter((k) => k !== key);
+      } else if (order.length >= limit) {
+        const drop = order.length - limit + 1 + (limit >> 3);
+        for (const gone of order.splice(0, drop)) counts.delete(gone);
+      }
+      order.push(key);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (let i = 0; i < 40; i++) expect(spend.byTrace(`t${i}`).tasks).toBe(counts.get(`t${i}`) ?? 0);
+  });
+
   it('orders topRoots ties by least recent update first, as before', () => {
     const spend = new SpendAggregator();
     spend.record({ traceId: 't', rootAgentId: 'A', usd: 1, tokens: 1 });
