@@ -17,12 +17,13 @@ export interface ServerChild {
 
 /**
  * Starts `src/servers/<name>.ts --port 0 ...args` in a fresh Node process with the tsx loader
- * (workspace packages from source; no tsx wrapper process, so the pid is the server) and waits for
+ * (workspace packages from their built dist, as users run them: tsx compiles with keepNames, whose
+ * per-closure `__name` calls the published build does not have; no tsx wrapper process, so the pid
+ * is the server) and waits for
  * its `READY <port>` line.
  */
 export async function startServer(name: string, args: string[] = [], timeoutMs = 30_000): Promise<ServerChild> {
-  // The workspace is loaded from source: retry a failed start a couple of times, so a file caught
-  // half-saved does not sink a whole suite.
+  // Retry a failed start a couple of times, so one slow or flaky start does not sink a whole suite.
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(name, args, timeoutMs);
@@ -34,7 +35,7 @@ export async function startServer(name: string, args: string[] = [], timeoutMs =
 }
 
 async function startOnce(name: string, args: string[], timeoutMs: number): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@a2aplane/source', `src/servers/${name}.ts`, '--port', '0', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args], {
     cwd: APP_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },

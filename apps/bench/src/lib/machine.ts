@@ -10,7 +10,7 @@ export interface MachineInfo {
   platform: string;
   node: string;
   versions: Record<string, string>;
-  /** The commit measured, and whether packages/ had uncommitted changes (the servers load from source). */
+  /** The commit measured, and whether packages/ had uncommitted changes (the suites run the dist built from them). */
   git: { commit: string; dirtyPackageFiles: number };
 }
 

@@ -1,4 +1,5 @@
 import { startServer } from '../lib/children.js';
+import { processCpuSeconds } from '../lib/cpu.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
 import { type LoadResult, type ReplyMode, load } from '../lib/load.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
@@ -27,6 +28,8 @@ export interface ThroughputRun extends LoadResult {
   round: number;
   mode: ReplyMode;
   target: TargetId;
+  /** Server CPU (user + system) per request of the measured run, in microseconds (NaN without procfs). */
+  cpuMicrosPerRequest: number;
   error?: string;
 }
 
@@ -42,10 +45,14 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
         const server = await startServer(target.file, ['--mode', mode]);
         try {
           await load(server.url, mode, warmupSeconds);
+          const cpuBefore = processCpuSeconds(server.process.pid);
           const result = await load(server.url, mode, measureSeconds);
-          runs.push({ round, mode, target: target.id, ...result });
+          const cpuAfter = processCpuSeconds(server.process.pid);
+          const cpuMicrosPerRequest =
+            cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0 ? Number.NaN : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
+          runs.push({ round, mode, target: target.id, cpuMicrosPerRequest, ...result });
           process.stdout.write(
-            `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms${result.valid ? '' : ' INVALID'}\n`,
+            `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req${result.valid ? '' : ' INVALID'}\n`,
           );
         } catch (error) {
           runs.push({
@@ -53,6 +60,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
             mode,
             target: target.id,
             requestsPerSecond: Number.NaN,
+            cpuMicrosPerRequest: Number.NaN,
             latencyP50Ms: Number.NaN,
             latencyP99Ms: Number.NaN,
             total2xx: 0,
@@ -89,6 +97,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   ];
   const data: Record<string, unknown> = { rounds, warmupSeconds, measureSeconds, runs };
   const goals: Record<string, { value: number; goal: string; pass: boolean }> = {};
+  const cpuNotes: string[] = [];
   for (const mode of ['message', 'task'] as const) {
     const rows = TARGETS.map((target) => {
       const mine = runs.filter((r) => r.mode === mode && r.target === target.id);
@@ -99,6 +108,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
         mine.map((r) => (r.valid ? num(r.requestsPerSecond) : r.error ? `error` : 'invalid')).join(' / '),
         num(median(valid.map((r) => r.latencyP50Ms))),
         num(median(valid.map((r) => r.latencyP99Ms))),
+        num(median(valid.map((r) => r.cpuMicrosPerRequest).filter((x) => !Number.isNaN(x)))),
         `${valid.length}/${mine.length}`,
       ];
     });
@@ -110,7 +120,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       '',
       `### ${mode === 'message' ? 'Message mode' : 'Task mode'}`,
       '',
-      table(['server', 'req/s (median)', 'req/s per round', 'p50 ms', 'p99 ms', 'valid runs'], rows),
+      table(['server', 'req/s (median)', 'req/s per round', 'p50 ms', 'p99 ms', 'server CPU µs/req (median)', 'valid runs'], rows),
       '',
       table(['ratio (within each round)', 'median', 'per round'], ratioRows),
     );
@@ -119,6 +129,11 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     goals[`${mode}: ours >= ${target}x official`] = { value: ours, goal: `>= ${target}x`, pass: ours >= target };
     const governed = roundRatio(mode, 'ours-governed', 'ours').median;
     goals[`${mode}: governed at most 10% below ungoverned`] = { value: governed, goal: '>= 0.90x', pass: governed >= 0.9 };
+    const cpu = (target: TargetId) =>
+      median(runs.filter((r) => r.mode === mode && r.target === target && r.valid && !Number.isNaN(r.cpuMicrosPerRequest)).map((r) => r.cpuMicrosPerRequest));
+    cpuNotes.push(
+      `- ${mode} mode: the governance pipeline costs ${num(cpu('ours-governed') - cpu('ours'))} µs of server CPU per request (${num(cpu('ours-governed'))} vs ${num(cpu('ours'))} µs, medians), so by CPU the governed server runs at ${ratio(cpu('ours') / cpu('ours-governed'))} of the ungoverned one.`,
+    );
   }
   sections.push(
     '',
@@ -128,6 +143,10 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       ['goal', 'measured', 'target', 'result'],
       Object.entries(goals).map(([name, g]) => [name, ratio(g.value), g.goal, passFail(g.pass)]),
     ),
+    '',
+    'The goals are judged on req/s, as stated. Server CPU per request (user + system time of the server process over the measured run, from `/proc`) is steadier, because autocannon competes with the server for the same two cores:',
+    '',
+    ...cpuNotes,
   );
   const failures = runs.filter((r) => r.error);
   if (failures.length > 0) {
