@@ -2,11 +2,13 @@ import {
   BytesSchema,
   type Message,
   parseWith,
+  RoleSchema,
   SendMessageConfigurationSchema,
   type SendMessageRequest,
   StructSchema,
   type Task,
   type TaskArtifactUpdateEvent,
+  TaskStateSchema,
   type TaskStatusUpdateEvent,
   TimestampSchema,
 } from '@a2aplane/a2a-types';
@@ -68,6 +70,10 @@ function array(item: Check, nonEmpty: boolean): Check {
   };
 }
 
+// The enums' values from the schemas themselves; *_UNSPECIFIED is left to zod, which refuses it with its own message.
+const settableTaskState = oneOf(TaskStateSchema.options.filter((state) => state !== 'TASK_STATE_UNSPECIFIED'));
+const settableRole = oneOf(RoleSchema.options.filter((role) => role !== 'ROLE_UNSPECIFIED'));
+
 /** A field: its key, its check, and whether it may be absent. */
 export type FieldSpec = readonly [key: string, check: Check, optional: boolean];
 
@@ -122,7 +128,7 @@ const message = object([
   ['messageId', id, false],
   ['contextId', string, true],
   ['taskId', string, true],
-  ['role', oneOf(['ROLE_USER', 'ROLE_AGENT']), false],
+  ['role', settableRole, false],
   ['parts', array(part, true), false],
   ['metadata', struct, true],
   ['extensions', strings, true],
@@ -132,16 +138,7 @@ const message = object([
 const taskStatus = object([
   [
     'state',
-    oneOf([
-      'TASK_STATE_SUBMITTED',
-      'TASK_STATE_WORKING',
-      'TASK_STATE_COMPLETED',
-      'TASK_STATE_FAILED',
-      'TASK_STATE_CANCELED',
-      'TASK_STATE_INPUT_REQUIRED',
-      'TASK_STATE_REJECTED',
-      'TASK_STATE_AUTH_REQUIRED',
-    ]),
+    settableTaskState,
     false,
   ],
   ['message', message, true],
