@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   agentIdFromPublicKey,
@@ -12,7 +12,8 @@ import {
 import {
   type A2AServer,
   createA2AServer,
-  createA2ARequestHandler,
+  createNodeHttpHandler,
+  DEFAULT_JWKS_PATH,
   createAgentCard,
   createPushSender,
   createWebhookUrlGuard,
@@ -22,7 +23,8 @@ import {
 import { createEchoExecutor } from './echo-executor.js';
 
 /** Where the echo agent publishes the public key its card signature's `jku` names. */
-export const JWKS_PATH = '/.well-known/jwks.json';
+/** Where the agent serves the JWKS its signed card's `jku` points at. */
+export const JWKS_PATH = DEFAULT_JWKS_PATH;
 
 export interface EchoAgent {
   /** Base URL, such as `http://127.0.0.1:41234`. */
@@ -88,25 +90,14 @@ export async function startEchoAgent(options: StartEchoAgentOptions = {}): Promi
     }),
     checkWebhookUrl: createWebhookUrlGuard(webhooks),
   });
-  const jwks = JSON.stringify(createJwks([key]));
-  const handle = createA2ARequestHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) } });
-  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res)
-      .then((handled) => {
-        if (handled) return;
-        if (req.method === 'GET' && req.url === JWKS_PATH) {
-          res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' });
-          res.end(jwks);
-          return;
-        }
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end('{"error":"not found"}');
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-  });
+  http.on(
+    'request',
+    createNodeHttpHandler(server, {
+      cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) },
+      jwks: createJwks([key]),
+      jwksPath: JWKS_PATH,
+    }),
+  );
   return {
     url,
     agentId,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createA2AClient } from '@a2aplane/a2a-client';
 import {
@@ -17,7 +17,8 @@ import {
   type A2AServer,
   type AgentExecutor,
   createA2AServer,
-  createA2ARequestHandler,
+  createNodeHttpHandler,
+  DEFAULT_JWKS_PATH,
   createAgentCard,
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
@@ -26,7 +27,8 @@ import { describeError } from './errors.js';
 import { partsText } from './format.js';
 
 /** Where `a2a serve` publishes the public keys its card's `jku` points to. */
-export const JWKS_PATH = '/.well-known/jwks.json';
+/** Where the agent serves the JWKS its signed card's `jku` points at. */
+export const JWKS_PATH = DEFAULT_JWKS_PATH;
 
 export interface ServeAgentOptions {
   host?: string;
@@ -142,25 +144,14 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch) : echoExecutor(),
     governance: { admit: (input) => governor.admit(input), readTaskContext },
   });
-  const jwks = JSON.stringify(createJwks([key]));
-  const handle = createA2ARequestHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) } });
-  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res)
-      .then((handled) => {
-        if (handled) return;
-        if (req.method === 'GET' && req.url === JWKS_PATH) {
-          res.writeHead(200, { 'content-type': 'application/jwk-set+json', 'cache-control': 'max-age=300' });
-          res.end(jwks);
-          return;
-        }
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end('{"error":"not found"}');
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-  });
+  http.on(
+    'request',
+    createNodeHttpHandler(server, {
+      cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) },
+      jwks: createJwks([key]),
+      jwksPath: JWKS_PATH,
+    }),
+  );
   return {
     url,
     agentId,

@@ -33,6 +33,7 @@ export {
   type A2ANodeRequestHandler,
   createA2ARequestHandler,
   createNodeHttpHandler,
+  DEFAULT_JWKS_PATH,
   type NodeHttpHandlerOptions,
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';

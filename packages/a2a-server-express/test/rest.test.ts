@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTaskUpdater } from '../src/index.js';
+import { createA2AServer, createNodeHttpHandler, createTaskUpdater, DEFAULT_JWKS_PATH } from '../src/index.js';
 import { createGate, echoExecutor, rest, startServer, type TestServer, testCard, userMessage } from './helpers.js';
 
 let server: TestServer | undefined;
@@ -144,5 +144,33 @@ describe('agent card (spec §8)', () => {
     await fetch(`${server.url}/.well-known/agent-card.json`);
     expect(a.signatures).toEqual([{ protected: 'p', signature: 's' }]);
     expect(calls).toBe(1);
+  });
+
+  it('serves the JWKS a signed card points at (GET and HEAD, cacheable), and only when configured', async () => {
+    const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'k1' }] };
+    server = await startServer({ executor: echoExecutor }, { jwks });
+    const got = await fetch(`${server.url}${DEFAULT_JWKS_PATH}`);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('application/jwk-set+json');
+    expect(got.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await got.json()).toEqual(jwks);
+    const head = await fetch(`${server.url}${DEFAULT_JWKS_PATH}`, { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    expect((await fetch(`${server.url}${DEFAULT_JWKS_PATH}`, { method: 'POST' })).status).toBe(405);
+    await server.close();
+
+    server = await startServer({ executor: echoExecutor }, { jwks, jwksPath: '/keys.json' });
+    expect((await fetch(`${server.url}/keys.json`)).status).toBe(200);
+    expect((await fetch(`${server.url}${DEFAULT_JWKS_PATH}`)).status).toBe(404);
+    await server.close();
+
+    server = await startServer({ executor: echoExecutor });
+    expect((await fetch(`${server.url}${DEFAULT_JWKS_PATH}`)).status).toBe(404);
+  });
+
+  it('refuses a JWKS that is not one, or that holds a private key, when the handler is created', () => {
+    const a2a = createA2AServer({ card: testCard(), executor: echoExecutor });
+    expect(() => createNodeHttpHandler(a2a, { jwks: { keys: 'nope' } as unknown as { keys: object[] } })).toThrow(TypeError);
+    expect(() => createNodeHttpHandler(a2a, { jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x', d: 'secret' }] } })).toThrow(/private "d"/);
   });
 });

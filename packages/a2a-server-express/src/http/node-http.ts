@@ -42,10 +42,31 @@ export interface NodeHttpHandlerOptions {
   heartbeatMs?: number;
   /** Signs the public card once, when the handler is created; structurally `signAgentCard` of a2a-identity. */
   cardSigner?: CardSigner;
-  /** `Cache-Control: max-age` of the card. Default 300 seconds. */
+  /** `Cache-Control: max-age` of the card (and of the JWKS). Default 300 seconds. */
   cardMaxAgeSeconds?: number;
+  /**
+   * A JWKS document to serve at `jwksPath`: the public keys a signed card's `jku` points at
+   * (`createJwks` of a2a-identity), so a verifier can fetch them from the agent itself.
+   */
+  jwks?: { keys: readonly object[] };
+  /** Where `jwks` is served. Default `/.well-known/jwks.json`. */
+  jwksPath?: string;
   /** Key for rate limiting anonymous callers. Default: the remote address. */
   clientKey?: (req: IncomingMessage) => string | undefined;
+}
+
+/** Where a handler serves its `jwks` option unless `jwksPath` says otherwise. */
+export const DEFAULT_JWKS_PATH = '/.well-known/jwks.json';
+
+function serializeJwks(jwks: { keys: readonly object[] }): Buffer {
+  if (typeof jwks !== 'object' || jwks === null || !Array.isArray(jwks.keys)) {
+    throw new TypeError(`expected jwks to be a JWKS document ({ keys: [...] }), got ${jwks === null ? 'null' : typeof jwks}`);
+  }
+  if (jwks.keys.some((key) => typeof key !== 'object' || key === null || 'd' in key)) {
+    // A private JWK carries `d`: never publish one.
+    throw new TypeError('expected jwks.keys to hold public JWK objects only, got an entry that is not one (or has a private "d")');
+  }
+  return Buffer.from(JSON.stringify({ keys: jwks.keys }), 'utf8');
 }
 
 /** Handles one request when its path is ours; resolves `false` to let the framework go on. */
@@ -251,6 +272,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   };
   // Sign once, at startup; a failure surfaces as a 500 on the card request, not as an unhandled rejection.
   void cardBytes(false).catch(() => undefined);
+  const jwksPath = options.jwks === undefined ? undefined : (options.jwksPath ?? DEFAULT_JWKS_PATH);
+  const jwksBody = options.jwks === undefined ? undefined : serializeJwks(options.jwks);
 
   const clientKeyOf = (req: IncomingMessage): string | undefined => options.clientKey?.(req) ?? req.socket.remoteAddress;
 
@@ -272,6 +295,20 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     res.writeHead(200, { ...headers, 'content-type': MEDIA_TYPE_JSON, 'content-length': String(card.body.length) });
     res.end(req.method === 'HEAD' ? undefined : card.body);
+  }
+
+  function serveJwks(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'application/jwk-set+json',
+      'content-length': String(body.length),
+      'cache-control': `public, max-age=${maxAge}`,
+      'access-control-allow-origin': '*',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: A2AError; status: number }> {
@@ -425,6 +462,10 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     const isRest = path === restPath || path.startsWith(`${restPath}/`);
     const isLegacyCard = legacyCardPath !== undefined && path === legacyCardPath;
+    if (jwksBody !== undefined && path === jwksPath) {
+      serveJwks(req, res, jwksBody);
+      return true;
+    }
     if (path !== cardPath && path !== jsonRpcPath && !isRest && !isLegacyCard) return false;
     try {
       if (path === cardPath || isLegacyCard) await serveCard(req, res, isLegacyCard);
