@@ -146,7 +146,7 @@ describe('agent card (spec §8)', () => {
     expect(calls).toBe(1);
   });
 
-  it('serves the JWKS a signed card points at (GET and HEAD, cacheable), and only when configured', async () => {
+  it('serves the JWKS a signed card points at (GET and HEAD, ETag revalidation), and only when configured', async () => {
     const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'k1' }] };
     server = await startServer({ executor: echoExecutor }, { jwks });
     const got = await fetch(`${server.url}${DEFAULT_JWKS_PATH}`);
@@ -154,6 +154,9 @@ describe('agent card (spec §8)', () => {
     expect(got.headers.get('content-type')).toBe('application/jwk-set+json');
     expect(got.headers.get('cache-control')).toBe('public, max-age=300');
     expect(await got.json()).toEqual(jwks);
+    const etag = got.headers.get('etag') as string;
+    expect(etag).toMatch(/^"[\w-]{32}"$/);
+    expect((await fetch(`${server.url}${DEFAULT_JWKS_PATH}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
     const head = await fetch(`${server.url}${DEFAULT_JWKS_PATH}`, { method: 'HEAD' });
     expect([head.status, await head.text()]).toEqual([200, '']);
     expect((await fetch(`${server.url}${DEFAULT_JWKS_PATH}`, { method: 'POST' })).status).toBe(405);

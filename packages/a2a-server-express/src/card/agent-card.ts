@@ -59,12 +59,16 @@ export interface PreparedCard {
   etag: string;
 }
 
+/** A strong ETag of served bytes (`prefix` keeps two representations of one resource apart). */
+export function etagOf(body: Buffer, prefix = ''): string {
+  return `"${prefix}${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+}
+
 /** Validates a card, signs it when a signer is given, and freezes the served bytes. */
 export async function prepareAgentCard(card: AgentCard, signer?: CardSigner): Promise<PreparedCard> {
   const parsed = parseWith(AgentCardSchema, card);
   if (!parsed.success) throw new TypeError(`expected a valid AgentCard, got: ${parsed.error.message}`);
   const json = signer ? (await signer.sign(card)).json : JSON.stringify(card);
   const body = Buffer.from(json, 'utf8');
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  return { card: JSON.parse(json) as AgentCard, body, etag };
+  return { card: JSON.parse(json) as AgentCard, body, etag: etagOf(body) };
 }

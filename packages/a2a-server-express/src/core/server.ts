@@ -31,14 +31,15 @@ import {
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
 import type { AgentExecutor, EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
+import { isoNow } from '../agent/iso-now.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
-import type { TaskKey, TaskStore } from '../store/task-store.js';
+import { type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
 import { ExecutionSignal } from './execution-signal.js';
 import { ExecutorRequestContext } from './request-context.js';
-import { type Listener, type RuntimeSignal, runtimeMapKey, TaskRuntime } from './task-runtime.js';
+import { type Listener, type RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
@@ -206,7 +207,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
 
   /** The stored task of `caller`, or TaskNotFoundError (also for tasks of another principal, §7.5). */
   async function loadOwned(key: TaskKey, caller: Caller): Promise<Task> {
-    const live = runtimes.get(runtimeMapKey(key));
+    const live = runtimes.get(taskMapKey(key));
     if (live?.task && live.owner === caller.owner) return live.task;
     const record = await store.get(key);
     if (!record || record.owner !== caller.owner) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
@@ -214,7 +215,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   }
 
   async function runtimeFor(key: TaskKey, caller: Caller): Promise<TaskRuntime> {
-    const existing = runtimes.get(runtimeMapKey(key));
+    const existing = runtimes.get(taskMapKey(key));
     if (existing) {
       if (existing.owner !== caller.owner || !existing.task) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
       return existing;
@@ -446,7 +447,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         statusUpdate: {
           taskId: task.id,
           contextId: task.contextId ?? contextId,
-          status: { state: 'TASK_STATE_FAILED', timestamp: new Date().toISOString() },
+          status: { state: 'TASK_STATE_FAILED', timestamp: isoNow() },
         },
       });
     } else if (!task && !runtime.messageResponse && !runtime.invalid) {

@@ -16,7 +16,7 @@ import {
 } from '@a2aplane/a2a-types';
 import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
-import type { TaskKey, TaskStore } from '../store/task-store.js';
+import { type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
 import type { PushSender } from './types.js';
@@ -28,9 +28,6 @@ export type RuntimeSignal =
   | { type: 'error'; error: unknown };
 
 export type Listener = (signal: RuntimeSignal) => void;
-
-/** The key of a task in maps of live tasks. */
-export const runtimeMapKey = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
 
 /** What cancel and close need of a running execution. */
 export interface RunningExecution {
@@ -90,7 +87,7 @@ export class TaskRuntime {
   pendingPushConfig: (TaskPushNotificationConfig & { id: string }) | undefined;
   /** The running executor's cancel hooks; `undefined` between runs. */
   execution: RunningExecution | undefined;
-  /** `runtimeMapKey(key)`, made once. */
+  /** `taskMapKey(key)`, made once. */
   readonly mapKey: string;
   private readonly listeners = new Set<Listener>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -108,7 +105,7 @@ export class TaskRuntime {
     task?: Task,
   ) {
     this.task = task;
-    this.mapKey = runtimeMapKey(key);
+    this.mapKey = taskMapKey(key);
   }
 
   get listenerCount(): number {

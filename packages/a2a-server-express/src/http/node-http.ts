@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   A2A_EXTENSIONS_HEADER,
@@ -24,7 +23,7 @@ import {
   WELL_KNOWN_AGENT_CARD_PATH,
 } from '@a2aplane/a2a-types';
 import { agentCardToV03, methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2aplane/a2a-types/v0_3';
-import { type CardSigner, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
+import { type CardSigner, etagOf, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
 import { type CallerGoneHook, ON_CALLER_GONE } from '../core/caller-gone.js';
 import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
 import type { AuthenticationRequest } from '../core/types.js';
@@ -58,7 +57,14 @@ export interface NodeHttpHandlerOptions {
 /** Where a handler serves its `jwks` option unless `jwksPath` says otherwise. */
 export const DEFAULT_JWKS_PATH = '/.well-known/jwks.json';
 
-function serializeJwks(jwks: { keys: readonly object[] }): Buffer {
+/** Bytes served as they are, with their ETag and media type (the card, the legacy card, the JWKS). */
+interface ServedDocument {
+  body: Buffer;
+  etag: string;
+  contentType: string;
+}
+
+function serializeJwks(jwks: { keys: readonly object[] }): ServedDocument {
   if (typeof jwks !== 'object' || jwks === null || !Array.isArray(jwks.keys)) {
     throw new TypeError(`expected jwks to be a JWKS document ({ keys: [...] }), got ${jwks === null ? 'null' : typeof jwks}`);
   }
@@ -66,7 +72,8 @@ function serializeJwks(jwks: { keys: readonly object[] }): Buffer {
     // A private JWK carries `d`: never publish one.
     throw new TypeError('expected jwks.keys to hold public JWK objects only, got an entry that is not one (or has a private "d")');
   }
-  return Buffer.from(JSON.stringify({ keys: jwks.keys }), 'utf8');
+  const body = Buffer.from(JSON.stringify({ keys: jwks.keys }), 'utf8');
+  return { body, etag: etagOf(body), contentType: 'application/jwk-set+json' };
 }
 
 /** Handles one request when its path is ours; resolves `false` to let the framework go on. */
@@ -175,9 +182,7 @@ class NodeCoreRequest implements CoreRequest, CallerGoneHook {
     if (this.controller === undefined) {
       const controller = new AbortController();
       this.controller = controller;
-      this.res.once('close', () => {
-        if (!this.res.writableFinished) controller.abort();
-      });
+      this[ON_CALLER_GONE](() => controller.abort());
     }
     return this.controller.signal;
   }
@@ -263,7 +268,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     if (legacy) {
       preparedLegacy ??= Promise.resolve(server.card).then((card) => {
         const body = Buffer.from(JSON.stringify(agentCardToV03(card)), 'utf8');
-        return { card, body, etag: `"v03-${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+        return { card, body, etag: etagOf(body, 'v03-') };
       });
       return preparedLegacy;
     }
@@ -273,42 +278,33 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   // Sign once, at startup; a failure surfaces as a 500 on the card request, not as an unhandled rejection.
   void cardBytes(false).catch(() => undefined);
   const jwksPath = options.jwks === undefined ? undefined : (options.jwksPath ?? DEFAULT_JWKS_PATH);
-  const jwksBody = options.jwks === undefined ? undefined : serializeJwks(options.jwks);
+  const jwksDocument = options.jwks === undefined ? undefined : serializeJwks(options.jwks);
 
   const clientKeyOf = (req: IncomingMessage): string | undefined => options.clientKey?.(req) ?? req.socket.remoteAddress;
 
   async function serveCard(req: IncomingMessage, res: ServerResponse, legacy: boolean): Promise<void> {
+    const card = await cardBytes(legacy);
+    serveDocument(req, res, { body: card.body, etag: card.etag, contentType: MEDIA_TYPE_JSON });
+  }
+
+  /** GET or HEAD of a cacheable document, with `If-None-Match` revalidation; other verbs get 405. */
+  function serveDocument(req: IncomingMessage, res: ServerResponse, document: ServedDocument): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const card = await cardBytes(legacy);
     const headers = {
-      etag: card.etag,
+      etag: document.etag,
       'cache-control': `public, max-age=${maxAge}`,
       'access-control-allow-origin': '*',
     };
     const ifNoneMatch = headerValue(req, 'if-none-match');
-    if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === card.etag || tag.trim() === '*')) {
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === document.etag || tag.trim() === '*')) {
       res.writeHead(304, headers).end();
       return;
     }
-    res.writeHead(200, { ...headers, 'content-type': MEDIA_TYPE_JSON, 'content-length': String(card.body.length) });
-    res.end(req.method === 'HEAD' ? undefined : card.body);
-  }
-
-  function serveJwks(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': 'application/jwk-set+json',
-      'content-length': String(body.length),
-      'cache-control': `public, max-age=${maxAge}`,
-      'access-control-allow-origin': '*',
-    });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    res.writeHead(200, { ...headers, 'content-type': document.contentType, 'content-length': String(document.body.length) });
+    res.end(req.method === 'HEAD' ? undefined : document.body);
   }
 
   async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: A2AError; status: number }> {
@@ -462,8 +458,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     const isRest = path === restPath || path.startsWith(`${restPath}/`);
     const isLegacyCard = legacyCardPath !== undefined && path === legacyCardPath;
-    if (jwksBody !== undefined && path === jwksPath) {
-      serveJwks(req, res, jwksBody);
+    if (jwksDocument !== undefined && path === jwksPath) {
+      serveDocument(req, res, jwksDocument);
       return true;
     }
     if (path !== cardPath && path !== jsonRpcPath && !isRest && !isLegacyCard) return false;

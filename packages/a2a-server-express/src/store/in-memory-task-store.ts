@@ -4,7 +4,7 @@ import {
   type TaskPushNotificationConfig,
 } from '@a2aplane/a2a-types';
 import { cloneStored } from './clone.js';
-import type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './task-store.js';
+import { type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
@@ -24,7 +24,6 @@ interface Entry {
   push: Map<string, TaskPushNotificationConfig & { id: string }>;
 }
 
-const keyOf = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
 
 const statusTime = (record: StoredTask): number => {
   const ts = record.task.status.timestamp;
@@ -77,22 +76,8 @@ export class InMemoryTaskStore implements TaskStore {
     return isTerminalTaskState(entry.record.task.status.state) && this.now() - entry.record.updatedAt > this.terminalTtlMs;
   }
 
-  /** The map key of the last task looked up: a burst of writes to one task makes it once. */
-  private lastTenant = '';
-  private lastTaskId: string | undefined;
-  private lastKey = '';
-
-  private keyString(key: TaskKey): string {
-    if (key.taskId !== this.lastTaskId || key.tenant !== this.lastTenant) {
-      this.lastTenant = key.tenant;
-      this.lastTaskId = key.taskId;
-      this.lastKey = keyOf(key);
-    }
-    return this.lastKey;
-  }
-
   private live(key: TaskKey): Entry | undefined {
-    const k = this.keyString(key);
+    const k = taskMapKey(key);
     const entry = this.entries.get(k);
     if (entry && this.expired(entry)) {
       this.remove(k);
@@ -153,7 +138,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async upsert(record: StoredTask): Promise<void> {
     const key = { tenant: record.tenant, taskId: record.task.id };
-    const k = this.keyString(key);
+    const k = taskMapKey(key);
     const existing = this.live(key);
     if (existing) {
       existing.record = cloneStored(record);
@@ -194,7 +179,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async delete(key: TaskKey): Promise<boolean> {
-    const k = keyOf(key);
+    const k = taskMapKey(key);
     const existed = this.entries.has(k);
     this.remove(k);
     return existed;

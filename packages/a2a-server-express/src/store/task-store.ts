@@ -6,6 +6,9 @@ export interface TaskKey {
   taskId: string;
 }
 
+/** One string for a task key, for maps of tasks (tenant and id cannot run together). */
+export const taskMapKey = (key: TaskKey): string => `${key.tenant}\u0000${key.taskId}`;
+
 export interface StoredTask {
   tenant: string;
   /** Principal id of the creator (`''` for anonymous callers). */
