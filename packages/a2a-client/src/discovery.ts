@@ -7,7 +7,7 @@ import {
   CardSignatureInvalidError,
   type CardVerificationResult,
 } from './errors.js';
-import { type A2AValidator, structuralValidator } from './guards.js';
+import { type A2AValidator, structuralValidator, type Validation } from './guards.js';
 import { type FetchLike, type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
 import { normalizeLegacyCard } from './legacy-card.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
@@ -174,7 +174,7 @@ export class CardResolver {
     const verification = await this.#verify(url, text, json.value);
     const validator = this.#options.validator ?? structuralValidator;
     const support = this.#options.v0_3;
-    let checked: { ok: true; value: AgentCard } | { ok: false; message: string; violations: readonly { field: string; description: string }[] };
+    let checked: Validation<AgentCard>;
     if (legacy && support) {
       const translated = (await loadV03Translators(support)).agentCardFromV03(json.value);
       checked = translated.success ? validator.card(translated.data) : validator.card(normalizeLegacyCard(json.value));

@@ -51,16 +51,16 @@ export const REST_BINDINGS: { readonly [M in A2AMethod]: RestBinding } = {
   SendStreamingMessage: rest('POST', '/message:stream'),
   GetTask: rest('GET', '/tasks/{id}', { query: { historyLength: 'int' } }),
   ListTasks: rest('GET', '/tasks', {
-      query: {
-        contextId: 'string',
-        status: 'enum',
-        pageSize: 'int',
-        pageToken: 'string',
-        historyLength: 'int',
-        statusTimestampAfter: 'timestamp',
-        includeArtifacts: 'bool',
-      },
-    }),
+    query: {
+      contextId: 'string',
+      status: 'enum',
+      pageSize: 'int',
+      pageToken: 'string',
+      historyLength: 'int',
+      statusTimestampAfter: 'timestamp',
+      includeArtifacts: 'bool',
+    },
+  }),
   CancelTask: rest('POST', '/tasks/{id}:cancel'),
   // The proto binds GET; the method table of spec §5.3 says POST. Clients use GET, servers accept both.
   SubscribeToTask: rest('GET', '/tasks/{id}:subscribe', { alternateVerbs: ['POST'] }),

@@ -29,4 +29,3 @@ export const INTERRUPTED_TASK_STATES: ReadonlySet<TaskStateName> = new Set([
 
 export const isTerminalTaskState = (state: TaskStateName): boolean => TERMINAL_TASK_STATES.has(state);
 export const isInterruptedTaskState = (state: TaskStateName): boolean => INTERRUPTED_TASK_STATES.has(state);
-

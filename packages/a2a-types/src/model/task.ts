@@ -4,7 +4,6 @@ import { PartSchema } from './part.js';
 import { IdSchema, StructSchema, TimestampSchema, nonEmptyArray } from './primitives.js';
 import { SET_TASK_STATES } from './task-states.js';
 
-
 /** Lifecycle state of a task (spec §4.1.3). */
 export const TaskStateSchema = z.enum(['TASK_STATE_UNSPECIFIED', ...SET_TASK_STATES]);
 export type TaskState = z.infer<typeof TaskStateSchema>;
