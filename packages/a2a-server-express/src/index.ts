@@ -8,6 +8,7 @@ export {
   prepareAgentCard,
 } from './card/agent-card.js';
 export { EventQueue, SlowConsumerError } from './core/event-queue.js';
+export { DEFAULT_INPUT_LIMITS, type InputLimits } from './core/input-limits.js';
 export {
   type A2AServer,
   type A2AServerOptions,
@@ -37,7 +38,7 @@ export {
   type NodeHttpHandlerOptions,
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './store/in-memory-task-store.js';
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
 export type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';
 export {
   type ApiKeyVerifier,

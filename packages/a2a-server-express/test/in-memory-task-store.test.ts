@@ -25,7 +25,7 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get({ tenant: '', taskId: 'new' })).toBeDefined();
   });
 
-  it('ages a task from the moment it ended, and evicts the oldest of any state when none has ended', async () => {
+  it('ages a task from the moment it ended, and refuses a new task rather than evict a live one', async () => {
     let now = 0;
     const store = new InMemoryTaskStore({ terminalTtlMs: 1000, maxTasks: 3, now: () => now });
     const put = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, at: number) =>
@@ -39,9 +39,10 @@ describe('InMemoryTaskStore', () => {
     expect(await store.get({ tenant: '', taskId: 'a' })).toBeDefined();
     await put('d', 'TASK_STATE_WORKING', 1500); // full: the only terminal task goes first
     expect(await store.get({ tenant: '', taskId: 'a' })).toBeUndefined();
-    await put('e', 'TASK_STATE_WORKING', 1500); // full, nothing terminal: the oldest task goes
-    expect(await store.get({ tenant: '', taskId: 'b' })).toBeUndefined();
-    expect((await store.list({ tenant: '', owner: 'a', pageSize: 10 }))?.records.map((r) => r.task.id).sort()).toEqual(['c', 'd', 'e']);
+    // Full with nothing terminal: a live task is never evicted, the new one is refused.
+    await expect(put('e', 'TASK_STATE_WORKING', 1500)).rejects.toMatchObject({ name: 'TaskStoreFullError', limit: 'maxTasks', httpStatus: 429 });
+    expect(await store.get({ tenant: '', taskId: 'b' })).toBeDefined();
+    expect((await store.list({ tenant: '', owner: 'a', pageSize: 10 }))?.records.map((r) => r.task.id).sort()).toEqual(['b', 'c', 'd']);
   });
 
   it('forgets a deleted task everywhere and stays bounded under many inserts', async () => {

@@ -1,7 +1,7 @@
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { TaskRuntime } from '../src/core/task-runtime.js';
-import { InMemoryTaskStore } from '../src/index.js';
+import { InMemoryTaskStore, TaskStoreFullError } from '../src/index.js';
 
 const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
   taskId,
@@ -42,7 +42,7 @@ describe('TaskRuntime write queue', () => {
     expect(runtime.task?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
-  it('one event that fails to store does not stop the events after it in the same burst', async () => {
+  it('an event the store refuses ends the task FAILED; the events after it are dropped', async () => {
     const { runtime, order, errors } = runtimeWithLog();
     const store = (runtime as unknown as { deps: { store: InMemoryTaskStore } }).deps.store;
     const upsert = store.upsert.bind(store);
@@ -56,7 +56,25 @@ describe('TaskRuntime write queue', () => {
     runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
     runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
     await runtime.enqueue(() => undefined);
-    expect(errors).toEqual(['store hiccup']);
-    expect(order).toEqual(['1:task', '2:TASK_STATE_COMPLETED']);
+    expect(errors).toEqual(['event processing failed: store hiccup']);
+    expect(order).toEqual(['1:task', '2:TASK_STATE_FAILED']);
+    expect(runtime.task?.status.state).toBe('TASK_STATE_FAILED');
+    expect((await store.get({ tenant: '', taskId: 't' }))?.task.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('a first event the store refuses fails the listeners with the store\'s wire error', async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 1 });
+    await store.upsert({ tenant: '', owner: '', task: { id: 'other', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }, updatedAt: 0 });
+    const errors: unknown[] = [];
+    const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', { store, pushSender: undefined, onAgentError: () => undefined });
+    runtime.addListener((signal) => {
+      if (signal.type === 'error') errors.push(signal.error);
+    });
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    await runtime.enqueue(() => undefined);
+    expect(errors).toHaveLength(1);
+    expect(TaskStoreFullError.isInstance(errors[0])).toBe(true);
+    expect((errors[0] as TaskStoreFullError).code).toBe(-32000);
+    expect((errors[0] as TaskStoreFullError).httpStatus).toBe(429);
   });
 });

@@ -38,6 +38,7 @@ import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
 import { ExecutionSignal } from './execution-signal.js';
+import { findInputLimitViolation, type InputLimits, resolveInputLimits } from './input-limits.js';
 import { ExecutorRequestContext } from './request-context.js';
 import { type Listener, type RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
@@ -83,6 +84,12 @@ export interface A2AServerOptions {
   subscriberBufferSize?: number;
   /** Where protocol violations of the executor and unexpected errors are reported. Default: none. */
   onError?: (message: string, error?: unknown) => void;
+  /**
+   * Bounds on the shape of request params (nesting depth, string length, array and object size),
+   * checked before anything else reads them; a request over them is `InvalidParamsError`.
+   * Default `{ maxDepth: 64, maxStringLength: 1_048_576, maxItems: 10_000 }`.
+   */
+  inputLimits?: InputLimits;
 }
 
 /** A binding-neutral request. */
@@ -196,7 +203,21 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const card = options.card;
   const store = options.store ?? new InMemoryTaskStore();
   const bufferSize = options.subscriberBufferSize ?? 512;
-  const onError = options.onError ?? (() => undefined);
+  const reportError = options.onError;
+  // A throwing `onError` must not turn a reported failure into an unhandled one.
+  const onError = (message: string, error?: unknown): void => {
+    try {
+      reportError?.(message, error);
+    } catch {
+      // nothing left to report to
+    }
+  };
+  const inputLimits = resolveInputLimits(options.inputLimits);
+  /** `InvalidParamsError` when params exceed the input limits (an iterative walk: it cannot overflow itself). */
+  const checkInputShape = (params: unknown): void => {
+    const violation = findInputLimitViolation(params, inputLimits);
+    if (violation !== undefined) throw new InvalidParamsError({ message: `Request params exceed the input limits: ${violation}` });
+  };
   const runtimes = new Map<string, TaskRuntime>();
   const requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri as string);
   const deps = { store, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
@@ -287,6 +308,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const message = params.message;
     const inlinePush = params.configuration?.taskPushNotificationConfig;
     if (inlinePush && !card.capabilities.pushNotifications) throw new PushNotificationNotSupportedError();
+    if (inlinePush) await vetWebhookUrl(inlinePush.url);
     let runtime: TaskRuntime;
     let existingTask: Task | undefined;
     if (message.taskId) {
@@ -400,14 +422,24 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
 
     if (existingTask) {
       // A continuation: the new user message joins the history before the executor runs.
-      await runtime.enqueue(async () => {
-        const current = runtime.task as Task;
-        runtime.task = { ...current, history: [...(current.history ?? []), requestContext.message] };
-        await store.upsert({ tenant: runtime.key.tenant, owner: caller.owner, task: runtime.task, updatedAt: Date.now() });
-      });
+      try {
+        await runtime.enqueue(async () => {
+          const current = runtime.task as Task;
+          const next = { ...current, history: [...(current.history ?? []), requestContext.message] };
+          await store.upsert({ tenant: runtime.key.tenant, owner: caller.owner, task: next, updatedAt: Date.now() });
+          runtime.task = next;
+        });
+      } catch (error) {
+        // The store refused: nothing runs, and the task is not left marked as running.
+        runtime.running = false;
+        runtime.execution = undefined;
+        detach();
+        throw error;
+      }
     }
 
-    void execute(runtime, requestContext, sink, usage, governed, executionSignal);
+    // `execute` catches everything itself; the catch here is the last line against an unhandled rejection.
+    execute(runtime, requestContext, sink, usage, governed, executionSignal).catch((error: unknown) => onError('task execution failed', error));
     return { runtime, detach };
   }
 
@@ -427,7 +459,16 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       failure = error;
       onError('executor failed', error);
     }
-    await runtime.enqueue(() => endRun(runtime, failure, requestContext.contextId));
+    try {
+      await runtime.enqueue(() => endRun(runtime, failure, requestContext.contextId));
+    } catch (error) {
+      // The store refused even the final write: the run still ends, and whoever waits hears why.
+      onError('ending the task failed', error);
+      runtime.failListeners(toA2AError(error));
+      runtime.running = false;
+      runtime.execution = undefined;
+      runtime.endListeners();
+    }
     executionSignal.unfollow();
     if (governed) {
       try {
@@ -637,6 +678,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
   }
 
+  /** Every push config, created or inline in SendMessage, passes the same webhook URL check. */
+  async function vetWebhookUrl(url: string): Promise<void> {
+    if (!options.checkWebhookUrl) return;
+    const verdict = await options.checkWebhookUrl(url);
+    if (!verdict.ok) throw new InvalidParamsError({ message: `Webhook URL rejected: ${verdict.reason}`, metadata: { field: 'url' } });
+  }
+
   function requirePush(): void {
     if (!card.capabilities.pushNotifications) throw new PushNotificationNotSupportedError();
   }
@@ -645,10 +693,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     requirePush();
     const key = { tenant: params.tenant ?? '', taskId: params.taskId };
     await loadOwned(key, caller);
-    if (options.checkWebhookUrl) {
-      const verdict = await options.checkWebhookUrl(params.url);
-      if (!verdict.ok) throw new InvalidParamsError({ message: `Webhook URL rejected: ${verdict.reason}`, metadata: { field: 'url' } });
-    }
+    await vetWebhookUrl(params.url);
     const config = { ...params, id: params.id ?? globalThis.crypto.randomUUID() };
     await store.putPushConfig(key, config);
     return config;
@@ -722,6 +767,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         return { kind: 'error', error: new MethodNotFoundError({ metadata: { method: String(request.method).slice(0, 128) } }) };
       }
       const caller = await resolveCaller(request);
+      checkInputShape(request.params);
       const method = request.method;
       if (method === 'SendMessage' || method === 'SendStreamingMessage') {
         // The hot path: a fast check that vouches for valid params, else zod decides below.
@@ -738,6 +784,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   }
 
   async function* stream(request: SendMessageRequest, streamOptions: InProcessStreamOptions = {}): AsyncIterable<StreamResponse> {
+    checkInputShape(request);
     const parsed = parseOperationParams('SendStreamingMessage', request);
     if (!parsed.success) throw new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] });
     const caller: Caller = {

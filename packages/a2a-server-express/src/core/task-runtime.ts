@@ -1,5 +1,7 @@
 import {
+  A2AError,
   applyStreamResponse,
+  InternalError,
   InvalidAgentResponseError,
   isInterruptedTaskState,
   isTerminalTaskState,
@@ -12,6 +14,7 @@ import {
   TaskArtifactUpdateEventSchema,
   type TaskPushNotificationConfig,
   TaskSchema,
+  type TaskStatus,
   TaskStatusUpdateEventSchema,
 } from '@a2aplane/a2a-types';
 import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
@@ -66,6 +69,15 @@ export function toStreamResponse(event: AgentEvent): StreamResponse | undefined 
     return task ? { task } : undefined;
   }
   return undefined;
+}
+
+/** The FAILED status the server writes when a task breaks (the agent's protocol, or a store refusal). */
+function failedStatus(taskId: string, contextId: string, text: string): TaskStatus {
+  return {
+    state: 'TASK_STATE_FAILED',
+    timestamp: new Date().toISOString(),
+    message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_AGENT', taskId, contextId, parts: [{ text }] },
+  };
 }
 
 const isFinalState = (task: Task | undefined): boolean =>
@@ -167,9 +179,30 @@ export class TaskRuntime {
       try {
         await this.accept(event);
       } catch (error) {
-        this.deps.onAgentError(error instanceof Error ? error.message : 'event processing failed');
+        // The store (or a copy of the event) failed: the task ends FAILED rather than half-applied.
+        this.deps.onAgentError(`event processing failed: ${error instanceof Error ? error.message : 'unknown error'}`);
+        await this.failRun(error);
       }
     }
+  }
+
+  /**
+   * Ends the run after a failure of the server's own stages (the store refused a write): the task
+   * ends FAILED; with no task yet, or when even that write fails, listeners hear the store's wire
+   * error (such as `TaskStoreFullError`) or an internal error.
+   */
+  private async failRun(error: unknown): Promise<void> {
+    this.invalid = true;
+    const task = this.task;
+    if (task && !isTerminalTaskState(task.status.state)) {
+      try {
+        await this.apply({ statusUpdate: { taskId: this.key.taskId, contextId: task.contextId ?? this.contextId, status: failedStatus(this.key.taskId, task.contextId ?? this.contextId, 'The task could not be stored') } });
+        return;
+      } catch {
+        // fall through: nothing more can be stored
+      }
+    }
+    if (!this.messageResponse) this.failListeners(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
   }
 
   private async accept(event: AgentEvent): Promise<void> {
@@ -209,9 +242,10 @@ export class TaskRuntime {
         next = { ...next, history: [this.pendingUserMessage, ...history] };
       }
     }
-    this.task = next;
     const { store } = this.deps;
+    // Stored first: a task the store refused (too large, store down) is not what readers see.
     await store.upsert({ tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() });
+    this.task = next;
     if (!previous && this.pendingPushConfig) {
       await store.putPushConfig(this.key, this.pendingPushConfig);
       this.pendingPushConfig = undefined;
@@ -237,23 +271,8 @@ export class TaskRuntime {
     this.deps.onAgentError(reason);
     this.invalid = true;
     if (this.task && !isTerminalTaskState(this.task.status.state)) {
-      await this.apply({
-        statusUpdate: {
-          taskId: this.key.taskId,
-          contextId: this.task.contextId ?? this.contextId,
-          status: {
-            state: 'TASK_STATE_FAILED',
-            timestamp: new Date().toISOString(),
-            message: {
-              messageId: globalThis.crypto.randomUUID(),
-              role: 'ROLE_AGENT',
-              taskId: this.key.taskId,
-              contextId: this.task.contextId ?? this.contextId,
-              parts: [{ text: 'Invalid agent response' }],
-            },
-          },
-        },
-      });
+      const contextId = this.task.contextId ?? this.contextId;
+      await this.apply({ statusUpdate: { taskId: this.key.taskId, contextId, status: failedStatus(this.key.taskId, contextId, 'Invalid agent response') } });
       return;
     }
     if (!this.task && !this.messageResponse) this.failListeners(new InvalidAgentResponseError());

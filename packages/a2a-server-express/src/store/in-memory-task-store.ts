@@ -1,16 +1,28 @@
 import {
   isTerminalTaskState,
+  RateLimitedError,
   type StreamResponse,
   type TaskPushNotificationConfig,
 } from '@a2aplane/a2a-types';
-import { cloneStored } from './clone.js';
+import { cloneStored, cloneStoredSized } from './clone.js';
 import { type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
   terminalTtlMs?: number;
-  /** Most tasks kept; beyond it the oldest terminal task is evicted first, then the oldest task. Default 10 000. */
+  /**
+   * Most tasks kept; beyond it the oldest terminal task is evicted. Tasks that are not terminal are
+   * never evicted: with no terminal task left, a new task is refused (`TaskStoreFullError`). Default 10 000.
+   */
   maxTasks?: number;
+  /**
+   * Bytes all tasks may hold together (records, event logs and push configs, estimated on the high
+   * side: two bytes a character plus a fixed overhead per value). Evicts the oldest terminal tasks
+   * to make room; refuses the write (`TaskStoreFullError`) when only live tasks are left. Default 256 MiB.
+   */
+  maxBytes?: number;
+  /** Bytes one task may hold (record, event log and push configs); a write beyond it is refused. Default 16 MiB. */
+  maxTaskBytes?: number;
   /** Most events kept per task for replay; older ones are dropped. Default 1 000. */
   maxEventsPerTask?: number;
   /** Clock, for tests. */
@@ -19,9 +31,32 @@ export interface InMemoryTaskStoreOptions {
 
 interface Entry {
   record: StoredTask;
+  recordBytes: number;
   events: StoredEvent[];
+  eventBytes: number[];
   seq: number;
   push: Map<string, TaskPushNotificationConfig & { id: string }>;
+  pushBytes: Map<string, number>;
+  /** recordBytes + the event bytes + the push config bytes. */
+  bytes: number;
+}
+
+/** Room a terminal write may take beyond the caps, so a task at its limit can still end FAILED or CANCELED. */
+const TERMINAL_SLACK_BYTES = 4096;
+
+/**
+ * The in-memory store refused a write: it is at its task count or byte budget with only live
+ * tasks left (never evicted), or one task would outgrow `maxTaskBytes`. Crosses the wire as
+ * `RateLimitedError` (429, `RESOURCE_EXHAUSTED`, retryable) with `metadata.limit` naming the cap.
+ */
+export class TaskStoreFullError extends RateLimitedError {
+  readonly limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes';
+
+  constructor(limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes', message: string) {
+    super({ message, metadata: { limit }, ...(limit === 'maxTaskBytes' ? {} : { retryAfterSeconds: 1 }) });
+    this.name = 'TaskStoreFullError';
+    this.limit = limit;
+  }
 }
 
 
@@ -62,14 +97,49 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly terminalTtlMs: number;
   private readonly maxTasks: number;
   private readonly maxEvents: number;
+  private readonly maxBytes: number;
+  private readonly maxTaskBytes: number;
   private readonly now: () => number;
+  /** Sum of every entry's `bytes`. */
+  private bytes = 0;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
     this.maxTasks = options.maxTasks ?? 10_000;
     this.maxEvents = options.maxEventsPerTask ?? 1_000;
+    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+    this.maxTaskBytes = options.maxTaskBytes ?? 16 * 1024 * 1024;
     this.now = options.now ?? Date.now;
     if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
+    if (!(this.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
+    if (!(this.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
+  }
+
+  /** Tasks and estimated bytes held now (for health checks and tests). */
+  stats(): { tasks: number; bytes: number; maxBytes: number } {
+    return { tasks: this.entries.size, bytes: this.bytes, maxBytes: this.maxBytes };
+  }
+
+  /**
+   * Makes room for `growth` more bytes of the task at `k` (`terminal`: the write ends the task):
+   * over the per-task cap the write is refused; over the budget the oldest terminal tasks other
+   * than `k` are evicted, and with none left the write is refused.
+   */
+  private reserve(k: string, entryBytes: number, growth: number, terminal: boolean): void {
+    if (growth <= 0) return;
+    // A small final write always goes in, so a task at its limits can still end FAILED.
+    const finalWrite = terminal && growth <= TERMINAL_SLACK_BYTES;
+    if (entryBytes + growth > this.maxTaskBytes && !finalWrite) {
+      throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${this.maxTaskBytes} bytes`);
+    }
+    while (this.bytes + growth > this.maxBytes) {
+      const victim = this.oldestTerminal(k);
+      if (victim === undefined) {
+        if (finalWrite) return;
+        throw new TaskStoreFullError('maxBytes', `The task store is full (${this.maxBytes} bytes); retry later`);
+      }
+      this.remove(victim.key);
+    }
   }
 
   private expired(entry: Entry): boolean {
@@ -87,8 +157,15 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   private remove(k: string): void {
+    const entry = this.entries.get(k);
+    if (entry) this.bytes -= entry.bytes;
     this.entries.delete(k);
     this.terminal.delete(k);
+  }
+
+  private resize(entry: Entry, delta: number): void {
+    entry.bytes += delta;
+    this.bytes += delta;
   }
 
   /** Keeps the terminal index in step with a stored record. */
@@ -101,19 +178,28 @@ export class InMemoryTaskStore implements TaskStore {
     this.ended.push({ key: k, endedAt: record.updatedAt });
   }
 
-  /** The terminal task that ended first and is still stored as it ended. */
-  private oldestTerminal(): { key: string; endedAt: number } | undefined {
+  /** The terminal task that ended first and is still stored as it ended (other than `except`). */
+  private oldestTerminal(except?: string): { key: string; endedAt: number } | undefined {
     while (this.endedHead < this.ended.length) {
       const item = this.ended[this.endedHead]!;
-      if (this.terminal.get(item.key) === item.endedAt) return item;
+      if (this.terminal.get(item.key) === item.endedAt) {
+        if (item.key !== except) return item;
+        // The task being written is skipped, not dropped from the queue: look past it.
+        for (let i = this.endedHead + 1; i < this.ended.length; i++) {
+          const later = this.ended[i]!;
+          if (later.key !== except && this.terminal.get(later.key) === later.endedAt) return later;
+        }
+        return undefined;
+      }
       this.endedHead += 1;
     }
     return undefined;
   }
 
   /**
-   * Expires terminal tasks past their TTL, then evicts until there is room: the oldest terminal task
-   * first, else the oldest task. Amortised O(1) per insert: both walks stop at the first survivor.
+   * Expires terminal tasks past their TTL, then evicts terminal tasks, oldest first, until there is
+   * room for one more task; a live task is never evicted, so with none terminal left a new task is
+   * refused. Amortised O(1) per insert: both walks stop at the first survivor.
    */
   private sweep(): void {
     const now = this.now();
@@ -121,8 +207,8 @@ export class InMemoryTaskStore implements TaskStore {
       this.remove(item.key);
     }
     while (this.entries.size >= this.maxTasks) {
-      const oldest = this.oldestTerminal()?.key ?? this.entries.keys().next().value;
-      if (oldest === undefined) break;
+      const oldest = this.oldestTerminal()?.key;
+      if (oldest === undefined) throw new TaskStoreFullError('maxTasks', `The task store is full (${this.maxTasks} live tasks); retry later`);
       this.remove(oldest);
     }
     if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
@@ -140,14 +226,21 @@ export class InMemoryTaskStore implements TaskStore {
     const key = { tenant: record.tenant, taskId: record.task.id };
     const k = taskMapKey(key);
     const existing = this.live(key);
+    const copy = cloneStoredSized(record);
+    const terminal = isTerminalTaskState(copy.value.task.status.state);
     if (existing) {
-      existing.record = cloneStored(record);
+      this.reserve(k, existing.bytes, copy.bytes - existing.recordBytes, terminal);
+      existing.record = copy.value;
+      this.resize(existing, copy.bytes - existing.recordBytes);
+      existing.recordBytes = copy.bytes;
       this.track(k, existing.record);
       return;
     }
     this.sweep();
-    const entry: Entry = { record: cloneStored(record), events: [], seq: 0, push: new Map() };
+    this.reserve(k, 0, copy.bytes, terminal);
+    const entry: Entry = { record: copy.value, recordBytes: copy.bytes, events: [], eventBytes: [], seq: 0, push: new Map(), pushBytes: new Map(), bytes: 0 };
     this.entries.set(k, entry);
+    this.resize(entry, copy.bytes);
     this.track(k, entry.record);
   }
 
@@ -188,10 +281,22 @@ export class InMemoryTaskStore implements TaskStore {
   async appendEvent(key: TaskKey, event: StreamResponse): Promise<number> {
     const entry = this.live(key);
     if (!entry) throw new Error('appendEvent on a task that is not stored');
+    const copy = cloneStoredSized(event);
+    const k = taskMapKey(key);
+    // The log of a task counts towards its cap: its oldest events make room first.
+    while (entry.events.length > 0 && entry.bytes + copy.bytes > this.maxTaskBytes) this.dropOldestEvent(entry);
+    this.reserve(k, entry.bytes, copy.bytes, isTerminalTaskState(entry.record.task.status.state));
     entry.seq += 1;
-    entry.events.push({ seq: entry.seq, event: cloneStored(event) });
-    if (entry.events.length > this.maxEvents) entry.events.splice(0, entry.events.length - this.maxEvents);
+    entry.events.push({ seq: entry.seq, event: copy.value });
+    entry.eventBytes.push(copy.bytes);
+    this.resize(entry, copy.bytes);
+    while (entry.events.length > this.maxEvents) this.dropOldestEvent(entry);
     return entry.seq;
+  }
+
+  private dropOldestEvent(entry: Entry): void {
+    entry.events.shift();
+    this.resize(entry, -(entry.eventBytes.shift() ?? 0));
   }
 
   async readEvents(key: TaskKey, afterSeq: number): Promise<StoredEvent[]> {
@@ -205,7 +310,14 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async putPushConfig(key: TaskKey, config: TaskPushNotificationConfig & { id: string }): Promise<void> {
-    this.live(key)?.push.set(config.id, cloneStored(config));
+    const entry = this.live(key);
+    if (!entry) return;
+    const copy = cloneStoredSized(config);
+    const previous = entry.pushBytes.get(config.id) ?? 0;
+    this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
+    entry.push.set(config.id, copy.value);
+    entry.pushBytes.set(config.id, copy.bytes);
+    this.resize(entry, copy.bytes - previous);
   }
 
   async listPushConfigs(key: TaskKey): Promise<(TaskPushNotificationConfig & { id: string })[]> {
@@ -213,6 +325,10 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {
-    return this.live(key)?.push.delete(id) ?? false;
+    const entry = this.live(key);
+    if (!entry?.push.delete(id)) return false;
+    this.resize(entry, -(entry.pushBytes.get(id) ?? 0));
+    entry.pushBytes.delete(id);
+    return true;
   }
 }
