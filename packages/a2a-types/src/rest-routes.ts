@@ -134,7 +134,11 @@ export function restRequestToParams(
   const params: Record<string, unknown> = {};
   if (rest.body && parts.body !== undefined) {
     if (typeof parts.body !== 'object' || parts.body === null || Array.isArray(parts.body)) return parts.body;
-    Object.assign(params, parts.body);
+    // Own properties only, and never `__proto__`: Object.assign would set the prototype through it,
+    // and the body's fields would then be read through the prototype chain.
+    for (const key of Object.keys(parts.body)) {
+      if (key !== '__proto__') params[key] = (parts.body as Record<string, unknown>)[key];
+    }
   }
   if (parts.query) {
     for (const [name, kind] of Object.entries(rest.query)) {

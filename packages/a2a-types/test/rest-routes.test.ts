@@ -6,6 +6,7 @@ import {
   buildRestPath,
   matchRestRoute,
   paramsToRestRequest,
+  parseOperationParams,
   parseWith,
   restRequestToParams,
 } from '../src/index.js';
@@ -77,6 +78,14 @@ describe('matchRestRoute (spec §11.3)', () => {
 });
 
 describe('restRequestToParams / paramsToRestRequest (spec §11.5)', () => {
+  it('reads only the body\'s own fields: a message under __proto__ is not a message', () => {
+    const body = JSON.parse('{"__proto__":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}') as unknown;
+    const params = restRequestToParams('SendMessage', { pathParams: {}, body }) as Record<string, unknown>;
+    expect(params.message).toBeUndefined();
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+    expect(parseOperationParams('SendMessage', params).success).toBe(false);
+  });
+
   const roundTrips: [A2AMethod, Record<string, unknown>][] = [
     ['SendMessage', { tenant: 'acme', message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }],
     ['SendStreamingMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] }, metadata: { a: 1 } }],

@@ -54,6 +54,8 @@ export interface NodeHttpHandlerOptions {
   clientKey?: (req: IncomingMessage) => string | undefined;
 }
 
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
 /** Where a handler serves its `jwks` option unless `jwksPath` says otherwise. */
 export const DEFAULT_JWKS_PATH = '/.well-known/jwks.json';
 
@@ -88,29 +90,48 @@ function preParsedBody(req: IncomingMessage): { found: true; value: unknown } | 
   return { found: false };
 }
 
+/**
+ * Reads the body up to `limit` bytes. Past it, reading stops (the request is paused, not drained):
+ * the 413 goes out with `Connection: close`, after which node:http closes the socket, so an
+ * endless upload costs nothing more.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
-      req.resume();
       reject(new BodyTooLargeError());
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
+        req.off('data', onData);
+        req.pause();
+        chunks.length = 0;
         reject(new BodyTooLargeError());
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * A refused request's body is not read: a small declared one is drained (the connection stays
+ * reusable), anything else (chunked, or larger than the limit) closes the connection after the reply.
+ */
+function skipBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const declared = req.headers['content-length'];
+  if (req.readableEnded || (req.headers['transfer-encoding'] === undefined && (declared === undefined || Number(declared) <= limit))) {
+    req.resume();
+    return;
+  }
+  res.setHeader('connection', 'close');
 }
 
 /** `name` must be lower-case (node:http lower-cases incoming header names). */
@@ -259,7 +280,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   const jsonRpcPath = options.jsonRpcPath ?? DEFAULT_JSON_RPC_PATH;
   const restPath = (options.restPath ?? DEFAULT_REST_PATH).replace(/\/+$/, '');
   const cardPath = options.cardPath ?? WELL_KNOWN_AGENT_CARD_PATH;
-  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxAge = options.cardMaxAgeSeconds ?? 300;
   const legacyCardPath = options.legacyCardPath === false ? undefined : (options.legacyCardPath ?? LEGACY_WELL_KNOWN_AGENT_CARD_PATH);
   let prepared: Promise<PreparedCard> | undefined;
@@ -289,6 +310,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
 
   /** GET or HEAD of a cacheable document, with `If-None-Match` revalidation; other verbs get 405. */
   function serveDocument(req: IncomingMessage, res: ServerResponse, document: ServedDocument): void {
+    skipBody(req, res, maxBody);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -307,7 +329,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     res.end(req.method === 'HEAD' ? undefined : document.body);
   }
 
-  async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: A2AError; status: number }> {
+  async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; value: unknown } | { ok: false; error: A2AError; status: number }> {
     const pre = preParsedBody(req);
     if (pre.found) return { ok: true, value: pre.value };
     let body: Buffer;
@@ -315,6 +337,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       body = await readBody(req, maxBody);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
+        // The rest of the body is never read: node:http closes the connection after this response.
+        res.setHeader('connection', 'close');
         return { ok: false, status: 413, error: new InvalidRequestError({ message: `Request body exceeds ${maxBody} bytes` }) };
       }
       return { ok: false, status: 400, error: new InvalidRequestError({ message: 'Request body could not be read' }) };
@@ -327,17 +351,18 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
   }
 
-  async function serveJsonRpc(req: IncomingMessage, res: ServerResponse, query: LazyQuery): Promise<void> {
+  async function serveJsonRpc(req: IncomingMessage, res: ServerResponse, query: LazyQuery, known: { id: JsonRpcId }): Promise<void> {
     if (req.method !== 'POST') {
+      skipBody(req, res, maxBody);
       sendJsonRpcError(res, null, new InvalidRequestError({ message: 'JSON-RPC requests must use POST' }), 405);
       return;
     }
     if (mediaType(req) !== MEDIA_TYPE_JSON) {
-      req.resume();
+      skipBody(req, res, maxBody);
       sendJsonRpcError(res, null, new ContentTypeNotSupportedError({ message: 'JSON-RPC requests must be application/json' }), 415);
       return;
     }
-    const body = await readJson(req);
+    const body = await readJson(req, res);
     if (!body.ok) {
       sendJsonRpcError(res, null, body.error, body.status === 413 ? 413 : 200);
       return;
@@ -347,6 +372,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       sendJsonRpcError(res, envelope.id, envelope.error);
       return;
     }
+    if (envelope.kind === 'request') known.id = envelope.id;
     if (envelope.kind === 'notification') {
       // JSON-RPC 2.0: notifications get no response body.
       res.writeHead(204).end();
@@ -395,12 +421,12 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     const verb = req.method ?? 'GET';
     const match = matchRestRoute(verb, subPath);
     if (!match) {
-      req.resume();
+      skipBody(req, res, maxBody);
       sendRestError(res, new MethodNotFoundError({ message: 'No A2A operation at this path' }));
       return;
     }
     if (match.method === undefined) {
-      req.resume();
+      skipBody(req, res, maxBody);
       sendRestError(res, new MethodNotFoundError({ message: `Use ${match.allowedVerbs.join(' or ')} for this path` }), 405);
       return;
     }
@@ -409,18 +435,18 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       const type = mediaType(req);
       const hasBody = req.headers['content-length'] !== '0' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
       if (hasBody && type !== MEDIA_TYPE_JSON && type !== MEDIA_TYPE_A2A_JSON) {
-        req.resume();
+        skipBody(req, res, maxBody);
         sendRestError(res, new ContentTypeNotSupportedError({ message: 'REST requests must be application/json or application/a2a+json' }), 415);
         return;
       }
-      const read = await readJson(req);
+      const read = await readJson(req, res);
       if (!read.ok) {
         sendRestError(res, read.error, read.status);
         return;
       }
       body = read.value;
     } else {
-      req.resume();
+      skipBody(req, res, maxBody);
     }
     const params = restRequestToParams(match.method, {
       pathParams: match.pathParams,
@@ -463,15 +489,17 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       return true;
     }
     if (path !== cardPath && path !== jsonRpcPath && !isRest && !isLegacyCard) return false;
+    // The JSON-RPC id, once read: even an unexpected failure is answered with it.
+    const known: { id: JsonRpcId } = { id: null };
     try {
       if (path === cardPath || isLegacyCard) await serveCard(req, res, isLegacyCard);
-      else if (path === jsonRpcPath) await serveJsonRpc(req, res, query);
+      else if (path === jsonRpcPath) await serveJsonRpc(req, res, query, known);
       else await serveRest(req, res, path.slice(restPath.length) || '/', query);
     } catch {
       // Never leak internals: whatever escaped becomes a generic internal error.
       if (!res.headersSent) {
         const error = toA2AError(undefined);
-        if (path === jsonRpcPath) sendJsonRpcError(res, null, error);
+        if (path === jsonRpcPath) sendJsonRpcError(res, known.id, error);
         else sendRestError(res, error);
       } else if (!res.writableEnded) {
         res.end();
@@ -485,8 +513,13 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
 export function createNodeHttpHandler(server: A2AServer, options: NodeHttpHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const handle = createA2ARequestHandler(server, options);
   return (req, res) => {
-    void handle(req, res).then((handled) => {
-      if (!handled && !res.headersSent) sendJson(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'Not found', details: [] } });
-    });
+    handle(req, res)
+      .then((handled) => {
+        if (handled || res.headersSent) return;
+        skipBody(req, res, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+        sendJson(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'Not found', details: [] } });
+      })
+      // Whatever still escapes (a socket gone mid-write) ends this response, never the process.
+      .catch(() => res.destroy());
   };
 }
