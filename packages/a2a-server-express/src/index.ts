@@ -60,10 +60,12 @@ export {
   createPushSender,
   IDEMPOTENCY_KEY_HEADER,
   PUSH_NOTIFICATION_TOKEN_HEADER,
+  pushConfigSecret,
   type PushDeliveryEvent,
   type PushNotifyInput,
   type PushSenderOptions,
   type WebhookSigner,
+  type WebhookSignerForConfig,
   type WebhookUrlCheckResult,
   type WebhookUrlOptions,
 } from './push/index.js';

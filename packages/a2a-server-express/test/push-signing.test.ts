@@ -7,7 +7,7 @@ import {
 } from '@a2aplane/a2a-identity';
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPushSender, type PushDeliveryEvent, type WebhookSigner } from '../src/push/index.js';
+import { createPushSender, type PushDeliveryEvent, pushConfigSecret, type WebhookSigner } from '../src/push/index.js';
 import { type Receiver, startReceiver } from './push-receiver.js';
 
 // Compile-time check: the signers of a2a-identity fit the sender's local signer type.
@@ -69,5 +69,47 @@ describe('push sender with @a2aplane/a2a-identity signers (ADR-159 M4 push_signi
     const verifier = createWebhookVerifier({ hmacSecret: 's' });
     for (const request of receiver.requests) expect(verifier.verify(request.headers, request.body).ok).toBe(true);
     expect(new Set(receiver.requests.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+  });
+});
+
+describe('per-registration webhook secrets (issue 15 item 5)', () => {
+  it('HMAC keyed by each push config\'s own token: a receiver cannot verify (or forge) another\'s notifications', async () => {
+    const alice = await startReceiver();
+    const bob = await startReceiver();
+    try {
+      const sender = createPushSender({
+        signer: (config) => {
+          const secret = pushConfigSecret(config);
+          return secret === undefined ? undefined : createHmacWebhookSigner(secret);
+        },
+        ssrf: { allowLoopback: true, allowHttp: true },
+        sleep: async () => undefined,
+      });
+      sender.notify({ config: { id: 'a', url: alice.url, token: 'alice-secret' }, payload, taskId: 'task-9' });
+      sender.notify({ config: { id: 'b', url: bob.url, authentication: { scheme: 'Bearer', credentials: 'bob-secret' } }, payload, taskId: 'task-9' });
+      sender.notify({ config: { id: 'c', url: bob.url }, payload, taskId: 'task-9' });
+      await sender.flush();
+      const [toAlice] = alice.requests;
+      // Two lanes to one receiver run side by side: tell the deliveries apart by their headers.
+      const toBob = bob.requests.find((r) => r.headers.authorization !== undefined);
+      const unsigned = bob.requests.find((r) => r.headers.authorization === undefined);
+      expect(bob.requests).toHaveLength(2);
+      const verify = (secret: string, request: typeof toAlice) => createWebhookVerifier({ hmacSecret: secret }).verify(request?.headers ?? {}, request?.body ?? '').ok;
+      expect(verify('alice-secret', toAlice)).toBe(true);
+      expect(verify('bob-secret', toAlice)).toBe(false);
+      expect(verify('bob-secret', toBob)).toBe(true);
+      expect(verify('alice-secret', toBob)).toBe(false);
+      // A config with no secret of its own is sent unsigned, never with someone else's key.
+      expect(unsigned?.headers['x-a2a-signature']).toBeUndefined();
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it('pushConfigSecret: the token first, then the authentication credentials', () => {
+    expect(pushConfigSecret({ url: 'https://h', token: 't', authentication: { scheme: 'Bearer', credentials: 'c' } })).toBe('t');
+    expect(pushConfigSecret({ url: 'https://h', authentication: { scheme: 'Bearer', credentials: 'c' } })).toBe('c');
+    expect(pushConfigSecret({ url: 'https://h' })).toBeUndefined();
   });
 });

@@ -37,7 +37,13 @@ describe('classifyAddress', () => {
     ['::ffff:169.254.169.254', 'metadata'],
     ['::ffff:192.168.0.1', 'private'],
     ['64:ff9b::10.0.0.1', 'private'],
-    ['2002:7f00:1::', 'loopback'],
+    // Translated and tunnelled forms of 127.0.0.1 are not this host's loopback: always refused.
+    ['2002:7f00:1::', 'reserved'],
+    ['64:ff9b::7f00:1', 'reserved'],
+    ['64:ff9b::127.0.0.1', 'reserved'],
+    ['::127.0.0.1', 'reserved'],
+    ['::7f00:1', 'reserved'],
+    ['2002:a00:1::', 'private'],
     ['8.8.8.8', 'public'],
     ['172.32.0.1', 'public'],
     ['2606:4700:4700::1111', 'public'],
@@ -134,6 +140,10 @@ describe('checkWebhookUrl (spec §13.2 SSRF)', () => {
     expect((await checkWebhookUrl('http://127.0.0.1:8080/hook', { allowLoopback: true })).ok).toBe(true);
     expect((await checkWebhookUrl('https://localhost/hook', { allowLoopback: true })).ok).toBe(true);
     expect((await checkWebhookUrl('http://[::1]:9/hook', { allowLoopback: true })).ok).toBe(true);
+    // ...but not NAT64, 6to4 or IPv4-compatible forms of 127.0.0.1.
+    for (const host of ['[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[::127.0.0.1]']) {
+      expect((await checkWebhookUrl(`http://${host}:8080/hook`, { allowLoopback: true, allowHttp: true })).ok).toBe(false);
+    }
     // allowLoopback does not open private or metadata space.
     expect((await checkWebhookUrl('https://10.0.0.1/', { allowLoopback: true })).ok).toBe(false);
     expect((await checkWebhookUrl('http://169.254.169.254/', { allowLoopback: true, allowPrivate: true, allowHttp: true })).ok).toBe(

@@ -75,21 +75,32 @@ function embeddedIPv4(high: number, low: number): string {
   return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
 }
 
+/**
+ * An IPv4 address embedded in a translated or tunnelled IPv6 form (IPv4-compatible, NAT64, 6to4)
+ * is classed as the address it embeds, except loopback: such a form of 127.0.0.1 is not this
+ * host's loopback, so `allowLoopback` must not admit it. It is `reserved`, always refused.
+ */
+function translatedIPv4(address: string): AddressClass {
+  const kind = classifyIPv4(address);
+  return kind === 'loopback' ? 'reserved' : kind;
+}
+
 function classifyIPv6(address: string): AddressClass {
   const g = ipv6Groups(address);
   if (!g) return 'invalid';
   const [g0, g1, g2, g3, g4, g5, g6, g7] = g as [number, number, number, number, number, number, number, number];
   const firstFiveZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-  // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible (::a.b.c.d) forms.
+  // IPv4-mapped (::ffff:a.b.c.d): a dual-stack socket reaches the IPv4 address itself.
   if (firstFiveZero && g5 === 0xffff) return classifyIPv4(embeddedIPv4(g6, g7));
+  // The deprecated IPv4-compatible form (::a.b.c.d).
   if (firstFiveZero && g5 === 0) {
     if (g6 === 0 && g7 === 0) return 'unspecified';
     if (g6 === 0 && g7 === 1) return 'loopback';
-    return classifyIPv4(embeddedIPv4(g6, g7));
+    return translatedIPv4(embeddedIPv4(g6, g7));
   }
-  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach the IPv4 address they embed.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyIPv4(embeddedIPv4(g6, g7));
-  if (g0 === 0x2002) return classifyIPv4(embeddedIPv4(g1, g2));
+  // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) reach the IPv4 address they embed through a gateway.
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return translatedIPv4(embeddedIPv4(g6, g7));
+  if (g0 === 0x2002) return translatedIPv4(embeddedIPv4(g1, g2));
   // AWS instance metadata over IPv6.
   if (g0 === 0xfd00 && g1 === 0x0ec2 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0 && g6 === 0 && g7 === 0x254) return 'metadata';
   if ((g0 & 0xfe00) === 0xfc00) return 'private';

@@ -14,7 +14,10 @@ export interface DeliveryRequest {
   addresses: string[];
   headers: Record<string, string>;
   body: string;
+  /** The whole attempt, connection to response status. */
   timeoutMs: number;
+  /** Connecting alone (built-in transport); default `timeoutMs`. */
+  connectTimeoutMs?: number;
 }
 
 const MAX_DRAINED_BYTES = 64 * 1024;
@@ -63,14 +66,23 @@ export function nodeDeliver(input: DeliveryRequest): Promise<DeliveryResponse> {
         res.on('error', () => undefined);
         const retryAfter = res.headers['retry-after'];
         clearTimeout(deadline);
+        clearTimeout(connectDeadline);
         resolve({ status: res.statusCode ?? 0, ...(typeof retryAfter === 'string' ? { retryAfter } : {}) });
       },
     );
     // A total deadline besides the socket idle timeout, so a slow trickle cannot hold a slot.
     const deadline = setTimeout(() => req.destroy(new DeliveryTimeoutError(input.timeoutMs)), input.timeoutMs);
+    // A receiver that does not even accept the connection is given up on sooner.
+    const connectLimit = Math.min(input.connectTimeoutMs ?? input.timeoutMs, input.timeoutMs);
+    const connectDeadline = setTimeout(() => req.destroy(new DeliveryTimeoutError(connectLimit)), connectLimit);
+    req.once('socket', (socket) => {
+      if (!socket.connecting) clearTimeout(connectDeadline);
+      else socket.once('connect', () => clearTimeout(connectDeadline));
+    });
     req.on('timeout', () => req.destroy(new DeliveryTimeoutError(input.timeoutMs)));
     req.on('error', (error) => {
       clearTimeout(deadline);
+      clearTimeout(connectDeadline);
       reject(error);
     });
     req.end(input.body);
