@@ -107,6 +107,30 @@ describe('a2a card (spec §8.2 discovery, §8.4.3 verification)', () => {
     }
   });
 
+  it.each([
+    ['an empty signature', { protected: 'eyJhbGciOiJFZERTQSJ9', signature: '' }],
+    ['an empty protected header', { protected: '', signature: 'c2ln' }],
+  ])('a card with %s exits 2 (malformed signature), with --json too', async (_name, signature) => {
+    const card = { ...(await (await fetch(`${unsigned.url}/.well-known/agent-card.json`)).json()), signatures: [signature] };
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(card));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+      const { code, err } = await run(['card', url, '--allow-insecure']);
+      expect(code).toBe(EXIT_CODES.invalidSignature);
+      expect(err).toContain('malformed');
+      const json = await run(['card', url, '--json']);
+      expect(json.code).toBe(EXIT_CODES.invalidSignature);
+      expect((JSON.parse(json.out) as { verification: { status: string } }).verification.status).toBe('malformed');
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
+
   it('a missing --key file is exit 1 with the path', async () => {
     const { code, err } = await run(['card', signed.url, '--key', dir.file('nope.jwk')]);
     expect(code).toBe(EXIT_CODES.failure);

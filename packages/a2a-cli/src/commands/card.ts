@@ -1,9 +1,9 @@
-import { CardResolver } from '@a2aplane/a2a-client';
+import { AgentCardDiscoveryError, CardResolver } from '@a2aplane/a2a-client';
 import { agentUrl, flag, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { readVerificationKeys } from '../files.js';
 import { printCard } from '../format.js';
 import type { Command } from './types.js';
-import { checkCard, createCliKeyResolver, exitCodeOf, reportCheck } from './verify.js';
+import { type CardCheck, checkCard, createCliKeyResolver, exitCodeOf, reportCheck } from './verify.js';
 
 export const EXIT_CODE_HELP = `Exit codes:
   0   card signature valid (and a declared AgentID matches the signer)
@@ -11,6 +11,14 @@ export const EXIT_CODE_HELP = `Exit codes:
   2   signature tampered, untrusted key, unsupported algorithm, malformed, or AgentID mismatch
   3   card is not signed
   64  usage error`;
+
+/** The check result of a card the resolver refused only because of its `signatures` field. */
+function malformedSignatureOf(error: unknown): { url: string; check: CardCheck } | undefined {
+  if (!AgentCardDiscoveryError.isInstance(error) || error.kind !== 'malformed' || error.violations.length === 0) return undefined;
+  if (!error.violations.every((violation) => /^signatures(?:$|[.[])/.test(violation.field))) return undefined;
+  const detail = error.violations.map((violation) => `${violation.field}: ${violation.description}`).join('; ');
+  return { url: error.url, check: { status: 'malformed', detail } };
+}
 
 export const cardCommand: Command = {
   name: 'card',
@@ -43,7 +51,18 @@ ${EXIT_CODE_HELP}`,
     const url = agentUrl('card', rawUrl as string);
     const keyFile = stringValue(args, 'key');
     const pinned = keyFile === undefined ? undefined : await readVerificationKeys(keyFile);
-    const discovered = await new CardResolver({ fetch: ctx.io.fetch, timeoutMs: 15_000 }).resolve(url);
+    let discovered: Awaited<ReturnType<CardResolver['resolve']>>;
+    try {
+      discovered = await new CardResolver({ fetch: ctx.io.fetch, timeoutMs: 15_000 }).resolve(url);
+    } catch (error) {
+      // A card refused only for its `signatures` (an empty signature or header) has a malformed
+      // signature: exit 2 like any other bad signature, not 1 like an unreachable agent.
+      const malformed = malformedSignatureOf(error);
+      if (malformed === undefined) throw error;
+      if (flag(args, 'json')) ctx.out(JSON.stringify({ url: malformed.url, verification: malformed.check }, null, 2));
+      else reportCheck(ctx, malformed.check, { pinned: pinned !== undefined, allowInsecure: flag(args, 'allow-insecure') });
+      return exitCodeOf(malformed.check);
+    }
     const origin = new URL(discovered.url).origin;
     const extra = (args.values['jku-prefix'] as string[] | undefined) ?? [];
     const allowInsecure = flag(args, 'allow-insecure');
