@@ -6,9 +6,18 @@ export interface EchoExecutorOptions {
   wordDelayMs?: number;
 }
 
+/** A data part as text; one `JSON.stringify` cannot render (too deep for the stack) is echoed as a marker. */
+function dataText(data: unknown): string {
+  try {
+    return JSON.stringify(data) ?? '';
+  } catch {
+    return '[data]';
+  }
+}
+
 const textOf = (parts: readonly Part[]): string =>
   parts
-    .map((part) => (part.text !== undefined ? part.text : part.data !== undefined ? JSON.stringify(part.data) : ''))
+    .map((part) => (part.text !== undefined ? part.text : part.data !== undefined ? dataText(part.data) : ''))
     .filter(Boolean)
     .join(' ');
 

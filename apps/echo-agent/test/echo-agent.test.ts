@@ -10,7 +10,7 @@ import {
 } from '@a2aplane/a2a-identity';
 import { A2AError, type StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EchoAgent, JWKS_PATH, startEchoAgent } from '../src/index.js';
+import { createEchoExecutor, type EchoAgent, JWKS_PATH, startEchoAgent } from '../src/index.js';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -157,5 +157,49 @@ describe('echo agent', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('echo agent under hostile input (issue 14)', () => {
+  it('a 60 KB data part nested 30 000 levels is refused with the request id, and the agent keeps serving', async () => {
+    const agent = await startEchoAgent();
+    try {
+      const depth = 30_000;
+      const message = `{"messageId":"m-deep","role":"ROLE_USER","parts":[{"data":${'['.repeat(depth)}${']'.repeat(depth)}}]}`;
+      const viaRpc = await fetch(`${agent.url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: `{"jsonrpc":"2.0","id":"deep","method":"SendMessage","params":{"message":${message}}}`,
+      });
+      expect(await viaRpc.json()).toMatchObject({ id: 'deep', error: { code: -32602 } });
+      const viaRest = await fetch(`${agent.url}/a2a/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: `{"message":${message}}`,
+      });
+      expect(viaRest.status).toBe(400);
+      const client = createA2AClient({ baseUrl: agent.url });
+      const result = await client.sendMessage({ message: { messageId: 'm-after', role: 'ROLE_USER', parts: [{ text: 'still here' }] } });
+      expect(result.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('the executor echoes a data part JSON cannot render as a marker instead of failing', async () => {
+    const events: unknown[] = [];
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as unknown;
+    const context = {
+      taskId: 't',
+      contextId: 'c',
+      message: { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ data: deep }, { text: 'tail' }] },
+      signal: new AbortController().signal,
+    };
+    await createEchoExecutor().execute(context as never, { publish: (event) => events.push(event), reportUsage: () => undefined });
+    // The first event (the submitted task) carries the user message itself: look at the rest.
+    const artifacts = events.filter((event) => typeof event === 'object' && event !== null && 'artifact' in event);
+    expect(JSON.stringify(artifacts)).toContain('[data]');
+    const last = events.at(-1) as { status?: { state?: string } };
+    expect(last.status?.state).toBe('TASK_STATE_COMPLETED');
   });
 });
