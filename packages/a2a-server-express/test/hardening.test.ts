@@ -173,9 +173,9 @@ describe('failures on the request path end the task, never the process', () => {
       const url = await start('node:http', { store, onError: (message) => errors.push(message) });
       const { json } = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: userMessage('x') } }));
       expect(json.id).toBe(2);
-      // The task could not even be stored FAILED: the caller hears an internal error.
-      expect(json.error ?? (json.result as { task: Task }).task.status.state).toBeDefined();
-      expect(errors.length).toBeGreaterThan(0);
+      // The task could not even be stored FAILED: the caller hears an internal error, not a hang.
+      expect(json.error).toMatchObject({ code: -32603, message: 'The task could not be stored' });
+      expect(errors.some((message) => message.startsWith('event processing failed'))).toBe(true);
     });
   });
 
