@@ -34,7 +34,7 @@ async function listen(binding: Binding): Promise<{ url: string; close(): Promise
  * writes 64 KiB chunks as fast as the socket takes them) and resolves, once the server closed the
  * connection, with the status line it sent and the bytes written until then.
  */
-function endlessUpload(url: string, path: string): Promise<{ status: number | undefined; bytesSent: number }> {
+function endlessUpload(url: string, path: string, contentType = 'application/json'): Promise<{ status: number | undefined; bytesSent: number }> {
   return new Promise((resolve) => {
     const { port } = new URL(url);
     const chunk = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 'x'), Buffer.from('\r\n')]);
@@ -46,7 +46,7 @@ function endlessUpload(url: string, path: string): Promise<{ status: number | un
     });
     socket.on('error', () => undefined);
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1]) || undefined, bytesSent }));
-    socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nA2A-Version: 1.0\r\ntransfer-encoding: chunked\r\n\r\n`);
+    socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${contentType}\r\nA2A-Version: 1.0\r\ntransfer-encoding: chunked\r\n\r\n`);
     const pump = (): void => {
       while (!socket.destroyed) {
         bytesSent += chunk.length;
@@ -88,4 +88,28 @@ describe('an endless body after a 413', () => {
       }, 30_000);
     }
   }
+
+  for (const binding of ['node:http', 'express'] as const) {
+    it(`${binding}: a 415 (wrong media type) with an endless chunked body closes the connection too`, async () => {
+      const server = await listen(binding);
+      try {
+        const result = await endlessUpload(server.url, '/a2a/rest/message:send', 'text/plain');
+        expect(result.status).toBe(415);
+        expect(result.bytesSent).toBeLessThan(64 * 1024 * 1024);
+      } finally {
+        await server.close();
+      }
+    }, 30_000);
+  }
+
+  it('node:http: a 404 outside the mounts with an endless chunked body closes the connection', async () => {
+    const server = await listen('node:http');
+    try {
+      const result = await endlessUpload(server.url, '/elsewhere');
+      expect(result.status).toBe(404);
+      expect(result.bytesSent).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
 });
