@@ -123,4 +123,32 @@ describe('node:http binding: what each request carries into the core', () => {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     }
   });
+
+  it('an unexpected failure after the envelope was read is answered with the request id, not null', async () => {
+    const core = createA2AServer({ card: testCard(), executor: echoExecutor });
+    const broken: A2AServer = {
+      ...core,
+      async handle() {
+        throw new Error('a wrapper bug');
+      },
+    };
+    const http = createServer(createNodeHttpHandler(broken));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    try {
+      const response = await fetch(`${url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'known-id', method: 'GetTask', params: { id: 'x' } }),
+      });
+      const body = (await response.json()) as Json;
+      expect(body.id).toBe('known-id');
+      expect(body.error).toMatchObject({ code: -32603 });
+      expect(JSON.stringify(body)).not.toContain('a wrapper bug');
+    } finally {
+      await core.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
+  });
 });
