@@ -133,3 +133,58 @@ describe('push isolation (issue 14: one slow webhook must not starve the others)
     expect(sleeper.pending).toContain(60_000);
   });
 });
+
+describe('push sender close()', () => {
+  it('is bounded: drops what was not attempted, ends waiting retries, waits only for attempts in flight', async () => {
+    const held = await receiver([], 'hold');
+    const failing = await receiver([], { status: 503 });
+    const sleeper = manualSleep();
+    const events: PushDeliveryEvent[] = [];
+    const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, maxConcurrencyPerDestination: 1, sleep: sleeper.sleep, onEvent: (event) => events.push(event) });
+    sender.notify({ config: { id: 'h', url: held.url }, payload: status('h', 1), taskId: 'h' });
+    sender.notify({ config: { id: 'h', url: held.url }, payload: status('h', 2), taskId: 'h' });
+    sender.notify({ config: { id: 'f', url: failing.url }, payload: status('f', 1), taskId: 'f' });
+    await waitFor(() => held.held.length === 1 && sleeper.pending.length === 1);
+    const closed = sender.close();
+    expect(events.map((e) => `${e.type}:${e.taskId}`).sort()).toEqual(['dropped:h', 'failed:f', 'retrying:f'].sort());
+    held.releaseAll();
+    await closed;
+    expect(events.filter((e) => e.type === 'delivered').map((e) => e.taskId)).toEqual(['h']);
+    expect(held.requests).toHaveLength(1);
+    expect(failing.requests).toHaveLength(1);
+  });
+});
+
+describe('push isolation through the server', () => {
+  it('a caller whose webhook never answers does not delay another caller\'s task notifications', async () => {
+    const { startServer, rpc, userMessage } = await import('./helpers.js');
+    const slow = await receiver([], 'hold');
+    const fast = await receiver();
+    const server = await startServer({
+      executor: (await import('./helpers.js')).echoExecutor,
+      pushSender: createPushSender({ ssrf: { allowLoopback: true } }),
+    });
+    try {
+      // Caller A: 20 tasks, each pushing its 4 events to a receiver that never answers.
+      for (let i = 0; i < 20; i++) {
+        await rpc(server.url, 'SendMessage', { message: userMessage(`a${i}`), configuration: { taskPushNotificationConfig: { url: slow.url } } });
+      }
+      await waitFor(() => slow.held.length >= 4);
+      // Caller B: one task, its events pushed to a healthy receiver.
+      const started = performance.now();
+      await rpc(server.url, 'SendMessage', { message: userMessage('b'), configuration: { taskPushNotificationConfig: { url: fast.url } } });
+      await waitFor(() => fast.requests.length >= 4);
+      const elapsed = performance.now() - started;
+      console.log(`through the server: caller B's ${fast.requests.length} notifications arrived ${elapsed.toFixed(1)} ms after its SendMessage, with caller A's receiver holding ${slow.held.length} connections`);
+      expect(fast.requests).toHaveLength(4);
+      const states = fast.requests.map((r) => JSON.parse(r.body) as { task?: { status: { state: string } }; statusUpdate?: { status: { state: string } } });
+      // In task order: the task first, the completion last.
+      expect(states[0]?.task).toBeDefined();
+      expect(states.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(slow.maxInFlight).toBeLessThanOrEqual(4);
+    } finally {
+      slow.releaseAll();
+      await server.close();
+    }
+  }, 30_000);
+});

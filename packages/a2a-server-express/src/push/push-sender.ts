@@ -87,7 +87,7 @@ export interface PushSender {
   notify(input: PushNotifyInput): void;
   /** Resolves once every queued and running delivery has finished. */
   flush(): Promise<void>;
-  /** Stops accepting deliveries and waits for the ones in flight. */
+  /** Stops accepting deliveries, drops the ones not attempted yet and waits for the attempts in flight. */
   close(): Promise<void>;
 }
 
@@ -156,6 +156,8 @@ interface Lane {
   items: Delivery[];
   /** An attempt of the head delivery is running, or its retry delay is running. */
   busy: boolean;
+  /** An attempt of the head delivery is running. */
+  inFlight: boolean;
 }
 
 interface Destination {
@@ -349,6 +351,7 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     const delivery = lane.items[0] as Delivery;
     if (delivery.attempt === 0) waiting -= 1;
     lane.busy = true;
+    lane.inFlight = true;
     active += 1;
     destination.active += 1;
     attemptOnce(delivery)
@@ -359,9 +362,15 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
       .then((outcome) => {
         active -= 1;
         destination.active -= 1;
+        lane.inFlight = false;
         // A refusal or a 4xx says nothing about the receiver's health; a 5xx, 429 or network error does.
         recordResult(destination, !outcome.done && outcome.failed);
-        if (outcome.done) {
+        if (!outcome.done && closed) {
+          // Closing: no more attempts.
+          emit({ type: 'failed', attempts: delivery.attempt, reason: 'sender closed before the retry', ...delivery.base });
+          lane.busy = false;
+          finishHead(destination, lane);
+        } else if (outcome.done) {
           lane.busy = false;
           finishHead(destination, lane);
         } else {
@@ -384,6 +393,7 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
 
   /** Starts every attempt that may start now: per destination, lanes whose head is not busy. */
   const pump = (): void => {
+    if (closed) return;
     for (const destination of destinations.values()) {
       if (active >= maxConcurrency) return;
       if (destination.breaker === 'open') continue;
@@ -426,7 +436,7 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
       const laneKey = `${input.taskId}\u0000${input.config.id ?? input.config.url}`;
       let lane = destination.lanes.get(laneKey);
       if (lane === undefined) {
-        lane = { key: laneKey, items: [], busy: false };
+        lane = { key: laneKey, items: [], busy: false, inFlight: false };
         destination.lanes.set(laneKey, lane);
       }
       lane.items.push({ input, base: { taskId: input.taskId, deliveryId: randomUUID(), ...configId }, attempt: 0, body: undefined, headers: undefined });
@@ -438,6 +448,26 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     flush,
     close() {
       closed = true;
+      // Shutdown is bounded: only attempts in flight finish (each within timeoutMs); what has not
+      // been attempted yet is dropped, and a delivery waiting for its retry ends failed.
+      for (const destination of [...destinations.values()]) {
+        for (const lane of [...destination.lanes.values()]) {
+          const keep = lane.inFlight ? 1 : 0;
+          for (const delivery of lane.items.splice(keep)) {
+            if (delivery.attempt === 0) {
+              waiting -= 1;
+              emit({ type: 'dropped', reason: 'closed', taskId: delivery.base.taskId, ...(delivery.base.configId ? { configId: delivery.base.configId } : {}) });
+            } else {
+              emit({ type: 'failed', attempts: delivery.attempt, reason: 'sender closed before the retry', ...delivery.base });
+            }
+            destination.queued -= 1;
+            unfinished -= 1;
+          }
+          if (lane.items.length === 0) destination.lanes.delete(lane.key);
+        }
+        if (destination.queued === 0 && destination.active === 0) destinations.delete(destination.origin);
+      }
+      settleIdle();
       return flush();
     },
   };
