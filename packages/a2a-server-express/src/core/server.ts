@@ -33,7 +33,7 @@ import {
 import type { AgentExecutor, EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
-import { type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
+import { type SendKey, type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
@@ -175,6 +175,8 @@ function trimHistory(task: Task, historyLength: number | undefined): Task {
 interface ExecutionExtra {
   context?: TaskContextLike;
   signal?: AbortSignal;
+  /** The id of a new task, claimed with its send key before the task starts. */
+  taskId?: string;
 }
 const NO_EXTRA: ExecutionExtra = {};
 const OK = { ok: true } as const;
@@ -300,7 +302,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         throw new InvalidParamsError({ message: 'message.contextId does not match the task' });
       }
     } else {
-      const taskId = globalThis.crypto.randomUUID();
+      const taskId = extra.taskId ?? globalThis.crypto.randomUUID();
       runtime = new TaskRuntime({ tenant, taskId }, caller.owner, message.contextId ?? globalThis.crypto.randomUUID(), deps);
       runtime.pendingUserMessage = message;
     }
@@ -458,13 +460,65 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     runtime.endListeners();
   }
 
-  async function sendMessage(params: SendMessageRequest, caller: Caller, request: CoreRequest): Promise<unknown> {
+  /** Starts still between their send-key claim and their launch, by task map key: a repeat waits for them. */
+  const pendingStarts = new Map<string, Promise<unknown>>();
+
+  type SendClaim = { kind: 'claimed'; key: SendKey; taskId: string } | { kind: 'repeat'; runtime: TaskRuntime };
+
+  /**
+   * Idempotent SendMessage (spec §3.3.1): claims (tenant, caller, messageId) in the store for the
+   * task this message starts or continues. A repeat gets the runtime of the original task instead.
+   * A claim whose task is gone (evicted, or the reply was a Message and no task was made) is
+   * taken over, so that message runs again.
+   */
+  async function claimSend(params: SendMessageRequest, caller: Caller): Promise<SendClaim> {
+    const tenant = params.tenant ?? '';
+    const key: SendKey = { tenant, owner: caller.owner, messageId: params.message.messageId };
+    const taskId = params.message.taskId ?? globalThis.crypto.randomUUID();
+    for (let attempt = 0; ; attempt++) {
+      const held = await store.claimSendKey(key, taskId);
+      if (held === undefined) return { kind: 'claimed', key, taskId };
+      const taskKey = { tenant, taskId: held };
+      await pendingStarts.get(taskMapKey(taskKey))?.catch(() => undefined);
+      const live = runtimes.get(taskMapKey(taskKey));
+      if (live && live.owner === caller.owner) return { kind: 'repeat', runtime: live };
+      const original = await runtimeFor(taskKey, caller).catch((error: unknown) => {
+        if (TaskNotFoundError.isInstance(error)) return undefined;
+        throw error;
+      });
+      if (original) return { kind: 'repeat', runtime: original };
+      if (attempt > 0) throw new UnsupportedOperationError({ message: 'The message is already being handled' });
+      await store.releaseSendKey(key, held);
+    }
+  }
+
+  /** Runs `start` for a claimed send, giving the key back when the task never started. */
+  async function startClaimed<T>(claim: { key: SendKey; taskId: string }, tenant: string, start: () => Promise<T>): Promise<T> {
+    const mapKey = taskMapKey({ tenant, taskId: claim.taskId });
+    const started = start();
+    pendingStarts.set(mapKey, started);
+    try {
+      return await started;
+    } catch (error) {
+      await store.releaseSendKey(claim.key, claim.taskId).catch(() => undefined);
+      throw error;
+    } finally {
+      if (pendingStarts.get(mapKey) === started) pendingStarts.delete(mapKey);
+    }
+  }
+
+  /** Waits (blocking sends) until the runtime's task is final, then answers like SendMessage. */
+  async function answerSend(
+    params: SendMessageRequest,
+    request: CoreRequest,
+    attach: (listener: Listener) => Promise<{ runtime: TaskRuntime; detach: () => void }>,
+  ): Promise<unknown> {
     const blocking = params.configuration?.returnImmediately !== true;
     let resolveOutcome!: (value: { ok: true } | { ok: false; error: unknown }) => void;
     const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
       resolveOutcome = resolve;
     });
-    const { runtime, detach } = await startExecution(params, caller, (signal) => {
+    const { runtime, detach } = await attach((signal) => {
       if (signal.type === 'error') resolveOutcome({ ok: false, error: signal.error });
       else if (signal.type === 'end' || signal.final || !blocking) resolveOutcome(OK);
     });
@@ -478,6 +532,26 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     if (runtime.messageResponse) return { message: runtime.messageResponse };
     if (!runtime.task) throw new InvalidAgentResponseError({ message: 'The agent produced no response' });
     return { task: trimHistory(runtime.task, params.configuration?.historyLength) };
+  }
+
+  /** A repeat of a send: the original's answer, waiting for it while it still runs. */
+  function answerRepeat(params: SendMessageRequest, request: CoreRequest, runtime: TaskRuntime): Promise<unknown> {
+    return answerSend(params, request, async (listener) => {
+      const settled = !runtime.running || runtime.messageResponse !== undefined || (runtime.task !== undefined && isFinal(runtime.task));
+      if (settled || params.configuration?.returnImmediately === true) {
+        listener({ type: 'end' });
+        return { runtime, detach: () => undefined };
+      }
+      return { runtime, detach: runtime.addListener(listener) };
+    });
+  }
+
+  async function sendMessage(params: SendMessageRequest, caller: Caller, request: CoreRequest): Promise<unknown> {
+    const claim = await claimSend(params, caller);
+    if (claim.kind === 'repeat') return answerRepeat(params, request, claim.runtime);
+    return answerSend(params, request, (listener) =>
+      startClaimed(claim, params.tenant ?? '', () => startExecution(params, caller, listener, { taskId: claim.taskId })),
+    );
   }
 
   /** Turns runtime signals into a stream of SSE events; `seed` events go first. */
@@ -512,21 +586,46 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     caller: Caller,
     extra: ExecutionExtra = NO_EXTRA,
   ): Promise<AsyncIterable<StreamEvent>> {
+    const claim = await claimSend(params, caller);
+    if (claim.kind === 'repeat') return streamRepeat(claim.runtime);
     const buffered: RuntimeSignal[] = [];
     let forward: ((signal: RuntimeSignal) => void) | undefined;
-    const { runtime, detach } = await startExecution(
-      params,
-      caller,
-      (signal) => {
-        if (forward) forward(signal);
-        else buffered.push(signal);
-      },
-      extra,
+    const { runtime, detach } = await startClaimed(claim, params.tenant ?? '', () =>
+      startExecution(
+        params,
+        caller,
+        (signal) => {
+          if (forward) forward(signal);
+          else buffered.push(signal);
+        },
+        { ...extra, taskId: claim.taskId },
+      ),
     );
     return streamFrom(runtime, (push) => {
       forward = push;
       for (const signal of buffered.splice(0)) push(signal);
       return detach;
+    });
+  }
+
+  /** A repeated streaming send: the original task as it is now, then its live events. */
+  function streamRepeat(runtime: TaskRuntime): Promise<AsyncIterable<StreamEvent>> {
+    return runtime.enqueue(async () => {
+      const task = runtime.task;
+      const message = runtime.messageResponse;
+      const seed: RuntimeSignal | undefined = message
+        ? { type: 'event', seq: 0, event: { message }, final: true }
+        : task
+          ? { type: 'event', seq: await store.lastSeq(runtime.key), event: { task }, final: isFinal(task) }
+          : undefined;
+      return streamFrom(runtime, (push) => {
+        if (seed) push(seed);
+        if (!runtime.running || (seed?.type === 'event' && seed.final)) {
+          push({ type: 'end' });
+          return () => undefined;
+        }
+        return runtime.addListener(push);
+      });
     });
   }
 

@@ -4,7 +4,8 @@ import {
   type TaskPushNotificationConfig,
 } from '@a2aplane/a2a-types';
 import { cloneStored } from './clone.js';
-import { type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
+import { IdempotencyKeys } from './idempotency-keys.js';
+import { type SendKey, type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
@@ -13,6 +14,10 @@ export interface InMemoryTaskStoreOptions {
   maxTasks?: number;
   /** Most events kept per task for replay; older ones are dropped. Default 1 000. */
   maxEventsPerTask?: number;
+  /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
+  idempotencyTtlMs?: number;
+  /** Most SendMessage keys kept; beyond it the oldest is forgotten. Default 10 000. */
+  maxIdempotencyKeys?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -63,6 +68,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly maxTasks: number;
   private readonly maxEvents: number;
   private readonly now: () => number;
+  private readonly sendKeys: IdempotencyKeys;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
@@ -70,6 +76,11 @@ export class InMemoryTaskStore implements TaskStore {
     this.maxEvents = options.maxEventsPerTask ?? 1_000;
     this.now = options.now ?? Date.now;
     if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
+    this.sendKeys = new IdempotencyKeys({
+      ttlMs: options.idempotencyTtlMs ?? 10 * 60_000,
+      maxKeys: options.maxIdempotencyKeys ?? 10_000,
+      now: this.now,
+    });
   }
 
   private expired(entry: Entry): boolean {
@@ -214,5 +225,13 @@ export class InMemoryTaskStore implements TaskStore {
 
   async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {
     return this.live(key)?.push.delete(id) ?? false;
+  }
+
+  async claimSendKey(key: SendKey, taskId: string): Promise<string | undefined> {
+    return this.sendKeys.claim(key, taskId);
+  }
+
+  async releaseSendKey(key: SendKey, taskId: string): Promise<void> {
+    this.sendKeys.release(key, taskId);
   }
 }
