@@ -114,6 +114,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     recursion: new RecursionPolicy(config.recursion),
     policy: new TaskPolicyEngine(config.policy),
     events,
+    ...(config.estimateCost ? { estimateCost: config.estimateCost } : {}),
   });
 
   const http: Server = createServer();

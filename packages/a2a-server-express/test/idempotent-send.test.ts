@@ -85,8 +85,8 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
   it('keys are per caller: another principal with the same messageId gets its own task', async () => {
     const agent = heldExecutor();
     const server = createA2AServer({ card: testCard(), executor: agent.executor });
-    const alice = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'alice' } });
-    const bob = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'bob' } });
+    const alice = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'alice', scheme: 'bearer' } });
+    const bob = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'bob', scheme: 'bearer' } });
     await new Promise((resolve) => setTimeout(resolve, 10));
     agent.release();
     const [a, b] = await Promise.all([alice, bob]);

@@ -45,8 +45,11 @@ import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateL
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
 export interface GovernedTaskLike {
   readonly context: TaskContextLike;
+  /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
   meterTokens(tokens: number): void;
+  /** USD reported by the executor while it runs (`reportUsage`), checked against cost limits. */
+  meterUsd?(usd: number): void;
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
 
@@ -387,7 +390,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
           usage.tokens += reported.tokens;
           governed?.meterTokens(reported.tokens);
         }
-        if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
+        if (typeof reported?.usd === 'number' && reported.usd > 0) {
+          usage.usd += reported.usd;
+          governed?.meterUsd?.(reported.usd);
+        }
       },
     };
     const inlinePush = params.configuration?.taskPushNotificationConfig;
@@ -409,8 +415,57 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       });
     }
 
-    void execute(runtime, requestContext, sink, usage, governed, executionSignal);
+    const stopWatching = watchRun(runtime, governed?.signal, extra.signal, contextId);
+    void execute(runtime, requestContext, sink, usage, governed, executionSignal, stopWatching);
     return { runtime, detach };
+  }
+
+  /**
+   * What ends a run from outside, whatever the executor does with its signal: a governance limit
+   * (`POLICY_VIOLATION`, `BUDGET_EXCEEDED`) ends the task FAILED with that ErrorInfo in its status
+   * message; an in-process caller that aborts (a dispatcher's local executor) cancels it, as
+   * CancelTask would. Returns the function that stops watching.
+   */
+  function watchRun(runtime: TaskRuntime, limits: AbortSignal | undefined, caller: AbortSignal | undefined, contextId: string): () => void {
+    const onLimit = (): void => {
+      // The governed signal also follows the caller's: a caller abort is a cancel, not a failure.
+      if (caller?.aborted) return;
+      const reason: unknown = limits?.reason;
+      if (!A2AError.isInstance(reason) || (reason.reason !== 'POLICY_VIOLATION' && reason.reason !== 'BUDGET_EXCEEDED')) return;
+      runtime.execution?.signal.abort(reason);
+      void runtime.enqueue(() => failForLimit(runtime, reason, contextId)).catch((error: unknown) => onError('ending a task on a limit failed', error));
+    };
+    const onCaller = (): void => {
+      void cancelRuntime(runtime).catch((error: unknown) => onError('canceling a task on caller abort failed', error));
+    };
+    if (caller?.aborted) onCaller();
+    else if (limits?.aborted) onLimit();
+    limits?.addEventListener('abort', onLimit);
+    caller?.addEventListener('abort', onCaller);
+    return () => {
+      limits?.removeEventListener('abort', onLimit);
+      caller?.removeEventListener('abort', onCaller);
+    };
+  }
+
+  /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */
+  async function failForLimit(runtime: TaskRuntime, error: A2AError, contextId: string): Promise<void> {
+    const task = runtime.task;
+    if (runtime.messageResponse || (task && isTerminalTaskState(task.status.state))) return;
+    const taskId = runtime.key.taskId;
+    const taskContextId = task?.contextId ?? contextId;
+    const status = {
+      state: 'TASK_STATE_FAILED' as const,
+      timestamp: isoNow(),
+      message: {
+        messageId: globalThis.crypto.randomUUID(),
+        role: 'ROLE_AGENT' as const,
+        taskId,
+        contextId: taskContextId,
+        parts: [{ text: error.message }, { data: error.toErrorInfo() as unknown as Record<string, unknown> }],
+      },
+    };
+    await runtime.apply(task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } });
   }
 
   /** Runs the executor in the background, then ends the task's run and settles governance. */
@@ -421,6 +476,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     usage: { tokens: number; usd: number },
     governed: GovernedTaskLike | undefined,
     executionSignal: ExecutionSignal,
+    stopWatching: () => void,
   ): Promise<void> {
     let failure: unknown;
     try {
@@ -430,6 +486,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       onError('executor failed', error);
     }
     await runtime.enqueue(() => endRun(runtime, failure, requestContext.contextId));
+    stopWatching();
     executionSignal.unfollow();
     if (governed) {
       try {
@@ -674,6 +731,36 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     });
   }
 
+  /**
+   * Stops a running execution (its signal, then `executor.cancel`) and publishes CANCELED unless
+   * the task is terminal by then. One path for CancelTask and an in-process caller's abort.
+   */
+  async function cancelRuntime(runtime: TaskRuntime, metadata?: Record<string, unknown>): Promise<void> {
+    const hook = runtime.execution;
+    if (hook) {
+      hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
+      if (options.executor.cancel) {
+        try {
+          await options.executor.cancel(hook.context, hook.sink);
+        } catch (error) {
+          onError('executor cancel failed', error);
+        }
+      }
+    }
+    await runtime.enqueue(async () => {
+      const current = runtime.task;
+      if (!current || isTerminalTaskState(current.status.state)) return;
+      await runtime.apply({
+        statusUpdate: {
+          taskId: current.id,
+          contextId: current.contextId ?? runtime.contextId,
+          status: { state: 'TASK_STATE_CANCELED', timestamp: new Date().toISOString() },
+          ...(metadata ? { metadata } : {}),
+        },
+      });
+    });
+  }
+
   async function cancelTask(params: A2ARequestMap['CancelTask'], caller: Caller): Promise<Task> {
     const key = { tenant: params.tenant ?? '', taskId: params.id };
     const runtime = await runtimeFor(key, caller);
@@ -681,29 +768,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       const task = runtime.task as Task;
       if (task.status.state === 'TASK_STATE_CANCELED') return task;
       if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
-      const hook = runtime.execution;
-      if (hook) {
-        hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
-        if (options.executor.cancel) {
-          try {
-            await options.executor.cancel(hook.context, hook.sink);
-          } catch (error) {
-            onError('executor cancel failed', error);
-          }
-        }
-      }
-      await runtime.enqueue(async () => {
-        const current = runtime.task as Task;
-        if (isTerminalTaskState(current.status.state)) return;
-        await runtime.apply({
-          statusUpdate: {
-            taskId: current.id,
-            contextId: current.contextId ?? runtime.contextId,
-            status: { state: 'TASK_STATE_CANCELED', timestamp: new Date().toISOString() },
-            ...(params.metadata ? { metadata: params.metadata } : {}),
-          },
-        });
-      });
+      await cancelRuntime(runtime, params.metadata);
       const final = runtime.task as Task;
       if (final.status.state !== 'TASK_STATE_CANCELED') throw new TaskNotCancelableError({ metadata: { taskId: final.id } });
       return final;
