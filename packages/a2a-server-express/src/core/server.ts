@@ -127,6 +127,8 @@ export interface A2AServer {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The SendStreamingMessage pipeline without HTTP (a `MessageStreamSource`). Throws A2AErrors. */
   stream(request: SendMessageRequest, options?: InProcessStreamOptions): AsyncIterable<StreamResponse>;
+  /** CancelTask without HTTP, for a task started with `stream` (the `cancel` of a `MessageStreamSource`). Throws A2AErrors. */
+  cancel(params: A2ARequestMap['CancelTask'], options?: { principal?: Principal }): Promise<Task>;
   /** Live task runtimes and attached stream subscribers, for health checks and leak tests. */
   stats(): { liveTasks: number; subscribers: number };
   close(): Promise<void>;
@@ -731,11 +733,23 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     });
   }
 
+  const cancels = new WeakMap<TaskRuntime, Promise<void>>();
+
   /**
    * Stops a running execution (its signal, then `executor.cancel`) and publishes CANCELED unless
    * the task is terminal by then. One path for CancelTask and an in-process caller's abort.
    */
-  async function cancelRuntime(runtime: TaskRuntime, metadata?: Record<string, unknown>): Promise<void> {
+  function cancelRuntime(runtime: TaskRuntime, metadata?: Record<string, unknown>): Promise<void> {
+    // One cancel at a time per runtime: a caller abort and a CancelTask share it.
+    let running = cancels.get(runtime);
+    if (running === undefined) {
+      running = cancelOnce(runtime, metadata).finally(() => cancels.delete(runtime));
+      cancels.set(runtime, running);
+    }
+    return running;
+  }
+
+  async function cancelOnce(runtime: TaskRuntime, metadata: Record<string, unknown> | undefined): Promise<void> {
     const hook = runtime.execution;
     if (hook) {
       hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
@@ -901,15 +915,24 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
   }
 
+  /** The caller of an in-process call (`stream`, `cancel`). */
+  const inProcessCaller = (principal: Principal | undefined): Caller => ({
+    principal,
+    owner: principal?.id ?? '',
+    version: A2A_PROTOCOL_VERSION,
+    extensions: [],
+  });
+
+  async function cancel(params: A2ARequestMap['CancelTask'], cancelOptions: { principal?: Principal } = {}): Promise<Task> {
+    const parsed = parseOperationParams('CancelTask', params);
+    if (!parsed.success) throw new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] });
+    return cancelTask(parsed.data, inProcessCaller(cancelOptions.principal));
+  }
+
   async function* stream(request: SendMessageRequest, streamOptions: InProcessStreamOptions = {}): AsyncIterable<StreamResponse> {
     const parsed = parseOperationParams('SendStreamingMessage', request);
     if (!parsed.success) throw new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] });
-    const caller: Caller = {
-      principal: streamOptions.principal,
-      owner: streamOptions.principal?.id ?? '',
-      version: A2A_PROTOCOL_VERSION,
-      extensions: [],
-    };
+    const caller = inProcessCaller(streamOptions.principal);
     const events = await sendStreamingMessage(parsed.data, caller, {
       ...(streamOptions.context ? { context: streamOptions.context } : {}),
       ...(streamOptions.signal ? { signal: streamOptions.signal } : {}),
@@ -922,6 +945,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     store,
     handle,
     stream,
+    cancel,
     stats() {
       let subscribers = 0;
       for (const runtime of runtimes.values()) subscribers += runtime.listenerCount;
