@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLocalExecutor, type Executor } from '@a2aplane/a2a-routing';
+import { createRootContext } from '@a2aplane/a2a-governance';
+import { createLocalExecutor, Dispatcher, type Executor, lowestLatency, PeerPool } from '@a2aplane/a2a-routing';
 import { type A2AServer, type AgentExecutor, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import type { Task } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AClient } from '../../src/index.js';
-import { createRemoteExecutor } from '../../src/routing/index.js';
+import { createRemoteExecutor, createRemoteExecutorFactory } from '../../src/routing/index.js';
 
 // Works until its signal aborts, then stops without a word: the server decides the final state.
 const executor: AgentExecutor = {
@@ -34,7 +35,13 @@ beforeAll(async () => {
   http = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const card = createAgentCard({ baseUrl: url, name: 'worker', description: 'w', skills: [], capabilities: { streaming: true } });
+  const card = createAgentCard({
+    baseUrl: url,
+    name: 'worker',
+    description: 'w',
+    skills: [{ id: 'work', name: 'Work', description: 'w', tags: [] }],
+    capabilities: { streaming: true },
+  });
   remoteServer = createA2AServer({ card, executor });
   localServer = createA2AServer({ card, executor });
   http.on('request', createNodeHttpHandler(remoteServer, { heartbeatMs: 0 }));
@@ -80,5 +87,52 @@ describe('cancel parity (ADR-159 acceptance 1: no divergent cancellation semanti
     const remoteTask = (await remoteServer.store.get({ tenant: '', taskId: remote.taskId }))?.task as Task;
     expect(localTask.status.state).toBe('TASK_STATE_CANCELED');
     expect(remoteTask.status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('aborting a dispatch cancels the remote peer\'s task (CancelTask) and the fallback\'s local task alike', async () => {
+    const client = createA2AClient({ baseUrl: url });
+    const card = await client.getCard();
+    const withPeer = new PeerPool();
+    withPeer.upsert('worker', card);
+    const remoteDispatcher = new Dispatcher({
+      selfAgentId: 'self',
+      pool: withPeer,
+      selector: lowestLatency(),
+      remoteExecutor: createRemoteExecutorFactory({ clientFor: () => client }),
+    });
+    const localDispatcher = new Dispatcher({
+      selfAgentId: 'self',
+      pool: new PeerPool(),
+      selector: lowestLatency(),
+      remoteExecutor: createRemoteExecutorFactory({ clientFor: () => client }),
+      fallback: createLocalExecutor(localServer),
+    });
+    const outcomes: Array<{ executor: string; taskId: string; error: unknown }> = [];
+    for (const [name, dispatcher] of [['remote', remoteDispatcher], ['local', localDispatcher]] as const) {
+      const controller = new AbortController();
+      let taskId = '';
+      const error = await dispatcher
+        .dispatch({
+          request: { message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'go' }] } },
+          task: { skillId: 'work' },
+          caller: 'tester',
+          context: createRootContext({ rootAgentId: 'self' }),
+          signal: controller.signal,
+          onUpdate: (update) => {
+            taskId ||= update.task?.id ?? '';
+            if (update.statusUpdate?.status.state === 'TASK_STATE_WORKING') controller.abort();
+          },
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      outcomes.push({ executor: name, taskId, error });
+    }
+    const [remote, local] = outcomes;
+    expect((remote!.error as Error).name).toBe('AbortError');
+    expect((local!.error as Error).name).toBe('AbortError');
+    expect((await remoteServer.store.get({ tenant: '', taskId: remote!.taskId }))?.task.status.state).toBe('TASK_STATE_CANCELED');
+    expect((await localServer.store.get({ tenant: '', taskId: local!.taskId }))?.task.status.state).toBe('TASK_STATE_CANCELED');
   });
 });
