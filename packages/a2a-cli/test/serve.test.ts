@@ -71,6 +71,8 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const card = await run(['card', agent.url, '--allow-insecure', '--json']);
     expect(card.code).toBe(0);
     expect(JSON.parse(card.out)).toMatchObject({ verification: { status: 'valid', agentId: agent.agentId } });
+    const advertised = (JSON.parse(card.out) as { card: { capabilities: { extensions: Array<{ params: Record<string, unknown> }> } } }).card;
+    expect(advertised.capabilities.extensions[0]?.params.artifact_kind_versions_supported).toEqual(['1']);
 
     const sent = await run(['send', agent.url, 'hello serve', '--json']);
     expect(sent.code).toBe(0);
