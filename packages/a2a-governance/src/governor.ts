@@ -101,7 +101,7 @@ export class Governor {
       throw new TypeError(`expected selfAgentId to be a non-empty string, got ${typeof options?.selfAgentId}`);
     }
     this.options = options;
-    const limits = options.budget?.snapshot().limits;
+    const limits = options.budget?.reserveMore === undefined ? undefined : options.budget.snapshot().limits;
     this.budgetCapped = limits !== undefined && (limits.usd !== undefined || limits.tokens !== undefined);
   }
 

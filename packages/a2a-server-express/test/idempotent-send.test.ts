@@ -79,6 +79,12 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
     expect(agent.runs).toBe(1);
     expect(b[0]?.task?.id).toBe(a[0]?.task?.id);
     expect(b.at(-1)?.statusUpdate?.status.state ?? b.at(-1)?.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    // After the task ended: one event, the task as it is now, and nothing left live.
+    const after = await collect();
+    expect(after).toHaveLength(1);
+    expect(after[0]?.task).toMatchObject({ id: a[0]?.task?.id, status: { state: 'TASK_STATE_COMPLETED' } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.stats()).toEqual({ liveTasks: 0, subscribers: 0 });
     await server.close();
   });
 
