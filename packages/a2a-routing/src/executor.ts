@@ -131,7 +131,9 @@ export function createStreamingExecutor(kind: 'local' | 'remote', source: Messag
       } finally {
         if (onAbort) signal.removeEventListener('abort', onAbort);
         if (!finished) {
-          streamController.abort(signal.aborted ? abortReason(signal) : undefined);
+          // The source's signal follows the caller's abort (after the cancel); a failure of our own
+          // (a throwing onUpdate) only stops listening, local and remote alike.
+          if (signal.aborted) streamController.abort(abortReason(signal));
           // Not awaited: a generator suspended in an await only returns once that await settles.
           void Promise.resolve(iterator.return?.()).catch(() => {});
         }

@@ -438,6 +438,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       void runtime.enqueue(() => failForLimit(runtime, reason, contextId)).catch((error: unknown) => onError('ending a task on a limit failed', error));
     };
     const onCaller = (): void => {
+      // Already ended (say, canceled through `cancel` just before the caller's signal followed).
+      if (runtime.task && isTerminalTaskState(runtime.task.status.state)) return;
       void cancelRuntime(runtime).catch((error: unknown) => onError('canceling a task on caller abort failed', error));
     };
     if (caller?.aborted) onCaller();
