@@ -102,11 +102,11 @@ export class Governor {
     }
     this.options = options;
     const limits = options.budget?.reserveMore === undefined ? undefined : options.budget.snapshot().limits;
-    this.budgetCapped = limits !== undefined && (limits.usd !== undefined || limits.tokens !== undefined);
+    this.budgetCaps = { usd: limits?.usd !== undefined, tokens: limits?.tokens !== undefined };
   }
 
   /** Whether the ledger caps USD or tokens (then a task's spend past its reservation is checked mid-task). */
-  private readonly budgetCapped: boolean;
+  private readonly budgetCaps: { readonly usd: boolean; readonly tokens: boolean };
 
   /** Rejects with `BudgetExceededError`, `RecursionLimitError` or `PolicyViolationError` (or the signal's reason). */
   admit(input: GovernedTaskInput): Promise<GovernedTask> {
@@ -214,7 +214,8 @@ export class Governor {
     // one) is passed through.
     const never = neverAbortedSignal();
     // A capped ledger that can grow reservations cuts a task whose spend outgrows its own.
-    const cut = ticket !== undefined && this.options.budget?.reserveMore !== undefined && this.budgetCapped ? new AbortController() : undefined;
+    const caps = this.budgetCaps;
+    const cut = ticket !== undefined && (caps.usd || caps.tokens) ? new AbortController() : undefined;
     const policySignal = admission?.signal;
     const livePolicy = policySignal !== undefined && policySignal !== never;
     const liveCaller = input.signal !== undefined && input.signal !== never;
@@ -242,7 +243,7 @@ export class Governor {
         { once: true },
       );
     }
-    return new AdmittedTask(this.options, context, signal, unlink, ticket, admission, cut, input.estimatedCostUsd ?? 0, eventBase(input));
+    return new AdmittedTask(this.options, context, signal, unlink, ticket, admission, cut, caps, input.estimatedCostUsd ?? 0, eventBase(input));
   }
 }
 
@@ -262,6 +263,8 @@ class AdmittedTask implements GovernedTask {
     private readonly ticket: BudgetTicket | undefined,
     private readonly admission: PolicyAdmission | undefined,
     private readonly cut: AbortController | undefined,
+    /** Which spend the ledger caps (only that is checked against the reservation). */
+    private readonly caps: { readonly usd: boolean; readonly tokens: boolean },
     private reservedUsd: number,
     private readonly base: { caller: string; skill: string; traceId?: string },
   ) {}
@@ -270,14 +273,14 @@ class AdmittedTask implements GovernedTask {
     if (this.admission) this.admission.meterTokens(tokens);
     else checkAmount('tokens', tokens);
     this.tokens += tokens;
-    if (this.cut !== undefined && this.tokens > this.reservedTokens) this.reserve('tokens', this.tokens - this.reservedTokens);
+    if (this.caps.tokens && this.tokens > this.reservedTokens) this.reserve('tokens', this.tokens - this.reservedTokens);
   }
 
   meterUsd(usd: number): void {
     if (this.admission) this.admission.meterCost(usd);
     else checkAmount('usd', usd);
     this.usd += usd;
-    if (this.cut !== undefined && this.usd > this.reservedUsd) this.reserve('usd', this.usd - this.reservedUsd);
+    if (this.caps.usd && this.usd > this.reservedUsd) this.reserve('usd', this.usd - this.reservedUsd);
   }
 
   /** Grows the ticket's reservation to the spend so far, or cuts the task when the budget has no room. */
