@@ -27,17 +27,18 @@ describe('cost estimates and mid-task cost limits', () => {
     await task.finish({});
   });
 
-  it('spend past the reservation grows it while the window has room, and cuts the task (BudgetExceededError) when not', async () => {
+  it('spend past the reservation grows it while the window has room, and meter calls return the cut (BudgetExceededError) when not', async () => {
     const events = createGovernanceEvents();
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 0.1 });
     const governor = new Governor({ selfAgentId: 'self', budget, events, estimateCost: () => 0.02 });
     const task = await governor.admit({ caller: 'c', skill: 's' });
-    task.meterUsd(0.05);
-    expect(task.signal.aborted).toBe(false);
+    expect(task.meterUsd(0.05)).toBeUndefined();
     expect(budget.snapshot().reserved.usd).toBe(0.05);
-    task.meterUsd(0.06);
-    expect(task.signal.aborted).toBe(true);
-    expect(BudgetExceededError.isInstance(task.signal.reason)).toBe(true);
+    const cut = task.meterUsd(0.06);
+    expect(BudgetExceededError.isInstance(cut)).toBe(true);
+    expect(cut?.metadata).toMatchObject({ limit: 'usd' });
+    // Sticky: later meter calls return the same cut.
+    expect(task.meterTokens(1)).toBe(cut);
     expect(events.counts()['aborted.budget.usd']).toBe(1);
     await task.finish({});
     // finish without amounts meters what was reported.

@@ -47,9 +47,10 @@ export interface GovernedTaskLike {
   readonly context: TaskContextLike;
   /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
-  meterTokens(tokens: number): void;
-  /** USD reported by the executor while it runs (`reportUsage`), checked against cost limits. */
-  meterUsd?(usd: number): void;
+  /** May return a limit `A2AError` (a budget cut): the task then ends FAILED with it. Other results are ignored. */
+  meterTokens(tokens: number): unknown;
+  /** USD reported by the executor while it runs (`reportUsage`), checked against cost limits; as `meterTokens`. */
+  meterUsd?(usd: number): unknown;
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
 
@@ -390,11 +391,11 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       reportUsage(reported) {
         if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
           usage.tokens += reported.tokens;
-          governed?.meterTokens(reported.tokens);
+          endForLimit(runtime, governed?.meterTokens(reported.tokens), contextId);
         }
         if (typeof reported?.usd === 'number' && reported.usd > 0) {
           usage.usd += reported.usd;
-          governed?.meterUsd?.(reported.usd);
+          endForLimit(runtime, governed?.meterUsd?.(reported.usd), contextId);
         }
       },
     };
@@ -432,10 +433,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const onLimit = (): void => {
       // The governed signal also follows the caller's: a caller abort is a cancel, not a failure.
       if (caller?.aborted) return;
-      const reason: unknown = limits?.reason;
-      if (!A2AError.isInstance(reason) || (reason.reason !== 'POLICY_VIOLATION' && reason.reason !== 'BUDGET_EXCEEDED')) return;
-      runtime.execution?.signal.abort(reason);
-      void runtime.enqueue(() => failForLimit(runtime, reason, contextId)).catch((error: unknown) => onError('ending a task on a limit failed', error));
+      endForLimit(runtime, limits?.reason, contextId);
     };
     const onCaller = (): void => {
       // Already ended (say, canceled through `cancel` just before the caller's signal followed).
@@ -450,6 +448,17 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       limits?.removeEventListener('abort', onLimit);
       caller?.removeEventListener('abort', onCaller);
     };
+  }
+
+  /**
+   * A governance limit (`POLICY_VIOLATION`, `BUDGET_EXCEEDED`; other reasons are ignored) stops
+   * the executor and ends the task FAILED, once.
+   */
+  function endForLimit(runtime: TaskRuntime, reason: unknown, contextId: string): void {
+    if (!A2AError.isInstance(reason) || (reason.reason !== 'POLICY_VIOLATION' && reason.reason !== 'BUDGET_EXCEEDED')) return;
+    if (runtime.task && isTerminalTaskState(runtime.task.status.state)) return;
+    runtime.execution?.signal.abort(reason);
+    void runtime.enqueue(() => failForLimit(runtime, reason, contextId)).catch((error: unknown) => onError('ending a task on a limit failed', error));
   }
 
   /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */
