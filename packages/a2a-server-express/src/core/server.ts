@@ -192,6 +192,9 @@ interface StartedExecution {
   detach: () => void;
 }
 
+/** The brand a2a-governance puts on its shared never-aborting signal. */
+const NEVER_ABORTS = Symbol.for('@a2aplane/a2a-governance/neverAborts');
+
 const isFinal = (task: Task): boolean => isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state);
 
 /** Creates the framework-agnostic A2A server core; bind it with `createNodeHttpHandler` or `a2aExpress`. */
@@ -429,7 +432,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
    * message; an in-process caller that aborts (a dispatcher's local executor) cancels it, as
    * CancelTask would. Returns the function that stops watching.
    */
-  function watchRun(runtime: TaskRuntime, limits: AbortSignal | undefined, caller: AbortSignal | undefined, contextId: string): () => void {
+  function watchRun(runtime: TaskRuntime, governedSignal: AbortSignal | undefined, caller: AbortSignal | undefined, contextId: string): () => void {
+    // A governed task without mid-task limits shares one never-aborting signal (marked by
+    // a2a-governance): listening to it per task would cost a listener for nothing.
+    const limits = governedSignal === undefined || (governedSignal as unknown as Record<symbol, unknown>)[NEVER_ABORTS] === true ? undefined : governedSignal;
     const onLimit = (): void => {
       // The governed signal also follows the caller's: a caller abort is a cancel, not a failure.
       if (caller?.aborted) return;
