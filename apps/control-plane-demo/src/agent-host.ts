@@ -12,6 +12,7 @@ import {
   createAgentCard,
   createNodeHttpHandler,
 } from '@a2aplane/a2a-server-express';
+import { artifactCardParams, type MemoryExtensionParamsOptions, SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentSkill } from '@a2aplane/a2a-types';
 
 export interface HostedAgent {
@@ -34,6 +35,21 @@ export interface HostAgentOptions {
   governor?: (agentId: string) => Governor;
   /** Cost the governor reserves against the global budget for each task. */
   estimatedCostUsd?: number;
+  /** The memory tier the agent reads or writes witnesses on, advertised on its card; none by default. */
+  memory?: MemoryExtensionParamsOptions;
+  /** Typed-artifact versions the agent speaks. Default `SUPPORTED_ARTIFACT_KIND_VERSIONS`. */
+  artifactKindVersions?: readonly string[];
+}
+
+/**
+ * The ruvector card params of a demo agent: the typed-artifact versions it speaks (what peers
+ * negotiate on discovery) and, when it has one, its memory tier.
+ */
+function cardParams(options: HostAgentOptions) {
+  const versions = [...(options.artifactKindVersions ?? SUPPORTED_ARTIFACT_KIND_VERSIONS)];
+  return options.memory === undefined
+    ? { artifact_kind_versions_supported: versions }
+    : artifactCardParams({ ...options.memory, artifactKindVersions: versions });
 }
 
 /**
@@ -56,6 +72,7 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
       skills: [options.skill],
     }),
     agentId,
+    cardParams(options),
   );
   let executions = 0;
   const inner = options.executor({ agentId, url });

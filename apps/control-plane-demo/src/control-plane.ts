@@ -16,6 +16,7 @@ import {
 import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
 import { checkCardAgentId, createPinnedKeyResolver, exportPublicJwk, verifyAgentCard } from '@a2aplane/a2a-identity';
 import { createDefaultSelectorRegistry, Dispatcher, PeerPool, type PeerSelector, selectorFromConfig } from '@a2aplane/a2a-routing';
+import { artifactVersionNegotiator } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentCard } from '@a2aplane/a2a-types';
 import type { HostedAgent } from './agent-host.js';
 
@@ -110,7 +111,9 @@ export async function discoverPeers(
 
 /** The outbound dispatcher of one agent, over a pool of the discovered peers. */
 export function createDispatcher(plane: ControlPlane, selfAgentId: string, peers: ReadonlyMap<string, DiscoveredPeer>): Dispatcher {
-  const pool = new PeerPool();
+  // Negotiation on discovery: a peer that speaks no typed-artifact version of ours is refused
+  // with IncompatiblePeerError; a compatible one carries the agreed version in `terms`.
+  const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });
   for (const [id, peer] of peers) if (id !== selfAgentId) pool.upsert(id, peer.card);
   return new Dispatcher({
     selfAgentId,

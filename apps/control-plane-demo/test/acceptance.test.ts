@@ -19,11 +19,21 @@ function expectOwnSignedCards(agents: AgentSummary[], count: number): void {
 
 // ADR-159's three acceptance tests, on real servers over HTTP on 127.0.0.1.
 describe('ADR-159 acceptance', () => {
-  it('1. remote ≡ local: same status sequences, artifacts and errors through both executors', async () => {
+  it('1. remote ≡ local: same caller view and same full task records (history, metadata, artifacts, event log, final state), cancel included', async () => {
     const result = await runRemoteEqualsLocal(await createControlPlane());
     expectOwnSignedCards(result.agents, 1);
     expect(result.cases.map((c) => c.name)).toEqual(['completed task with two artifacts', 'failed task', 'caller cancels mid-task']);
     for (const item of result.cases) expect(item.remote, item.name).toEqual(item.local);
+    const recordOf = (i: number) =>
+      result.cases[i]!.local.record as { status: { state: string }; history: Array<{ metadata?: Record<string, unknown> }>; artifacts?: unknown[] };
+    // The records are whole: history with the lineage metadata each side received, artifacts, final state.
+    expect(recordOf(0).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(recordOf(0).artifacts).toHaveLength(2);
+    expect(recordOf(0).history[0]?.metadata).toMatchObject({ skillId: 'work', ruvector: { context: { trace_id: '<trace_id#1>', root_agent_id: 'demo-caller' } } });
+    expect(recordOf(1).status.state).toBe('TASK_STATE_FAILED');
+    // A caller that aborts mid-task cancels the task on both sides: no divergent cancellation semantics.
+    expect(recordOf(2).status.state).toBe('TASK_STATE_CANCELED');
+    expect(result.cases[2]!.local.log.at(-1)).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_CANCELED' } } });
     expect(result.cases[0]!.local.states).toEqual([
       'TASK_STATE_SUBMITTED',
       'TASK_STATE_WORKING',

@@ -21,6 +21,7 @@ import {
   type WebhookUrlOptions,
 } from '@a2aplane/a2a-server-express';
 import { createEchoExecutor } from './echo-executor.js';
+import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 
 /** Where the echo agent publishes the public key its card signature's `jku` names. */
 /** Where the agent serves the JWKS its signed card's `jku` points at. */
@@ -78,7 +79,8 @@ export async function startEchoAgent(options: StartEchoAgentOptions = {}): Promi
       skills: [{ id: 'echo', name: 'Echo', description: 'Echoes the input text.', tags: ['echo', 'example'] }],
     }),
     agentId,
-    { webhook_algos: ['ed25519'] },
+    // No memory tier: the echo agent keeps nothing. Peers negotiate the typed-artifact version on discovery.
+    { webhook_algos: ['ed25519'], artifact_kind_versions_supported: [...SUPPORTED_ARTIFACT_KIND_VERSIONS] },
   );
   const server = createA2AServer({
     card,

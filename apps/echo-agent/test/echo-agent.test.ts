@@ -70,6 +70,9 @@ describe('echo agent', () => {
     const card = JSON.parse(text);
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });
     expect(card.capabilities.extensions[0].params.webhook_algos).toEqual(['ed25519']);
+    // The typed-artifact versions it speaks, for negotiation on discovery; no memory tier.
+    expect(card.capabilities.extensions[0].params.artifact_kind_versions_supported).toEqual(['1']);
+    expect(card.capabilities.extensions[0].params.memory).toBeUndefined();
   });
 
   it('echoes a message as one artifact of a completed task', async () => {

@@ -22,7 +22,8 @@ import {
   createAgentCard,
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
-import type { Part } from '@a2aplane/a2a-types';
+import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
+import { type Part, RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
 import { describeError } from './errors.js';
 import { partsText } from './format.js';
 
@@ -114,6 +115,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     recursion: new RecursionPolicy(config.recursion),
     policy: new TaskPolicyEngine(config.policy),
     events,
+    ...(config.estimateCost ? { estimateCost: config.estimateCost } : {}),
   });
 
   const http: Server = createServer();
@@ -138,7 +140,12 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
         : { id: 'echo', name: 'Echo', description: 'Echoes the input text.', tags: ['echo'] },
     ],
   });
-  if (key.algorithm === 'EdDSA') card = withAgentIdExtension(card, agentId);
+  // The typed-artifact versions it speaks, for negotiation on discovery; no memory tier (it keeps nothing).
+  const ruvector = { artifact_kind_versions_supported: [...SUPPORTED_ARTIFACT_KIND_VERSIONS] };
+  card =
+    key.algorithm === 'EdDSA'
+      ? withAgentIdExtension(card, agentId, ruvector)
+      : { ...card, capabilities: { ...card.capabilities, extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: ruvector }] } };
   const server = createA2AServer({
     card,
     executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch) : echoExecutor(),

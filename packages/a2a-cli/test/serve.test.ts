@@ -71,6 +71,8 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const card = await run(['card', agent.url, '--allow-insecure', '--json']);
     expect(card.code).toBe(0);
     expect(JSON.parse(card.out)).toMatchObject({ verification: { status: 'valid', agentId: agent.agentId } });
+    const advertised = (JSON.parse(card.out) as { card: { capabilities: { extensions: Array<{ params: Record<string, unknown> }> } } }).card;
+    expect(advertised.capabilities.extensions[0]?.params.artifact_kind_versions_supported).toEqual(['1']);
 
     const sent = await run(['send', agent.url, 'hello serve', '--json']);
     expect(sent.code).toBe(0);
@@ -112,6 +114,23 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const second = await run(['send', agent.url, 'second']);
     expect(second.code).toBe(EXIT_CODES.failure);
     expect(second.err).toMatch(/^error: agent error BUDGET_EXCEEDED: .*limit=tasks/);
+  });
+
+  it('limits end tasks: max_tokens 1 fails a 5-token echo; a cost estimate over max_cost_usd 0 is refused', async () => {
+    const config = dir.file('limits.yaml');
+    await writeFile(config, 'policy:\n  default:\n    max_cost_usd: 0\n    max_tokens: 1\n');
+    const agent = await serve(['--config', config]);
+    const sent = await run(['send', agent.url, 'one two three four five', '--json']);
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_FAILED');
+    expect(task.status.message?.parts[1]?.data).toMatchObject({ reason: 'POLICY_VIOLATION', metadata: { field: 'maxTokens' } });
+
+    const priced = dir.file('priced.yaml');
+    await writeFile(priced, 'cost:\n  skills:\n    echo: 0.01\npolicy:\n  default:\n    max_cost_usd: 0\n    max_tokens: 1\n');
+    const strict = await serve(['--config', priced]);
+    const refused = await run(['send', strict.url, 'one two three four five']);
+    expect(refused.code).toBe(EXIT_CODES.failure);
+    expect(refused.err).toMatch(/POLICY_VIOLATION.*maxCostUsd/);
   });
 
   it('an agent delegating to itself is stopped by the recursion guard (A -> A revisit)', async () => {

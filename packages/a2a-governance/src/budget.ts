@@ -68,6 +68,13 @@ export interface BudgetLedger {
    * `acquire`. Shared backends leave it out.
    */
   tryAcquire?(request: BudgetAcquireRequest): BudgetTicket | undefined;
+  /**
+   * Optional mid-task check for in-process ledgers: grows an in-flight ticket's reservation by
+   * `more` when the caps still allow it (metered + reserved + more <= cap) and returns true; false
+   * when they do not, or the ticket is no longer in flight. The governor calls it when a task's
+   * reported spend passes what its ticket reserved, and stops the task on false (a budget cut).
+   */
+  reserveMore?(ticket: BudgetTicket, more: { usd?: number; tokens?: number }): boolean;
   /** Records the actual spend of a task at its end. A ticket is metered once; later calls are ignored. */
   meter(ticket: BudgetTicket, actual: { usd?: number; tokens?: number; traceId?: string; rootAgentId?: string }): Promise<void>;
   snapshot(): BudgetSnapshot;
@@ -215,6 +222,22 @@ class TicketRegistry {
     this.usd[index] = usdNano;
     this.tokens[index] = tokens;
     this.size++;
+  }
+
+  /** Adds to the reservation of in-flight ticket `id`; false when it is not in flight. */
+  addTo(id: number, usdNano: number, tokens: number): boolean {
+    if (!(id > 0)) return false;
+    const index = id & this.mask;
+    if (this.ids[index] === id) {
+      this.usd[index]! += usdNano;
+      this.tokens[index]! += tokens;
+      return true;
+    }
+    const entry = this.overflow.get(id);
+    if (entry === undefined) return false;
+    entry.usdNano += usdNano;
+    entry.tokens += tokens;
+    return true;
   }
 
   /** Removes ticket `id`, leaving its reservation in `takenUsdNano` / `takenTokens`; false when it is not in flight. */
@@ -388,6 +411,9 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       tryAcquire() {
         totals.tasks++;
         return UNCAPPED_TICKET;
+      },
+      reserveMore() {
+        return true;
       },
       meter(_ticket, actual) {
         if (actual.usd !== undefined) totals.usdNano += toNano(actual.usd);
@@ -620,6 +646,20 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       const now = clock();
       prune(now);
       return grantNow(request, now);
+    },
+
+    reserveMore(ticket, more) {
+      checkAmount('usd', more.usd);
+      checkAmount('tokens', more.tokens);
+      const usdNano = capUsdNano === undefined || more.usd === undefined ? 0 : toNano(more.usd);
+      const tokens = capTokens === undefined || more.tokens === undefined ? 0 : Math.ceil(more.tokens);
+      prune(clock());
+      if (capUsdNano !== undefined && spendLog.sumA + reserved.usdNano + usdNano > capUsdNano) return false;
+      if (capTokens !== undefined && spendLog.sumB + reserved.tokens + tokens > capTokens) return false;
+      if (!outstanding.addTo(ticket.id, usdNano, tokens)) return false;
+      reserved.usdNano += usdNano;
+      reserved.tokens += tokens;
+      return true;
     },
 
     meter(ticket, actual) {

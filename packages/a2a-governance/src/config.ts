@@ -72,6 +72,16 @@ export const PolicyConfigSchema = z.strictObject({
   callers: z.record(z.string().min(1), TaskPolicyConfigSchema).optional(),
 });
 
+/**
+ * `[cost]`: the operator's cost estimate of a task before it runs, in USD: per skill id, else
+ * `default_usd`. The Governor reserves it against `budget.global.max_usd_per_minute` and checks it
+ * against `policy.*.max_cost_usd` before dispatch.
+ */
+export const CostConfigSchema = z.strictObject({
+  default_usd: nonNegative().optional(),
+  skills: z.record(z.string().min(1), nonNegative()).optional(),
+});
+
 export const RecursionConfigSchema = z.strictObject({
   max_call_depth: nonNegativeInt().optional(),
   deny_revisit: z.boolean().optional(),
@@ -89,6 +99,7 @@ export const OperatorConfigSchema = z.strictObject({
   budget: BudgetConfigSchema.optional(),
   policy: PolicyConfigSchema.optional(),
   recursion: RecursionConfigSchema.optional(),
+  cost: CostConfigSchema.optional(),
 });
 export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
 
@@ -153,6 +164,15 @@ export interface MaterializedConfig {
   policy: TaskPolicyEngineOptions;
   recursion: RecursionPolicyOptions;
   routing?: MaterializedRouting;
+  /** From the `cost` block: pass it as `GovernorOptions.estimateCost`. Absent when the block is. */
+  estimateCost?: (input: { caller: string; skill: string }) => number | undefined;
+}
+
+/** The estimator of a `cost` block: the skill's entry, else `default_usd`, else unknown. */
+export function costEstimator(block: z.infer<typeof CostConfigSchema>): (input: { caller: string; skill: string }) => number | undefined {
+  const skills = new Map(Object.entries(block.skills ?? {}));
+  const fallback = block.default_usd;
+  return (input) => skills.get(input.skill) ?? fallback;
 }
 
 function toTaskPolicy(block: z.infer<typeof TaskPolicyConfigSchema>): TaskPolicy {
@@ -235,6 +255,8 @@ export function materializeConfig(
   if (recursion?.max_call_depth !== undefined) result.recursion.maxCallDepth = recursion.max_call_depth;
   if (recursion?.deny_revisit !== undefined) result.recursion.denyRevisit = recursion.deny_revisit;
   if (recursion?.revisit_allowlist !== undefined) result.recursion.revisitAllowlist = [...recursion.revisit_allowlist];
+
+  if (config.cost !== undefined) result.estimateCost = costEstimator(config.cost);
 
   if (violations.length > 0) throw new ConfigError(violations);
   return result;

@@ -15,7 +15,7 @@ export type GovernanceEvent =
       skill?: string;
       traceId?: string;
     }
-  | { type: 'aborted'; stage: 'policy'; reason: string; error: A2AError; caller?: string; skill?: string; traceId?: string }
+  | { type: 'aborted'; stage: 'policy' | 'budget'; reason: string; error: A2AError; caller?: string; skill?: string; traceId?: string }
   | { type: 'metered'; traceId?: string; rootAgentId?: string; usd: number; tokens: number };
 
 export interface GovernanceEvents {
@@ -24,7 +24,7 @@ export interface GovernanceEvents {
   emit(event: GovernanceEvent): void;
   /**
    * Counters: `accepted.<stage>`, `rejected.<stage>`, `rejected.<stage>.<reason>`,
-   * `aborted.policy.<reason>` and `metered`.
+   * `aborted.<stage>.<reason>` (`policy`, `budget`) and `metered`.
    */
   counts(): Record<string, number>;
 }

@@ -15,6 +15,12 @@ export interface GovernorOptions {
   policy?: TaskPolicyEngine;
   events?: GovernanceEvents;
   spend?: SpendAggregator;
+  /**
+   * Estimates a task's cost when `admit` is given none (the operator config's `cost` block, see
+   * `materializeConfig`). The estimate is reserved against the global budget and checked against
+   * the policy's `maxCostUsd` before the task runs. `undefined` means unknown.
+   */
+  estimateCost?: (input: { caller: string; skill: string }) => number | undefined;
 }
 
 export interface GovernedTaskInput {
@@ -33,9 +39,16 @@ export interface GovernedTaskInput {
 export interface GovernedTask {
   /** The context the task runs under: a child of the incoming one with `selfAgentId` appended, or a fresh root. */
   readonly context: TaskContext;
-  /** Aborts on a mid-task policy limit (reason: PolicyViolationError) or when the input signal aborts. */
+  /** Aborts on a mid-task policy limit (reason: PolicyViolationError) or when the input signal aborts (its reason). */
   readonly signal: AbortSignal;
-  meterTokens(tokens: number): void;
+  /**
+   * Adds tokens consumed so far: checked against the policy's `maxTokens` (past it `signal`
+   * aborts) and, when the ledger caps tokens, against the task's budget reservation. Returns the
+   * `BudgetExceededError` of a budget cut (this call's or an earlier one's), else `undefined`.
+   */
+  meterTokens(tokens: number): BudgetExceededError | undefined;
+  /** As `meterTokens`, for USD: the policy's `maxCostUsd` and the ledger's USD cap. */
+  meterUsd(usd: number): BudgetExceededError | undefined;
   /** Idempotent: meters the ledger, records spend along the lineage, releases the policy slot. */
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
@@ -90,12 +103,24 @@ export class Governor {
       throw new TypeError(`expected selfAgentId to be a non-empty string, got ${typeof options?.selfAgentId}`);
     }
     this.options = options;
+    const limits = options.budget?.reserveMore === undefined ? undefined : options.budget.snapshot().limits;
+    this.budgetCaps = { usd: limits?.usd !== undefined, tokens: limits?.tokens !== undefined };
   }
+
+  /** Whether the ledger caps USD or tokens (then a task's spend past its reservation is checked mid-task). */
+  private readonly budgetCaps: { readonly usd: boolean; readonly tokens: boolean };
 
   /** Rejects with `BudgetExceededError`, `RecursionLimitError` or `PolicyViolationError` (or the signal's reason). */
   admit(input: GovernedTaskInput): Promise<GovernedTask> {
     try {
-      const { budget, events } = this.options;
+      const { budget, events, estimateCost } = this.options;
+      if (estimateCost !== undefined && input.estimatedCostUsd === undefined) {
+        const estimate = estimateCost({ caller: input.caller, skill: input.skill });
+        if (estimate !== undefined) {
+          checkAmount('estimateCost()', estimate);
+          input = { ...input, estimatedCostUsd: estimate };
+        }
+      }
       if (budget === undefined) return Promise.resolve(this.admitAfterBudget(input, undefined));
       if (budget.tryAcquire === undefined || input.signal?.aborted) return this.admitAfterWait(budget, input);
       const ticket = budget.tryAcquire(budgetRequest(input));
@@ -213,13 +238,19 @@ export class Governor {
         { once: true },
       );
     }
-    return new AdmittedTask(this.options, context, signal, unlink, ticket, admission);
+    return new AdmittedTask(this.options, context, signal, unlink, ticket, admission, this.budgetCaps, input.estimatedCostUsd ?? 0, eventBase(input));
   }
 }
 
-/** A task admitted by a `Governor`. `meterTokens` and `finish` are methods: call them on the task. */
+/** A task admitted by a `Governor`. `meterTokens`, `meterUsd` and `finish` are methods: call them on the task. */
 class AdmittedTask implements GovernedTask {
   private finished: Promise<void> | undefined;
+  /** Spend metered so far, and what the budget ticket holds for it (the estimate, grown by `reserveMore`). */
+  private usd = 0;
+  private tokens = 0;
+  private reservedTokens = 0;
+  /** The budget cut, once spend outgrew the reservation with no room left. */
+  private cut: BudgetExceededError | undefined;
 
   constructor(
     private readonly options: GovernorOptions,
@@ -228,11 +259,47 @@ class AdmittedTask implements GovernedTask {
     private readonly unlink: (() => void) | undefined,
     private readonly ticket: BudgetTicket | undefined,
     private readonly admission: PolicyAdmission | undefined,
+    /** Which spend the ledger caps (only that is checked against the reservation). */
+    private readonly caps: { readonly usd: boolean; readonly tokens: boolean },
+    private reservedUsd: number,
+    private readonly base: { caller: string; skill: string; traceId?: string },
   ) {}
 
-  meterTokens(tokens: number): void {
+  meterTokens(tokens: number): BudgetExceededError | undefined {
     if (this.admission) this.admission.meterTokens(tokens);
     else checkAmount('tokens', tokens);
+    this.tokens += tokens;
+    if (this.caps.tokens && this.tokens > this.reservedTokens) this.reserve('tokens', this.tokens - this.reservedTokens);
+    return this.cut;
+  }
+
+  meterUsd(usd: number): BudgetExceededError | undefined {
+    if (this.admission) this.admission.meterCost(usd);
+    else checkAmount('usd', usd);
+    this.usd += usd;
+    if (this.caps.usd && this.usd > this.reservedUsd) this.reserve('usd', this.usd - this.reservedUsd);
+    return this.cut;
+  }
+
+  /**
+   * Grows the ticket's reservation to the spend so far, or cuts the task when the budget has no
+   * room. A cut is returned by the meter calls rather than aborting `signal`: a controller per
+   * task (its signal costs about 8 µs to make in Node 20) for a rare event is too dear.
+   */
+  private reserve(limit: 'usd' | 'tokens', more: number): void {
+    const { budget, events } = this.options;
+    if (this.cut !== undefined || this.finished || !budget?.reserveMore || !this.ticket) return;
+    if (budget.reserveMore(this.ticket, limit === 'usd' ? { usd: more } : { tokens: more })) {
+      if (limit === 'usd') this.reservedUsd += more;
+      else this.reservedTokens += more;
+      return;
+    }
+    const error = new BudgetExceededError({
+      message: `global budget exceeded mid-task: the task's ${limit} spend (${limit === 'usd' ? this.usd : this.tokens}) outgrew its reservation and the window has no room`,
+      metadata: { limit, actual: String(limit === 'usd' ? this.usd : this.tokens) },
+    });
+    this.cut = error;
+    events?.emit({ type: 'aborted', stage: 'budget', reason: limit, error, ...this.base, traceId: this.context.traceId });
   }
 
   finish(actual: { usd?: number; tokens?: number }): Promise<void> {
@@ -248,8 +315,8 @@ class AdmittedTask implements GovernedTask {
     const { context, admission, ticket } = this;
     this.unlink?.();
     admission?.release();
-    const usd = actual?.usd ?? 0;
-    const tokens = actual?.tokens ?? admission?.tokensUsed ?? 0;
+    const usd = actual?.usd ?? this.usd;
+    const tokens = actual?.tokens ?? this.tokens;
     spend?.record({ traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
     events?.emit({ type: 'metered', traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
     try {

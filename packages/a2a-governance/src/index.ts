@@ -14,6 +14,8 @@ export {
 export {
   BudgetConfigSchema,
   ConfigError,
+  CostConfigSchema,
+  costEstimator,
   type ConfigFormat,
   type ConfigViolation,
   DEFAULT_MAX_QUEUE_DEPTH,

@@ -6,7 +6,7 @@ import type { TimerFunctions } from './budget.js';
 export interface TaskPolicy {
   /** Tokens the task may consume; checked on every `meterTokens`. */
   maxTokens?: number;
-  /** Upper bound on the estimated cost, checked before dispatch. */
+  /** Upper bound on the estimated cost, checked before dispatch, and on the actual cost metered while the task runs. */
   maxCostUsd?: number;
   /** Wall-clock lifetime; past it the task's signal aborts. */
   maxDurationMs?: number;
@@ -28,12 +28,15 @@ export interface TaskPolicyEngineOptions {
 
 /** A reserved concurrency slot plus the mid-task limits of one admitted task. */
 export interface PolicyAdmission {
-  /** Aborts with a `PolicyViolationError` (metadata.field `maxTokens` | `maxDurationMs`) as reason. */
+  /** Aborts with a `PolicyViolationError` (metadata.field `maxTokens` | `maxCostUsd` | `maxDurationMs`) as reason. */
   readonly signal: AbortSignal;
   /** Adds tokens consumed so far; past `maxTokens` the signal aborts. */
   meterTokens(tokens: number): void;
+  /** Adds USD spent so far; past `maxCostUsd` the signal aborts. */
+  meterCost(usd: number): void;
   readonly elapsedMs: number;
   readonly tokensUsed: number;
+  readonly costUsd: number;
   /** Frees the concurrency slot and clears the duration timer. Idempotent; call it on every exit path. */
   release(): void;
 }
@@ -240,6 +243,7 @@ class Admission implements PolicyAdmission {
   private readonly controller: AbortController | undefined;
   private readonly startedAt: number;
   private tokens = 0;
+  private usd = 0;
   private released = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -252,7 +256,8 @@ class Admission implements PolicyAdmission {
     private readonly clock: () => number,
     private readonly timers: TimerFunctions,
   ) {
-    this.controller = policy.maxTokens === undefined && policy.maxDurationMs === undefined ? undefined : new AbortController();
+    this.controller =
+      policy.maxTokens === undefined && policy.maxDurationMs === undefined && policy.maxCostUsd === undefined ? undefined : new AbortController();
     this.signal = this.controller?.signal ?? neverAbortedSignal();
     this.startedAt = clock();
     if (policy.maxDurationMs !== undefined) {
@@ -279,6 +284,29 @@ class Admission implements PolicyAdmission {
 
   get tokensUsed(): number {
     return this.tokens;
+  }
+
+  get costUsd(): number {
+    return this.usd;
+  }
+
+  meterCost(usd: number): void {
+    if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0) {
+      throw new RangeError(`expected usd to be a finite number >= 0, got ${String(usd)}`);
+    }
+    this.usd += usd;
+    if (this.released || this.signal.aborted) return;
+    const limit = this.policy.maxCostUsd;
+    if (limit !== undefined && this.usd > limit) {
+      this.controller?.abort(
+        violation('maxCostUsd', `task exceeds policy: maxCostUsd = ${this.usd} > ${limit}`, {
+          caller: this.caller,
+          skill: this.skill,
+          limit: String(limit),
+          actual: String(this.usd),
+        }),
+      );
+    }
   }
 
   meterTokens(tokens: number): void {

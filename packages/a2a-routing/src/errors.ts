@@ -23,6 +23,29 @@ export class NoEligiblePeerError extends A2AError {
   }
 }
 
+/**
+ * The table entry of `IncompatiblePeerError`: a control-plane refusal (JSON-RPC -32000), HTTP 502
+ * because the upstream agent speaks nothing this one can use; not retryable until its card changes.
+ */
+export const INCOMPATIBLE_PEER_ERROR_ENTRY: ErrorCodeEntry = {
+  reason: 'INCOMPATIBLE_PEER',
+  domain: A2APLANE_ERROR_DOMAIN,
+  jsonRpcCode: -32000,
+  httpStatus: 502,
+  grpcStatus: 'FAILED_PRECONDITION',
+  message: 'Incompatible peer',
+  retryable: false,
+};
+
+/** Raised on discovery when the pool's negotiator refuses a peer's card (e.g. no common artifact-kind version). */
+export class IncompatiblePeerError extends A2AError {
+  static override readonly reason = 'INCOMPATIBLE_PEER';
+  constructor(options?: A2AErrorOptions) {
+    super(INCOMPATIBLE_PEER_ERROR_ENTRY, options);
+    this.name = 'IncompatiblePeerError';
+  }
+}
+
 const UNKNOWN_SELECTOR_BRAND = Symbol.for('@a2aplane/a2a-routing/UnknownSelectorError');
 
 /** A local startup error: a selector name that is not registered. Never crosses the wire. */

@@ -51,7 +51,13 @@ export function createHealthCheckLoop(pool: PeerPool, options: HealthCheckLoopOp
     }
     // A peer removed while its card was in flight stays removed.
     if (!pool.has(id)) return;
-    pool.upsert(id, card);
+    try {
+      pool.upsert(id, card);
+    } catch (error) {
+      // The pool's negotiator refused the new card: the pool dropped the peer.
+      options.onError?.(id, error);
+      return;
+    }
     pool.recordHealth(id, true);
   };
 

@@ -6,7 +6,13 @@ export {
   DEFAULT_FAILURE_THRESHOLD,
 } from './circuit-breaker.js';
 export { type DispatchRequest, type DispatchResult, Dispatcher, type DispatcherOptions } from './dispatcher.js';
-export { NO_ELIGIBLE_PEER_ERROR_ENTRY, NoEligiblePeerError, UnknownSelectorError } from './errors.js';
+export {
+  INCOMPATIBLE_PEER_ERROR_ENTRY,
+  IncompatiblePeerError,
+  NO_ELIGIBLE_PEER_ERROR_ENTRY,
+  NoEligiblePeerError,
+  UnknownSelectorError,
+} from './errors.js';
 export {
   type ExecutionInput,
   type ExecutionOutcome,
@@ -18,7 +24,15 @@ export {
   createStreamingExecutor,
 } from './executor.js';
 export { type HealthCheckLoop, type HealthCheckLoopOptions, type HealthCheckTimers, createHealthCheckLoop } from './health-check.js';
-export { type PeerCapability, type PeerSnapshot, type TaskSpec, cardQualifies, hasCapabilities } from './peer.js';
+export {
+  type PeerCapability,
+  type PeerNegotiation,
+  type PeerNegotiator,
+  type PeerSnapshot,
+  type TaskSpec,
+  cardQualifies,
+  hasCapabilities,
+} from './peer.js';
 export { DEFAULT_EWMA_ALPHA, type PeerOutcome, PeerPool, type PeerPoolOptions, type PeerSeed } from './peer-pool.js';
 export {
   type MaterializedRoutingConfig,

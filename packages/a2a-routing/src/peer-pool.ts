@@ -1,6 +1,7 @@
 import type { AgentCard } from '@a2aplane/a2a-types';
 import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
-import { type PeerSnapshot, type TaskSpec, cardQualifies } from './peer.js';
+import { IncompatiblePeerError } from './errors.js';
+import { type PeerNegotiator, type PeerSnapshot, type TaskSpec, cardQualifies } from './peer.js';
 
 export interface PeerPoolOptions {
   /** Weight of the newest observation in every moving average, in (0, 1]. Default 0.3. */
@@ -9,6 +10,12 @@ export interface PeerPoolOptions {
   breaker?: CircuitBreakerOptions;
   /** Milliseconds since some epoch; also the breakers' clock unless `breaker.clock` is set. Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Negotiates with every card that enters the pool (`upsert`: discovery and each refresh), such
+   * as `artifactVersionNegotiator()` of `@a2aplane/a2a-rulake-artifacts`. A refusal keeps the peer
+   * out (or takes it out) and `upsert` throws `IncompatiblePeerError`; agreed terms are on the snapshot.
+   */
+  negotiate?: PeerNegotiator;
 }
 
 export interface PeerOutcome {
@@ -26,6 +33,7 @@ export interface PeerSeed {
 interface PeerEntry {
   id: string;
   card: AgentCard;
+  terms: Readonly<Record<string, string>> | undefined;
   ewmaLatencyMs: number;
   ewmaCostUsd: number;
   latencySeen: boolean;
@@ -45,6 +53,7 @@ function snapshot(entry: PeerEntry): PeerSnapshot {
   return Object.freeze({
     id: entry.id,
     card: entry.card,
+    ...(entry.terms === undefined ? {} : { terms: entry.terms }),
     ewmaLatencyMs: entry.ewmaLatencyMs,
     ewmaCostUsd: entry.ewmaCostUsd,
     openTasks: entry.openTasks,
@@ -61,8 +70,13 @@ export class PeerPool {
   private readonly peers = new Map<string, PeerEntry>();
   private readonly alpha: number;
   private readonly breakerOptions: CircuitBreakerOptions;
+  private readonly negotiate: PeerNegotiator | undefined;
 
   constructor(options: PeerPoolOptions = {}) {
+    if (options.negotiate !== undefined && typeof options.negotiate !== 'function') {
+      throw new TypeError(`expected negotiate to be a function, got ${typeof options.negotiate}`);
+    }
+    this.negotiate = options.negotiate;
     const alpha = options.ewmaAlpha ?? DEFAULT_EWMA_ALPHA;
     if (typeof alpha !== 'number' || !(alpha > 0 && alpha <= 1)) throw new RangeError(`expected ewmaAlpha in (0, 1], got ${alpha}`);
     this.alpha = alpha;
@@ -70,20 +84,38 @@ export class PeerPool {
     this.breakerOptions = { clock, ...options.breaker };
   }
 
-  /** Adds a peer or replaces its card; observed statistics and breaker state are kept. */
+  /**
+   * Adds a peer or replaces its card; observed statistics and breaker state are kept. With
+   * `negotiate`, a card it refuses is not added (a known peer is removed) and this throws
+   * `IncompatiblePeerError`.
+   */
   upsert(id: string, card: AgentCard, seed?: PeerSeed): void {
     requireId(id);
     if (typeof card !== 'object' || card === null || !Array.isArray(card.skills)) {
       throw new TypeError(`expected card to be an AgentCard, got ${card === null ? 'null' : typeof card}`);
     }
+    let terms: Readonly<Record<string, string>> | undefined;
+    if (this.negotiate) {
+      const verdict = this.negotiate({ id, card });
+      if (!verdict.ok) {
+        this.peers.delete(id);
+        throw new IncompatiblePeerError({
+          message: `peer ${id} is incompatible: ${verdict.reason}`,
+          metadata: { ...verdict.metadata, agentId: id.slice(0, 128) },
+        });
+      }
+      terms = verdict.terms === undefined ? undefined : Object.freeze({ ...verdict.terms });
+    }
     const existing = this.peers.get(id);
     if (existing) {
       existing.card = card;
+      existing.terms = terms;
       return;
     }
     this.peers.set(id, {
       id,
       card,
+      terms,
       ewmaLatencyMs: seed?.ewmaLatencyMs ?? 0,
       ewmaCostUsd: seed?.ewmaCostUsd ?? 0,
       latencySeen: seed?.ewmaLatencyMs !== undefined,

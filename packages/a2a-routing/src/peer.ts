@@ -15,7 +15,17 @@ export interface PeerSnapshot {
   openTasks: number;
   /** Exponentially weighted share of failed outcomes, 0..1. */
   failureRate: number;
+  /** What the pool's negotiator agreed with this peer on discovery, e.g. `{ artifactKindVersion: '1' }`. */
+  terms?: Readonly<Record<string, string>>;
 }
+
+/** A negotiator's verdict on one card: agreed terms, or why the peer cannot be used. */
+export type PeerNegotiation =
+  | { ok: true; terms?: Record<string, string> }
+  | { ok: false; reason: string; metadata?: Record<string, string> };
+
+/** Checks a discovered card against what this agent speaks (`PeerPoolOptions.negotiate`). */
+export type PeerNegotiator = (peer: { id: string; card: AgentCard }) => PeerNegotiation;
 
 /** What a task needs from a peer (ADR-159 r2 `TaskSpec`). */
 export interface TaskSpec {

@@ -50,6 +50,88 @@ describe('executors (ADR-159 "Remote ≡ local": same outcome for the same strea
     await expect(running).rejects.toBe(reason);
   });
 
+  it('abort cancels the task through the source (local or remote alike) before rejecting', async () => {
+    for (const kind of ['local', 'remote'] as const) {
+      const canceled: Array<{ id: string; tenant?: string }> = [];
+      let streamSignal: AbortSignal | undefined;
+      const source: MessageStreamSource = {
+        async *stream(_request, options) {
+          streamSignal = options.signal;
+          yield STREAM[0]!;
+          yield STREAM[1]!;
+          await new Promise(() => {});
+        },
+        async cancel(params) {
+          // The source's stream is still open while CancelTask runs.
+          expect(streamSignal?.aborted).toBe(false);
+          canceled.push(params);
+        },
+      };
+      const controller = new AbortController();
+      const reason = new Error('caller went away');
+      const running = createStreamingExecutor(kind, source).execute({
+        request: { ...request(), tenant: 'acme' },
+        context,
+        signal: controller.signal,
+        onUpdate: (update) => {
+          if (update.statusUpdate) controller.abort(reason);
+        },
+      });
+      await expect(running).rejects.toBe(reason);
+      expect(canceled).toEqual([{ id: 't-1', tenant: 'acme' }]);
+      expect(streamSignal?.aborted).toBe(true);
+    }
+  });
+
+  it('an abort before any event waits (bounded) for the task id, then cancels; a silent source gives up at cancelTimeoutMs', async () => {
+    const canceled: string[] = [];
+    let release: () => void = () => undefined;
+    const late: MessageStreamSource = {
+      async *stream() {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        yield STREAM[0]!;
+      },
+      async cancel(params) {
+        canceled.push(params.id);
+      },
+    };
+    const controller = new AbortController();
+    const running = createLocalExecutor(late).execute({ request: request(), context, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    release();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(canceled).toEqual(['t-1']);
+
+    const silent: MessageStreamSource = {
+      async *stream() {
+        await new Promise(() => {});
+      },
+      async cancel(params) {
+        canceled.push(params.id);
+      },
+    };
+    const second = new AbortController();
+    const waiting = createLocalExecutor(silent, { cancelTimeoutMs: 10 }).execute({ request: request(), context, signal: second.signal });
+    second.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(canceled).toEqual(['t-1']);
+  });
+
+  it('writes the lineage into the request it streams, so local and remote tasks carry the same message metadata', async () => {
+    const seen: unknown[] = [];
+    const source: MessageStreamSource = {
+      async *stream(sent) {
+        seen.push(sent.message.metadata);
+        yield* STREAM;
+      },
+    };
+    await createLocalExecutor(source).execute({ request: request(), context, signal: new AbortController().signal });
+    expect(seen[0]).toMatchObject({ keep: 'me', ruvector: { context: { trace_id: context.traceId, depth: 0, root_agent_id: 'agent-a' } } });
+  });
+
   it('measureUsage reports usage', async () => {
     const executor = createStreamingExecutor('remote', replaySource(STREAM), { measureUsage: (_final, updates) => ({ tokens: updates.length * 10 }) });
     const outcome = await executor.execute({ request: request(), context, signal: new AbortController().signal });

@@ -153,3 +153,45 @@ describe('createHealthCheckLoop', () => {
     expect(fake.pending.size).toBe(0);
   });
 });
+
+describe('PeerPool negotiation on discovery', () => {
+  // A negotiator in the shape of rulake-artifacts' artifactVersionNegotiator: the peer's version list rides on its description here.
+  const negotiate = ({ card: peerCard }: { id: string; card: ReturnType<typeof card> }) =>
+    peerCard.description.includes('v1')
+      ? ({ ok: true, terms: { artifactKindVersion: '1' } } as const)
+      : ({ ok: false, reason: 'no common artifact kind version', metadata: { local: '1', remote: '2' } } as const);
+
+  it('records agreed terms on the snapshot and refuses an incompatible card with IncompatiblePeerError', async () => {
+    const { IncompatiblePeerError } = await import('../src/index.js');
+    const pool = new PeerPool({ negotiate });
+    pool.upsert('good', { ...card(), description: 'speaks v1' });
+    expect(pool.candidates({ skillId: 'analysis' })[0]?.terms).toEqual({ artifactKindVersion: '1' });
+    let error: unknown;
+    try {
+      pool.upsert('bad', { ...card(), description: 'speaks v2' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(IncompatiblePeerError.isInstance(error)).toBe(true);
+    expect((error as InstanceType<typeof IncompatiblePeerError>).metadata).toEqual({ local: '1', remote: '2', agentId: 'bad' });
+    expect(pool.has('bad')).toBe(false);
+    // A known peer whose refreshed card is incompatible leaves the pool.
+    expect(() => pool.upsert('good', { ...card(), description: 'now v2 only' })).toThrow(/incompatible/);
+    expect(pool.has('good')).toBe(false);
+  });
+
+  it('the health check drops a peer whose refreshed card the negotiator refuses, and reports it', async () => {
+    const pool = new PeerPool({ negotiate });
+    pool.upsert('p', { ...card(), description: 'speaks v1' });
+    const errors: unknown[] = [];
+    const loop = createHealthCheckLoop(pool, {
+      intervalMs: 60_000,
+      fetchCard: async () => ({ ...card(), description: 'v2 now' }),
+      onError: (_id, error) => errors.push(error),
+    });
+    await loop.runOnce();
+    loop.stop();
+    expect(pool.has('p')).toBe(false);
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -20,6 +20,8 @@ export type {
   ToArtifactOptions,
 } from './artifact-kind.js';
 export { checkArtifactVersion, negotiateArtifactKindVersion, sameArtifactKindVersion } from './versioning.js';
+export { artifactVersionNegotiator } from './negotiation.js';
+export type { ArtifactVersionNegotiation, ArtifactVersionNegotiatorOptions } from './negotiation.js';
 export type { ArtifactVersionCheck } from './versioning.js';
 export { WITNESS_BYTES, WITNESS_FORMAT_VERSION, computeWitness, createWitnessHasher, isWitness, verifyWitness } from './witness.js';
 export type { WitnessHasher } from './witness.js';

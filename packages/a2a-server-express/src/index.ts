@@ -39,7 +39,7 @@ export {
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
-export type { StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';
+export type { SendKey, StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';
 export {
   type ApiKeyVerifier,
   type AuthenticatorOptions,

@@ -22,14 +22,17 @@ export function typicalCard(baseUrl = 'http://127.0.0.1:8080'): AgentCard {
   } as AgentCard;
 }
 
-/** The params of the SendMessage request every throughput run sends. */
-export function sendMessageParams(text = 'hello'): SendMessageRequest {
+/**
+ * The params of a SendMessage request. Servers may deduplicate by `messageId` (ours does, spec
+ * §3.3.1), so every request that must run the agent needs its own: the default is a fresh UUID.
+ */
+export function sendMessageParams(text = 'hello', messageId: string = globalThis.crypto.randomUUID()): SendMessageRequest {
   return {
-    message: { messageId: '9f0c1f8e-4a51-4c2b-9d0e-3a1b2c3d4e5f', role: 'ROLE_USER', parts: [{ text }] },
+    message: { messageId, role: 'ROLE_USER', parts: [{ text }] },
   } as SendMessageRequest;
 }
 
 /** The JSON-RPC body of that request, as sent on the wire. */
-export function sendMessageBody(text = 'hello'): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendMessageParams(text) });
+export function sendMessageBody(text = 'hello', messageId?: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendMessageParams(text, messageId) });
 }

@@ -26,15 +26,26 @@ export interface LoadResult {
   valid: boolean;
 }
 
-/** One autocannon run: 50 connections by default, the same SendMessage request every time. */
+/** One autocannon run: 50 connections by default, the same SendMessage request (but for its messageId) every time. */
 export async function load(url: string, mode: ReplyMode, seconds: number, connections = 50): Promise<LoadResult> {
+  let sent = 0;
   const result = await autocannon({
     url: `${url}/a2a/jsonrpc`,
     connections,
     duration: seconds,
     method: 'POST',
     headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
-    body: sendMessageBody('hello'),
+    // A fresh messageId per request: a repeated one would be answered from the stored task
+    // (autocannon's idReplacement miscounts Content-Length for its variable-length ids).
+    requests: [
+      {
+        setupRequest: (request) => {
+          sent += 1;
+          request.body = sendMessageBody('hello', `bench-${sent}`);
+          return request;
+        },
+      },
+    ],
     timeout: 10,
     verifyBody: verifier(mode),
   });

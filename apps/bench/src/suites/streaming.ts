@@ -24,7 +24,8 @@ export interface StreamingRun {
 
 /** `subscribers` concurrent loops, each opening SendStreamingMessage streams one after another until the deadline. */
 async function drive(url: string, subscribers: number, seconds: number): Promise<Omit<StreamingRun, 'target' | 'subscribers'>> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: sendMessageParams('hello') });
+  // A fresh messageId per stream: a repeated one would replay the original task, not run a new one.
+  const body = (): string => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params: sendMessageParams('hello') });
   const deadline = performance.now() + seconds * 1000;
   let streams = 0;
   let events = 0;
@@ -35,7 +36,7 @@ async function drive(url: string, subscribers: number, seconds: number): Promise
       const response = await fetch(`${url}/a2a/jsonrpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream', [A2A_VERSION_HEADER]: '1.0' },
-        body,
+        body: body(),
       });
       if (!response.ok || !response.body) {
         mismatches++;

@@ -21,6 +21,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Request templates; `setupRequest` may change each request before it is sent. */
+    requests?: Array<{ setupRequest?: (request: { body?: string } & Record<string, unknown>) => { body?: string } & Record<string, unknown> }>;
     timeout?: number;
     verifyBody?: (body: string) => boolean;
   }

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,7 @@ export async function runConstantSizeHandOff(
       skill: { id: RESOLVE_SKILL, name: 'Resolve memory', description: 'Reads a witnessed payload from the shared tier.', tags: ['memory'] },
       governor: (agentId) => plane.governorFor(agentId),
       executor: () => createMemoryReaderExecutor(tier),
+      memory: { shard: pathToFileURL(directory).href, capabilities: ['read'] },
     });
     agents.push(reader);
     const retriever = await hostAgent({
@@ -90,6 +92,7 @@ export async function runConstantSizeHandOff(
           readerAgentId: () => reader.agentId,
           requestBodyBytes: meter.bytesOf,
         }),
+      memory: { shard: pathToFileURL(directory).href, capabilities: ['read', 'write'] },
     });
     agents.push(retriever);
     // A's client to B measures the bodies it sends.

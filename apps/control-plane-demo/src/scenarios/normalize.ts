@@ -2,8 +2,9 @@
  * Replaces generated identifiers and timestamps with stable placeholders so that two runs of the
  * same request compare equal "modulo ids and timestamps" (ADR-159 acceptance test 1). The n-th
  * distinct value of an id field becomes `<field#n>`, so the structure of references is kept.
+ * Everything else, metadata included (the lineage each message carries), is compared as it is.
  */
-const ID_FIELDS = new Set(['id', 'taskId', 'contextId', 'messageId']);
+const ID_FIELDS = new Set(['id', 'taskId', 'contextId', 'messageId', 'trace_id', 'parent_task_id']);
 
 export function normalizeRun(value: unknown): unknown {
   const seen = new Map<string, string>();
@@ -25,7 +26,6 @@ export function normalizeRun(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(node)) {
       if (key === 'timestamp') continue;
-      if (key === 'metadata') continue; // lineage and transport metadata differ by design
       out[key] = ID_FIELDS.has(key) && typeof child === 'string' ? placeholder(key === 'id' ? 'taskId' : key, child) : walk(child);
     }
     return out;

@@ -1,18 +1,31 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { A2AClient } from '@a2aplane/a2a-client';
 import { createRemoteExecutor } from '@a2aplane/a2a-client/routing';
 import { createRootContext, readTaskContext } from '@a2aplane/a2a-governance';
 import { createLocalExecutor, type Executor } from '@a2aplane/a2a-routing';
-import { createA2AServer } from '@a2aplane/a2a-server-express';
-import type { SendMessageRequest } from '@a2aplane/a2a-types';
+import { type A2AServer, createA2AServer } from '@a2aplane/a2a-server-express';
+import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { hostAgent } from '../agent-host.js';
 import { createWorkerExecutor } from '../agents/worker.js';
 import { type AgentSummary, type ControlPlane, discoverPeers, summarizePeers } from '../control-plane.js';
 import { normalizeRun } from './normalize.js';
 
 export interface RunRecord {
+  /** What the caller saw: states and artifact ids, in order. */
   states: string[];
+  /** The outcome the executor returned (normalized), `undefined` when it rejected. */
   final: unknown;
   error?: string;
+  /** The task as the agent stored it once the run was over (GetTask, full history), normalized. */
+  record: unknown;
+  /** The agent's whole event log of the task (SubscribeToTask from event 0), normalized: its status history. */
+  log: unknown[];
+}
+
+/** How the scenario reads back a task from the agent that ran it. */
+interface TaskReader {
+  getTask(id: string): Promise<unknown>;
+  eventLog(id: string): Promise<unknown[]>;
 }
 
 export interface RemoteEqualsLocalCase {
@@ -42,33 +55,79 @@ const request = (text: string): SendMessageRequest => ({
   message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata: { skillId: 'work' } },
 });
 
-async function run(executor: Executor, text: string, abortAfterUpdates?: number): Promise<RunRecord> {
+const stateOf = (update: StreamResponse): string[] => {
+  const out: string[] = [];
+  const state = update.task?.status.state ?? update.statusUpdate?.status.state;
+  if (state) out.push(state);
+  if (update.artifactUpdate) out.push(`artifact:${update.artifactUpdate.artifact.artifactId}`);
+  return out;
+};
+
+async function run(executor: Executor, reader: TaskReader, text: string, abortAfterUpdates?: number): Promise<RunRecord> {
   const controller = new AbortController();
   const states: string[] = [];
   let updates = 0;
+  let taskId: string | undefined;
+  let final: unknown;
+  let error: string | undefined;
   try {
     const outcome = await executor.execute({
       request: request(text),
       context: createRootContext({ rootAgentId: 'demo-caller' }),
       signal: controller.signal,
       onUpdate: (update) => {
-        const state = update.task?.status.state ?? update.statusUpdate?.status.state;
-        if (state) states.push(state);
-        if (update.artifactUpdate) states.push(`artifact:${update.artifactUpdate.artifact.artifactId}`);
+        taskId ??= update.task?.id;
+        states.push(...stateOf(update));
         updates += 1;
         if (abortAfterUpdates !== undefined && updates >= abortAfterUpdates) controller.abort();
       },
     });
-    return { states, final: normalizeRun(outcome.final) };
-  } catch (error) {
-    return { states, final: undefined, error: error instanceof Error ? error.name : String(error) };
+    final = normalizeRun(outcome.final);
+  } catch (caught) {
+    error = caught instanceof Error ? caught.name : String(caught);
   }
+  // The executor resolves or rejects only once the task is settled (an abort cancels it first).
+  const record = taskId === undefined ? undefined : normalizeRun(await reader.getTask(taskId));
+  const log = taskId === undefined ? [] : (normalizeRun(await reader.eventLog(taskId)) as unknown[]);
+  return { states, final, ...(error === undefined ? {} : { error }), record, log };
+}
+
+/** Reads tasks back from the in-process server core, as a caller of the same process would. */
+function localReader(server: A2AServer): TaskReader {
+  return {
+    async getTask(id) {
+      const response = await server.handle({ method: 'GetTask', params: { id }, version: '1.0' });
+      if (response.kind !== 'result') throw new Error(`GetTask failed: ${response.kind === 'error' ? response.error.message : response.kind}`);
+      return response.result;
+    },
+    async eventLog(id) {
+      const response = await server.handle({ method: 'SubscribeToTask', params: { id }, version: '1.0', lastEventId: '0' });
+      if (response.kind !== 'stream') throw new Error(`SubscribeToTask failed: ${response.kind === 'error' ? response.error.message : response.kind}`);
+      const events: unknown[] = [];
+      for await (const event of response.events) events.push(event.data);
+      return events;
+    },
+  };
+}
+
+/** Reads tasks back over HTTP with the same client the remote executor used. */
+function remoteReader(client: A2AClient): TaskReader {
+  return {
+    getTask: (id) => client.getTask({ id }),
+    async eventLog(id) {
+      const events: unknown[] = [];
+      for await (const event of client.subscribeToTask({ id }, { lastEventId: '0' })) events.push(event);
+      return events;
+    },
+  };
 }
 
 /**
  * ADR-159 acceptance test 1: the same requests through the local executor (the agent's server
  * core in process) and the remote executor (an HTTP hop to a server running the same agent)
- * give identical status sequences, artifacts and errors, modulo ids and timestamps.
+ * give identical results modulo ids and timestamps: what the caller saw, and the full task
+ * records the agents keep (history with metadata, status and its message, artifacts, the whole
+ * event log), including a caller that aborts mid-task (both tasks end CANCELED).
  */
 export async function runRemoteEqualsLocal(plane: ControlPlane, options: ScenarioOptions = {}): Promise<RemoteEqualsLocalResult> {
   options.signal?.throwIfAborted();
@@ -91,7 +150,10 @@ export async function runRemoteEqualsLocal(plane: ControlPlane, options: Scenari
     const agents = summarizePeers(peers);
     options.onAgents?.(agents);
     const local = createLocalExecutor(inProcess);
-    const remote = createRemoteExecutor(peers.get(worker.agentId)!.client);
+    const client = peers.get(worker.agentId)!.client;
+    const remote = createRemoteExecutor(client);
+    const readLocal = localReader(inProcess);
+    const readRemote = remoteReader(client);
     const cases: Array<{ name: string; text: string; abortAfterUpdates?: number }> = [
       { name: 'completed task with two artifacts', text: 'summarise the quarterly delegation report' },
       { name: 'failed task', text: 'please fail this one' },
@@ -101,8 +163,8 @@ export async function runRemoteEqualsLocal(plane: ControlPlane, options: Scenari
     for (const item of cases) {
       options.signal?.throwIfAborted();
       options.onProgress?.(`scenario 1: ${item.name}`);
-      const localRun = await run(local, item.text, item.abortAfterUpdates);
-      const remoteRun = await run(remote, item.text, item.abortAfterUpdates);
+      const localRun = await run(local, readLocal, item.text, item.abortAfterUpdates);
+      const remoteRun = await run(remote, readRemote, item.text, item.abortAfterUpdates);
       results.push({ name: item.name, local: localRun, remote: remoteRun, identical: isDeepStrictEqual(localRun, remoteRun) });
     }
     return { passed: results.every((result) => result.identical), cases: results, agents };

@@ -8,13 +8,15 @@ import {
 } from '@a2aplane/a2a-routing';
 import type { A2AClient } from '../client.js';
 
-/** A MessageStreamSource over a remote agent: SendStreamingMessage through the client, with resume. */
+/** A MessageStreamSource over a remote agent: SendStreamingMessage through the client, with resume; `cancel` is CancelTask. */
 export function createRemoteStreamSource(client: A2AClient): MessageStreamSource {
   if (typeof client?.sendStreamingMessage !== 'function') {
     throw new TypeError(`expected an A2AClient, got ${typeof client}`);
   }
   return {
     stream: (request, { context, signal }) => client.sendStreamingMessage(request, { context, signal }),
+    // The caller's signal has aborted by now: CancelTask goes out on its own (the executor bounds the wait).
+    cancel: (params) => client.cancelTask(params),
   };
 }
 

@@ -33,7 +33,7 @@ import {
 import type { AgentExecutor, EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
-import { type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
+import { type SendKey, type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
@@ -46,8 +46,12 @@ import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateL
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
 export interface GovernedTaskLike {
   readonly context: TaskContextLike;
+  /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
-  meterTokens(tokens: number): void;
+  /** May return a limit `A2AError` (a budget cut): the task then ends FAILED with it. Other results are ignored. */
+  meterTokens(tokens: number): unknown;
+  /** USD reported by the executor while it runs (`reportUsage`), checked against cost limits; as `meterTokens`. */
+  meterUsd?(usd: number): unknown;
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
 
@@ -131,6 +135,8 @@ export interface A2AServer {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The SendStreamingMessage pipeline without HTTP (a `MessageStreamSource`). Throws A2AErrors. */
   stream(request: SendMessageRequest, options?: InProcessStreamOptions): AsyncIterable<StreamResponse>;
+  /** CancelTask without HTTP, for a task started with `stream` (the `cancel` of a `MessageStreamSource`). Throws A2AErrors. */
+  cancel(params: A2ARequestMap['CancelTask'], options?: { principal?: Principal }): Promise<Task>;
   /** Live task runtimes and attached stream subscribers, for health checks and leak tests. */
   stats(): { liveTasks: number; subscribers: number };
   close(): Promise<void>;
@@ -182,6 +188,8 @@ function trimHistory(task: Task, historyLength: number | undefined): Task {
 interface ExecutionExtra {
   context?: TaskContextLike;
   signal?: AbortSignal;
+  /** The id of a new task, claimed with its send key before the task starts. */
+  taskId?: string;
 }
 const NO_EXTRA: ExecutionExtra = {};
 const OK = { ok: true } as const;
@@ -190,6 +198,9 @@ interface StartedExecution {
   runtime: TaskRuntime;
   detach: () => void;
 }
+
+/** The brand a2a-governance puts on its shared never-aborting signal. */
+const NEVER_ABORTS = Symbol.for('@a2aplane/a2a-governance/neverAborts');
 
 const isFinal = (task: Task): boolean => isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state);
 
@@ -322,7 +333,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         throw new InvalidParamsError({ message: 'message.contextId does not match the task' });
       }
     } else {
-      const taskId = globalThis.crypto.randomUUID();
+      const taskId = extra.taskId ?? globalThis.crypto.randomUUID();
       runtime = new TaskRuntime({ tenant, taskId }, caller.owner, message.contextId ?? globalThis.crypto.randomUUID(), deps);
       runtime.pendingUserMessage = message;
     }
@@ -405,9 +416,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       reportUsage(reported) {
         if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
           usage.tokens += reported.tokens;
-          governed?.meterTokens(reported.tokens);
+          endForLimit(runtime, governed?.meterTokens(reported.tokens), contextId);
         }
-        if (typeof reported?.usd === 'number' && reported.usd > 0) usage.usd += reported.usd;
+        if (typeof reported?.usd === 'number' && reported.usd > 0) {
+          usage.usd += reported.usd;
+          endForLimit(runtime, governed?.meterUsd?.(reported.usd), contextId);
+        }
       },
     };
     const inlinePush = params.configuration?.taskPushNotificationConfig;
@@ -438,9 +452,73 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       }
     }
 
+    const stopWatching = watchRun(runtime, governed?.signal, extra.signal, contextId);
     // `execute` catches everything itself; the catch here is the last line against an unhandled rejection.
-    execute(runtime, requestContext, sink, usage, governed, executionSignal).catch((error: unknown) => onError('task execution failed', error));
+    execute(runtime, requestContext, sink, usage, governed, executionSignal, stopWatching).catch((error: unknown) =>
+      onError('task execution failed', error),
+    );
     return { runtime, detach };
+  }
+
+  /**
+   * What ends a run from outside, whatever the executor does with its signal: a governance limit
+   * (`POLICY_VIOLATION`, `BUDGET_EXCEEDED`) ends the task FAILED with that ErrorInfo in its status
+   * message; an in-process caller that aborts (a dispatcher's local executor) cancels it, as
+   * CancelTask would. Returns the function that stops watching.
+   */
+  function watchRun(runtime: TaskRuntime, governedSignal: AbortSignal | undefined, caller: AbortSignal | undefined, contextId: string): () => void {
+    // A governed task without mid-task limits shares one never-aborting signal (marked by
+    // a2a-governance): listening to it per task would cost a listener for nothing.
+    const limits = governedSignal === undefined || (governedSignal as unknown as Record<symbol, unknown>)[NEVER_ABORTS] === true ? undefined : governedSignal;
+    const onLimit = (): void => {
+      // The governed signal also follows the caller's: a caller abort is a cancel, not a failure.
+      if (caller?.aborted) return;
+      endForLimit(runtime, limits?.reason, contextId);
+    };
+    const onCaller = (): void => {
+      // Already ended (say, canceled through `cancel` just before the caller's signal followed).
+      if (runtime.task && isTerminalTaskState(runtime.task.status.state)) return;
+      void cancelRuntime(runtime).catch((error: unknown) => onError('canceling a task on caller abort failed', error));
+    };
+    if (caller?.aborted) onCaller();
+    else if (limits?.aborted) onLimit();
+    limits?.addEventListener('abort', onLimit);
+    caller?.addEventListener('abort', onCaller);
+    return () => {
+      limits?.removeEventListener('abort', onLimit);
+      caller?.removeEventListener('abort', onCaller);
+    };
+  }
+
+  /**
+   * A governance limit (`POLICY_VIOLATION`, `BUDGET_EXCEEDED`; other reasons are ignored) stops
+   * the executor and ends the task FAILED, once.
+   */
+  function endForLimit(runtime: TaskRuntime, reason: unknown, contextId: string): void {
+    if (!A2AError.isInstance(reason) || (reason.reason !== 'POLICY_VIOLATION' && reason.reason !== 'BUDGET_EXCEEDED')) return;
+    if (runtime.task && isTerminalTaskState(runtime.task.status.state)) return;
+    runtime.execution?.signal.abort(reason);
+    void runtime.enqueue(() => failForLimit(runtime, reason, contextId)).catch((error: unknown) => onError('ending a task on a limit failed', error));
+  }
+
+  /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */
+  async function failForLimit(runtime: TaskRuntime, error: A2AError, contextId: string): Promise<void> {
+    const task = runtime.task;
+    if (runtime.messageResponse || (task && isTerminalTaskState(task.status.state))) return;
+    const taskId = runtime.key.taskId;
+    const taskContextId = task?.contextId ?? contextId;
+    const status = {
+      state: 'TASK_STATE_FAILED' as const,
+      timestamp: isoNow(),
+      message: {
+        messageId: globalThis.crypto.randomUUID(),
+        role: 'ROLE_AGENT' as const,
+        taskId,
+        contextId: taskContextId,
+        parts: [{ text: error.message }, { data: error.toErrorInfo() as unknown as Record<string, unknown> }],
+      },
+    };
+    await runtime.apply(task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } });
   }
 
   /** Runs the executor in the background, then ends the task's run and settles governance. */
@@ -451,6 +529,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     usage: { tokens: number; usd: number },
     governed: GovernedTaskLike | undefined,
     executionSignal: ExecutionSignal,
+    stopWatching: () => void,
   ): Promise<void> {
     let failure: unknown;
     try {
@@ -469,6 +548,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       runtime.execution = undefined;
       runtime.endListeners();
     }
+    stopWatching();
     executionSignal.unfollow();
     if (governed) {
       try {
@@ -499,13 +579,65 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     runtime.endListeners();
   }
 
-  async function sendMessage(params: SendMessageRequest, caller: Caller, request: CoreRequest): Promise<unknown> {
+  /** Starts still between their send-key claim and their launch, by task map key: a repeat waits for them. */
+  const pendingStarts = new Map<string, Promise<unknown>>();
+
+  type SendClaim = { kind: 'claimed'; key: SendKey; taskId: string } | { kind: 'repeat'; runtime: TaskRuntime };
+
+  /**
+   * Idempotent SendMessage (spec §3.3.1): claims (tenant, caller, messageId) in the store for the
+   * task this message starts or continues. A repeat gets the runtime of the original task instead.
+   * A claim whose task is gone (evicted, or the reply was a Message and no task was made) is
+   * taken over, so that message runs again.
+   */
+  async function claimSend(params: SendMessageRequest, caller: Caller): Promise<SendClaim> {
+    const tenant = params.tenant ?? '';
+    const key: SendKey = { tenant, owner: caller.owner, messageId: params.message.messageId };
+    const taskId = params.message.taskId ?? globalThis.crypto.randomUUID();
+    for (let attempt = 0; ; attempt++) {
+      const held = await store.claimSendKey(key, taskId);
+      if (held === undefined) return { kind: 'claimed', key, taskId };
+      const taskKey = { tenant, taskId: held };
+      await pendingStarts.get(taskMapKey(taskKey))?.catch(() => undefined);
+      const live = runtimes.get(taskMapKey(taskKey));
+      if (live && live.owner === caller.owner) return { kind: 'repeat', runtime: live };
+      const original = await runtimeFor(taskKey, caller).catch((error: unknown) => {
+        if (TaskNotFoundError.isInstance(error)) return undefined;
+        throw error;
+      });
+      if (original) return { kind: 'repeat', runtime: original };
+      if (attempt > 0) throw new UnsupportedOperationError({ message: 'The message is already being handled' });
+      await store.releaseSendKey(key, held);
+    }
+  }
+
+  /** Runs `start` for a claimed send, giving the key back when the task never started. */
+  async function startClaimed<T>(claim: { key: SendKey; taskId: string }, tenant: string, start: () => Promise<T>): Promise<T> {
+    const mapKey = taskMapKey({ tenant, taskId: claim.taskId });
+    const started = start();
+    pendingStarts.set(mapKey, started);
+    try {
+      return await started;
+    } catch (error) {
+      await store.releaseSendKey(claim.key, claim.taskId).catch(() => undefined);
+      throw error;
+    } finally {
+      if (pendingStarts.get(mapKey) === started) pendingStarts.delete(mapKey);
+    }
+  }
+
+  /** Waits (blocking sends) until the runtime's task is final, then answers like SendMessage. */
+  async function answerSend(
+    params: SendMessageRequest,
+    request: CoreRequest,
+    attach: (listener: Listener) => Promise<{ runtime: TaskRuntime; detach: () => void }>,
+  ): Promise<unknown> {
     const blocking = params.configuration?.returnImmediately !== true;
     let resolveOutcome!: (value: { ok: true } | { ok: false; error: unknown }) => void;
     const outcome = new Promise<{ ok: true } | { ok: false; error: unknown }>((resolve) => {
       resolveOutcome = resolve;
     });
-    const { runtime, detach } = await startExecution(params, caller, (signal) => {
+    const { runtime, detach } = await attach((signal) => {
       if (signal.type === 'error') resolveOutcome({ ok: false, error: signal.error });
       else if (signal.type === 'end' || signal.final || !blocking) resolveOutcome(OK);
     });
@@ -519,6 +651,26 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     if (runtime.messageResponse) return { message: runtime.messageResponse };
     if (!runtime.task) throw new InvalidAgentResponseError({ message: 'The agent produced no response' });
     return { task: trimHistory(runtime.task, params.configuration?.historyLength) };
+  }
+
+  /** A repeat of a send: the original's answer, waiting for it while it still runs. */
+  function answerRepeat(params: SendMessageRequest, request: CoreRequest, runtime: TaskRuntime): Promise<unknown> {
+    return answerSend(params, request, async (listener) => {
+      const settled = !runtime.running || runtime.messageResponse !== undefined || (runtime.task !== undefined && isFinal(runtime.task));
+      if (settled || params.configuration?.returnImmediately === true) {
+        listener({ type: 'end' });
+        return { runtime, detach: () => undefined };
+      }
+      return { runtime, detach: runtime.addListener(listener) };
+    });
+  }
+
+  async function sendMessage(params: SendMessageRequest, caller: Caller, request: CoreRequest): Promise<unknown> {
+    const claim = await claimSend(params, caller);
+    if (claim.kind === 'repeat') return answerRepeat(params, request, claim.runtime);
+    return answerSend(params, request, (listener) =>
+      startClaimed(claim, params.tenant ?? '', () => startExecution(params, caller, listener, { taskId: claim.taskId })),
+    );
   }
 
   /** Turns runtime signals into a stream of SSE events; `seed` events go first. */
@@ -553,21 +705,46 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     caller: Caller,
     extra: ExecutionExtra = NO_EXTRA,
   ): Promise<AsyncIterable<StreamEvent>> {
+    const claim = await claimSend(params, caller);
+    if (claim.kind === 'repeat') return streamRepeat(claim.runtime);
     const buffered: RuntimeSignal[] = [];
     let forward: ((signal: RuntimeSignal) => void) | undefined;
-    const { runtime, detach } = await startExecution(
-      params,
-      caller,
-      (signal) => {
-        if (forward) forward(signal);
-        else buffered.push(signal);
-      },
-      extra,
+    const { runtime, detach } = await startClaimed(claim, params.tenant ?? '', () =>
+      startExecution(
+        params,
+        caller,
+        (signal) => {
+          if (forward) forward(signal);
+          else buffered.push(signal);
+        },
+        { ...extra, taskId: claim.taskId },
+      ),
     );
     return streamFrom(runtime, (push) => {
       forward = push;
       for (const signal of buffered.splice(0)) push(signal);
       return detach;
+    });
+  }
+
+  /** A repeated streaming send: the original task as it is now, then its live events. */
+  function streamRepeat(runtime: TaskRuntime): Promise<AsyncIterable<StreamEvent>> {
+    return runtime.enqueue(async () => {
+      const task = runtime.task;
+      const message = runtime.messageResponse;
+      const seed: RuntimeSignal | undefined = message
+        ? { type: 'event', seq: 0, event: { message }, final: true }
+        : task
+          ? { type: 'event', seq: await store.lastSeq(runtime.key), event: { task }, final: isFinal(task) }
+          : undefined;
+      return streamFrom(runtime, (push) => {
+        if (seed) push(seed);
+        if (!runtime.running || (seed?.type === 'event' && seed.final)) {
+          push({ type: 'end' });
+          return () => undefined;
+        }
+        return runtime.addListener(push);
+      });
     });
   }
 
@@ -616,6 +793,48 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     });
   }
 
+  const cancels = new WeakMap<TaskRuntime, Promise<void>>();
+
+  /**
+   * Stops a running execution (its signal, then `executor.cancel`) and publishes CANCELED unless
+   * the task is terminal by then. One path for CancelTask and an in-process caller's abort.
+   */
+  function cancelRuntime(runtime: TaskRuntime, metadata?: Record<string, unknown>): Promise<void> {
+    // One cancel at a time per runtime: a caller abort and a CancelTask share it.
+    let running = cancels.get(runtime);
+    if (running === undefined) {
+      running = cancelOnce(runtime, metadata).finally(() => cancels.delete(runtime));
+      cancels.set(runtime, running);
+    }
+    return running;
+  }
+
+  async function cancelOnce(runtime: TaskRuntime, metadata: Record<string, unknown> | undefined): Promise<void> {
+    const hook = runtime.execution;
+    if (hook) {
+      hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
+      if (options.executor.cancel) {
+        try {
+          await options.executor.cancel(hook.context, hook.sink);
+        } catch (error) {
+          onError('executor cancel failed', error);
+        }
+      }
+    }
+    await runtime.enqueue(async () => {
+      const current = runtime.task;
+      if (!current || isTerminalTaskState(current.status.state)) return;
+      await runtime.apply({
+        statusUpdate: {
+          taskId: current.id,
+          contextId: current.contextId ?? runtime.contextId,
+          status: { state: 'TASK_STATE_CANCELED', timestamp: new Date().toISOString() },
+          ...(metadata ? { metadata } : {}),
+        },
+      });
+    });
+  }
+
   async function cancelTask(params: A2ARequestMap['CancelTask'], caller: Caller): Promise<Task> {
     const key = { tenant: params.tenant ?? '', taskId: params.id };
     const runtime = await runtimeFor(key, caller);
@@ -623,29 +842,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       const task = runtime.task as Task;
       if (task.status.state === 'TASK_STATE_CANCELED') return task;
       if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
-      const hook = runtime.execution;
-      if (hook) {
-        hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
-        if (options.executor.cancel) {
-          try {
-            await options.executor.cancel(hook.context, hook.sink);
-          } catch (error) {
-            onError('executor cancel failed', error);
-          }
-        }
-      }
-      await runtime.enqueue(async () => {
-        const current = runtime.task as Task;
-        if (isTerminalTaskState(current.status.state)) return;
-        await runtime.apply({
-          statusUpdate: {
-            taskId: current.id,
-            contextId: current.contextId ?? runtime.contextId,
-            status: { state: 'TASK_STATE_CANCELED', timestamp: new Date().toISOString() },
-            ...(params.metadata ? { metadata: params.metadata } : {}),
-          },
-        });
-      });
+      await cancelRuntime(runtime, params.metadata);
       const final = runtime.task as Task;
       if (final.status.state !== 'TASK_STATE_CANCELED') throw new TaskNotCancelableError({ metadata: { taskId: final.id } });
       return final;
@@ -783,16 +980,25 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
   }
 
+  /** The caller of an in-process call (`stream`, `cancel`). */
+  const inProcessCaller = (principal: Principal | undefined): Caller => ({
+    principal,
+    owner: principal?.id ?? '',
+    version: A2A_PROTOCOL_VERSION,
+    extensions: [],
+  });
+
+  async function cancel(params: A2ARequestMap['CancelTask'], cancelOptions: { principal?: Principal } = {}): Promise<Task> {
+    const parsed = parseOperationParams('CancelTask', params);
+    if (!parsed.success) throw new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] });
+    return cancelTask(parsed.data, inProcessCaller(cancelOptions.principal));
+  }
+
   async function* stream(request: SendMessageRequest, streamOptions: InProcessStreamOptions = {}): AsyncIterable<StreamResponse> {
     checkInputShape(request);
     const parsed = parseOperationParams('SendStreamingMessage', request);
     if (!parsed.success) throw new InvalidParamsError({ details: [{ ...parsed.error.toBadRequest() }] });
-    const caller: Caller = {
-      principal: streamOptions.principal,
-      owner: streamOptions.principal?.id ?? '',
-      version: A2A_PROTOCOL_VERSION,
-      extensions: [],
-    };
+    const caller = inProcessCaller(streamOptions.principal);
     const events = await sendStreamingMessage(parsed.data, caller, {
       ...(streamOptions.context ? { context: streamOptions.context } : {}),
       ...(streamOptions.signal ? { signal: streamOptions.signal } : {}),
@@ -805,6 +1011,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     store,
     handle,
     stream,
+    cancel,
     stats() {
       let subscribers = 0;
       for (const runtime of runtimes.values()) subscribers += runtime.listenerCount;

@@ -5,7 +5,8 @@ import {
   type TaskPushNotificationConfig,
 } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
-import { type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
+import { IdempotencyKeys } from './idempotency-keys.js';
+import { type SendKey, type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
@@ -25,6 +26,10 @@ export interface InMemoryTaskStoreOptions {
   maxTaskBytes?: number;
   /** Most events kept per task for replay; older ones are dropped. Default 1 000. */
   maxEventsPerTask?: number;
+  /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
+  idempotencyTtlMs?: number;
+  /** Most SendMessage keys kept; beyond it the oldest is forgotten. Default 10 000. */
+  maxIdempotencyKeys?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -102,6 +107,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly now: () => number;
   /** Sum of every entry's `bytes`. */
   private bytes = 0;
+  private readonly sendKeys: IdempotencyKeys;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
@@ -113,6 +119,11 @@ export class InMemoryTaskStore implements TaskStore {
     if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
     if (!(this.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
     if (!(this.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
+    this.sendKeys = new IdempotencyKeys({
+      ttlMs: options.idempotencyTtlMs ?? 10 * 60_000,
+      maxKeys: options.maxIdempotencyKeys ?? 10_000,
+      now: this.now,
+    });
   }
 
   /** Tasks and estimated bytes held now (for health checks and tests). */
@@ -330,5 +341,13 @@ export class InMemoryTaskStore implements TaskStore {
     this.resize(entry, -(entry.pushBytes.get(id) ?? 0));
     entry.pushBytes.delete(id);
     return true;
+  }
+
+  async claimSendKey(key: SendKey, taskId: string): Promise<string | undefined> {
+    return this.sendKeys.claim(key, taskId);
+  }
+
+  async releaseSendKey(key: SendKey, taskId: string): Promise<void> {
+    this.sendKeys.release(key, taskId);
   }
 }

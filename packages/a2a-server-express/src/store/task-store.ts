@@ -37,6 +37,14 @@ export interface TaskListPage {
   totalSize: number;
 }
 
+/** Who sent which message (spec §3.3.1): a repeated SendMessage is recognised by it. */
+export interface SendKey {
+  tenant: string;
+  /** Principal id of the sender (`''` for anonymous callers). */
+  owner: string;
+  messageId: string;
+}
+
 /** One entry of a task's event log: `seq` grows by one per event, from 1. */
 export interface StoredEvent {
   seq: number;
@@ -63,4 +71,12 @@ export interface TaskStore {
   putPushConfig(key: TaskKey, config: TaskPushNotificationConfig & { id: string }): Promise<void>;
   listPushConfigs(key: TaskKey): Promise<(TaskPushNotificationConfig & { id: string })[]>;
   deletePushConfig(key: TaskKey, id: string): Promise<boolean>;
+  /**
+   * Idempotent SendMessage: atomically claims `key` for `taskId` and resolves `undefined`, or,
+   * when the key is already claimed (and not yet expired), resolves the task id it names and
+   * changes nothing. Keys are kept for a window (bounded in count and age) chosen by the store.
+   */
+  claimSendKey(key: SendKey, taskId: string): Promise<string | undefined>;
+  /** Forgets `key` if it still names `taskId` (the send failed before its task existed). */
+  releaseSendKey(key: SendKey, taskId: string): Promise<void>;
 }

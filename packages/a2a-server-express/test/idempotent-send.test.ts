@@ -1,0 +1,153 @@
+import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
+import { describe, expect, it } from 'vitest';
+import { type AgentExecutor, createA2AServer, createTaskUpdater, InMemoryTaskStore } from '../src/index.js';
+import { testCard } from './helpers.js';
+
+/** An executor that counts its runs and holds each task until `release()` is called. */
+function heldExecutor() {
+  let runs = 0;
+  const waiting: Array<() => void> = [];
+  const executor: AgentExecutor = {
+    async execute(context, events) {
+      runs++;
+      const task = createTaskUpdater(context, events);
+      task.submit();
+      task.startWork('working');
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      task.addArtifact([{ text: 'done' }], { artifactId: 'out' });
+      task.complete();
+    },
+  };
+  return {
+    executor,
+    get runs() {
+      return runs;
+    },
+    release: () => {
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+  };
+}
+
+const send = (messageId: string, extra: Partial<SendMessageRequest['message']> = {}): SendMessageRequest => ({
+  message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra },
+});
+
+const taskOf = (response: { kind: string; result?: unknown }) => (response as { result: { task: { id: string; status: { state: string } } } }).result.task;
+
+describe('idempotent SendMessage (spec §3.3.1)', () => {
+  it('the same messageId twice from one caller makes one task and runs the executor once', async () => {
+    const agent = heldExecutor();
+    const server = createA2AServer({ card: testCard(), executor: agent.executor });
+    const first = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0' });
+    const second = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    agent.release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(taskOf(a).id).toBe(taskOf(b).id);
+    expect(taskOf(b).status.state).toBe('TASK_STATE_COMPLETED');
+    // Again after the task ended: the original task, as it is now.
+    const third = await server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0' });
+    expect(taskOf(third).id).toBe(taskOf(a).id);
+    expect(agent.runs).toBe(1);
+    const listed = await server.handle({ method: 'ListTasks', params: {}, version: '1.0' });
+    expect((listed as { result: { totalSize: number } }).result.totalSize).toBe(1);
+    // Another messageId is another task.
+    const other = server.handle({ method: 'SendMessage', params: send('m-2'), version: '1.0' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    agent.release();
+    expect(taskOf(await other).id).not.toBe(taskOf(a).id);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.stats().liveTasks).toBe(0);
+    await server.close();
+  });
+
+  it('a repeated streaming send streams the original task, not a new one', async () => {
+    const agent = heldExecutor();
+    const server = createA2AServer({ card: testCard(), executor: agent.executor });
+    const collect = async () => {
+      const events: StreamResponse[] = [];
+      for await (const event of server.stream(send('s-1'))) events.push(event);
+      return events;
+    };
+    const first = collect();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = collect();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    agent.release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(agent.runs).toBe(1);
+    expect(b[0]?.task?.id).toBe(a[0]?.task?.id);
+    expect(b.at(-1)?.statusUpdate?.status.state ?? b.at(-1)?.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    // After the task ended: one event, the task as it is now, and nothing left live.
+    const after = await collect();
+    expect(after).toHaveLength(1);
+    expect(after[0]?.task).toMatchObject({ id: a[0]?.task?.id, status: { state: 'TASK_STATE_COMPLETED' } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.stats()).toEqual({ liveTasks: 0, subscribers: 0 });
+    await server.close();
+  });
+
+  it('keys are per caller: another principal with the same messageId gets its own task', async () => {
+    const agent = heldExecutor();
+    const server = createA2AServer({ card: testCard(), executor: agent.executor });
+    const alice = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'alice', scheme: 'bearer' } });
+    const bob = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'bob', scheme: 'bearer' } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    agent.release();
+    const [a, b] = await Promise.all([alice, bob]);
+    expect(taskOf(a).id).not.toBe(taskOf(b).id);
+    expect(agent.runs).toBe(2);
+    await server.close();
+  });
+
+  it('a send refused before its task existed gives its key back, so a retry runs', async () => {
+    let refuse = true;
+    const agent = heldExecutor();
+    const server = createA2AServer({
+      card: testCard(),
+      executor: agent.executor,
+      governance: {
+        admit: async () => {
+          if (refuse) throw new Error('not now');
+          return { context: { traceId: 't', depth: 0, rootAgentId: 'a', visitedAgents: ['a'] }, signal: new AbortController().signal, meterTokens() {}, finish: async () => undefined };
+        },
+      },
+    });
+    const refused = await server.handle({ method: 'SendMessage', params: send('m-9'), version: '1.0' });
+    expect(refused.kind).toBe('error');
+    refuse = false;
+    const retried = server.handle({ method: 'SendMessage', params: send('m-9'), version: '1.0' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    agent.release();
+    expect(taskOf(await retried).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(agent.runs).toBe(1);
+    await server.close();
+  });
+});
+
+describe('InMemoryTaskStore send keys', () => {
+  const key = { tenant: '', owner: 'alice', messageId: 'm-1' };
+
+  it('claims once, expires after the TTL and keeps at most maxIdempotencyKeys', async () => {
+    let now = 0;
+    const store = new InMemoryTaskStore({ idempotencyTtlMs: 1000, maxIdempotencyKeys: 2, now: () => now });
+    expect(await store.claimSendKey(key, 't-1')).toBeUndefined();
+    expect(await store.claimSendKey(key, 't-2')).toBe('t-1');
+    now = 1001;
+    expect(await store.claimSendKey(key, 't-3')).toBeUndefined();
+    await store.claimSendKey({ ...key, messageId: 'm-2' }, 't-4');
+    await store.claimSendKey({ ...key, messageId: 'm-3' }, 't-5');
+    // m-1 was the oldest of three: forgotten.
+    expect(await store.claimSendKey(key, 't-6')).toBeUndefined();
+  });
+
+  it('release forgets a key only while it still names that task', async () => {
+    const store = new InMemoryTaskStore();
+    await store.claimSendKey(key, 't-1');
+    await store.releaseSendKey(key, 't-other');
+    expect(await store.claimSendKey(key, 't-2')).toBe('t-1');
+    await store.releaseSendKey(key, 't-1');
+    expect(await store.claimSendKey(key, 't-2')).toBeUndefined();
+  });
+});
