@@ -3,7 +3,7 @@ import { agentUrl, flag, parseCommandArgs, positionals, stringValue } from '../a
 import { readVerificationKeys } from '../files.js';
 import { printCard } from '../format.js';
 import type { Command } from './types.js';
-import { checkCard, createCliKeyResolver, exitCodeOf, reportCheck } from './verify.js';
+import { type CardCheck, checkCard, createCliKeyResolver, exitCodeOf, reportCheck } from './verify.js';
 
 export const EXIT_CODE_HELP = `Exit codes:
   0   card signature valid (and a declared AgentID matches the signer)
@@ -43,17 +43,25 @@ ${EXIT_CODE_HELP}`,
     const url = agentUrl('card', rawUrl as string);
     const keyFile = stringValue(args, 'key');
     const pinned = keyFile === undefined ? undefined : await readVerificationKeys(keyFile);
-    const discovered = await new CardResolver({ fetch: ctx.io.fetch, timeoutMs: 15_000 }).resolve(url);
-    const origin = new URL(discovered.url).origin;
     const extra = (args.values['jku-prefix'] as string[] | undefined) ?? [];
     const allowInsecure = flag(args, 'allow-insecure');
-    const resolver = createCliKeyResolver({
-      ...(pinned ? { pinned } : {}),
+    let check: CardCheck = { status: 'no-signature' };
+    // `a2a card` inspects: it prints the card whatever the verdict, and reports the verdict (and
+    // exit code) itself, so its verifier hands discovery the card and keeps the real result.
+    const discovered = await new CardResolver({
       fetch: ctx.io.fetch,
-      allowInsecure,
-      jkuPrefixes: [`${origin}/`, ...extra],
-    });
-    const check = await checkCard(discovered.raw, resolver);
+      timeoutMs: 15_000,
+      cardVerifier: async (text, cardUrl) => {
+        const resolver = createCliKeyResolver({
+          ...(pinned ? { pinned } : {}),
+          fetch: ctx.io.fetch,
+          allowInsecure,
+          jkuPrefixes: [`${new URL(cardUrl).origin}/`, ...extra],
+        });
+        check = await checkCard(text, resolver);
+        return { status: check.status === 'no-signature' ? 'no-signature' : 'valid' };
+      },
+    }).resolve(url);
     if (flag(args, 'json')) {
       ctx.out(JSON.stringify({ url: discovered.url, legacy: discovered.legacy, verification: check, card: discovered.card }, null, 2));
     } else {
