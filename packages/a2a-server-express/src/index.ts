@@ -46,7 +46,11 @@ export {
   type BasicVerifier,
   type BearerVerifier,
   createAuthenticator,
+  createHttpSignatureAuthenticator,
   createStaticApiKeyVerifier,
+  type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureVerifierLike,
+  type SignedRequestView,
   type TokenVerifier,
   timingSafeEqualString,
 } from './auth/index.js';

@@ -1,4 +1,10 @@
 export { createAuthenticator } from './authenticator.js';
+export {
+  createHttpSignatureAuthenticator,
+  type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureVerifierLike,
+  type SignedRequestView,
+} from './http-signature.js';
 export { createStaticApiKeyVerifier } from './static-api-key.js';
 export { timingSafeEqualString } from './timing-safe.js';
 export type {
