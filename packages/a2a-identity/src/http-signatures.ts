@@ -1,4 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519';
+import { sha256 } from '@noble/hashes/sha2';
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { encodeBase64Url } from './base64url.js';
 import { describeValue } from './describe-value.js';
@@ -167,7 +168,7 @@ export interface ParsedHttpSignature {
  * Reads the signature `label` (or the only one) from `Signature-Input` and `Signature` and builds
  * its signature base. Throws `HttpSignatureError` when the fields are missing or malformed.
  */
-export function readHttpSignature(message: HttpSignatureMessage, label?: string): ParsedHttpSignature {
+export function readHttpSignature(message: HttpSignatureMessage, label?: string, preferred?: string): ParsedHttpSignature {
   const inputHeader = headerOf(message, 'signature-input');
   const signatureHeader = headerOf(message, 'signature');
   if (inputHeader === undefined || signatureHeader === undefined) throw new HttpSignatureError('Signature-Input and Signature are both required');
@@ -179,7 +180,7 @@ export function readHttpSignature(message: HttpSignatureMessage, label?: string)
   } catch (error) {
     throw new HttpSignatureError(error instanceof StructuredFieldError ? error.message : 'unreadable signature fields');
   }
-  const chosen = label ?? (inputs.size === 1 ? [...inputs.keys()][0] : undefined);
+  const chosen = label ?? (preferred !== undefined && inputs.has(preferred) ? preferred : inputs.size === 1 ? [...inputs.keys()][0] : undefined);
   if (chosen === undefined) throw new HttpSignatureError('several signatures and no label to choose one');
   const input = inputs.get(chosen);
   const signature = signatures.get(chosen);
@@ -202,11 +203,17 @@ export function verifyHttpSignatureWith(parsed: ParsedHttpSignature, key: Verifi
   return verifySignature('EdDSA', key, new TextEncoder().encode(parsed.base), parsed.signature);
 }
 
-/** `sha-256=:<base64>:`, the Content-Digest (RFC 9530) of `body`. */
+/**
+ * `sha-256=:<base64>:`, the Content-Digest (RFC 9530) of `body`. Small bodies (most A2A requests)
+ * are hashed in place: a WebCrypto call costs a thread-pool round trip that outweighs hashing a
+ * few KiB; large ones go to WebCrypto so they do not hold the event loop.
+ */
 export async function contentDigest(body: Uint8Array | string): Promise<string> {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  return `sha-256=:${encodeStd(await sha256Digest(bytes))}:`;
+  const digest = bytes.length <= INLINE_DIGEST_BYTES ? sha256(bytes) : await sha256Digest(bytes);
+  return `sha-256=:${encodeStd(digest)}:`;
 }
+const INLINE_DIGEST_BYTES = 16_384;
 
 // ---------------------------------------------------------------------------------------------
 // The A2A profile.
@@ -303,20 +310,26 @@ export interface NonceCache {
 
 /**
  * A bounded in-memory nonce cache. Entries leave when their signature expires; when full it
- * refuses new nonces (fails closed) rather than forget live ones. One process only: behind a load
- * balancer, pin callers to an instance or share a cache with the same interface.
+ * refuses new nonces (fails closed) rather than forget live ones. Size it for your rate: a nonce
+ * is held for the signature's lifetime plus the clock skew (90 s with the default signer), so
+ * the default 500000 entries (tens of MB at most) holds about 5500 signed requests a second.
+ * One process only: behind a load balancer, pin callers to an instance or share a cache with
+ * the same interface.
  */
 export function createNonceCache(options?: { maxEntries?: number; clock?: () => number }): NonceCache {
-  const maxEntries = options?.maxEntries ?? 100_000;
+  const maxEntries = options?.maxEntries ?? 500_000;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
   const clock = options?.clock ?? Date.now;
   const entries = new Map<string, number>();
+  let lastFullSweep = Number.NEGATIVE_INFINITY;
   const sweep = (now: number): void => {
     for (const [key, expiresAt] of entries) {
       if (expiresAt > now) break; // insertion order is close to expiry order: stop at the first live one
       entries.delete(key);
     }
-    if (entries.size >= maxEntries) {
+    // Full: a scan of every entry, at most once a second (it is linear in the size).
+    if (entries.size >= maxEntries && now - lastFullSweep >= 1000) {
+      lastFullSweep = now;
       for (const [key, expiresAt] of entries) if (expiresAt <= now) entries.delete(key);
     }
   };
@@ -386,6 +399,17 @@ export interface HttpSignatureVerifier {
 }
 
 const fail = (reason: HttpSignatureFailure, detail: string): HttpSignatureVerification => ({ ok: false, reason, detail });
+
+// SHAKE-256 of a key once per key object, not per request (resolvers hand out the same objects).
+const agentIds = new WeakMap<VerificationKey, string>();
+function agentIdOf(key: VerificationKey): string {
+  let id = agentIds.get(key);
+  if (id === undefined) {
+    id = agentIdFromPublicKey(key.publicKey);
+    agentIds.set(key, id);
+  }
+  return id;
+}
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 /**
@@ -409,8 +433,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     }
     let parsed: ParsedHttpSignature;
     try {
-      const inputs = parseDictionary(headerOf(request, 'signature-input') ?? '');
-      parsed = readHttpSignature(request, inputs.has(HTTP_SIGNATURE_LABEL) ? HTTP_SIGNATURE_LABEL : undefined);
+      parsed = readHttpSignature(request, undefined, HTTP_SIGNATURE_LABEL);
     } catch (error) {
       return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
     }
@@ -439,7 +462,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const key = await Promise.resolve()
       .then(() => options.resolveKey(keyid))
       .catch(() => undefined);
-    if (!key || key.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdFromPublicKey(key.publicKey) !== keyid) {
+    if (!key || key.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
       return fail('unknown-key', 'no trusted key for this AgentID');
     }
     if (!(await verifyHttpSignatureWith(parsed, key))) return fail('bad-signature', 'the signature does not verify');
@@ -450,7 +473,8 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       if (digest !== actual) return fail('digest-mismatch', 'the body does not match content-digest');
     }
     // Last, once the signature is known good: junk cannot fill the cache.
-    if (!nonces.add(`${keyid}:${nonce}`, (expires + skew) * 1000)) return fail('replayed', 'this nonce was already used (or the replay cache is full)');
+    // A 64-bit AgentID prefix keeps entries small; nonces are random (128 bits from our signer).
+    if (!nonces.add(`${keyid.slice(0, 16)}:${nonce}`, (expires + skew) * 1000)) return fail('replayed', 'this nonce was already used (or the replay cache is full)');
     return { ok: true, agentId: keyid, created, expires };
   }
 

@@ -26,17 +26,30 @@ export interface LoadResult {
   valid: boolean;
 }
 
-/** One autocannon run: 50 connections by default, the same SendMessage request every time. */
-export async function load(url: string, mode: ReplyMode, seconds: number, connections = 50): Promise<LoadResult> {
+/**
+ * One autocannon run: 50 connections by default, the same SendMessage request every time. With
+ * `signatures`, each request also carries the next RFC 9421 signature headers (a fresh nonce each).
+ */
+export async function load(
+  url: string,
+  mode: ReplyMode,
+  seconds: number,
+  connections = 50,
+  signatures?: { next(): Record<string, string> },
+): Promise<LoadResult> {
+  const headers = { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' };
   const result = await autocannon({
     url: `${url}/a2a/jsonrpc`,
     connections,
     duration: seconds,
     method: 'POST',
-    headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
+    headers,
     body: sendMessageBody('hello'),
     timeout: 10,
     verifyBody: verifier(mode),
+    ...(signatures
+      ? { requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, headers: { ...headers, ...signatures.next() } }) }] }
+      : {}),
   });
   const total2xx = result['2xx'];
   return {
