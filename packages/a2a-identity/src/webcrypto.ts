@@ -37,14 +37,18 @@ function cryptoKeyOf(key: VerificationKey): Promise<CryptoKey> {
 
 /**
  * Verifies a raw signature (Ed25519 64 bytes, or ES256 `r || s` 64 bytes) over `data` with `key`.
- * False for an algorithm that does not fit the key, a malformed key or signature. Never rejects.
+ * False for an algorithm that does not fit the key, a malformed key or signature. Rejects only
+ * when the platform cannot verify at all (no WebCrypto, or no Ed25519 in it), so that is never
+ * mistaken for a bad signature.
  */
 export async function verifySignature(algorithm: SigningAlgorithm, key: VerificationKey, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
+  if (algorithm !== key.algorithm || signature.length !== 64) return false;
+  if (algorithm === 'EdDSA' ? key.publicKey.length !== 32 : key.publicKey.length !== 65) return false;
+  const api = subtle();
   try {
-    if (algorithm !== key.algorithm || signature.length !== 64) return false;
-    if (algorithm === 'EdDSA' ? key.publicKey.length !== 32 : key.publicKey.length !== 65) return false;
-    return await subtle().verify(VERIFY[algorithm], await cryptoKeyOf(key), signature as BufferSource, data as BufferSource);
-  } catch {
+    return await api.verify(VERIFY[algorithm], await cryptoKeyOf(key), signature as BufferSource, data as BufferSource);
+  } catch (error) {
+    if ((error as { name?: unknown })?.name === 'NotSupportedError') throw new TypeError(`expected WebCrypto to support ${algorithm}, got NotSupportedError`);
     return false;
   }
 }

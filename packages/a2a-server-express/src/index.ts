@@ -53,6 +53,7 @@ export {
   type SignedRequestView,
   type TokenVerifier,
   timingSafeEqualString,
+  verifyEd25519,
 } from './auth/index.js';
 export { createTokenBucketRateLimiter, type TokenBucketRateLimiterOptions } from './limits/index.js';
 export {

@@ -6,13 +6,14 @@ import {
   createHttpRequestSigner,
   createHttpSignatureVerifier,
   createJwks,
+  exportPrivateJwk,
   generateKeyPair,
   signAgentCard,
   withAgentIdExtension,
 } from '@a2aplane/a2a-identity';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator, createHttpSignatureAuthenticator, createStaticApiKeyVerifier } from '../src/auth/index.js';
+import { createAuthenticator, createHttpSignatureAuthenticator, createStaticApiKeyVerifier, verifyEd25519 } from '../src/auth/index.js';
 import { a2aExpress } from '../src/express/index.js';
 import { type A2AServer, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '../src/index.js';
 
@@ -35,7 +36,8 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function a2aServer(baseUrl: string): A2AServer {
+/** `native`: node:crypto Ed25519 (`verifyEd25519`); otherwise the verifier's WebCrypto default. */
+function a2aServer(baseUrl: string, native = false): A2AServer {
   const securitySchemes = { key: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } } };
   const server = createA2AServer({
     card: createAgentCard({ baseUrl, name: 'verified', description: 'Knows who calls', skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }], securitySchemes }),
@@ -48,6 +50,7 @@ function a2aServer(baseUrl: string): A2AServer {
     },
     authenticate: createHttpSignatureAuthenticator({
       verifier: createHttpSignatureVerifier({
+        ...(native ? { verifyEd25519 } : {}),
         resolveKey: createCallerKeyResolver({
           keys: [caller],
           cardUrlOf: (agentId) => (agentId === cardedId ? `${cardHostUrl}/.well-known/agent-card.json` : undefined),
@@ -72,7 +75,7 @@ beforeAll(async () => {
 
   const node = createServer();
   nodeUrl = await listen(node);
-  node.on('request', createNodeHttpHandler(a2aServer(nodeUrl)));
+  node.on('request', createNodeHttpHandler(a2aServer(nodeUrl, true)));
 
   // The express middleware, called as an express app calls it.
   const notFound = (res: ServerResponse) => () => res.writeHead(404).end();
@@ -124,6 +127,20 @@ function outcome(binding: 'JSONRPC' | 'REST', reply: { status: number; json: unk
 
 const signerOf = (key = caller) => createHttpRequestSigner({ key });
 
+describe('verifyEd25519 (node:crypto)', () => {
+  it('verifies what the key signed and nothing else', async () => {
+    const { createPrivateKey, sign } = await import('node:crypto');
+    const data = new TextEncoder().encode('signed bytes');
+    const signature = new Uint8Array(sign(null, data, createPrivateKey({ key: exportPrivateJwk(caller) as never, format: 'jwk' })));
+    expect(verifyEd25519(caller.publicKey, data, signature)).toBe(true);
+    expect(verifyEd25519(stranger.publicKey, data, signature)).toBe(false);
+    expect(verifyEd25519(caller.publicKey, new TextEncoder().encode('other bytes'), signature)).toBe(false);
+    expect(verifyEd25519(caller.publicKey, data, signature.subarray(1))).toBe(false);
+    expect(verifyEd25519(new Uint8Array(31), data, signature)).toBe(false);
+  });
+});
+
+// node:http runs with verifyEd25519 (node:crypto), express with the verifier's WebCrypto default.
 describe.each([
   ['node:http', () => nodeUrl],
   ['express', () => expressUrl],

@@ -31,7 +31,7 @@ export async function createSignedHeaderPool(url: string, body: string): Promise
   const make = (): Record<string, string> => {
     const created = Math.floor(Date.now() / 1000);
     const nonce = encodeBase64Url(new TextEncoder().encode(`bench-nonce-${(counter++).toString().padStart(10, '0')}`));
-    const params = { created, expires: created + 300, nonce, alg: 'ed25519', keyid: BENCH_CALLER_ID };
+    const params = { created, expires: created + 60, nonce, alg: 'ed25519', keyid: BENCH_CALLER_ID };
     const base = httpSignatureBase({ method: 'POST', authority: target.host, target: target.pathname + target.search, headers: { 'content-digest': digest } }, components, params);
     const signature = sign(null, Buffer.from(base), privateKey).toString('base64');
     const input = base.slice(base.lastIndexOf('"@signature-params": ') + '"@signature-params": '.length);

@@ -1,6 +1,6 @@
 // Our server on node:http with the full governance pipeline (as ours-governed) and every caller
 // verified: RFC 9421 request signatures (Ed25519, content-digest, nonce replay cache), the
-// caller's key pinned. Unsigned requests are refused.
+// caller's key pinned, Ed25519 checked with node:crypto (verifyEd25519). Unsigned requests are refused.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import {
   Governor,
@@ -11,7 +11,7 @@ import {
   readTaskContext,
 } from '@a2aplane/a2a-governance';
 import { createCallerKeyResolver, createHttpSignatureVerifier } from '@a2aplane/a2a-identity';
-import { InMemoryTaskStore, createA2AServer, createHttpSignatureAuthenticator, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
+import { InMemoryTaskStore, createA2AServer, createHttpSignatureAuthenticator, createNodeHttpHandler, verifyEd25519 } from '@a2aplane/a2a-server-express';
 import { BENCH_CALLER } from '../lib/signed.js';
 import { parseServerArgs, serve } from './common.js';
 import { countStored, oursOptions } from './ours-agent.js';
@@ -26,7 +26,7 @@ const governor = new Governor({
   spend: new SpendAggregator(),
 });
 const authenticate = createHttpSignatureAuthenticator({
-  verifier: createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [BENCH_CALLER] }) }),
+  verifier: createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [BENCH_CALLER] }), verifyEd25519 }),
 });
 let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
 serve(

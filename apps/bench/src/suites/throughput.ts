@@ -52,9 +52,9 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
         try {
           // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
           const signatures = target.id === 'ours-verified' ? await createSignedHeaderPool(`${server.url}/a2a/jsonrpc`, sendMessageBody('hello')) : undefined;
-          signatures?.fill(25_000 * warmupSeconds);
+          signatures?.fill(12_000 * warmupSeconds);
           await load(server.url, mode, warmupSeconds, 50, signatures);
-          signatures?.fill(25_000 * measureSeconds);
+          signatures?.fill(12_000 * measureSeconds);
           const cpuBefore = processCpuSeconds(server.process.pid);
           const result = await load(server.url, mode, measureSeconds, 50, signatures);
           const cpuAfter = processCpuSeconds(server.process.pid);

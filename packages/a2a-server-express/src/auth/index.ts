@@ -5,6 +5,7 @@ export {
   type HttpSignatureVerifierLike,
   type SignedRequestView,
 } from './http-signature.js';
+export { verifyEd25519 } from './ed25519.js';
 export { createStaticApiKeyVerifier } from './static-api-key.js';
 export { timingSafeEqualString } from './timing-safe.js';
 export type {
