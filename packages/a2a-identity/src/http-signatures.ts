@@ -388,9 +388,9 @@ export interface HttpSignatureVerifierOptions {
   /** Replay protection. Default: a fresh `createNonceCache()` for this verifier. */
   nonces?: NonceCache;
   /**
-   * The Ed25519 check. Default: WebCrypto (portable). On Node, pass `verifyEd25519` of
-   * a2a-server-express (node:crypto, synchronous): Node 20's WebCrypto costs several times more
-   * CPU per request (decision 0018 has the figures).
+   * The Ed25519 check. Default: WebCrypto (portable, asynchronous). On Node, `verifyEd25519` of
+   * a2a-server-express (node:crypto) checks synchronously, without WebCrypto's thread-pool round
+   * trip, for somewhat less CPU per request (decision 0018 has the figures).
    */
   verifyEd25519?: (publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
   /** Largest `expires - created` accepted. Default 300 seconds. */
@@ -472,7 +472,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const key = await Promise.resolve()
       .then(() => options.resolveKey(keyid))
       .catch(() => undefined);
-    if (!key || key.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
+    if (key?.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
       return fail('unknown-key', 'no trusted key for this AgentID');
     }
     const good = checkEd25519

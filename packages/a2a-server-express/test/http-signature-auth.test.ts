@@ -116,12 +116,21 @@ async function send(url: string, body: string, headers: Record<string, string>):
   return { status: response.status, text, json: JSON.parse(text) };
 }
 
-/** Whether the answer is a task completed for `who`, or an UNAUTHENTICATED refusal. */
+interface Reply {
+  error?: { data?: unknown; status?: string };
+  result?: { task: ReplyTask };
+  task?: ReplyTask;
+}
+interface ReplyTask {
+  status: { state: string; message?: { parts?: Array<{ text?: string }> } };
+}
+
+/** The text the task completed with (`hello <who>`), or `refused:...` with the error. */
 function outcome(binding: 'JSONRPC' | 'REST', reply: { status: number; json: unknown }): string {
-  const body = reply.json as Record<string, any>;
+  const body = reply.json as Reply;
   if (binding === 'JSONRPC' && body.error) return `refused:${JSON.stringify(body.error.data ?? [])}`;
   if (binding === 'REST' && reply.status !== 200) return `refused:${reply.status}:${body.error?.status}`;
-  const task = binding === 'JSONRPC' ? body.result.task : body.task;
+  const task = (binding === 'JSONRPC' ? body.result?.task : body.task) as ReplyTask;
   return task.status.message?.parts?.[0]?.text ?? task.status.state;
 }
 

@@ -9,8 +9,8 @@ const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /**
  * Ed25519 verification with node:crypto, synchronous: pass it as `verifyEd25519` to a2a-identity's
- * `createHttpSignatureVerifier` on Node (its portable default, WebCrypto, costs several times more
- * CPU per request on Node 20). False for a malformed key or signature; never throws.
+ * `createHttpSignatureVerifier` on Node (its portable default, WebCrypto, adds a thread-pool round
+ * trip and somewhat more CPU per request). False for a malformed key or signature; never throws.
  */
 export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean {
   if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32 || !(signature instanceof Uint8Array) || signature.length !== 64) return false;
