@@ -84,7 +84,7 @@ describe('the a2a binary (dist/bin.js)', () => {
   });
 
   it('send --json gives a parseable task for scripts', async () => {
-    const sent = await a2a('send', signed.url, 'from a script', '--json');
+    const sent = await a2a('send', signed.url, 'from a script', '--json', '--allow-insecure');
     expect(sent.code).toBe(0);
     expect(sent.err).toBe('');
     const task = (JSON.parse(sent.out) as { task: Task }).task;
@@ -126,7 +126,7 @@ describe('the a2a binary (dist/bin.js)', () => {
   it('subscribe follows a running task until SIGINT: exit 130', async () => {
     const sent = await run(['send', '--allow-insecure', signed.url, 'a slow task', '--no-wait', '--json']);
     const task = (JSON.parse(sent.out) as { task: Task }).task;
-    const following = exec(['subscribe', signed.url, task.id]);
+    const following = exec(['subscribe', '--allow-insecure', signed.url, task.id]);
     try {
       await waitFor(() => following.out().includes(task.id) || following.child.exitCode !== null);
       expect(following.out()).toContain(task.id);
