@@ -90,6 +90,13 @@ describe('a2a send/get/list/cancel/subscribe verify the agent card before sendin
     expect(rpcCalls).toBe(0);
   });
 
+  it('--jku-prefix trusts a JWKS on another origin', async () => {
+    current = 'foreign-jku';
+    rpcCalls = 0;
+    expect((await run(['get', url, 'task-1', '--allow-insecure', '--jku-prefix', `${foreignUrl}/`])).code).toBe(EXIT_CODES.failure);
+    expect(rpcCalls).toBeGreaterThan(0);
+  });
+
   it('--key pins the key (no jku needed); --require-signed refuses an unsigned card', async () => {
     const dir = await tempDir();
     try {

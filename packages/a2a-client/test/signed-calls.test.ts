@@ -71,6 +71,30 @@ describe.each([['JSONRPC'], ['HTTP+JSON']] as const)('a2a-client signs its calls
     expect(JSON.stringify(events.at(-1))).toContain(`hello ${callerId}`);
   });
 
+  it('a retried request is signed afresh (a new nonce), so the server does not see a replay', async () => {
+    const seen: string[] = [];
+    let calls = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.url.includes('/a2a/')) {
+        seen.push(request.headers.get('signature-input') ?? '');
+        if (calls++ === 0) throw new TypeError('network down');
+      }
+      return fetch(request);
+    };
+    const client = createA2AClient({
+      baseUrl,
+      fetch: flaky,
+      preferredBindings: [binding],
+      retry: { retries: 1, initialDelayMs: 1, maxDelayMs: 1 },
+      auth: createHttpRequestSigner({ key: caller }),
+    });
+    expect((await client.sendMessage(hello())).task?.status.message?.parts[0]?.text).toBe(`hello ${callerId}`);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toBe(seen[1]);
+    expect(seen.every((input) => input.includes(`keyid="${callerId}"`))).toBe(true);
+  });
+
   it('a peer that does not sign keeps working with an API key', async () => {
     const client = createA2AClient({ baseUrl, preferredBindings: [binding], auth: apiKeyAuth({ name: 'X-API-Key', value: 'k-1', location: 'header' }) });
     expect((await client.sendMessage(hello())).task?.status.message?.parts[0]?.text).toBe('hello api-key-peer');

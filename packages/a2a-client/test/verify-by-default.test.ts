@@ -68,6 +68,12 @@ describe('discovery verifies every signed card by default', () => {
     expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/.well-known/agent-card.json']);
   });
 
+  it('jkuPrefixes trusts a key server on another origin', async () => {
+    current = 'foreign-jku';
+    const discovered = await new CardResolver({ ...dev, jkuPrefixes: [`${foreign.url}/`] }).resolve(server.url);
+    expect(discovered.verification).toMatchObject({ status: 'valid', agentId: agentIdFromPublicKey(agent.publicKey) });
+  });
+
   it('pinned keys: the agent key verifies without any jku fetch; another pinned key refuses the card', async () => {
     current = 'valid';
     const before = server.requests.length;
