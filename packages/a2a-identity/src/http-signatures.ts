@@ -370,6 +370,8 @@ export type HttpSignatureFailure =
   | 'expired'
   | 'not-yet-valid'
   | 'unknown-key'
+  /** `authorities` is set and the request names another one. */
+  | 'wrong-authority'
   | 'digest-mismatch'
   | 'bad-signature'
   | 'replayed';
@@ -393,6 +395,13 @@ export interface HttpSignatureVerifierOptions {
    * trip, for somewhat less CPU per request (decision 0018 has the figures).
    */
   verifyEd25519?: (publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
+  /**
+   * The authorities (`host` or `host:port`, as in the `Host` header) this server answers to. A
+   * signature names the authority it was made for; without this list, a server that received a
+   * signed request could relay it to another server that trusts the same caller (within its
+   * lifetime, before that server saw the nonce). Set it in production. Default: any authority.
+   */
+  authorities?: readonly string[];
   /** Largest `expires - created` accepted. Default 300 seconds. */
   maxWindowSeconds?: number;
   /** Clock difference tolerated on `created` and `expires`. Default 30 seconds. */
@@ -432,6 +441,10 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   if (!Number.isSafeInteger(skew) || skew < 0) throw new RangeError(`expected clockSkewSeconds >= 0, got ${describeValue(skew)}`);
   const clock = options.clock ?? Date.now;
   const nonces = options.nonces ?? createNonceCache({ clock });
+  const authorities = options.authorities === undefined ? undefined : new Set(options.authorities.map((a) => a.toLowerCase()));
+  if (options.authorities !== undefined && (!Array.isArray(options.authorities) || !options.authorities.every((a) => typeof a === 'string' && a !== ''))) {
+    throw new TypeError(`expected options.authorities to be an array of host[:port] strings, got ${describeValue(options.authorities)}`);
+  }
   const checkEd25519 = options.verifyEd25519;
   if (checkEd25519 !== undefined && typeof checkEd25519 !== 'function') {
     throw new TypeError(`expected options.verifyEd25519 to be a function, got ${describeValue(checkEd25519)}`);
@@ -464,6 +477,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const covers = (name: string) => components.includes(name);
     const coversTarget = covers('@target-uri') || (covers('@authority') && covers('@path') && covers('@query'));
     if (!covers('@method') || !coversTarget) return fail('incomplete', 'the signature must cover @method and the target (@authority @path @query, or @target-uri)');
+    if (authorities && !authorities.has(request.authority.toLowerCase())) return fail('wrong-authority', 'the request is not addressed to this server');
     const method = request.method.toUpperCase();
     if (request.body === undefined && !BODYLESS.has(method)) return fail('incomplete', 'the request body is not available to check its digest');
     const hasBody = request.body !== undefined && request.body.length > 0;

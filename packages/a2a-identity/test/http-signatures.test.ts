@@ -167,6 +167,14 @@ describe('the a2aplane request-signature profile', () => {
     expect((await verifier().verify(long)).ok).toBe(true);
   });
 
+  it('with authorities set, a request signed for another server (relayed here) is refused', async () => {
+    const strict = createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [caller] }), clock: () => NOW, authorities: ['agent.example.com'] });
+    expect((await strict.verify(await signedRequest({ body }))).ok).toBe(true);
+    const relayed = await signedRequest({ body, url: 'https://other.example.com/a2a/jsonrpc' });
+    expect(await strict.verify(relayed)).toMatchObject({ ok: false, reason: 'wrong-authority' });
+    expect((await verifier().verify(relayed)).ok).toBe(true); // without the list any authority goes
+  });
+
   it('an unknown AgentID, or a resolver handing out a key of another AgentID -> unknown-key', async () => {
     expect(await verifier().verify(await signedRequest({ body }, { key: stranger }))).toMatchObject({ ok: false, reason: 'unknown-key' });
     const lying = createHttpSignatureVerifier({ resolveKey: () => stranger, clock: () => NOW });
