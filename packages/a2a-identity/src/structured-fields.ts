@@ -22,7 +22,6 @@ const KEY_START = /[a-z*]/;
 const KEY_CHAR = /[a-z0-9_\-.*]/;
 const TOKEN_START = /[A-Za-z*]/;
 const TOKEN_CHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z:/]/;
-const BASE64_CHAR = /[A-Za-z0-9+/=]/;
 
 class Parser {
   i = 0;
@@ -97,8 +96,9 @@ class Parser {
   bytes(): Uint8Array {
     this.i++; // opening colon
     const start = this.i;
-    while (BASE64_CHAR.test(this.peek())) this.i++;
-    if (this.peek() !== ':') this.fail('a closing colon');
+    const end = this.text.indexOf(':', start);
+    if (end < 0) this.fail('a closing colon');
+    this.i = end;
     const decoded = decodeBase64(this.text.slice(start, this.i));
     this.i++;
     if (!decoded) this.fail('base64');
@@ -205,6 +205,8 @@ export function serializeInnerList(list: InnerList): string {
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < B64.length; i++) B64_VALUES[B64.charCodeAt(i)] = i;
 
 /** Standard base64 with padding (RFC 4648 §4), as structured-field byte sequences use. */
 export function encodeBase64(bytes: Uint8Array): string {
@@ -236,7 +238,8 @@ export function decodeBase64(text: string): Uint8Array | undefined {
         continue;
       }
       if (pad > 0) return undefined;
-      const v = B64.indexOf(c);
+      const code = c.charCodeAt(0);
+      const v = code < 128 ? (B64_VALUES[code] as number) : -1;
       if (v < 0) return undefined;
       n = (n << 6) | v;
     }
