@@ -214,3 +214,20 @@ describe('express.json() in front of the binding', () => {
     expect(outcome('JSONRPC', await send(url, body, { 'x-api-key': 'k-legacy' }))).toBe('hello key:legacy-peer');
   });
 });
+
+describe('express mount prefix (app.use("/agents/a", a2aExpress(...)))', () => {
+  it('a signed request to /agents/a/a2a/jsonrpc verifies against the full path the caller signed', async () => {
+    // What express does for a mounted middleware: `url` loses the prefix, `originalUrl` keeps it.
+    const server = createServer();
+    const base = await listen(server);
+    const middleware = a2aExpress(a2aServer(`${base}/agents/a`));
+    server.on('request', (req, res) => {
+      (req as typeof req & { originalUrl?: string }).originalUrl = req.url;
+      req.url = (req.url ?? '/').replace(/^\/agents\/a/, '') || '/';
+      middleware(req, res, () => res.writeHead(404).end());
+    });
+    const url = `${base}/agents/a/a2a/jsonrpc`;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: message() });
+    expect(outcome('JSONRPC', await send(url, body, await signerOf().sign({ method: 'POST', url, body })))).toBe(`hello ${callerId}`);
+  });
+});

@@ -233,9 +233,9 @@ class NodeAuthRequest implements AuthenticationRequest {
     this.method = req.method ?? 'GET';
   }
 
-  /** The request-target as received (path and query). */
+  /** The request-target as received (path and query); express's `originalUrl` keeps a mount prefix it strips from `url`. */
   get target(): string {
-    return this.req.url ?? '/';
+    return (this.req as IncomingMessage & { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
   }
 
   get headers(): Record<string, string | undefined> {
