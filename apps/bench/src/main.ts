@@ -37,7 +37,9 @@ function parseArgs(argv: string[]): RunOptions & { only: string[] | undefined } 
   const quick = argv.includes('--quick');
   const onlyIndex = argv.indexOf('--only');
   const only = onlyIndex === -1 ? undefined : argv[onlyIndex + 1]?.split(',');
-  return { quick, only };
+  const targetsIndex = argv.indexOf('--targets');
+  const targets = targetsIndex === -1 ? undefined : argv[targetsIndex + 1]?.split(',');
+  return { quick, only, ...(targets ? { targets } : {}) };
 }
 
 process.on('SIGINT', () => {

@@ -76,7 +76,7 @@ describe('echo agent', () => {
   });
 
   it('echoes a message as one artifact of a completed task', async () => {
-    const client = createA2AClient({ baseUrl: agent.url });
+    const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true });
     const response = await client.sendMessage({
       message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello brave new world' }] },
     });
@@ -86,7 +86,7 @@ describe('echo agent', () => {
   });
 
   it('streams the words in order and ends completed', async () => {
-    const client = createA2AClient({ baseUrl: agent.url });
+    const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true });
     const events: StreamResponse[] = [];
     for await (const event of client.sendStreamingMessage({
       message: { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'one two three' }] },
@@ -101,7 +101,7 @@ describe('echo agent', () => {
   it('pushes the task to a webhook, signed with its Ed25519 key and carrying the token (spec §4.3.3)', async () => {
     const receiver = await startWebhookReceiver();
     try {
-      const client = createA2AClient({ baseUrl: agent.url });
+      const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true });
       const response = await client.sendMessage({
         message: { messageId: 'm-push', role: 'ROLE_USER', parts: [{ text: 'call me back' }] },
         configuration: { taskPushNotificationConfig: { url: receiver.url, token: 'secret-token' } },
@@ -133,7 +133,7 @@ describe('echo agent', () => {
   });
 
   it('refuses a webhook on a private or metadata address (SSRF guard)', async () => {
-    const client = createA2AClient({ baseUrl: agent.url });
+    const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true });
     const task = (
       await client.sendMessage({ message: { messageId: 'm-ssrf', role: 'ROLE_USER', parts: [{ text: 'x' }] } })
     ).task!;
@@ -147,7 +147,7 @@ describe('echo agent', () => {
   it('stops when canceled', async () => {
     const slow = await startEchoAgent({ wordDelayMs: 200 });
     try {
-      const client = createA2AClient({ baseUrl: slow.url });
+      const client = createA2AClient({ baseUrl: slow.url, allowInsecureLoopback: true });
       const started = await client.sendMessage({
         message: { messageId: 'm-3', role: 'ROLE_USER', parts: [{ text: 'a b c d e f g h i j' }] },
         configuration: { returnImmediately: true },
@@ -181,7 +181,7 @@ describe('echo agent under hostile input (issue 14)', () => {
         body: `{"message":${message}}`,
       });
       expect(viaRest.status).toBe(400);
-      const client = createA2AClient({ baseUrl: agent.url });
+      const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true });
       const result = await client.sendMessage({ message: { messageId: 'm-after', role: 'ROLE_USER', parts: [{ text: 'still here' }] } });
       expect(result.task?.status.state).toBe('TASK_STATE_COMPLETED');
     } finally {

@@ -24,6 +24,7 @@ import {
 } from '@a2aplane/a2a-server-express';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 import { type Part, RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
+import type { CardTrust } from './commands/verify.js';
 import { describeError } from './errors.js';
 import { partsText } from './format.js';
 
@@ -40,6 +41,8 @@ export interface ServeAgentOptions {
   config: MaterializedConfig;
   /** Forward every message to this agent instead of echoing. */
   delegateTo?: string;
+  /** How the delegate's card is verified (pinned keys, loopback jku, signed-only); default: same-origin HTTPS jku. */
+  delegateTrust?: CardTrust;
   fetch?: typeof fetch;
   name?: string;
 }
@@ -72,8 +75,8 @@ function echoExecutor(): AgentExecutor {
 }
 
 /** Forwards the message to one peer, carrying the governed lineage, and returns its answer as an artifact. */
-function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined): AgentExecutor {
-  const client = createA2AClient({ baseUrl: target, ...(fetchImpl ? { fetch: fetchImpl } : {}), retry: { retries: 0 } });
+function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined, trust: CardTrust | undefined): AgentExecutor {
+  const client = createA2AClient({ baseUrl: target, ...(fetchImpl ? { fetch: fetchImpl } : {}), retry: { retries: 0 }, ...trust });
   return {
     async execute(context, events) {
       const task = createTaskUpdater(context, events);
@@ -148,7 +151,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
       : { ...card, capabilities: { ...card.capabilities, extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: ruvector }] } };
   const server = createA2AServer({
     card,
-    executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch) : echoExecutor(),
+    executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust) : echoExecutor(),
     governance: { admit: (input) => governor.admit(input), readTaskContext },
   });
   http.on(

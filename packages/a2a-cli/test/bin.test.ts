@@ -84,7 +84,7 @@ describe('the a2a binary (dist/bin.js)', () => {
   });
 
   it('send --json gives a parseable task for scripts', async () => {
-    const sent = await a2a('send', signed.url, 'from a script', '--json');
+    const sent = await a2a('send', signed.url, 'from a script', '--json', '--allow-insecure');
     expect(sent.code).toBe(0);
     expect(sent.err).toBe('');
     const task = (JSON.parse(sent.out) as { task: Task }).task;
@@ -115,18 +115,18 @@ describe('the a2a binary (dist/bin.js)', () => {
     const serving = exec(['serve', '--config', config, '--json']);
     await waitFor(() => serving.out().includes('\n') || serving.child.exitCode !== null);
     const { url } = JSON.parse(serving.out().split('\n')[0] as string) as { url: string };
-    expect((await run(['send', url, 'hello', '--json'])).code).toBe(0);
+    expect((await run(['send', '--allow-insecure', url, 'hello', '--json'])).code).toBe(0);
     serving.child.kill('SIGINT');
     expect(await serving.exited).toBe(0);
-    const after = await run(['send', url, 'anyone?']);
+    const after = await run(['send', '--allow-insecure', url, 'anyone?']);
     expect(after.code).toBe(EXIT_CODES.failure);
     expect(after.err).toMatch(/^error: cannot reach /);
   });
 
   it('subscribe follows a running task until SIGINT: exit 130', async () => {
-    const sent = await run(['send', signed.url, 'a slow task', '--no-wait', '--json']);
+    const sent = await run(['send', '--allow-insecure', signed.url, 'a slow task', '--no-wait', '--json']);
     const task = (JSON.parse(sent.out) as { task: Task }).task;
-    const following = exec(['subscribe', signed.url, task.id]);
+    const following = exec(['subscribe', '--allow-insecure', signed.url, task.id]);
     try {
       await waitFor(() => following.out().includes(task.id) || following.child.exitCode !== null);
       expect(following.out()).toContain(task.id);
@@ -134,7 +134,7 @@ describe('the a2a binary (dist/bin.js)', () => {
       expect(await following.exited).toBe(EXIT_CODES.interrupted);
     } finally {
       if (following.child.exitCode === null) following.child.kill('SIGKILL');
-      await run(['cancel', signed.url, task.id]);
+      await run(['cancel', '--allow-insecure', signed.url, task.id]);
     }
   });
 });

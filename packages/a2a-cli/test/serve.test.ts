@@ -74,19 +74,19 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const advertised = (JSON.parse(card.out) as { card: { capabilities: { extensions: Array<{ params: Record<string, unknown> }> } } }).card;
     expect(advertised.capabilities.extensions[0]?.params.artifact_kind_versions_supported).toEqual(['1']);
 
-    const sent = await run(['send', agent.url, 'hello serve', '--json']);
+    const sent = await run(['send', '--allow-insecure', agent.url, 'hello serve', '--json']);
     expect(sent.code).toBe(0);
     const task = (JSON.parse(sent.out) as { task: Task }).task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts?.[0]?.parts[0]?.text).toBe('hello serve');
 
     // The policy block is enforced: a skill outside allowed_skills is refused.
-    const refused = await run(['send', agent.url, 'x', '--skill', 'admin']);
+    const refused = await run(['send', '--allow-insecure', agent.url, 'x', '--skill', 'admin']);
     expect(refused.code).toBe(EXIT_CODES.failure);
     expect(refused.err).toContain('POLICY_VIOLATION');
 
     expect(await agent.stop()).toBe(0);
-    const after = await run(['send', agent.url, 'anyone there?']);
+    const after = await run(['send', '--allow-insecure', agent.url, 'anyone there?']);
     expect(after.code).toBe(EXIT_CODES.failure);
     // A pooled keep-alive socket reports "other side closed", a fresh one "connection refused".
     expect(after.err).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+: /);
@@ -96,13 +96,13 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const config = dir.file('delegate.json');
     await writeFile(config, JSON.stringify({ recursion: { max_call_depth: 4 } }));
     const echo = await serve(['--config', config]);
-    const front = await serve(['--config', config, '--delegate-to', echo.url, '--name', 'Front']);
-    const sent = await run(['send', front.url, 'through two agents', '--json']);
+    const front = await serve(['--config', config, '--delegate-to', echo.url, '--allow-insecure', '--name', 'Front']);
+    const sent = await run(['send', '--allow-insecure', front.url, 'through two agents', '--json']);
     expect(sent.code).toBe(0);
     const task = (JSON.parse(sent.out) as { task: Task }).task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts?.[0]).toMatchObject({ name: 'delegated', parts: [{ text: 'through two agents' }] });
-    const listed = await run(['list', echo.url, '--json']);
+    const listed = await run(['list', '--allow-insecure', echo.url, '--json']);
     expect((JSON.parse(listed.out) as { tasks: Task[] }).tasks).toHaveLength(1);
   });
 
@@ -110,8 +110,8 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const config = dir.file('budget.yaml');
     await writeFile(config, 'budget:\n  global:\n    max_tasks_per_minute: 1\n    overflow: shed\n');
     const agent = await serve(['--config', config]);
-    expect((await run(['send', agent.url, 'first'])).code).toBe(0);
-    const second = await run(['send', agent.url, 'second']);
+    expect((await run(['send', '--allow-insecure', agent.url, 'first'])).code).toBe(0);
+    const second = await run(['send', '--allow-insecure', agent.url, 'second']);
     expect(second.code).toBe(EXIT_CODES.failure);
     expect(second.err).toMatch(/^error: agent error BUDGET_EXCEEDED: .*limit=tasks/);
   });
@@ -120,7 +120,7 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const config = dir.file('limits.yaml');
     await writeFile(config, 'policy:\n  default:\n    max_cost_usd: 0\n    max_tokens: 1\n');
     const agent = await serve(['--config', config]);
-    const sent = await run(['send', agent.url, 'one two three four five', '--json']);
+    const sent = await run(['send', '--allow-insecure', agent.url, 'one two three four five', '--json']);
     const task = (JSON.parse(sent.out) as { task: Task }).task;
     expect(task.status.state).toBe('TASK_STATE_FAILED');
     expect(task.status.message?.parts[1]?.data).toMatchObject({ reason: 'POLICY_VIOLATION', metadata: { field: 'maxTokens' } });
@@ -128,7 +128,7 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const priced = dir.file('priced.yaml');
     await writeFile(priced, 'cost:\n  skills:\n    echo: 0.01\npolicy:\n  default:\n    max_cost_usd: 0\n    max_tokens: 1\n');
     const strict = await serve(['--config', priced]);
-    const refused = await run(['send', strict.url, 'one two three four five']);
+    const refused = await run(['send', '--allow-insecure', strict.url, 'one two three four five']);
     expect(refused.code).toBe(EXIT_CODES.failure);
     expect(refused.err).toMatch(/POLICY_VIOLATION.*maxCostUsd/);
   });
@@ -137,8 +137,8 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const config = dir.file('self.toml');
     await writeFile(config, TOML);
     const port = await freePort();
-    const loop = await serve(['--config', config, '--port', String(port), '--delegate-to', `http://127.0.0.1:${port}`]);
-    const sent = await run(['send', loop.url, 'around and around', '--json']);
+    const loop = await serve(['--config', config, '--port', String(port), '--delegate-to', `http://127.0.0.1:${port}`, '--allow-insecure']);
+    const sent = await run(['send', '--allow-insecure', loop.url, 'around and around', '--json']);
     expect(sent.code).toBe(0);
     const task = (JSON.parse(sent.out) as { task: Task }).task;
     expect(task.status.state).toBe('TASK_STATE_FAILED');

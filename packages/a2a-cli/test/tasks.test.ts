@@ -12,7 +12,7 @@ afterAll(async () => {
 });
 
 const sendJson = async (text: string, ...extra: string[]): Promise<Task> => {
-  const { code, out, err } = await run(['send', agent.url, text, '--json', ...extra]);
+  const { code, out, err } = await run(['send', '--allow-insecure', agent.url, text, '--json', ...extra]);
   expect(err).toBe('');
   expect(code).toBe(0);
   const result = JSON.parse(out) as { task?: Task };
@@ -26,7 +26,7 @@ const waitFor = async (check: () => boolean): Promise<void> => {
 
 describe('a2a send (spec §3.1.1 SendMessage, §3.1.2 SendStreamingMessage)', () => {
   it('prints the completed task and its artifact', async () => {
-    const { code, out } = await run(['send', agent.url, 'hello cli world']);
+    const { code, out } = await run(['send', '--allow-insecure', agent.url, 'hello cli world']);
     expect(code).toBe(0);
     expect(out).toMatch(/^task \S+ {2}completed {2}context \S+\n/);
     expect(out).toContain('echo: hello cli world');
@@ -41,7 +41,7 @@ describe('a2a send (spec §3.1.1 SendMessage, §3.1.2 SendStreamingMessage)', ()
   });
 
   it('--stream prints status lines and joins appended artifact chunks on one line', async () => {
-    const { code, out } = await run(['send', agent.url, 'a streamed echo', '--stream']);
+    const { code, out } = await run(['send', '--allow-insecure', agent.url, 'a streamed echo', '--stream']);
     expect(code).toBe(0);
     expect(out).toContain('working echoing');
     expect(out).toContain('echo: a streamed echo\n');
@@ -49,7 +49,7 @@ describe('a2a send (spec §3.1.1 SendMessage, §3.1.2 SendStreamingMessage)', ()
   });
 
   it('--stream --json prints one StreamResponse per line', async () => {
-    const { code, out } = await run(['send', agent.url, 'x y', '--stream', '--json']);
+    const { code, out } = await run(['send', '--allow-insecure', agent.url, 'x y', '--stream', '--json']);
     expect(code).toBe(0);
     const events = out.trim().split('\n').map((line) => JSON.parse(line) as StreamResponse);
     expect(events.length).toBeGreaterThanOrEqual(3);
@@ -59,14 +59,14 @@ describe('a2a send (spec §3.1.1 SendMessage, §3.1.2 SendStreamingMessage)', ()
 
   it('an unreachable agent exits 1 with one line', async () => {
     const port = await freePort();
-    const { code, err } = await run(['send', `http://127.0.0.1:${port}`, 'hi']);
+    const { code, err } = await run(['send', '--allow-insecure', `http://127.0.0.1:${port}`, 'hi']);
     expect(code).toBe(EXIT_CODES.failure);
     expect(err).toBe(`error: cannot reach http://127.0.0.1:${port}: connection refused\n`);
   });
 
   it('missing text and unknown options are usage errors', async () => {
-    expect((await run(['send', agent.url])).code).toBe(EXIT_CODES.usage);
-    const unknown = await run(['send', agent.url, 'x', '--bogus']);
+    expect((await run(['send', '--allow-insecure', agent.url])).code).toBe(EXIT_CODES.usage);
+    const unknown = await run(['send', '--allow-insecure', agent.url, 'x', '--bogus']);
     expect(unknown.code).toBe(EXIT_CODES.usage);
     expect(unknown.err).toContain("Unknown option '--bogus'");
   });
@@ -75,38 +75,38 @@ describe('a2a send (spec §3.1.1 SendMessage, §3.1.2 SendStreamingMessage)', ()
 describe('a2a get / list / cancel / subscribe (spec §3.1.3-§3.1.6)', () => {
   it('get shows a task; --json is the Task', async () => {
     const task = await sendJson('fetch me');
-    const human = await run(['get', agent.url, task.id]);
+    const human = await run(['get', '--allow-insecure', agent.url, task.id]);
     expect(human.code).toBe(0);
     expect(human.out).toContain(`task ${task.id}  completed`);
-    const json = await run(['get', agent.url, task.id, '--json']);
+    const json = await run(['get', '--allow-insecure', agent.url, task.id, '--json']);
     expect((JSON.parse(json.out) as Task).artifacts?.[0]?.parts.map((p) => p.text).join('')).toBe('fetch me');
   });
 
   it('get of an unknown task is the agent error in one line, exit 1', async () => {
-    const { code, err } = await run(['get', agent.url, 'no-such-task']);
+    const { code, err } = await run(['get', '--allow-insecure', agent.url, 'no-such-task']);
     expect(code).toBe(EXIT_CODES.failure);
     expect(err).toMatch(/^error: agent error TASK_NOT_FOUND: .*\n$/);
   });
 
   it('list filters by context and status', async () => {
     const task = await sendJson('listed');
-    const { code, out } = await run(['list', agent.url, '--context', task.contextId as string, '--status', 'completed', '--json']);
+    const { code, out } = await run(['list', '--allow-insecure', agent.url, '--context', task.contextId as string, '--status', 'completed', '--json']);
     expect(code).toBe(0);
     const page = JSON.parse(out) as { tasks: Task[] };
     expect(page.tasks.map((t) => t.id)).toEqual([task.id]);
-    const human = await run(['list', agent.url, '--page-size', '100']);
+    const human = await run(['list', '--allow-insecure', agent.url, '--page-size', '100']);
     expect(human.out).toContain(task.id);
-    expect((await run(['list', agent.url, '--status', 'sleeping'])).code).toBe(EXIT_CODES.usage);
-    expect((await run(['list', agent.url, '--page-size', '0'])).code).toBe(EXIT_CODES.usage);
+    expect((await run(['list', '--allow-insecure', agent.url, '--status', 'sleeping'])).code).toBe(EXIT_CODES.usage);
+    expect((await run(['list', '--allow-insecure', agent.url, '--page-size', '0'])).code).toBe(EXIT_CODES.usage);
   });
 
   it('subscribe follows a running task and cancel ends it as canceled', async () => {
     const task = await sendJson('very slow echo', '--no-wait');
     expect(task.status.state).not.toBe('TASK_STATE_COMPLETED');
     const watcher = captureIo();
-    const subscribed = runCli(['subscribe', agent.url, task.id], watcher.io);
+    const subscribed = runCli(['subscribe', '--allow-insecure', agent.url, task.id], watcher.io);
     await waitFor(() => watcher.out().includes(task.id));
-    const canceled = await run(['cancel', agent.url, task.id]);
+    const canceled = await run(['cancel', '--allow-insecure', agent.url, task.id]);
     expect(canceled.code).toBe(0);
     expect(canceled.out).toContain(`task ${task.id}  canceled`);
     expect(await subscribed).toBe(0);
@@ -118,10 +118,10 @@ describe('a2a get / list / cancel / subscribe (spec §3.1.3-§3.1.6)', () => {
     const task = await sendJson('another slow one', '--no-wait');
     const controller = new AbortController();
     const watcher = captureIo({ signal: controller.signal });
-    const subscribed = runCli(['subscribe', agent.url, task.id], watcher.io);
+    const subscribed = runCli(['subscribe', '--allow-insecure', agent.url, task.id], watcher.io);
     await waitFor(() => watcher.out().includes(task.id));
     controller.abort();
     expect(await subscribed).toBe(EXIT_CODES.interrupted);
-    await run(['cancel', agent.url, task.id]);
+    await run(['cancel', '--allow-insecure', agent.url, task.id]);
   });
 });

@@ -1,7 +1,14 @@
-/** The parts of an outgoing request an auth provider may change. */
+/**
+ * The outgoing request an auth provider sees: it may change the URL's query and the headers; the
+ * method and body are there to be signed (a2a-identity's `createHttpRequestSigner` is an
+ * `AuthProvider` that signs them per RFC 9421). Interceptors run after auth: one that changes the
+ * URL or body breaks such a signature.
+ */
 export interface AuthRequest {
+  readonly method: string;
   readonly url: URL;
   readonly headers: Headers;
+  readonly body: string | undefined;
 }
 
 /** Adds credentials to requests; may refresh them once after a 401. */

@@ -15,7 +15,7 @@ import {
 } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import { type CallContext, createTraceparent, withCallContext } from './context.js';
-import { CardResolver, type CardVerifier, type UnsignedCardPolicy } from './discovery.js';
+import { CardResolver, type CardVerifier, type TrustedCardKey, type UnsignedCardPolicy } from './discovery.js';
 import { A2ATransportError, AgentCardDiscoveryError, StreamResumeExhaustedError } from './errors.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, type HttpContext, type Interceptors, lowerCaseHeaders } from './http.js';
@@ -77,6 +77,11 @@ export interface A2AClientOptions {
    * a2a-types schemas.
    */
   validator?: A2AValidator;
+  /** Discovery verifies every signed card: see `CardResolverOptions` for these five. */
+  trustedKeys?: readonly TrustedCardKey[];
+  jkuPrefixes?: readonly string[];
+  allowInsecureLoopback?: boolean;
+  requireSignedCard?: boolean;
   cardVerifier?: CardVerifier;
   unsignedCardPolicy?: UnsignedCardPolicy;
   /** Share a resolver (and its cache) between clients. */
@@ -184,6 +189,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.trustedKeys ? { trustedKeys: options.trustedKeys } : {}),
+      ...(options.jkuPrefixes ? { jkuPrefixes: options.jkuPrefixes } : {}),
+      ...(options.allowInsecureLoopback ? { allowInsecureLoopback: true } : {}),
+      ...(options.requireSignedCard ? { requireSignedCard: true } : {}),
       ...(options.cardVerifier ? { cardVerifier: options.cardVerifier } : {}),
       ...(options.unsignedCardPolicy ? { unsignedCardPolicy: options.unsignedCardPolicy } : {}),
       ...(options.validator ? { validator: options.validator } : {}),

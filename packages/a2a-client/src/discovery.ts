@@ -11,9 +11,30 @@ import { type A2AValidator, structuralValidator, type Validation } from './guard
 import { type FetchLike, type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
 import { normalizeLegacyCard } from './legacy-card.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
+import type { KeyResolver, PublicJwk, VerificationCache, VerificationKey } from '@a2aplane/a2a-identity/verify';
 
-/** Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. */
-export type CardVerifier = (cardJson: string) => Promise<CardVerificationResult>;
+type CardVerification = typeof import('@a2aplane/a2a-identity/verify');
+let verification: Promise<CardVerification> | undefined;
+/**
+ * The verify-only entry of a2a-identity, loaded when the first signed card arrives: bundlers that
+ * split chunks keep it out of the initial download, and unsigned peers never load it.
+ */
+function loadVerification(): Promise<CardVerification> {
+  verification ??= import('@a2aplane/a2a-identity/verify');
+  verification.catch(() => {
+    verification = undefined;
+  });
+  return verification;
+}
+
+/**
+ * Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. Replaces the
+ * default verification; `url` is where the card was read from.
+ */
+export type CardVerifier = (cardJson: string, url: string) => Promise<CardVerificationResult>;
+
+/** A pinned public key: an a2a-identity `VerificationKey` or a public JWK (Ed25519 or P-256). */
+export type TrustedCardKey = VerificationKey | PublicJwk;
 
 /** What to do with a card that carries no signature. */
 export type UnsignedCardPolicy = 'allow' | 'warn' | 'reject';
@@ -25,8 +46,26 @@ export interface CardResolverOptions {
   /** Cache lifetime when the response has no `Cache-Control: max-age`. Default 300000 (5 min). */
   ttlMs?: number;
   timeoutMs?: number;
+  /**
+   * Keys a signed card must be signed by. Without them the key comes from the signature's `jku`,
+   * which must be HTTPS on the card's own origin (or start with one of `jkuPrefixes`).
+   */
+  trustedKeys?: readonly TrustedCardKey[];
+  /** More `jku` prefixes to trust besides the card's own origin (such as a key server). */
+  jkuPrefixes?: readonly string[];
+  /**
+   * Development only: also accept a `jku` on `http://127.0.0.1`, `http://[::1]` or
+   * `http://localhost`. Default false.
+   */
+  allowInsecureLoopback?: boolean;
+  /** Refuse cards that carry no signature. Default false: they are accepted, reported as `no-signature`. */
+  requireSignedCard?: boolean;
+  /** Replaces the default verification (trusted keys or same-origin `jku`). */
   cardVerifier?: CardVerifier;
-  /** Default 'allow'. With a verifier, tampered/untrusted/unsupported cards are always rejected. */
+  /**
+   * Default 'allow' ('reject' with `requireSignedCard`). Signed cards are always verified, and a
+   * tampered, untrusted, unsupported, malformed or AgentID-mismatched one is always rejected.
+   */
   unsignedCardPolicy?: UnsignedCardPolicy;
   /** Receives 'warn' policy messages. Default `console.warn`. */
   onWarning?: (message: string) => void;
@@ -51,7 +90,8 @@ export interface DiscoveredCard {
   raw: string;
   /** Whether the card came from the legacy v0.3 path and was normalized. */
   legacy: boolean;
-  verification: CardVerificationResult | undefined;
+  /** `valid` (with the signer's `kid` and AgentID) or `no-signature`; anything else was rejected. */
+  verification: CardVerificationResult;
 }
 
 interface CacheEntry {
@@ -86,8 +126,18 @@ function cardUrl(baseUrl: string, path: string): string {
 export class CardResolver {
   readonly #options: CardResolverOptions;
   readonly #cache = new Map<string, CacheEntry>();
+  /** One key resolver per card origin (its JWKS cache lives there), or the pinned one. */
+  readonly #resolvers = new Map<string, KeyResolver>();
+  #verificationCache: VerificationCache | undefined;
 
   constructor(options: CardResolverOptions = {}) {
+    if (typeof options !== 'object' || options === null) throw new TypeError(`expected CardResolverOptions, got ${options === null ? 'null' : typeof options}`);
+    if (options.trustedKeys !== undefined && !Array.isArray(options.trustedKeys)) {
+      throw new TypeError(`expected trustedKeys to be an array of keys, got ${typeof options.trustedKeys}`);
+    }
+    if (options.jkuPrefixes !== undefined && (!Array.isArray(options.jkuPrefixes) || !options.jkuPrefixes.every((p) => typeof p === 'string'))) {
+      throw new TypeError(`expected jkuPrefixes to be an array of strings, got ${typeof options.jkuPrefixes}`);
+    }
     this.#options = options;
   }
 
@@ -190,18 +240,19 @@ export class CardResolver {
     return { card: checked.value, url, raw: text, legacy, verification };
   }
 
-  async #verify(url: string, text: string, value: unknown): Promise<CardVerificationResult | undefined> {
-    const policy = this.#options.unsignedCardPolicy ?? 'allow';
+  async #verify(url: string, text: string, value: unknown): Promise<CardVerificationResult> {
+    const policy = this.#options.requireSignedCard ? 'reject' : (this.#options.unsignedCardPolicy ?? 'allow');
     const verifier = this.#options.cardVerifier;
-    if (!verifier) {
-      const signatures = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).signatures : undefined;
-      const signed = Array.isArray(signatures) && signatures.length > 0;
-      if (!signed) this.#applyUnsignedPolicy(url, policy, { status: 'no-signature' });
-      return undefined;
+    const signatures = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).signatures : undefined;
+    if (!verifier && (signatures === undefined || signatures === null || (Array.isArray(signatures) && signatures.length === 0))) {
+      // Unsigned: nothing to verify, and the verifier is not even loaded.
+      const unsigned: CardVerificationResult = { status: 'no-signature' };
+      this.#applyUnsignedPolicy(url, policy, unsigned);
+      return unsigned;
     }
     let result: CardVerificationResult;
     try {
-      result = await verifier(text);
+      result = verifier ? await verifier(text, url) : await this.#defaultVerify(url, text);
     } catch (error) {
       result = { status: 'malformed', error };
     }
@@ -210,7 +261,30 @@ export class CardResolver {
       this.#applyUnsignedPolicy(url, policy, result);
       return result;
     }
+    // Fail closed: tampered, untrusted key, unsupported algorithm, malformed, AgentID mismatch.
     throw new CardSignatureInvalidError(url, result);
+  }
+
+  /** Pinned keys when given, else the signature's `jku` on the card's own origin (spec §8.4.3). */
+  async #defaultVerify(url: string, text: string): Promise<CardVerificationResult> {
+    const identity = await loadVerification();
+    const { trustedKeys, jkuPrefixes, allowInsecureLoopback } = this.#options;
+    const origin = new URL(url).origin;
+    const resolverKey = trustedKeys ? '' : origin;
+    let resolver = this.#resolvers.get(resolverKey);
+    if (!resolver) {
+      resolver = trustedKeys
+        ? identity.createPinnedKeyResolver([...trustedKeys])
+        : identity.createJwksKeyResolver({
+            ...(this.#options.fetch ? { fetch: this.#options.fetch as typeof fetch } : {}),
+            allowedJkuPrefixes: [`${origin}/`, ...(jkuPrefixes ?? [])],
+            allowInsecureLoopback: allowInsecureLoopback === true,
+            ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
+          });
+      this.#resolvers.set(resolverKey, resolver);
+    }
+    this.#verificationCache ??= identity.createVerificationCache({ ttlMs: this.#options.ttlMs ?? DEFAULT_TTL_MS });
+    return (await identity.verifyAgentCard(text, resolver, { cache: this.#verificationCache })) as unknown as CardVerificationResult;
   }
 
   #applyUnsignedPolicy(url: string, policy: UnsignedCardPolicy, result: CardVerificationResult): void {

@@ -113,7 +113,8 @@ export type CardVerificationStatus =
   | 'untrusted-key'
   | 'unsupported-algorithm'
   | 'no-signature'
-  | 'malformed';
+  | 'malformed'
+  | 'agent-id-mismatch';
 
 export interface CardVerificationResult {
   status: CardVerificationStatus;

@@ -15,6 +15,7 @@ export {
   type CardVerifier,
   type DiscoveredCard,
   discoverAgentCard,
+  type TrustedCardKey,
   type UnsignedCardPolicy,
 } from './discovery.js';
 export {

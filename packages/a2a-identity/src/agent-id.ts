@@ -1,10 +1,16 @@
 import type { AgentCard, AgentExtension, RuvectorCardParams } from '@a2aplane/a2a-types';
-import { RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
 import { shake256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
 import type { VerificationKey } from './keys.js';
 
 const AGENT_ID = /^[0-9a-f]{64}$/;
+
+/**
+ * a2a-types' `RUVECTOR_EXTENSION_URI` (a test keeps them equal). Not imported: the verify-only
+ * entry is loaded with a dynamic import, and a bundler that inlines it would then keep all of the
+ * a2a-types root, zod schemas included, for this one string.
+ */
+export const RUVECTOR_EXTENSION_URI = 'urn:a2aplane:extension:ruvector:v1';
 
 /**
  * AgentID (ADR-159 r2): lowercase hex of SHAKE-256 over the raw 32-byte Ed25519 public key, 32

@@ -60,3 +60,30 @@ export {
   WEBHOOK_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from './webhooks.js';
+export { type CallerKeyResolver, type CallerKeyResolverOptions, createCallerKeyResolver } from './caller-keys.js';
+export {
+  contentDigest,
+  createHttpRequestSigner,
+  createHttpSignatureVerifier,
+  createNonceCache,
+  HTTP_SIGNATURE_COMPONENTS,
+  HTTP_SIGNATURE_LABEL,
+  HttpSignatureError,
+  type HttpRequestSigner,
+  type HttpRequestSignerOptions,
+  type HttpSignatureFailure,
+  type HttpSignatureMessage,
+  type HttpSignatureVerification,
+  type HttpSignatureVerifier,
+  type HttpSignatureVerifierOptions,
+  httpSignatureBase,
+  type NonceCache,
+  type ParsedHttpSignature,
+  readHttpSignature,
+  type SignableRequest,
+  type SignatureParameters,
+  signHttpMessage,
+  type VerifiableRequest,
+  verifyHttpSignatureWith,
+} from './http-signatures.js';
+export { readPublicJwk } from './public-jwk.js';

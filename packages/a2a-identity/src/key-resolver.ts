@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value.js';
-import { importJwk, isKeyPair, type KeyPair, type PublicJwk, toVerificationKey, type VerificationKey } from './keys.js';
+import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
+import { readPublicJwk } from './public-jwk.js';
 
 /** The protected-header fields a resolver can use to find the signing key. */
 export interface KeyResolverHeader {
@@ -26,11 +27,12 @@ export function createPinnedKeyResolver(keys: Array<VerificationKey | KeyPair | 
   if (!Array.isArray(keys)) throw new TypeError(`expected an array of keys, got ${typeof keys}`);
   const pinned: VerificationKey[] = keys.map((key, index) => {
     if (typeof key === 'object' && key !== null && 'publicKey' in key && key.publicKey instanceof Uint8Array) {
-      return isKeyPair(key as KeyPair) ? toVerificationKey(key as KeyPair) : toVerificationKey(key as VerificationKey);
+      // Public part only: a pinned KeyPair's private key is never kept here.
+      return { algorithm: key.algorithm, kid: key.kid, publicKey: key.publicKey };
     }
-    const imported = importJwk(key);
+    const imported = readPublicJwk(key);
     if (!imported.ok) throw new TypeError(`expected a key or public JWK at index ${index}, got ${imported.reason}`);
-    return toVerificationKey(imported.key);
+    return imported.key;
   });
   return {
     async resolve(header) {
@@ -115,8 +117,8 @@ export function createJwksKeyResolver(options: JwksKeyResolverOptions = {}): Key
     if (!Array.isArray(entries)) throw new Error('not a JWKS');
     const keys: VerificationKey[] = [];
     for (const entry of entries) {
-      const imported = importJwk(entry);
-      if (imported.ok) keys.push(toVerificationKey(imported.key));
+      const imported = readPublicJwk(entry);
+      if (imported.ok) keys.push(imported.key);
     }
     return keys;
   }

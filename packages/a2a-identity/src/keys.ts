@@ -1,9 +1,11 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { p256 } from '@noble/curves/p256';
 import { sha256 } from '@noble/hashes/sha2';
-import { agentIdFromPublicKey } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { describeValue } from './describe-value.js';
+import { defaultKid, readPublicJwk } from './public-jwk.js';
+
+export { defaultKid };
 
 /** JWS algorithms this library signs and verifies with (RFC 8037 EdDSA/Ed25519, RFC 7518 ES256). */
 export type SigningAlgorithm = 'EdDSA' | 'ES256';
@@ -64,11 +66,6 @@ export function keyPairFromPrivateKey(algorithm: SigningAlgorithm, privateKey: U
   return { algorithm, kid: kid ?? defaultKid(algorithm, publicKey), privateKey: privateKey.slice(), publicKey };
 }
 
-/** The default key id: AgentID for Ed25519, RFC 7638 thumbprint for P-256. */
-export function defaultKid(algorithm: SigningAlgorithm, publicKey: Uint8Array): string {
-  return algorithm === 'EdDSA' ? agentIdFromPublicKey(publicKey) : jwkThumbprint(publicJwkMembers(algorithm, publicKey));
-}
-
 /** RFC 7638 JWK thumbprint (SHA-256, base64url) of a public key. */
 export function jwkThumbprint(jwk: PublicJwk): string {
   const members =
@@ -110,41 +107,18 @@ export function importJwk(jwk: unknown): ImportJwkResult {
 }
 
 function importJwkUnsafe(jwk: unknown): ImportJwkResult {
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return { ok: false, reason: 'expected a JWK object' };
-  const j = jwk as Record<string, unknown>;
-  if (j.kid !== undefined && typeof j.kid !== 'string') return { ok: false, reason: 'kid must be a string' };
-  if (j.use !== undefined && j.use !== 'sig') return { ok: false, reason: `use must be "sig", got ${JSON.stringify(j.use)}` };
-  if (j.d !== undefined && typeof j.d !== 'string') return { ok: false, reason: 'd must be a string' };
-  let algorithm: SigningAlgorithm;
-  let publicKey: Uint8Array;
-  if (j.kty === 'OKP') {
-    if (j.crv !== 'Ed25519') return { ok: false, reason: `unsupported OKP curve ${JSON.stringify(j.crv)}` };
-    if (j.alg !== undefined && j.alg !== 'EdDSA') return { ok: false, reason: `alg ${JSON.stringify(j.alg)} does not fit an Ed25519 key` };
-    const x = typeof j.x === 'string' ? decodeBase64Url(j.x) : undefined;
-    if (x?.length !== 32) return { ok: false, reason: 'x must be 32 base64url-encoded bytes' };
-    ed25519.Point.fromHex(x); // throws on bytes that are not a curve point
-    algorithm = 'EdDSA';
-    publicKey = x;
-  } else if (j.kty === 'EC') {
-    if (j.crv !== 'P-256') return { ok: false, reason: `unsupported EC curve ${JSON.stringify(j.crv)}` };
-    if (j.alg !== undefined && j.alg !== 'ES256') return { ok: false, reason: `alg ${JSON.stringify(j.alg)} does not fit a P-256 key` };
-    const x = typeof j.x === 'string' ? decodeBase64Url(j.x) : undefined;
-    const y = typeof j.y === 'string' ? decodeBase64Url(j.y) : undefined;
-    if (x?.length !== 32 || !y || y.length !== 32) return { ok: false, reason: 'x and y must be 32 base64url-encoded bytes each' };
-    publicKey = new Uint8Array(65);
-    publicKey[0] = 4;
-    publicKey.set(x, 1);
-    publicKey.set(y, 33);
-    p256.Point.fromHex(publicKey).assertValidity();
-    algorithm = 'ES256';
-  } else {
-    return { ok: false, reason: `unsupported kty ${JSON.stringify(j.kty)}` };
-  }
-  const kid = typeof j.kid === 'string' ? j.kid : defaultKid(algorithm, publicKey);
-  if (typeof j.d !== 'string') return { ok: true, key: { algorithm, kid, publicKey } };
-  const d = decodeBase64Url(j.d);
-  if (d?.length !== 32) return { ok: false, reason: 'd must be 32 base64url-encoded bytes' };
-  const pair = keyPairFromPrivateKey(algorithm, d, kid);
+  const read = readPublicJwk(jwk);
+  if (!read.ok) return read;
+  const { algorithm, kid, publicKey } = read.key;
+  // Curve checks (readPublicJwk checks shape only): throw on bytes that are not a curve point.
+  if (algorithm === 'EdDSA') ed25519.Point.fromHex(publicKey);
+  else p256.Point.fromHex(publicKey).assertValidity();
+  const d = (jwk as Record<string, unknown>).d;
+  if (d === undefined) return { ok: true, key: read.key };
+  if (typeof d !== 'string') return { ok: false, reason: 'd must be a string' };
+  const privateKey = decodeBase64Url(d);
+  if (privateKey?.length !== 32) return { ok: false, reason: 'd must be 32 base64url-encoded bytes' };
+  const pair = keyPairFromPrivateKey(algorithm, privateKey, kid);
   if (!equalBytes(pair.publicKey, publicKey)) return { ok: false, reason: 'd does not match the public key' };
   return { ok: true, key: pair };
 }

@@ -1,16 +1,19 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
 import { agentIdFromPublicKey, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { describeValue } from './describe-value.js';
 import { canonicalCardPayload } from './card-canonical.js';
 import { findDuplicateKey } from './json-duplicates.js';
-import { verifyBytes } from './jws.js';
 import type { KeyResolver } from './key-resolver.js';
 import { isSigningAlgorithm, type SigningAlgorithm, type VerificationKey } from './keys.js';
+import { sha256Digest, verifySignature } from './webcrypto.js';
 
 export type CardVerificationResult =
   | { status: 'valid'; kid: string; algorithm: SigningAlgorithm; agentId?: string }
+  /**
+   * The card declares an AgentID (ruvector extension `agent_id`) that no valid signature's key
+   * hashes to: a card quoting another agent's AgentID, signed with the publisher's own key.
+   */
+  | { status: 'agent-id-mismatch'; declared: string; signers: string[] }
   /** A signature by a key the resolver trusts does not verify over this card. */
   | { status: 'tampered'; detail: string }
   /** No signature is by a key the resolver knows. */
@@ -96,7 +99,9 @@ type Outcome =
 /**
  * Verifies an agent card (spec §8.4.3) over the card *as received*: pass the response text when
  * you have it. Valid when at least one signature by a key the resolver returns verifies, so a
- * card carrying a stale signature next to a current one (key rotation) is valid. Never throws.
+ * card carrying a stale signature next to a current one (key rotation) is valid; and when the
+ * card declares an AgentID, one of those keys must hash to it (else `agent-id-mismatch`).
+ * Signatures are checked with WebCrypto (Ed25519, ECDSA P-256). Never throws.
  *
  * When several signatures fail, the reported status is the most alarming one:
  * tampered > unsupported-algorithm > malformed > untrusted-key.
@@ -132,7 +137,7 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
     return { status: 'malformed', detail: `agent card cannot be canonicalized: ${error instanceof Error ? error.message : String(error)}` };
   }
 
-  const cacheKey = options?.cache ? `${resolverId(resolver)}:${bytesToHex(sha256(payload))}:${JSON.stringify(signatures)}` : undefined;
+  const cacheKey = options?.cache ? `${resolverId(resolver)}:${encodeBase64Url(await sha256Digest(payload))}:${JSON.stringify(signatures)}` : undefined;
   if (cacheKey !== undefined) {
     const hit = options?.cache?.get(cacheKey);
     if (hit) return hit;
@@ -141,7 +146,7 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
   const payloadB64 = encodeBase64Url(payload);
   const declaredAgentId = readDeclaredAgentId(card);
   const outcomes: Outcome[] = [];
-  let firstValid: CardVerificationResult | undefined;
+  const valid: Array<CardVerificationResult & { status: 'valid' }> = [];
   for (let i = 0; i < signatures.length; i++) {
     const outcome = await checkSignature(signatures[i], i, payloadB64, resolver);
     if (outcome.kind !== 'valid') {
@@ -149,20 +154,28 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
       continue;
     }
     const { key, algorithm } = outcome;
-    const result: CardVerificationResult =
+    const result: CardVerificationResult & { status: 'valid' } =
       algorithm === 'EdDSA' && key.publicKey.length === 32
         ? { status: 'valid', kid: key.kid, algorithm, agentId: agentIdFromPublicKey(key.publicKey) }
         : { status: 'valid', kid: key.kid, algorithm };
-    firstValid ??= result;
-    // With several valid signatures, report the one whose AgentID the card declares.
-    if (declaredAgentId === undefined || result.agentId === declaredAgentId) {
-      firstValid = result;
-      break;
-    }
+    valid.push(result);
+    // A declared AgentID must be the hash of a key that signed the card: report that signature.
+    if (declaredAgentId === undefined || result.agentId === declaredAgentId) break;
   }
-  if (firstValid) {
-    if (cacheKey !== undefined) options?.cache?.set(cacheKey, firstValid);
-    return firstValid;
+  let verdict: CardVerificationResult | undefined;
+  if (valid.length > 0) {
+    verdict =
+      declaredAgentId === undefined
+        ? valid[0]
+        : (valid.find((result) => result.agentId === declaredAgentId) ?? {
+            status: 'agent-id-mismatch',
+            declared: declaredAgentId,
+            signers: valid.flatMap((result) => (result.agentId === undefined ? [] : [result.agentId])),
+          });
+  }
+  if (verdict) {
+    if (cacheKey !== undefined) options?.cache?.set(cacheKey, verdict);
+    return verdict;
   }
   return summarize(outcomes);
 }
@@ -236,7 +249,7 @@ async function checkSignature(entry: unknown, index: number, payloadB64: string,
 
   const signingInput = new TextEncoder().encode(`${parsed.protectedB64}.${payloadB64}`);
   for (const key of fitting) {
-    if (verifyBytes(alg, key, signingInput, parsed.signature)) return { kind: 'valid', key, algorithm: alg };
+    if (await verifySignature(alg, key, signingInput, parsed.signature)) return { kind: 'valid', key, algorithm: alg };
   }
   return { kind: 'tampered', detail: `signatures[${index}] (kid ${kid ?? '?'}, ${alg}) does not verify over this card` };
 }

@@ -100,3 +100,10 @@ describe('ADR-159 r2 — card ↔ key binding', () => {
     expect(checkCardAgentId(card, key)).toMatchObject({ ok: false, reason: 'mismatch', found: '42' });
   });
 });
+
+describe('the ruvector extension URI', () => {
+  it('is the one a2a-types defines (a2a-identity keeps its own copy, see agent-id.ts)', async () => {
+    const { RUVECTOR_EXTENSION_URI: local } = await import('../src/agent-id.js');
+    expect(local).toBe(RUVECTOR_EXTENSION_URI);
+  });
+});

@@ -120,3 +120,8 @@ export function fullCard(): Record<string, unknown> {
     'x-vendor': { note: 'kept verbatim', count: 1.5, on: true, nothing: null },
   };
 }
+
+/** RFC 8032 §7.1 TEST 1 seed: its AgentID is the one `fullCard()` declares. */
+export const RFC8032_TEST1_SEED = Uint8Array.from(
+  '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'.match(/../g)!.map((h) => Number.parseInt(h, 16)),
+);

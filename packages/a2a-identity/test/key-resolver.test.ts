@@ -6,15 +6,17 @@ import {
   createPinnedKeyResolver,
   exportPublicJwk,
   generateKeyPair,
+  keyPairFromPrivateKey,
   isAllowedJkuUrl,
   type KeyResolver,
   signAgentCard,
   toVerificationKey,
   verifyAgentCard,
 } from '../src/index.js';
-import { fullCard } from './fixtures.js';
+import { fullCard, RFC8032_TEST1_SEED } from './fixtures.js';
 
-const ed = generateKeyPair('EdDSA');
+// The key whose AgentID fullCard() declares.
+const ed = keyPairFromPrivateKey('EdDSA', RFC8032_TEST1_SEED);
 const es = generateKeyPair('ES256');
 
 function fakeFetch(routes: Record<string, () => Response>) {

@@ -12,15 +12,17 @@ import {
   decodeBase64Url,
   encodeBase64Url,
   generateKeyPair,
+  keyPairFromPrivateKey,
   type KeyPair,
   type KeyResolver,
   signAgentCard,
   toVerificationKey,
   verifyAgentCard,
 } from '../src/index.js';
-import { fullCard, SPEC_SAMPLE_CARD_JSON } from './fixtures.js';
+import { fullCard, RFC8032_TEST1_SEED, SPEC_SAMPLE_CARD_JSON } from './fixtures.js';
 
-const ed = generateKeyPair('EdDSA');
+// The key whose AgentID fullCard() declares.
+const ed = keyPairFromPrivateKey('EdDSA', RFC8032_TEST1_SEED);
 const es = generateKeyPair('ES256');
 const trusted = createPinnedKeyResolver([ed, es]);
 const enc = new TextEncoder();
@@ -36,6 +38,13 @@ function forgeSignature(card: Record<string, unknown>, header: Record<string, un
   return { protected: protectedB64, signature: encodeBase64Url(sign(input)) };
 }
 
+/** `fullCard()` without the ruvector extension, so it declares no AgentID. */
+function cardWithoutAgentId(): Record<string, unknown> {
+  const card = fullCard();
+  const capabilities = card.capabilities as Record<string, unknown>;
+  return { ...card, capabilities: { ...capabilities, extensions: [] } };
+}
+
 /** Raw Ed25519 signing with `key`, whatever the header claims. */
 function signWith(key: KeyPair) {
   return (input: Uint8Array) => ed25519.sign(input, key.privateKey);
@@ -46,13 +55,15 @@ describe('spec §8.4.2 — signature format', () => {
     ['EdDSA', ed],
     ['ES256', es],
   ] as const)('signs with %s: protected header {alg, typ: JOSE, kid, jku}', async (alg, key) => {
-    const signed = signAgentCard(fullCard(), key, { jku: 'https://full.example.com/jwks.json' });
+    // A P-256 key cannot stand for an Ed25519 AgentID: that card declares none.
+    const card = alg === 'EdDSA' ? fullCard() : cardWithoutAgentId();
+    const signed = signAgentCard(card, key, { jku: 'https://full.example.com/jwks.json' });
     expect(signed.card.signatures).toHaveLength(1);
     const sig = signed.card.signatures![0]!;
     expect(decodeHeader(sig.protected)).toEqual({ alg, typ: 'JOSE', kid: key.kid, jku: 'https://full.example.com/jwks.json' });
     expect(decodeBase64Url(sig.signature)).toHaveLength(64);
     expect(signed.json).toBe(JSON.stringify(signed.card));
-    expect(signed.canonicalPayload).toEqual(canonicalCardPayload(fullCard()));
+    expect(signed.canonicalPayload).toEqual(canonicalCardPayload(card));
     const result = await verifyAgentCard(signed.json, trusted);
     expect(result).toMatchObject({ status: 'valid', kid: key.kid, algorithm: alg });
   });
@@ -72,7 +83,7 @@ describe('spec §8.4.2 — signature format', () => {
   });
 
   it('verifies a parsed object as well as JSON text', async () => {
-    expect((await verifyAgentCard(JSON.parse(signAgentCard(fullCard(), es).json), trusted)).status).toBe('valid');
+    expect((await verifyAgentCard(JSON.parse(signAgentCard(cardWithoutAgentId(), es).json), trusted)).status).toBe('valid');
   });
 
   it('signature survives re-serialization with other member order and whitespace', async () => {
@@ -220,24 +231,56 @@ describe('spec §8.4.3 — trust and algorithm confusion', () => {
   });
 });
 
+describe('AgentID binding (ADR-159 r2): the declared agent_id must belong to a signing key', () => {
+  const attacker = generateKeyPair('EdDSA');
+  const both = createPinnedKeyResolver([ed, attacker, es]);
+
+  it("a card declaring another agent's AgentID, signed with the attacker's own (trusted) key -> agent-id-mismatch", async () => {
+    const result = await verifyAgentCard(signAgentCard(fullCard(), attacker).json, both);
+    expect(result).toEqual({
+      status: 'agent-id-mismatch',
+      declared: agentIdFromPublicKey(ed.publicKey),
+      signers: [agentIdFromPublicKey(attacker.publicKey)],
+    });
+  });
+
+  it('a P-256 signature cannot vouch for a declared AgentID', async () => {
+    expect((await verifyAgentCard(signAgentCard(fullCard(), es).json, both)).status).toBe('agent-id-mismatch');
+  });
+
+  it('with several valid signatures, the one whose key hashes to the declared AgentID is reported, in either order', async () => {
+    for (const keys of [[attacker, ed], [ed, attacker]]) {
+      expect(await verifyAgentCard(signAgentCard(fullCard(), keys).json, both)).toMatchObject({ status: 'valid', kid: ed.kid, agentId: agentIdFromPublicKey(ed.publicKey) });
+    }
+  });
+
+  it('a mismatch is never cached as valid', async () => {
+    const cache = createVerificationCache();
+    const json = signAgentCard(fullCard(), attacker).json;
+    expect((await verifyAgentCard(json, both, { cache })).status).toBe('agent-id-mismatch');
+    expect((await verifyAgentCard(json, both, { cache })).status).toBe('agent-id-mismatch');
+  });
+});
+
 describe('spec §8.4.3 — key rotation', () => {
+  // A new key is a new AgentID: these cards declare none, so only the signatures are at stake.
   const oldKey = generateKeyPair('EdDSA');
   const newKey = generateKeyPair('ES256');
 
   it('old key no longer trusted + new key trusted -> valid', async () => {
-    const signed = signAgentCard(fullCard(), [oldKey, newKey]);
+    const signed = signAgentCard(cardWithoutAgentId(), [oldKey, newKey]);
     const result = await verifyAgentCard(signed.json, createPinnedKeyResolver([newKey]));
     expect(result).toMatchObject({ status: 'valid', kid: newKey.kid });
   });
 
   it('one stale signature (over an older card) + one valid -> valid, in either order', async () => {
-    const stale = signAgentCard({ ...fullCard(), version: '1.0.0' }, oldKey).card.signatures![0]!;
-    const current = signAgentCard(fullCard(), newKey).card.signatures![0]!;
+    const stale = signAgentCard({ ...cardWithoutAgentId(), version: '1.0.0' }, oldKey).card.signatures![0]!;
+    const current = signAgentCard(cardWithoutAgentId(), newKey).card.signatures![0]!;
     const resolver = createPinnedKeyResolver([oldKey, newKey]);
     for (const signatures of [[stale, current], [current, stale]]) {
-      expect(await verifyAgentCard({ ...fullCard(), signatures }, resolver)).toMatchObject({ status: 'valid', kid: newKey.kid });
+      expect(await verifyAgentCard({ ...cardWithoutAgentId(), signatures }, resolver)).toMatchObject({ status: 'valid', kid: newKey.kid });
     }
-    expect((await verifyAgentCard({ ...fullCard(), signatures: [stale] }, resolver)).status).toBe('tampered');
+    expect((await verifyAgentCard({ ...cardWithoutAgentId(), signatures: [stale] }, resolver)).status).toBe('tampered');
   });
 });
 

@@ -47,9 +47,14 @@ export {
   type BasicVerifier,
   type BearerVerifier,
   createAuthenticator,
+  createHttpSignatureAuthenticator,
   createStaticApiKeyVerifier,
+  type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureVerifierLike,
+  type SignedRequestView,
   type TokenVerifier,
   timingSafeEqualString,
+  verifyEd25519,
 } from './auth/index.js';
 export { createTokenBucketRateLimiter, type TokenBucketRateLimiterOptions } from './limits/index.js';
 export {

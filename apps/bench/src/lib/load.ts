@@ -26,22 +26,34 @@ export interface LoadResult {
   valid: boolean;
 }
 
-/** One autocannon run: 50 connections by default, the same SendMessage request (but for its messageId) every time. */
-export async function load(url: string, mode: ReplyMode, seconds: number, connections = 50): Promise<LoadResult> {
+/**
+ * One autocannon run: 50 connections by default, the same SendMessage request (but for its
+ * messageId) every time. With `signatures`, each request also carries the next RFC 9421 signature
+ * headers (a fresh nonce each).
+ */
+export async function load(
+  url: string,
+  mode: ReplyMode,
+  seconds: number,
+  connections = 50,
+  signatures?: { next(): Record<string, string> },
+): Promise<LoadResult> {
   let sent = 0;
+  const headers = { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' };
   const result = await autocannon({
     url: `${url}/a2a/jsonrpc`,
     connections,
     duration: seconds,
     method: 'POST',
-    headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
+    headers,
     // A fresh messageId per request: a repeated one would be answered from the stored task
     // (autocannon's idReplacement miscounts Content-Length for its variable-length ids).
     requests: [
       {
-        setupRequest: (request) => {
+        setupRequest: (request: Record<string, unknown>) => {
           sent += 1;
           request.body = sendMessageBody('hello', `bench-${sent}`);
+          if (signatures) request.headers = { ...headers, ...signatures.next() };
           return request;
         },
       },

@@ -10,6 +10,8 @@ export interface SuiteResult {
 
 export interface RunOptions {
   quick: boolean;
+  /** Throughput only: the server rows to run (ids of its TARGETS); default all. */
+  targets?: string[];
 }
 
 export interface Suite {

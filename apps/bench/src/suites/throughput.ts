@@ -2,6 +2,8 @@ import { startServer } from '../lib/children.js';
 import { processCpuSeconds } from '../lib/cpu.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
 import { type LoadResult, type ReplyMode, load } from '../lib/load.js';
+import { sendMessageBody } from '../lib/fixtures.js';
+import { createSignedHeaderPool } from '../lib/signed.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 /** The servers, in the order of every round (src/servers/<file>.ts). */
@@ -11,6 +13,7 @@ const TARGETS = [
   { id: 'official', file: 'official', label: 'official @a2a-js/sdk (express)' },
   { id: 'ours', file: 'ours', label: 'ours on node:http' },
   { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
+  { id: 'ours-verified', file: 'ours-verified', label: 'ours on node:http, full governance + verified callers (RFC 9421)' },
   { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
 ] as const;
 type TargetId = (typeof TARGETS)[number]['id'];
@@ -20,6 +23,7 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'ours / express-echo', num: 'ours', den: 'express-echo' },
   { name: 'ours / node-echo', num: 'ours', den: 'node-echo' },
   { name: 'governed / ungoverned', num: 'ours-governed', den: 'ours' },
+  { name: 'governed + verified / ungoverned', num: 'ours-verified', den: 'ours' },
   { name: 'ours-express / official', num: 'ours-express', den: 'official' },
   { name: 'official / express-echo', num: 'official', den: 'express-echo' },
 ];
@@ -38,15 +42,21 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   const warmupSeconds = options.quick ? 1 : 2;
   const measureSeconds = options.quick ? 2 : 4;
   const runs: ThroughputRun[] = [];
+  // `--targets a,b` runs a subset (a figure for one row without the whole suite).
+  const targets = TARGETS.filter((target) => options.targets === undefined || options.targets.includes(target.id));
   for (const mode of ['message', 'task'] as const) {
     for (let round = 1; round <= rounds; round++) {
-      for (const target of TARGETS) {
+      for (const target of targets) {
         // A fresh process per run, so no run inherits another's heap or JIT state.
         const server = await startServer(target.file, ['--mode', mode]);
         try {
-          await load(server.url, mode, warmupSeconds);
+          // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
+          const signatures = target.id === 'ours-verified' ? await createSignedHeaderPool(`${server.url}/a2a/jsonrpc`, sendMessageBody('hello')) : undefined;
+          signatures?.fill(12_000 * warmupSeconds);
+          await load(server.url, mode, warmupSeconds, 50, signatures);
+          signatures?.fill(12_000 * measureSeconds);
           const cpuBefore = processCpuSeconds(server.process.pid);
-          const result = await load(server.url, mode, measureSeconds);
+          const result = await load(server.url, mode, measureSeconds, 50, signatures);
           const cpuAfter = processCpuSeconds(server.process.pid);
           const cpuMicrosPerRequest =
             cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0 ? Number.NaN : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
@@ -129,9 +139,12 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     goals[`${mode}: ours >= ${target}x official`] = { value: ours, goal: `>= ${target}x`, pass: ours >= target };
     const governed = roundRatio(mode, 'ours-governed', 'ours').median;
     goals[`${mode}: governed at most 10% below ungoverned`] = { value: governed, goal: '>= 0.90x', pass: governed >= 0.9 };
+    const verified = roundRatio(mode, 'ours-verified', 'ours').median;
+    goals[`${mode}: governed + verified callers >= 0.85x ungoverned`] = { value: verified, goal: '>= 0.85x', pass: verified >= 0.85 };
     const cpu = (target: TargetId) =>
       median(runs.filter((r) => r.mode === mode && r.target === target && r.valid && !Number.isNaN(r.cpuMicrosPerRequest)).map((r) => r.cpuMicrosPerRequest));
     cpuNotes.push(
+      `- ${mode} mode: verifying the caller (RFC 9421 Ed25519 signature, content-digest, nonce) costs ${num(cpu('ours-verified') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: the governance pipeline costs ${num(cpu('ours-governed') - cpu('ours'))} µs of server CPU per request (${num(cpu('ours-governed'))} vs ${num(cpu('ours'))} µs, medians), so by CPU the governed server runs at ${ratio(cpu('ours') / cpu('ours-governed'))} of the ungoverned one.`,
     );
   }

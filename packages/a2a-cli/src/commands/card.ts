@@ -51,28 +51,36 @@ ${EXIT_CODE_HELP}`,
     const url = agentUrl('card', rawUrl as string);
     const keyFile = stringValue(args, 'key');
     const pinned = keyFile === undefined ? undefined : await readVerificationKeys(keyFile);
+    const extra = (args.values['jku-prefix'] as string[] | undefined) ?? [];
+    const allowInsecure = flag(args, 'allow-insecure');
+    let check: CardCheck = { status: 'no-signature' };
+    // `a2a card` inspects: it prints the card whatever the verdict, and reports the verdict (and
+    // exit code) itself, so its verifier hands discovery the card and keeps the real result.
     let discovered: Awaited<ReturnType<CardResolver['resolve']>>;
     try {
-      discovered = await new CardResolver({ fetch: ctx.io.fetch, timeoutMs: 15_000 }).resolve(url);
+    discovered = await new CardResolver({
+      fetch: ctx.io.fetch,
+      timeoutMs: 15_000,
+      cardVerifier: async (text, cardUrl) => {
+        const resolver = createCliKeyResolver({
+          ...(pinned ? { pinned } : {}),
+          fetch: ctx.io.fetch,
+          allowInsecure,
+          jkuPrefixes: [`${new URL(cardUrl).origin}/`, ...extra],
+        });
+        check = await checkCard(text, resolver);
+        return { status: check.status === 'no-signature' ? 'no-signature' : 'valid' };
+      },
+    }).resolve(url);
     } catch (error) {
       // A card refused only for its `signatures` (an empty signature or header) has a malformed
       // signature: exit 2 like any other bad signature, not 1 like an unreachable agent.
       const malformed = malformedSignatureOf(error);
       if (malformed === undefined) throw error;
       if (flag(args, 'json')) ctx.out(JSON.stringify({ url: malformed.url, verification: malformed.check }, null, 2));
-      else reportCheck(ctx, malformed.check, { pinned: pinned !== undefined, allowInsecure: flag(args, 'allow-insecure') });
+      else reportCheck(ctx, malformed.check, { pinned: pinned !== undefined, allowInsecure });
       return exitCodeOf(malformed.check);
     }
-    const origin = new URL(discovered.url).origin;
-    const extra = (args.values['jku-prefix'] as string[] | undefined) ?? [];
-    const allowInsecure = flag(args, 'allow-insecure');
-    const resolver = createCliKeyResolver({
-      ...(pinned ? { pinned } : {}),
-      fetch: ctx.io.fetch,
-      allowInsecure,
-      jkuPrefixes: [`${origin}/`, ...extra],
-    });
-    const check = await checkCard(discovered.raw, resolver);
     if (flag(args, 'json')) {
       ctx.out(JSON.stringify({ url: discovered.url, legacy: discovered.legacy, verification: check, card: discovered.card }, null, 2));
     } else {

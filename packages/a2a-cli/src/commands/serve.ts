@@ -3,6 +3,7 @@ import { type ConfigFormat, materializeConfig, type OperatorConfig } from '@a2ap
 import { parseOperatorConfig } from '@a2aplane/a2a-governance/config-files';
 import { createDefaultSelectorRegistry } from '@a2aplane/a2a-routing';
 import { startServeAgent } from '../agent.js';
+import { cardTrustOf } from './verify.js';
 import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { CliError, usageError } from '../errors.js';
 import { readPrivateKey, readTextFile } from '../files.js';
@@ -39,7 +40,11 @@ Options:
   --port <n>             port, 0 picks a free one (default 0)
   --host <addr>          interface to bind (default 127.0.0.1)
   --key <file>           private JWK to sign the card with (default: a fresh Ed25519 key)
-  --delegate-to <url>    forward messages to this agent
+  --delegate-to <url>    forward messages to this agent; its card is verified as a2a send does:
+  --delegate-key <file>  the delegate's card must be signed by this public JWK / JWKS
+  --allow-insecure       accept the delegate's loopback http jku (development only)
+  --jku-prefix <url>     also trust JWKS URLs starting with this prefix (repeatable)
+  --require-signed       refuse a delegate whose card is not signed
   --name <name>          the card's name
   --json                 print {"url","agentId","kid"} as one JSON line`,
   async run(ctx, argv) {
@@ -49,6 +54,10 @@ Options:
       host: { type: 'string' },
       key: { type: 'string' },
       'delegate-to': { type: 'string' },
+      'delegate-key': { type: 'string' },
+      'allow-insecure': { type: 'boolean' },
+      'jku-prefix': { type: 'string', multiple: true },
+      'require-signed': { type: 'boolean' },
       name: { type: 'string' },
       json: { type: 'boolean' },
     });
@@ -65,6 +74,7 @@ Options:
     const operatorConfig = await readOperatorConfig(configFile);
     const config = materializeConfig(operatorConfig, { knownSelectors: createDefaultSelectorRegistry().names() });
     const key = keyFile === undefined ? undefined : await readPrivateKey(keyFile);
+    const delegateTrust = await cardTrustOf(args, 'delegate-key');
     if (ctx.io.signal?.aborted) return 0;
 
     let agent: Awaited<ReturnType<typeof startServeAgent>>;
@@ -75,7 +85,7 @@ Options:
         config,
         fetch: ctx.io.fetch,
         ...(key ? { key } : {}),
-        ...(delegateTo ? { delegateTo } : {}),
+        ...(delegateTo ? { delegateTo, delegateTrust } : {}),
         ...(name ? { name } : {}),
       });
     } catch (error) {

@@ -6,16 +6,29 @@ import { usageError } from '../errors.js';
 import { createStreamPrinter, printJson, printMessage, printTask, stateName } from '../format.js';
 import type { CliIo, CommandContext } from '../io.js';
 import type { Command } from './types.js';
+import { cardTrustOf } from './verify.js';
 
 const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   timeout: { type: 'string' },
   header: { type: 'string', multiple: true },
+  key: { type: 'string' },
+  'allow-insecure': { type: 'boolean' },
+  'jku-prefix': { type: 'string', multiple: true },
+  'require-signed': { type: 'boolean' },
 } as const;
 
 const COMMON_HELP = `  --json               machine-readable output (one JSON document, or one JSON event per line when streaming)
   --timeout <ms>       per-call timeout (default 30000)
-  --header <k: v>      extra HTTP header, such as "Authorization: Bearer ..." (repeatable)`;
+  --header <k: v>      extra HTTP header, such as "Authorization: Bearer ..." (repeatable)
+  --key <file>         the agent card must be signed by this public JWK / JWKS
+  --allow-insecure     accept a loopback http jku (development only)
+  --jku-prefix <url>   also trust JWKS URLs starting with this prefix (repeatable)
+  --require-signed     refuse an agent whose card is not signed
+
+A signed agent card is verified before anything is sent (with --key, or the JWKS at its jku on
+the card's own HTTPS origin); a bad signature or an AgentID that is not the signer's ends the
+command with exit code 2. An unsigned card is used as it is, unless --require-signed.`;
 
 function headersOf(command: string, args: ParsedArgs): Record<string, string> {
   const out: Record<string, string> = {};
@@ -27,9 +40,10 @@ function headersOf(command: string, args: ParsedArgs): Record<string, string> {
   return out;
 }
 
-function clientFor(command: string, io: CliIo, url: string, args: ParsedArgs): A2AClient {
+async function clientFor(command: string, io: CliIo, url: string, args: ParsedArgs): Promise<A2AClient> {
   const timeoutMs = integerOption(command, args, 'timeout', { min: 1, max: 86_400_000 }) ?? 30_000;
-  return createA2AClient({ baseUrl: url, fetch: io.fetch, timeoutMs, headers: headersOf(command, args), retry: { retries: 1 } });
+  const headers = headersOf(command, args);
+  return createA2AClient({ baseUrl: url, fetch: io.fetch, timeoutMs, headers, retry: { retries: 1 }, ...(await cardTrustOf(args)) });
 }
 
 const callOptions = (io: CliIo) => (io.signal ? { signal: io.signal } : {});
@@ -72,7 +86,7 @@ ${COMMON_HELP}`,
     });
     const [rawUrl, text] = positionals('send', args, ['url', 'text']);
     const url = agentUrl('send', rawUrl as string);
-    const client = clientFor('send', ctx.io, url, args);
+    const client = await clientFor('send', ctx.io, url, args);
     const contextId = stringValue(args, 'context');
     const taskId = stringValue(args, 'task');
     const skill = stringValue(args, 'skill');
@@ -111,7 +125,7 @@ ${COMMON_HELP}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('get', argv, { ...COMMON_OPTIONS, history: { type: 'string' } });
     const [rawUrl, id] = positionals('get', args, ['url', 'taskId']);
-    const client = clientFor('get', ctx.io, agentUrl('get', rawUrl as string), args);
+    const client = await clientFor('get', ctx.io, agentUrl('get', rawUrl as string), args);
     const historyLength = integerOption('get', args, 'history', { min: 0, max: 1_000_000 });
     const task = await client.getTask({ id: id as string, ...(historyLength === undefined ? {} : { historyLength }) }, callOptions(ctx.io));
     if (flag(args, 'json')) printJson(ctx, task);
@@ -133,7 +147,7 @@ ${COMMON_HELP}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('cancel', argv, COMMON_OPTIONS);
     const [rawUrl, id] = positionals('cancel', args, ['url', 'taskId']);
-    const client = clientFor('cancel', ctx.io, agentUrl('cancel', rawUrl as string), args);
+    const client = await clientFor('cancel', ctx.io, agentUrl('cancel', rawUrl as string), args);
     const task = await client.cancelTask({ id: id as string }, callOptions(ctx.io));
     if (flag(args, 'json')) printJson(ctx, task);
     else printTask(ctx, task);
@@ -163,7 +177,7 @@ ${COMMON_HELP}`,
       'page-token': { type: 'string' },
     });
     const [rawUrl] = positionals('list', args, ['url']);
-    const client = clientFor('list', ctx.io, agentUrl('list', rawUrl as string), args);
+    const client = await clientFor('list', ctx.io, agentUrl('list', rawUrl as string), args);
     const rawStatus = stringValue(args, 'status');
     let status: (typeof STATES)[number] | undefined;
     if (rawStatus !== undefined) {
@@ -208,7 +222,7 @@ ${COMMON_HELP}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('subscribe', argv, COMMON_OPTIONS);
     const [rawUrl, id] = positionals('subscribe', args, ['url', 'taskId']);
-    const client = clientFor('subscribe', ctx.io, agentUrl('subscribe', rawUrl as string), args);
+    const client = await clientFor('subscribe', ctx.io, agentUrl('subscribe', rawUrl as string), args);
     await printStream(ctx, client.subscribeToTask({ id: id as string }, callOptions(ctx.io)), flag(args, 'json'));
     return 0;
   },

@@ -3,15 +3,40 @@ import {
   createJwksKeyResolver,
   createPinnedKeyResolver,
   type KeyResolver,
-  readDeclaredAgentId,
   type VerificationKey,
   verifyAgentCard,
 } from '@a2aplane/a2a-identity';
+import { flag, type ParsedArgs, stringValue } from '../args.js';
 import { EXIT_CODES } from '../errors.js';
+import { readVerificationKeys } from '../files.js';
 import type { CommandContext } from '../io.js';
 
-/** The verifier's result plus the AgentID binding check (ADR-159: a card may not quote another key's AgentID). */
-export type CardCheck = CardVerificationResult | { status: 'agent-id-mismatch'; declared: string; signer: string };
+/** `verifyAgentCard`'s result, which includes the AgentID binding check (ADR-159: a card may not quote another key's AgentID). */
+export type CardCheck = CardVerificationResult;
+
+/**
+ * The card-trust options of `a2a send/get/list/cancel/subscribe` and `serve --delegate-to` for
+ * createA2AClient: `--key` pins keys, `--allow-insecure` accepts a loopback http jku,
+ * `--jku-prefix` trusts more JWKS URLs, `--require-signed` refuses unsigned cards.
+ */
+export async function cardTrustOf(args: ParsedArgs, keyOption = 'key'): Promise<CardTrust> {
+  const keyFile = stringValue(args, keyOption);
+  const prefixes = (args.values['jku-prefix'] as string[] | undefined) ?? [];
+  return {
+    ...(keyFile === undefined ? {} : { trustedKeys: await readVerificationKeys(keyFile) }),
+    ...(prefixes.length > 0 ? { jkuPrefixes: prefixes } : {}),
+    ...(flag(args, 'allow-insecure') ? { allowInsecureLoopback: true } : {}),
+    ...(flag(args, 'require-signed') ? { requireSignedCard: true } : {}),
+  };
+}
+
+/** The discovery trust options createA2AClient takes. */
+export interface CardTrust {
+  trustedKeys?: VerificationKey[];
+  jkuPrefixes?: string[];
+  allowInsecureLoopback?: boolean;
+  requireSignedCard?: boolean;
+}
 
 export function exitCodeOf(check: CardCheck): number {
   if (check.status === 'valid') return EXIT_CODES.ok;
@@ -33,19 +58,9 @@ export function createCliKeyResolver(choice: ResolverChoice): KeyResolver {
   return createJwksKeyResolver({ fetch: choice.fetch, allowInsecureLoopback: choice.allowInsecure, allowedJkuPrefixes: choice.jkuPrefixes });
 }
 
-/** Verifies the card text and, when valid with Ed25519, that a declared AgentID is the signer's. */
-export async function checkCard(cardText: string, resolver: KeyResolver): Promise<CardCheck> {
-  const result = await verifyAgentCard(cardText, resolver);
-  if (result.status !== 'valid' || result.agentId === undefined) return result;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cardText);
-  } catch {
-    return result;
-  }
-  const declared = readDeclaredAgentId(parsed);
-  if (declared !== undefined && declared !== result.agentId) return { status: 'agent-id-mismatch', declared, signer: result.agentId };
-  return result;
+/** Verifies the card text; a declared AgentID must be a signer's (verifyAgentCard checks it). */
+export function checkCard(cardText: string, resolver: KeyResolver): Promise<CardCheck> {
+  return verifyAgentCard(cardText, resolver);
 }
 
 function hintFor(check: CardCheck, pinned: boolean, allowInsecure: boolean): string | undefined {
@@ -81,7 +96,7 @@ export function reportCheck(ctx: CommandContext, check: CardCheck, options: { pi
       ctx.err(`${style.red('signature malformed')}: ${check.detail}`);
       return;
     case 'agent-id-mismatch':
-      ctx.err(`${style.red('AgentID mismatch')}: card declares ${check.declared} but was signed by ${check.signer}`);
+      ctx.err(`${style.red('AgentID mismatch')}: card declares ${check.declared} but was signed by ${check.signers.length > 0 ? check.signers.join(', ') : 'no Ed25519 key'}`);
       return;
   }
   const hint = hintFor(check, options.pinned, options.allowInsecure);

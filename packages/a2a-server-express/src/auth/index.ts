@@ -1,4 +1,11 @@
 export { createAuthenticator } from './authenticator.js';
+export {
+  createHttpSignatureAuthenticator,
+  type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureVerifierLike,
+  type SignedRequestView,
+} from './http-signature.js';
+export { verifyEd25519 } from './ed25519.js';
 export { createStaticApiKeyVerifier } from './static-api-key.js';
 export { timingSafeEqualString } from './timing-safe.js';
 export type {

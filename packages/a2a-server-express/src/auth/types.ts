@@ -5,6 +5,11 @@ export interface Principal {
   id: string;
   /** The `securitySchemes` key that authenticated the request. */
   scheme: string;
+  /**
+   * The caller's AgentID, set only by an authenticator that checked the caller holds the key it
+   * names (`createHttpSignatureAuthenticator`); policy and budgets can key on it.
+   */
+  agentId?: string;
   claims?: Record<string, unknown>;
 }
 
@@ -13,6 +18,13 @@ export interface AuthRequest {
   headers: Record<string, string | undefined>;
   query: URLSearchParams;
   method: string;
+  /** The request-target: path and query as received (`/a2a/jsonrpc`), for request signatures. */
+  target?: string;
+  /**
+   * The raw request body, as read (never copied); `undefined` when not read (GET) or when a
+   * framework parsed it before the A2A handler did. Request signatures check its digest.
+   */
+  body?: Uint8Array;
 }
 
 /**

@@ -190,12 +190,13 @@ class NodeCoreRequest implements CoreRequest, CallerGoneHook {
     private readonly res: ServerResponse,
     query: LazyQuery,
     clientKey: string | undefined,
+    rawBody?: Buffer,
   ) {
     this.version = headerValue(req, VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER);
     this.extensions = headerValue(req, EXTENSIONS_HEADER) ?? query.get(A2A_EXTENSIONS_HEADER);
     this.clientKey = clientKey;
     this.lastEventId = headerValue(req, 'last-event-id');
-    this.auth = new NodeAuthRequest(req, query);
+    this.auth = new NodeAuthRequest(req, query, rawBody);
   }
 
   /** Aborts when the client goes away before the response is complete. */
@@ -247,8 +248,15 @@ class NodeAuthRequest implements AuthenticationRequest {
   constructor(
     private readonly req: IncomingMessage,
     private readonly search: LazyQuery,
+    /** The bytes read for the body (the same Buffer that was parsed, not a copy), for request signatures. */
+    readonly body?: Buffer,
   ) {
     this.method = req.method ?? 'GET';
+  }
+
+  /** The request-target as received (path and query); express's `originalUrl` keeps a mount prefix it strips from `url`. */
+  get target(): string {
+    return (this.req as IncomingMessage & { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
   }
 
   get headers(): Record<string, string | undefined> {
@@ -329,7 +337,11 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     res.end(req.method === 'HEAD' ? undefined : document.body);
   }
 
-  async function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; value: unknown } | { ok: false; error: A2AError; status: number }> {
+  /** The parsed body and the bytes it was parsed from (`raw` is absent when a framework parsed it first). */
+  async function readJson(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ ok: true; value: unknown; raw?: Buffer } | { ok: false; error: A2AError; status: number }> {
     const pre = preParsedBody(req);
     if (pre.found) return { ok: true, value: pre.value };
     let body: Buffer;
@@ -343,9 +355,9 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       }
       return { ok: false, status: 400, error: new InvalidRequestError({ message: 'Request body could not be read' }) };
     }
-    if (body.length === 0) return { ok: true, value: undefined };
+    if (body.length === 0) return { ok: true, value: undefined, raw: body };
     try {
-      return { ok: true, value: JSON.parse(body.toString('utf8')) };
+      return { ok: true, value: JSON.parse(body.toString('utf8')), raw: body };
     } catch {
       return { ok: false, status: 400, error: new JSONParseError() };
     }
@@ -392,13 +404,13 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
         sendJsonRpcError(res, envelope.id, new InvalidParamsError({ details: [{ ...params.error.toBadRequest() }] }));
         return;
       }
-      const request = new NodeCoreRequest(v03Method, params.data, req, res, query, clientKeyOf(req));
+      const request = new NodeCoreRequest(v03Method, params.data, req, res, query, clientKeyOf(req), body.raw);
       request.version = '0.3';
       const result = await server.handle(request);
       await respondJsonRpc(res, envelope.id, result, (value) => translator.resultToV03(value as never));
       return;
     }
-    const result = await server.handle(new NodeCoreRequest(envelope.method, envelope.params, req, res, query, clientKeyOf(req)));
+    const result = await server.handle(new NodeCoreRequest(envelope.method, envelope.params, req, res, query, clientKeyOf(req), body.raw));
     await respondJsonRpc(res, envelope.id, result);
   }
 
@@ -431,6 +443,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       return;
     }
     let body: unknown;
+    let raw: Buffer | undefined;
     if (verb.toUpperCase() === 'POST') {
       const type = mediaType(req);
       const hasBody = req.headers['content-length'] !== '0' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
@@ -445,6 +458,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
         return;
       }
       body = read.value;
+      raw = read.raw;
     } else {
       skipBody(req, res, maxBody);
     }
@@ -454,7 +468,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       ...(match.tenant === undefined ? {} : { tenant: match.tenant }),
       ...(body === undefined ? {} : { body }),
     });
-    const result = await server.handle(new NodeCoreRequest(match.method, params, req, res, query, clientKeyOf(req)));
+    const result = await server.handle(new NodeCoreRequest(match.method, params, req, res, query, clientKeyOf(req), raw));
     if (result.kind === 'error') return sendRestError(res, result.error);
     if (result.kind === 'result') return sendJson(res, 200, result.result);
     await writeSse(res, result.events, {

@@ -1,0 +1,96 @@
+import { agentIdFromPublicKey, createJwks, exportPublicJwk, generateKeyPair } from '@a2aplane/a2a-identity';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CardResolver, CardSignatureInvalidError, createA2AClient, discoverAgentCard } from '../src/index.js';
+import { cardFor, json, startServer, type TestServer } from './helpers/server.js';
+import { type CardCase, cardCase, JWKS_PATH } from './helpers/signed-cards.js';
+
+const agent = generateKeyPair('EdDSA');
+const victim = generateKeyPair('EdDSA');
+let current: CardCase = 'valid';
+let server: TestServer;
+let foreign: TestServer;
+
+beforeAll(async () => {
+  foreign = await startServer((req, res) => (req.url === JWKS_PATH ? json(res, 200, createJwks([agent])) : json(res, 404, {})));
+  server = await startServer((req, res) => {
+    const served = cardCase(current, cardFor(server.url), server.url, { agent, victim, foreignOrigin: foreign.url });
+    if (req.url === '/.well-known/agent-card.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(served.text);
+    }
+    if (req.url === JWKS_PATH) return json(res, 200, served.jwks);
+    json(res, 404, {});
+  });
+});
+afterAll(async () => {
+  await Promise.all([server.close(), foreign.close()]);
+});
+
+/** The test servers are loopback http: their same-origin `jku` needs the development flag. */
+const dev = { allowInsecureLoopback: true } as const;
+
+describe('discovery verifies every signed card by default', () => {
+  it('a card signed by its own key, with its JWKS on its own origin, is valid and reports the AgentID', async () => {
+    current = 'valid';
+    const discovered = await new CardResolver(dev).resolve(server.url);
+    expect(discovered.verification).toMatchObject({ status: 'valid', kid: agent.kid, agentId: agentIdFromPublicKey(agent.publicKey) });
+  });
+
+  it('an unsigned card is accepted and reported as unsigned; requireSignedCard refuses it', async () => {
+    current = 'unsigned';
+    expect((await new CardResolver().resolve(server.url)).verification).toEqual({ status: 'no-signature' });
+    await expect(new CardResolver({ requireSignedCard: true }).resolve(server.url)).rejects.toSatisfy(
+      (e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === 'no-signature',
+    );
+  });
+
+  it.each([
+    ['tampered', 'tampered'],
+    ['swapped-key', 'tampered'],
+    ['agent-id-mismatch', 'agent-id-mismatch'],
+    ['alg-none', 'unsupported-algorithm'],
+    ['unknown-crit', 'unsupported-algorithm'],
+    ['foreign-jku', 'untrusted-key'],
+  ] as const)('%s card -> CardSignatureInvalidError (%s) and no RPC is sent', async (kind, status) => {
+    current = kind;
+    const before = server.requests.length;
+    const client = createA2AClient({ baseUrl: server.url, ...dev, retry: { retries: 0 } });
+    const error = await client.sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }).catch((e: unknown) => e);
+    expect(CardSignatureInvalidError.isInstance(error)).toBe(true);
+    expect((error as CardSignatureInvalidError).status).toBe(status);
+    expect(server.requests.slice(before).some((r) => r.url.startsWith('/a2a'))).toBe(false);
+  });
+
+  it('without the development flag a loopback http jku is not fetched: the valid card fails closed (untrusted-key)', async () => {
+    current = 'valid';
+    const before = server.requests.length;
+    await expect(discoverAgentCard(server.url)).rejects.toSatisfy((e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === 'untrusted-key');
+    expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/.well-known/agent-card.json']);
+  });
+
+  it('jkuPrefixes trusts a key server on another origin', async () => {
+    current = 'foreign-jku';
+    const discovered = await new CardResolver({ ...dev, jkuPrefixes: [`${foreign.url}/`] }).resolve(server.url);
+    expect(discovered.verification).toMatchObject({ status: 'valid', agentId: agentIdFromPublicKey(agent.publicKey) });
+  });
+
+  it('pinned keys: the agent key verifies without any jku fetch; another pinned key refuses the card', async () => {
+    current = 'valid';
+    const before = server.requests.length;
+    const pinned = await new CardResolver({ trustedKeys: [exportPublicJwk(agent)] }).resolve(server.url);
+    expect(pinned.verification.status).toBe('valid');
+    expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/.well-known/agent-card.json']);
+    await expect(new CardResolver({ trustedKeys: [exportPublicJwk(victim)] }).resolve(server.url)).rejects.toSatisfy(
+      (e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === 'untrusted-key',
+    );
+  });
+
+  it('pinned keys refuse a tampered card and an AgentID mismatch too', async () => {
+    for (const [kind, status] of [['tampered', 'tampered'], ['agent-id-mismatch', 'agent-id-mismatch']] as const) {
+      current = kind;
+      await expect(new CardResolver({ trustedKeys: [exportPublicJwk(agent)] }).resolve(server.url)).rejects.toSatisfy(
+        (e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === status,
+      );
+    }
+  });
+});

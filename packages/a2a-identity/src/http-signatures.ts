@@ -1,0 +1,529 @@
+import { ed25519 } from '@noble/curves/ed25519';
+import { sha256 } from '@noble/hashes/sha2';
+import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
+import { encodeBase64Url } from './base64url.js';
+import { describeValue } from './describe-value.js';
+import type { KeyPair, VerificationKey } from './keys.js';
+import {
+  type BareItem,
+  type InnerList,
+  isInnerList,
+  type Parameters,
+  parseDictionary,
+  serializeInnerList,
+  StructuredFieldError,
+} from './structured-fields.js';
+import { sha256Digest, verifySignature } from './webcrypto.js';
+
+/**
+ * HTTP Message Signatures (RFC 9421) with Ed25519, and Content-Digest (RFC 9530, sha-256): how an
+ * agent proves on every request that it holds the key behind its AgentID. The generic layer
+ * (`httpSignatureBase`, `signHttpMessage`, `verifyHttpMessageSignature`) follows the RFC; the A2A
+ * profile on top (`createHttpRequestSigner`, `createHttpSignatureVerifier`) fixes what is signed
+ * and what a verifier demands. Browser and edge safe: signing is @noble/curves, verifying WebCrypto.
+ */
+
+/** A request as both ends see it: `target` is the request-target (path and query, as sent). */
+export interface HttpSignatureMessage {
+  method: string;
+  /** Host (and port when not the scheme's default), as in the `Host` header. */
+  authority: string;
+  /** Path and query as on the request line, such as `/a2a/jsonrpc` or `/a2a/rest/tasks?pageSize=2`. */
+  target: string;
+  /** Header values by name (any case). */
+  headers: Headers | Record<string, string | string[] | undefined>;
+  /** Needed only to cover `@target-uri` or `@scheme`. */
+  scheme?: 'http' | 'https';
+}
+
+/** Signature parameters (RFC 9421 §2.3), serialized in this order when present. */
+export interface SignatureParameters {
+  created?: number;
+  expires?: number;
+  nonce?: string;
+  alg?: string;
+  keyid?: string;
+  tag?: string;
+}
+
+export class HttpSignatureError extends Error {}
+
+const PARAM_ORDER = ['created', 'expires', 'nonce', 'alg', 'keyid', 'tag'] as const;
+
+function headerOf(message: HttpSignatureMessage, name: string): string | undefined {
+  const headers = message.headers;
+  if (typeof (headers as Headers).get === 'function' && typeof (headers as Headers).has === 'function') {
+    return (headers as Headers).get(name) ?? undefined;
+  }
+  const record = headers as Record<string, string | string[] | undefined>;
+  let value = record[name];
+  if (value === undefined) {
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === name) {
+        value = record[key];
+        break;
+      }
+    }
+  }
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function splitTarget(target: string): { path: string; query: string } {
+  const index = target.indexOf('?');
+  return index < 0 ? { path: target || '/', query: '?' } : { path: target.slice(0, index) || '/', query: target.slice(index) };
+}
+
+/** The value of one covered component (RFC 9421 §2.1, §2.2). */
+function componentValue(message: HttpSignatureMessage, name: string): string {
+  switch (name) {
+    case '@method':
+      return message.method.toUpperCase();
+    case '@authority':
+      return message.authority.toLowerCase();
+    case '@path':
+      return splitTarget(message.target).path;
+    case '@query':
+      return splitTarget(message.target).query;
+    case '@request-target':
+      return message.target;
+    case '@scheme':
+    case '@target-uri': {
+      if (message.scheme === undefined) throw new HttpSignatureError(`${name} needs the request scheme`);
+      return name === '@scheme' ? message.scheme : `${message.scheme}://${message.authority.toLowerCase()}${message.target}`;
+    }
+    default: {
+      if (name.startsWith('@')) throw new HttpSignatureError(`unsupported derived component ${name}`);
+      if (name !== name.toLowerCase()) throw new HttpSignatureError(`component names are lower case, got ${name}`);
+      const value = headerOf(message, name);
+      if (value === undefined) throw new HttpSignatureError(`covered header ${name} is missing`);
+      // RFC 9421 §2.1: strip leading/trailing whitespace (obs-fold never reaches us).
+      return value.trim();
+    }
+  }
+}
+
+function paramsOf(params: SignatureParameters): Parameters {
+  const out: Parameters = new Map();
+  for (const key of PARAM_ORDER) {
+    const value = params[key];
+    if (value !== undefined) out.set(key, value);
+  }
+  return out;
+}
+
+/** The `@signature-params` inner list and the signature base (RFC 9421 §2.5). */
+function buildBase(message: HttpSignatureMessage, list: InnerList): string {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const item of list.items) {
+    if (typeof item.value !== 'string') throw new HttpSignatureError('covered components must be strings');
+    if (item.params.size > 0) throw new HttpSignatureError(`component parameters are not supported (${item.value})`);
+    if (seen.has(item.value)) throw new HttpSignatureError(`component ${item.value} is covered twice`);
+    seen.add(item.value);
+    if (item.value === '@signature-params') throw new HttpSignatureError('@signature-params cannot be covered');
+    lines.push(`"${item.value}": ${componentValue(message, item.value)}`);
+  }
+  lines.push(`"@signature-params": ${serializeInnerList(list)}`);
+  return lines.join('\n');
+}
+
+/** The signature base of `message` over `components` with `params` (RFC 9421 §2.5). */
+export function httpSignatureBase(message: HttpSignatureMessage, components: readonly string[], params: SignatureParameters): string {
+  const list: InnerList = { items: components.map((value) => ({ value, params: new Map() })), params: paramsOf(params) };
+  return buildBase(message, list);
+}
+
+/** Signs `message` with an Ed25519 key (RFC 9421 §3.3.6); the two header values to send under `label`. */
+export function signHttpMessage(
+  message: HttpSignatureMessage,
+  options: { key: KeyPair; label: string; components: readonly string[]; params: SignatureParameters },
+): { signatureInput: string; signature: string } {
+  const { key, label } = options;
+  if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array)) {
+    throw new TypeError(`expected an Ed25519 KeyPair, got ${key?.algorithm === undefined ? describeValue(key) : key.algorithm}`);
+  }
+  if (!/^[a-z*][a-z0-9_\-.*]*$/.test(label)) throw new TypeError(`expected a structured-field key as label, got ${JSON.stringify(label)}`);
+  const list: InnerList = { items: options.components.map((value) => ({ value, params: new Map() })), params: paramsOf(options.params) };
+  const base = buildBase(message, list);
+  const signature = ed25519.sign(new TextEncoder().encode(base), key.privateKey);
+  return { signatureInput: `${label}=${serializeInnerList(list)}`, signature: `${label}=:${encodeStd(signature)}:` };
+}
+
+function encodeStd(bytes: Uint8Array): string {
+  const url = encodeBase64Url(bytes).replace(/-/g, '+').replace(/_/g, '/');
+  return url + '='.repeat((4 - (url.length % 4)) % 4);
+}
+
+/** One signature of a message, parsed: what it covers, its parameters, its bytes. */
+export interface ParsedHttpSignature {
+  label: string;
+  components: string[];
+  params: Map<string, BareItem>;
+  signature: Uint8Array;
+  /** The signature base it was computed over. */
+  base: string;
+}
+
+/**
+ * Reads the signature `label` (or the only one) from `Signature-Input` and `Signature` and builds
+ * its signature base. Throws `HttpSignatureError` when the fields are missing or malformed.
+ */
+export function readHttpSignature(message: HttpSignatureMessage, label?: string, preferred?: string): ParsedHttpSignature {
+  const inputHeader = headerOf(message, 'signature-input');
+  const signatureHeader = headerOf(message, 'signature');
+  if (inputHeader === undefined || signatureHeader === undefined) throw new HttpSignatureError('Signature-Input and Signature are both required');
+  let inputs: ReturnType<typeof parseDictionary>;
+  let signatures: ReturnType<typeof parseDictionary>;
+  try {
+    inputs = parseDictionary(inputHeader);
+    signatures = parseDictionary(signatureHeader);
+  } catch (error) {
+    throw new HttpSignatureError(error instanceof StructuredFieldError ? error.message : 'unreadable signature fields');
+  }
+  const chosen = label ?? (preferred !== undefined && inputs.has(preferred) ? preferred : inputs.size === 1 ? [...inputs.keys()][0] : undefined);
+  if (chosen === undefined) throw new HttpSignatureError('several signatures and no label to choose one');
+  const input = inputs.get(chosen);
+  const signature = signatures.get(chosen);
+  if (!input || !isInnerList(input)) throw new HttpSignatureError(`Signature-Input has no inner list labelled ${chosen}`);
+  if (!signature || isInnerList(signature) || !(signature.value instanceof Uint8Array)) {
+    throw new HttpSignatureError(`Signature has no byte sequence labelled ${chosen}`);
+  }
+  const base = buildBase(message, input);
+  return {
+    label: chosen,
+    components: input.items.map((item) => item.value as string),
+    params: input.params,
+    signature: signature.value,
+    base,
+  };
+}
+
+/** Verifies an Ed25519 signature read by {@link readHttpSignature} with `key`. Never rejects. */
+export function verifyHttpSignatureWith(parsed: ParsedHttpSignature, key: VerificationKey): Promise<boolean> {
+  return verifySignature('EdDSA', key, new TextEncoder().encode(parsed.base), parsed.signature);
+}
+
+/**
+ * `sha-256=:<base64>:`, the Content-Digest (RFC 9530) of `body`. Small bodies (most A2A requests)
+ * are hashed in place: a WebCrypto call costs a thread-pool round trip that outweighs hashing a
+ * few KiB; large ones go to WebCrypto so they do not hold the event loop.
+ */
+export async function contentDigest(body: Uint8Array | string): Promise<string> {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const digest = bytes.length <= INLINE_DIGEST_BYTES ? sha256(bytes) : await sha256Digest(bytes);
+  return `sha-256=:${encodeStd(digest)}:`;
+}
+const INLINE_DIGEST_BYTES = 16_384;
+
+// ---------------------------------------------------------------------------------------------
+// The A2A profile.
+
+/** The label a2aplane signs under. */
+export const HTTP_SIGNATURE_LABEL = 'a2a';
+/** What a2aplane signs: the method, the target (authority, path, query) and, with a body, its digest. */
+export const HTTP_SIGNATURE_COMPONENTS = ['@method', '@authority', '@path', '@query'] as const;
+const DEFAULT_TTL_SECONDS = 60;
+const DEFAULT_MAX_WINDOW_SECONDS = 300;
+const DEFAULT_SKEW_SECONDS = 30;
+
+export interface HttpRequestSignerOptions {
+  /** The agent's Ed25519 key: `keyid` is its AgentID. */
+  key: KeyPair;
+  /** `expires - created`. Default 60 seconds. */
+  ttlSeconds?: number;
+  /** Milliseconds since the epoch. Default `Date.now`. */
+  clock?: () => number;
+}
+
+/** What the signer needs of an outgoing request. */
+export interface SignableRequest {
+  method: string;
+  url: URL | string;
+  body?: string | Uint8Array | undefined;
+}
+
+export interface HttpRequestSigner {
+  readonly agentId: string;
+  /** The headers to add: `Signature-Input`, `Signature` and, with a body, `Content-Digest`. */
+  sign(request: SignableRequest): Promise<Record<string, string>>;
+  /**
+   * Signs an a2a-client request in place: structurally an a2a-client `AuthProvider`, so
+   * `createA2AClient({ auth: signer })` signs every call (its interceptors run after this and
+   * must not change the URL or body).
+   */
+  apply(request: { method: string; url: URL; headers: Headers; body?: string | undefined }): Promise<void>;
+}
+
+/** Signs requests as the agent whose Ed25519 key this is (RFC 9421, `keyid` = AgentID, a fresh nonce each time). */
+export function createHttpRequestSigner(options: HttpRequestSignerOptions): HttpRequestSigner {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`expected HttpRequestSignerOptions, got ${describeValue(options)}`);
+  const { key } = options;
+  if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array) || !(key.publicKey instanceof Uint8Array)) {
+    throw new TypeError(`expected an Ed25519 KeyPair as key, got ${describeValue(key)}`);
+  }
+  const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  if (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > DEFAULT_MAX_WINDOW_SECONDS) {
+    throw new RangeError(`expected ttlSeconds from 1 to ${DEFAULT_MAX_WINDOW_SECONDS}, got ${describeValue(ttl)}`);
+  }
+  const clock = options.clock ?? Date.now;
+  const agentId = agentIdFromPublicKey(key.publicKey);
+
+  async function sign(request: SignableRequest): Promise<Record<string, string>> {
+    const url = typeof request.url === 'string' ? new URL(request.url) : request.url;
+    const headers: Record<string, string> = {};
+    const components: string[] = [...HTTP_SIGNATURE_COMPONENTS];
+    const hasBody = request.body !== undefined && request.body.length > 0;
+    if (hasBody) {
+      headers['content-digest'] = await contentDigest(request.body as string | Uint8Array);
+      components.push('content-digest');
+    }
+    const created = Math.floor(clock() / 1000);
+    const nonce = encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(16)));
+    const message: HttpSignatureMessage = { method: request.method, authority: url.host, target: `${url.pathname}${url.search}`, headers };
+    const signed = signHttpMessage(message, {
+      key,
+      label: HTTP_SIGNATURE_LABEL,
+      components,
+      params: { created, expires: created + ttl, nonce, alg: 'ed25519', keyid: agentId },
+    });
+    headers['signature-input'] = signed.signatureInput;
+    headers.signature = signed.signature;
+    return headers;
+  }
+
+  return {
+    agentId,
+    sign,
+    async apply(request) {
+      const added = await sign({ method: request.method, url: request.url, body: request.body });
+      for (const [name, value] of Object.entries(added)) request.headers.set(name, value);
+    },
+  };
+}
+
+/** Remembers nonces until their signature expires, so a captured request cannot be replayed. */
+export interface NonceCache {
+  /** False when `key` is already held (a replay) or the cache is full. */
+  add(key: string, expiresAtMs: number): boolean;
+  readonly size: number;
+}
+
+/**
+ * A bounded in-memory nonce cache. Entries leave when their signature expires; when full it
+ * refuses new nonces (fails closed) rather than forget live ones. Size it for your rate: a nonce
+ * is held for the signature's lifetime plus the clock skew (90 s with the default signer), so
+ * the default 500000 entries (tens of MB at most) holds about 5500 signed requests a second.
+ * One process only: behind a load balancer, pin callers to an instance or share a cache with
+ * the same interface.
+ */
+export function createNonceCache(options?: { maxEntries?: number; clock?: () => number }): NonceCache {
+  const maxEntries = options?.maxEntries ?? 500_000;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
+  const clock = options?.clock ?? Date.now;
+  const entries = new Map<string, number>();
+  let lastFullSweep = Number.NEGATIVE_INFINITY;
+  const sweep = (now: number): void => {
+    for (const [key, expiresAt] of entries) {
+      if (expiresAt > now) break; // insertion order is close to expiry order: stop at the first live one
+      entries.delete(key);
+    }
+    // Full: a scan of every entry, at most once a second (it is linear in the size).
+    if (entries.size >= maxEntries && now - lastFullSweep >= 1000) {
+      lastFullSweep = now;
+      for (const [key, expiresAt] of entries) if (expiresAt <= now) entries.delete(key);
+    }
+  };
+  return {
+    get size() {
+      return entries.size;
+    },
+    add(key, expiresAtMs) {
+      const now = clock();
+      const held = entries.get(key);
+      if (held !== undefined && held > now) return false;
+      sweep(now);
+      if (entries.size >= maxEntries) return false;
+      entries.delete(key);
+      entries.set(key, expiresAtMs);
+      return true;
+    },
+  };
+}
+
+/** What the verifier needs of an incoming request. */
+export interface VerifiableRequest extends HttpSignatureMessage {
+  /**
+   * The raw body bytes; `undefined` when unknown (a framework parsed them already): then a
+   * request that may carry a body (POST, PUT, PATCH) is refused, since its digest cannot be checked.
+   */
+  body?: Uint8Array | undefined;
+}
+
+export type HttpSignatureFailure =
+  /** No `Signature-Input` / `Signature`: not a signed request (an authenticator may try other schemes). */
+  | 'unsigned'
+  | 'malformed'
+  /** `alg` other than ed25519, or a `keyid` that is not an AgentID. */
+  | 'unsupported'
+  /** A required component or parameter is not covered. */
+  | 'incomplete'
+  | 'expired'
+  | 'not-yet-valid'
+  | 'unknown-key'
+  /** `authorities` is set and the request names another one. */
+  | 'wrong-authority'
+  | 'digest-mismatch'
+  | 'bad-signature'
+  | 'replayed';
+
+export type HttpSignatureVerification =
+  | { ok: true; agentId: string; created: number; expires: number }
+  | { ok: false; reason: HttpSignatureFailure; detail: string };
+
+export interface HttpSignatureVerifierOptions {
+  /**
+   * The caller's Ed25519 public key for an AgentID, or `undefined` when not trusted: a pinned set
+   * or keys read from the caller's signed card (`createCallerKeyResolver`). The key must hash to
+   * the AgentID; the verifier checks.
+   */
+  resolveKey(agentId: string): Promise<VerificationKey | undefined> | VerificationKey | undefined;
+  /** Replay protection. Default: a fresh `createNonceCache()` for this verifier. */
+  nonces?: NonceCache;
+  /**
+   * The Ed25519 check. Default: WebCrypto (portable, asynchronous). On Node, `verifyEd25519` of
+   * a2a-server-express (node:crypto) checks synchronously, without WebCrypto's thread-pool round
+   * trip, for somewhat less CPU per request (decision 0018 has the figures).
+   */
+  verifyEd25519?: (publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
+  /**
+   * The authorities (`host` or `host:port`, as in the `Host` header) this server answers to. A
+   * signature names the authority it was made for; without this list, a server that received a
+   * signed request could relay it to another server that trusts the same caller (within its
+   * lifetime, before that server saw the nonce). Set it in production. Default: any authority.
+   */
+  authorities?: readonly string[];
+  /** Largest `expires - created` accepted. Default 300 seconds. */
+  maxWindowSeconds?: number;
+  /** Clock difference tolerated on `created` and `expires`. Default 30 seconds. */
+  clockSkewSeconds?: number;
+  clock?: () => number;
+}
+
+export interface HttpSignatureVerifier {
+  verify(request: VerifiableRequest): Promise<HttpSignatureVerification>;
+}
+
+const fail = (reason: HttpSignatureFailure, detail: string): HttpSignatureVerification => ({ ok: false, reason, detail });
+
+// SHAKE-256 of a key once per key object, not per request (resolvers hand out the same objects).
+const agentIds = new WeakMap<VerificationKey, string>();
+function agentIdOf(key: VerificationKey): string {
+  let id = agentIds.get(key);
+  if (id === undefined) {
+    id = agentIdFromPublicKey(key.publicKey);
+    agentIds.set(key, id);
+  }
+  return id;
+}
+const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
+/**
+ * Verifies a2aplane request signatures: Ed25519 over `@method`, the target (`@authority`, `@path`,
+ * `@query`, or `@target-uri`) and, whenever there is a body, a covered `content-digest` that
+ * matches it; `created`, `expires` (a window of at most `maxWindowSeconds`) and a `nonce` never
+ * seen before; `keyid` is the caller's AgentID and the resolved key must hash to it. Never throws.
+ */
+export function createHttpSignatureVerifier(options: HttpSignatureVerifierOptions): HttpSignatureVerifier {
+  if (typeof options?.resolveKey !== 'function') throw new TypeError(`expected options.resolveKey to be a function, got ${describeValue(options?.resolveKey)}`);
+  const maxWindow = options.maxWindowSeconds ?? DEFAULT_MAX_WINDOW_SECONDS;
+  const skew = options.clockSkewSeconds ?? DEFAULT_SKEW_SECONDS;
+  if (!Number.isSafeInteger(maxWindow) || maxWindow < 1) throw new RangeError(`expected maxWindowSeconds >= 1, got ${describeValue(maxWindow)}`);
+  if (!Number.isSafeInteger(skew) || skew < 0) throw new RangeError(`expected clockSkewSeconds >= 0, got ${describeValue(skew)}`);
+  const clock = options.clock ?? Date.now;
+  const nonces = options.nonces ?? createNonceCache({ clock });
+  const authorities = options.authorities === undefined ? undefined : new Set(options.authorities.map((a) => a.toLowerCase()));
+  if (options.authorities !== undefined && (!Array.isArray(options.authorities) || !options.authorities.every((a) => typeof a === 'string' && a !== ''))) {
+    throw new TypeError(`expected options.authorities to be an array of host[:port] strings, got ${describeValue(options.authorities)}`);
+  }
+  const checkEd25519 = options.verifyEd25519;
+  if (checkEd25519 !== undefined && typeof checkEd25519 !== 'function') {
+    throw new TypeError(`expected options.verifyEd25519 to be a function, got ${describeValue(checkEd25519)}`);
+  }
+
+  async function verify(request: VerifiableRequest): Promise<HttpSignatureVerification> {
+    if (headerOf(request, 'signature-input') === undefined && headerOf(request, 'signature') === undefined) {
+      return fail('unsigned', 'no Signature-Input or Signature');
+    }
+    let parsed: ParsedHttpSignature;
+    try {
+      parsed = readHttpSignature(request, undefined, HTTP_SIGNATURE_LABEL);
+    } catch (error) {
+      return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
+    }
+    const { params, components } = parsed;
+    const keyid = params.get('keyid');
+    const alg = params.get('alg');
+    const created = params.get('created');
+    const expires = params.get('expires');
+    const nonce = params.get('nonce');
+    if (typeof keyid !== 'string' || !isAgentId(keyid)) return fail('unsupported', 'keyid must be the caller AgentID (64 lowercase hex characters)');
+    if (alg !== undefined && alg !== 'ed25519') return fail('unsupported', `alg must be ed25519, got ${typeof alg === 'string' ? alg : 'a non-string'}`);
+    if (typeof created !== 'number' || typeof expires !== 'number') return fail('incomplete', 'created and expires are required');
+    if (typeof nonce !== 'string' || nonce.length < 16 || nonce.length > 128) return fail('incomplete', 'a nonce of 16 to 128 characters is required');
+    if (expires <= created || expires - created > maxWindow) return fail('expired', `the signature window must be 1 to ${maxWindow} seconds`);
+    const now = Math.floor(clock() / 1000);
+    if (created > now + skew) return fail('not-yet-valid', 'created is in the future');
+    if (expires < now - skew) return fail('expired', 'the signature has expired');
+    const covers = (name: string) => components.includes(name);
+    const coversTarget = covers('@target-uri') || (covers('@authority') && covers('@path') && covers('@query'));
+    if (!covers('@method') || !coversTarget) return fail('incomplete', 'the signature must cover @method and the target (@authority @path @query, or @target-uri)');
+    if (authorities && !authorities.has(request.authority.toLowerCase())) return fail('wrong-authority', 'the request is not addressed to this server');
+    const method = request.method.toUpperCase();
+    if (request.body === undefined && !BODYLESS.has(method)) return fail('incomplete', 'the request body is not available to check its digest');
+    const hasBody = request.body !== undefined && request.body.length > 0;
+    if (hasBody && !covers('content-digest')) return fail('incomplete', 'a request with a body must cover content-digest');
+
+    const key = await Promise.resolve()
+      .then(() => options.resolveKey(keyid))
+      .catch(() => undefined);
+    if (key?.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
+      return fail('unknown-key', 'no trusted key for this AgentID');
+    }
+    const good = checkEd25519
+      ? parsed.signature.length === 64 && (await checkEd25519(key.publicKey, new TextEncoder().encode(parsed.base), parsed.signature))
+      : await verifyHttpSignatureWith(parsed, key);
+    if (!good) return fail('bad-signature', 'the signature does not verify');
+    if (covers('content-digest')) {
+      const digest = digestOf(headerOf(request, 'content-digest'));
+      if (!digest) return fail('digest-mismatch', 'content-digest must carry sha-256');
+      const actual = (await contentDigest(request.body ?? new Uint8Array(0))).slice('sha-256=:'.length, -1);
+      if (digest !== actual) return fail('digest-mismatch', 'the body does not match content-digest');
+    }
+    // Last, once the signature is known good: junk cannot fill the cache.
+    // A 64-bit AgentID prefix keeps entries small; nonces are random (128 bits from our signer).
+    if (!nonces.add(`${keyid.slice(0, 16)}:${nonce}`, (expires + skew) * 1000)) return fail('replayed', 'this nonce was already used (or the replay cache is full)');
+    return { ok: true, agentId: keyid, created, expires };
+  }
+
+  return {
+    async verify(request) {
+      try {
+        return await verify(request);
+      } catch (error) {
+        return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
+      }
+    },
+  };
+}
+
+/** The base64 sha-256 value of a Content-Digest field, if it has one. */
+function digestOf(field: string | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  try {
+    const member = parseDictionary(field).get('sha-256');
+    if (!member || isInnerList(member) || !(member.value instanceof Uint8Array) || member.value.length !== 32) return undefined;
+    return encodeStd(member.value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,67 @@
+import { UnauthenticatedError } from '@a2aplane/a2a-types';
+import type { Authenticator, AuthRequest, Principal } from './types.js';
+
+/** What the authenticator hands the verifier (structurally a2a-identity's `VerifiableRequest`). */
+export interface SignedRequestView {
+  method: string;
+  authority: string;
+  target: string;
+  headers: Record<string, string | undefined>;
+  body?: Uint8Array | undefined;
+}
+
+/** Structurally a2a-identity's `createHttpSignatureVerifier(...)`. */
+export interface HttpSignatureVerifierLike {
+  verify(
+    request: SignedRequestView,
+  ): Promise<{ ok: true; agentId: string; created: number; expires: number } | { ok: false; reason: string; detail?: string }>;
+}
+
+export interface HttpSignatureAuthenticatorOptions {
+  /** `createHttpSignatureVerifier({ resolveKey })` of a2a-identity: pinned keys or callers' signed cards. */
+  verifier: HttpSignatureVerifierLike;
+  /**
+   * Authenticates requests that carry no signature: `createAuthenticator(...)` for the card's API
+   * key / bearer schemes, so peers that do not sign keep working. Without it unsigned requests are
+   * refused, unless `allowAnonymous`.
+   */
+  fallback?: Authenticator;
+  /** Without a fallback: let unsigned requests through anonymously. Default false. */
+  allowAnonymous?: boolean;
+  /** `Principal.scheme` of signed callers. Default `httpSignature`. */
+  schemeName?: string;
+}
+
+/**
+ * Verified callers (RFC 9421): a request signed with the caller's Ed25519 key is authenticated as
+ * its AgentID (`Principal.id` and `Principal.agentId`); a signature that is present but fails
+ * (replayed, altered body, expired, unknown key...) is refused, never passed to the fallback; an
+ * unsigned request goes to `fallback`.
+ */
+export function createHttpSignatureAuthenticator(options: HttpSignatureAuthenticatorOptions): Authenticator {
+  if (typeof options?.verifier?.verify !== 'function') {
+    throw new TypeError(`expected options.verifier with verify(), got ${options?.verifier === undefined ? 'undefined' : typeof options.verifier}`);
+  }
+  if (options.fallback !== undefined && typeof options.fallback !== 'function') {
+    throw new TypeError(`expected options.fallback to be an Authenticator function, got ${typeof options.fallback}`);
+  }
+  const scheme = options.schemeName ?? 'httpSignature';
+  const { verifier, fallback } = options;
+  return async (request: AuthRequest): Promise<Principal | undefined> => {
+    const headers = request.headers;
+    if (headers['signature-input'] === undefined && headers.signature === undefined) {
+      if (fallback) return fallback(request);
+      if (options.allowAnonymous === true) return undefined;
+      throw new UnauthenticatedError({ message: 'A signed request (RFC 9421) is required.' });
+    }
+    const result = await verifier.verify({
+      method: request.method,
+      authority: headers.host ?? '',
+      target: request.target ?? '/',
+      headers,
+      body: request.body,
+    });
+    if (!result.ok) throw new UnauthenticatedError({ message: `The request signature was refused (${result.reason}).` });
+    return { id: result.agentId, scheme, agentId: result.agentId, claims: { created: result.created, expires: result.expires } };
+  };
+}
