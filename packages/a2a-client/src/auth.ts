@@ -1,7 +1,13 @@
-/** The parts of an outgoing request an auth provider may change. */
+/**
+ * An outgoing HTTP request as an auth provider sees it: it may add headers or query parameters. The
+ * method and the exact body string sent (`undefined` for none) are there for request signers
+ * (RFC 9421 HTTP Message Signatures, `Content-Digest`).
+ */
 export interface AuthRequest {
+  readonly method: string;
   readonly url: URL;
   readonly headers: Headers;
+  readonly body: string | undefined;
 }
 
 /** Adds credentials to requests; may refresh them once after a 401. */

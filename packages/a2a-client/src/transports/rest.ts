@@ -28,10 +28,8 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
       method: parts.verb,
       url: `${base}${parts.path}${query ? `?${query}` : ''}`,
       headers,
-      streaming: stream,
       ...(parts.body === undefined ? {} : { body: JSON.stringify(parts.body) }),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     };
     return call;
   };

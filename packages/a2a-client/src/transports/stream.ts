@@ -6,7 +6,7 @@ import type { StreamItem } from './types.js';
 /** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
 export type FrameDecoder = (data: string) => unknown;
 
-/** Turns an SSE response into stream items; stopping the loop aborts the request. */
+/** Turns an SSE response into stream items; stopping the loop cancels the body. */
 export async function* readEventStream(
   http: HttpResponse,
   call: HttpCall,
@@ -19,8 +19,8 @@ export async function* readEventStream(
     throw new A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
   }
   let finished = false;
+  const events = parseServerSentEvents(body, maxEventBytes === undefined ? {} : { maxEventBytes });
   try {
-    const events = parseServerSentEvents(body, maxEventBytes === undefined ? {} : { maxEventBytes });
     for (;;) {
       let next: IteratorResult<{ data: string; id: string | undefined }>;
       try {
@@ -35,7 +35,9 @@ export async function* readEventStream(
     }
     finished = true;
   } finally {
-    if (!finished) http.abort();
+    // A consumer that stopped early: close the connection (the client also aborts the signal).
+    // (`return()` cancels the parser's reader, which closes the response body.)
+    if (!finished) await events.return(undefined).catch(() => undefined);
     http.release();
   }
 }
