@@ -8,6 +8,7 @@ import {
   type A2AResultMap,
   type AgentCard,
   type AgentInterface,
+  type CircuitBreakerOptions,
   InvalidAgentResponseError,
   isInterruptedTaskState,
   isTerminalTaskState,
@@ -16,12 +17,13 @@ import {
 import type { AuthProvider } from './auth.js';
 import { type CallContext, createTraceparent, withCallContext } from './context.js';
 import { CardResolver, type CardVerifier, type UnsignedCardPolicy } from './discovery.js';
-import { A2ATransportError, AgentCardDiscoveryError, StreamResumeExhaustedError } from './errors.js';
+import { A2AAbortError, A2ATimeoutError, A2ATransportError, AgentCardDiscoveryError, CircuitOpenError, StreamResumeExhaustedError } from './errors.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, lowerCaseHeaders } from './http.js';
 import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
 import { createDeadline } from './deadline.js';
+import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
 import type { StreamItem, Transport, TransportBinding, TransportCallOptions, TransportContext, TransportFactory, TransportRegistry } from './transports/types.js';
@@ -78,6 +80,18 @@ export interface A2AClientOptions {
    * `JSONRPC` and `HTTP+JSON` ones.
    */
   transports?: TransportRegistry;
+  /**
+   * Largest number of requests in flight to one origin from this client (unary calls until their
+   * response is read, streams until they are open); more wait in line, under their timeout. Default 64;
+   * `false` disables.
+   */
+  maxConcurrentPerOrigin?: number | false;
+  /**
+   * The per-origin circuit breaker: after `failureThreshold` (default 5) consecutive failed calls
+   * (transport errors or timeouts, after retries) calls to that origin fail at once with
+   * `CircuitOpenError` for `cooldownMs` (default 30 000), then one probe call decides. `false` disables.
+   */
+  circuitBreaker?: CircuitBreakerOptions | false;
   /**
    * '0.3' speaks v0.3 JSON-RPC (method names and shapes) to the card's 0.3 interfaces; it needs the
    * `v0_3` option. Default '1.0'.
@@ -144,6 +158,7 @@ const majorMinor = (version: string): string => version.split('.').slice(0, 2).j
 interface BoundTransport {
   transport: Transport;
   tenant: string | undefined;
+  limits: PeerLimits;
 }
 
 /**
@@ -222,6 +237,15 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   for (const name in registry) {
     if (typeof registry[name] !== 'function') throw new TypeError(`expected transports.${name} to be a factory function, got ${typeof registry[name]}`);
   }
+  const maxConcurrent = options.maxConcurrentPerOrigin ?? DEFAULT_MAX_CONCURRENT_PER_ORIGIN;
+  if (maxConcurrent !== false && !(Number.isInteger(maxConcurrent) && maxConcurrent >= 1)) {
+    throw new RangeError(`expected options.maxConcurrentPerOrigin to be an integer >= 1 or false, got ${String(maxConcurrent)}`);
+  }
+  if (options.circuitBreaker !== undefined && options.circuitBreaker !== false) checkObject('options.circuitBreaker', options.circuitBreaker);
+  const limitsFor = createPeerLimitsFor({
+    maxConcurrent: maxConcurrent === false ? undefined : maxConcurrent,
+    breaker: options.circuitBreaker === false ? undefined : (options.circuitBreaker ?? {}),
+  });
   const validator = options.validator ?? structuralValidator;
   const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
   const maxResume = options.resume?.maxAttempts ?? 3;
@@ -279,6 +303,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         : (registry[i.protocolBinding] as TransportFactory)(i, http),
       // Proto3 JSON may serialize an unset tenant as "".
       tenant: i.tenant || options.tenant,
+      limits: limitsFor(i.url),
     }));
     return transports;
   };
@@ -369,11 +394,23 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const list = await getTransports(signal);
     let lastError: unknown;
     for (const bound of list) {
+      const { breaker } = bound.limits;
+      if (breaker && !breaker.canRequest()) {
+        lastError = new CircuitOpenError(bound.limits.origin);
+        continue;
+      }
       try {
         const result = await withRetry(retry, signal, () => run(bound));
+        breaker?.recordSuccess();
         promote(bound);
         return result;
       } catch (error) {
+        if (breaker) {
+          // A peer that answers with an A2A error is up; an abort says nothing about it.
+          if (A2ATransportError.isInstance(error) || A2ATimeoutError.isInstance(error)) breaker.recordFailure();
+          else if (A2AAbortError.isInstance(error)) breaker.releaseProbe();
+          else breaker.recordSuccess();
+        }
         if (!A2ATransportError.isInstance(error)) throw error;
         lastError = error;
       }
@@ -387,7 +424,17 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const raw = await withFallback(callOptions.signal, (bound) => {
       // The params object (and so the messageId) is built once per transport and reused by every retry.
       const prepared = prepareParams(method, params, callOptions, bound);
-      return underDeadline(callOptions, (signal) => bound.transport.call(method, prepared, transportOptions(callOptions, signal)));
+      return underDeadline(callOptions, async (signal) => {
+        const { limits } = bound;
+        // Waiting for a slot counts against the timeout.
+        const wait = limits.acquire(signal);
+        if (wait) await wait;
+        try {
+          return await bound.transport.call(method, prepared, transportOptions(callOptions, signal));
+        } finally {
+          limits.release();
+        }
+      });
     });
     return validate(method, raw);
   };
@@ -435,7 +482,16 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       const prepared = prepareParams(method, params as Params<typeof method>, callOptions, bound);
       const deadline = createDeadline(callOptions.signal, timeoutOf(callOptions.timeoutMs, unaryTimeout));
       try {
-        const items = await bound.transport.open(method, prepared, transportOptions(callOptions, deadline.signal, lastEventId));
+        const { limits } = bound;
+        const wait = limits.acquire(deadline.signal);
+        if (wait) await wait;
+        let items: AsyncIterable<StreamItem>;
+        try {
+          items = await bound.transport.open(method, prepared, transportOptions(callOptions, deadline.signal, lastEventId));
+        } finally {
+          // A stream holds its slot only until it is open.
+          limits.release();
+        }
         // Open: from now on only silence (and the caller) can end it.
         deadline.idle(idleTimeout);
         return { items, deadline };

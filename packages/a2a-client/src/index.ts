@@ -26,6 +26,7 @@ export {
   type A2ATransportErrorOptions,
   AgentCardDiscoveryError,
   type AgentCardDiscoveryFailure,
+  CircuitOpenError,
   CardSignatureInvalidError,
   type CardVerificationResult,
   type CardVerificationStatus,
@@ -43,6 +44,7 @@ export {
   type OutgoingRequest,
 } from './interceptors.js';
 export { normalizeLegacyCard } from './legacy-card.js';
+export { DEFAULT_MAX_CONCURRENT_PER_ORIGIN } from './peer-limits.js';
 export {
   type ParsePushNotificationOptions,
   type PushNotificationResult,
