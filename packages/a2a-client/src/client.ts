@@ -349,6 +349,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
    * names the failure: A2ATimeoutError when the timer fired, A2AAbortError when the caller aborted.
    */
   const underDeadline = async <T>(callOptions: CallOptions, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+    if (callOptions.signal?.aborted) throw new A2AAbortError({ cause: callOptions.signal.reason });
     const timeoutMs = timeoutOf(callOptions.timeoutMs, unaryTimeout);
     if (timeoutMs === undefined) {
       // No timer: the caller's signal goes straight to the transport.
@@ -480,6 +481,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   ): Promise<OpenStream> =>
     withFallback(callOptions.signal, async (bound) => {
       const prepared = prepareParams(method, params as Params<typeof method>, callOptions, bound);
+      if (callOptions.signal?.aborted) throw new A2AAbortError({ cause: callOptions.signal.reason });
       const deadline = createDeadline(callOptions.signal, timeoutOf(callOptions.timeoutMs, unaryTimeout));
       try {
         const { limits } = bound;

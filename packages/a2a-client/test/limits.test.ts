@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { TaskNotFoundError } from '@a2aplane/a2a-types';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  A2AAbortError,
   A2ATimeoutError,
   A2ATransportError,
   CircuitOpenError,
@@ -23,7 +24,10 @@ afterEach(async () => {
 
 const abortError = () => Object.assign(new Error('aborted'), { name: 'AbortError' });
 const untilAborted = (signal: AbortSignal | undefined): Promise<never> =>
-  new Promise((_, reject) => signal?.addEventListener('abort', () => reject(abortError()), { once: true }));
+  new Promise((_, reject) => {
+    if (signal?.aborted) reject(abortError());
+    signal?.addEventListener('abort', () => reject(abortError()), { once: true });
+  });
 
 /** A transport for the card's `CUSTOM` interfaces whose `call` / `open` the test scripts. */
 function custom(
@@ -169,6 +173,43 @@ describe('per-origin concurrency cap', () => {
     await first;
   });
 
+  it('a waiting call leaves the line when its signal aborts; a stream holds its slot only until it is open', async () => {
+    const hold = custom(
+      (o) => untilAborted(o.signal),
+      async (o) =>
+        (async function* () {
+          yield { data: { task: task('t-s') }, id: undefined };
+          await untilAborted(o.signal);
+        })(),
+    );
+    const client = createA2AClient({ card: card('http://a.test'), transports: { CUSTOM: hold }, maxConcurrentPerOrigin: 1, timeoutMs: false });
+    const holder = new AbortController();
+    const first = client.getTask({ id: 'a' }, { signal: holder.signal }).catch((e: unknown) => e);
+    const waiting = new AbortController();
+    const second = client.getTask({ id: 'b' }, { signal: waiting.signal }).catch((e: unknown) => e);
+    waiting.abort();
+    expect(A2AAbortError.isInstance(await second)).toBe(true);
+    holder.abort();
+    await first;
+
+    // An open stream does not keep the slot: a unary call still gets through.
+    const stream = client.subscribeToTask({ id: 't-s' })[Symbol.asyncIterator]();
+    await stream.next();
+    const quick = createA2AClient({
+      card: card('http://a.test'),
+      transports: { CUSTOM: custom(async () => task('t-q')) },
+      maxConcurrentPerOrigin: 1,
+    });
+    await expect(quick.getTask({ id: 't-q' })).resolves.toMatchObject({ id: 't-q' });
+    const unary = new AbortController();
+    const call = client.getTask({ id: 'c' }, { signal: unary.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 10));
+    unary.abort();
+    // The call was sent (and then aborted by us), not left waiting in line behind the stream.
+    expect(A2AAbortError.isInstance(await call)).toBe(true);
+    await stream.return?.();
+  });
+
   it('refuses a cap that is not an integer >= 1 or false', () => {
     expect(() => createA2AClient({ card: card('http://a.test'), maxConcurrentPerOrigin: 0 })).toThrow(RangeError);
   });
@@ -221,6 +262,27 @@ describe('per-origin circuit breaker', () => {
     await fallback.getTask({ id: 't' });
     // The first call tried down.test (opening its breaker) then up.test; later calls skip down.test.
     expect(calls).toEqual(['http://down.test/a2a', 'http://up.test/a2a', 'http://up.test/a2a']);
+  });
+
+  it('aborted calls count for nothing', async () => {
+    let sent = 0;
+    const hang = custom((o) => {
+      sent++;
+      return untilAborted(o.signal);
+    });
+    const client = createA2AClient({ card: card('http://a.test'), transports: { CUSTOM: hang }, circuitBreaker: { failureThreshold: 1 } });
+    for (let i = 0; i < 3; i++) {
+      const controller = new AbortController();
+      const call = client.getTask({ id: 't' }, { signal: controller.signal }).catch((e: unknown) => e);
+      setTimeout(() => controller.abort(), 5);
+      expect(A2AAbortError.isInstance(await call)).toBe(true);
+    }
+    expect(sent).toBe(3);
+    // Already aborted: refused before anything is sent.
+    const gone = new AbortController();
+    gone.abort();
+    await expect(client.getTask({ id: 't' }, { signal: gone.signal })).rejects.toSatisfy((e: unknown) => A2AAbortError.isInstance(e));
+    expect(sent).toBe(3);
   });
 
   it('circuitBreaker: false never refuses', async () => {
