@@ -489,7 +489,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         if (wait) await wait;
         let items: AsyncIterable<StreamItem>;
         try {
-          items = await bound.transport.open(method, prepared, transportOptions(callOptions, deadline.signal, lastEventId));
+          // Heartbeats and other signs of life restart the idle timer too.
+          const streamOptions: TransportCallOptions = { ...transportOptions(callOptions, deadline.signal, lastEventId), onActivity: deadline.touch };
+          items = await bound.transport.open(method, prepared, streamOptions);
         } finally {
           // A stream holds its slot only until it is open.
           limits.release();

@@ -142,6 +142,27 @@ describe('default timeouts', () => {
   });
 });
 
+describe('stream idle timeout and heartbeats', () => {
+  it('SSE comments (heartbeats) count as activity: a quiet task with heartbeats does not time out', async () => {
+    const server = await startServer((req, res: ServerResponse) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const { id } = JSON.parse(req.body) as { id: string };
+      const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
+      res.write(frame({ task: task('t-8') }));
+      const beat = setInterval(() => res.write(': heartbeat\n\n'), 25);
+      setTimeout(() => {
+        clearInterval(beat);
+        res.end(frame({ statusUpdate: { taskId: 't-8', contextId: 'ctx-1', status: { state: 'TASK_STATE_COMPLETED' } } }));
+      }, 300);
+    });
+    servers.push(server);
+    const client = createA2AClient({ card: cardFor(server.url), streamIdleTimeoutMs: 100 });
+    const states: string[] = [];
+    for await (const event of client.subscribeToTask({ id: 't-8' })) states.push(event.task?.status.state ?? event.statusUpdate?.status.state ?? '?');
+    expect(states).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+  });
+});
+
 describe('per-origin concurrency cap', () => {
   it('at most maxConcurrentPerOrigin calls are in flight per origin; the rest wait their turn', async () => {
     let inFlight = 0;

@@ -113,7 +113,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
           if (outcome.kind === 'invalid') throw invalidFrame(url, outcome.reason);
           return fromWire(method, outcome.result, v03);
         },
-        options.maxEventBytes,
+        options,
       );
     },
   };

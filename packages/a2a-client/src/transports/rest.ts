@@ -83,7 +83,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
           if (isObject(parsed.value) && isObject(parsed.value.error)) throw fromRestError(500, parsed.value);
           return parsed.value;
         },
-        options.maxEventBytes,
+        options,
       );
     },
   };

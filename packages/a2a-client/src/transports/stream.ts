@@ -1,7 +1,7 @@
 import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
 import { type HttpCall, type HttpResponse, toClientError } from '../http.js';
 import { parseServerSentEvents } from '../sse/parse-sse.js';
-import type { StreamItem } from './types.js';
+import type { StreamItem, TransportCallOptions } from './types.js';
 
 /** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
 export type FrameDecoder = (data: string) => unknown;
@@ -11,7 +11,7 @@ export async function* readEventStream(
   http: HttpResponse,
   call: HttpCall,
   decode: FrameDecoder,
-  maxEventBytes: number | undefined,
+  options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity'>,
 ): AsyncGenerator<StreamItem, void, undefined> {
   const body = http.response.body;
   if (!body) {
@@ -19,7 +19,10 @@ export async function* readEventStream(
     throw new A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
   }
   let finished = false;
-  const events = parseServerSentEvents(body, maxEventBytes === undefined ? {} : { maxEventBytes });
+  const events = parseServerSentEvents(body, {
+    ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
+    ...(options.onActivity ? { onChunk: options.onActivity } : {}),
+  });
   try {
     for (;;) {
       let next: IteratorResult<{ data: string; id: string | undefined }>;

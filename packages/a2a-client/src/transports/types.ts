@@ -27,6 +27,11 @@ export interface TransportCallOptions {
   lastEventId?: string;
   /** Largest stream event accepted, in bytes. */
   maxEventBytes?: number;
+  /**
+   * Streams: call on every sign of life that is not an item (SSE comments such as heartbeats, gRPC
+   * keep-alives): it restarts the client's idle timer like an item does.
+   */
+  onActivity?: () => void;
 }
 
 /** One unwrapped stream item (still unvalidated) and the event id it came with, if the binding has one. */
