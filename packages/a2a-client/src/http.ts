@@ -67,10 +67,11 @@ const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
  * Sends one HTTP request through ky: applies auth and interceptors, enforces `timeoutMs` when given,
  * and turns fetch failures into our errors. Any status comes back as a response.
  *
- * ky builds the URL, method and headers; the body string and the signal are attached in ky's `fetch`
- * option. Given a body, ky would build a `Request` around a stream and tee it on every call (its
- * clone for retries, which we do ourselves); without one, that work is gone. The common call (no
- * auth, no interceptor) hands ky the prebuilt plain headers, with no `URL` or `Headers` of ours.
+ * ky builds the URL, method and headers of a bodiless `Request`; its `beforeRequest` hook sends that
+ * with the body string and our signal through `fetch` and returns the response. Given the body, ky
+ * would wrap it in a stream and tee it on every call, and it clones every request it sends itself
+ * (for retries, which we do ourselves); the hook skips both. The common call (no auth, no
+ * interceptor) hands ky the prebuilt plain headers, with no `URL` or `Headers` of ours.
  */
 export async function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
   if (call.signal?.aborted) throw toClientError(call.signal.reason, call, false);
@@ -102,9 +103,13 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
         retry: 0,
         timeout: false,
         throwHttpErrors: false,
-        fetch: (built: Request | URL | string) => {
-          const r = built as Request;
-          return send(r.url, body === undefined ? { method: r.method, headers: r.headers, signal } : { method: r.method, headers: r.headers, body, signal });
+        // ky hands over the request it built; we send it with the body and signal and return the
+        // response, which ky then uses as is (its documented short-cut: no clone of the request).
+        hooks: {
+          beforeRequest: [
+            (built) =>
+              send(built.url, body === undefined ? { method: built.method, headers: built.headers, signal } : { method: built.method, headers: built.headers, body, signal }),
+          ],
         },
       });
     } catch (error) {
