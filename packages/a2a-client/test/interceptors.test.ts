@@ -101,6 +101,36 @@ describe('call interceptors', () => {
   });
 });
 
+describe('interceptor edge cases', () => {
+  it('a hook that throws fails the call with its error, before anything is sent', async () => {
+    const server = await serve((req, res) => json(res, 200, rpcResult(req.body, task('t-6'))));
+    const refused = new Error('not allowed');
+    const client = createA2AClient({
+      card: cardFor(server.url),
+      interceptors: {
+        beforeCall: () => {
+          throw refused;
+        },
+      },
+    });
+    await expect(client.getTask({ id: 't-6' })).rejects.toBe(refused);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('afterCall runs when the consumer stops a stream early', async () => {
+    const server = await serve((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const { id } = JSON.parse(req.body) as { id: string };
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result: { task: task('t-7') } })}\n\n`);
+    });
+    const outcomes: CallOutcome[] = [];
+    const client = createA2AClient({ card: cardFor(server.url), interceptors: { afterCall: (o) => void outcomes.push(o) } });
+    for await (const _event of client.sendStreamingMessage(userMessage())) break;
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ method: 'SendStreamingMessage', ok: true, streaming: true });
+  });
+});
+
 describe('request signing seams', () => {
   it('an auth provider and a beforeRequest hook see method, URL, headers and the exact body sent', async () => {
     const server = await serve((req, res) => json(res, 200, rpcResult(req.body, task('t-5'))));
