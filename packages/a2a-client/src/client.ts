@@ -392,7 +392,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   // Tries each interface in order; only transport failures move on to the next one.
   const withFallback = async <T>(signal: AbortSignal | undefined, run: (bound: BoundTransport) => Promise<T>): Promise<T> => {
-    const list = await getTransports(signal);
+    // Once bound, no promise hop for the list.
+    const list = transports ?? (await getTransports(signal));
     let lastError: unknown;
     for (const bound of list) {
       const { breaker } = bound.limits;

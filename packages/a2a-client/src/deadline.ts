@@ -24,66 +24,93 @@ export interface Deadline {
 
 const now = (): number => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
-export function createDeadline(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined): Deadline {
-  const controller = new AbortController();
-  let timedOutMs: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let idleMs: number | undefined;
-  let lastActivity = 0;
+// A class, not a closure bag: one of these is made per call, so its methods live on the prototype.
+class RequestDeadline implements Deadline {
+  readonly #controller = new AbortController();
+  readonly #callerSignal: AbortSignal | undefined;
+  #timedOutMs: number | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #idleMs: number | undefined;
+  #lastActivity = 0;
+  readonly #onCallerAbort: (() => void) | undefined;
 
-  const fire = (ms: number): void => {
-    timer = undefined;
-    timedOutMs = ms;
-    controller.abort(new A2ATimeoutError(ms));
-  };
-  // The idle timer is re-armed lazily: `touch()` only stamps the time, the timer checks it.
-  const checkIdle = (): void => {
-    const ms = idleMs as number;
-    const left = lastActivity + ms - now();
-    if (left <= 0) fire(ms);
-    else timer = setTimeout(checkIdle, left);
-  };
-  const clear = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
-  if (callerSignal) {
-    if (callerSignal.aborted) controller.abort(callerSignal.reason);
-    else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-  }
-  if (timeoutMs !== undefined) timer = setTimeout(() => fire(timeoutMs), timeoutMs);
-
-  return {
-    signal: controller.signal,
-    timedOut: () => timedOutMs !== undefined,
-    idle(ms) {
-      clear();
-      idleMs = ms;
-      if (ms === undefined || controller.signal.aborted) return;
-      lastActivity = now();
-      timer = setTimeout(checkIdle, ms);
-    },
-    touch() {
-      lastActivity = now();
-    },
-    abort: () => controller.abort(),
-    release() {
-      clear();
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    },
-    classify(error) {
-      // An error the agent sent arrived before any abort: it stands.
-      if (A2AError.isInstance(error)) return error;
-      if (A2ATimeoutError.isInstance(error) || A2AAbortError.isInstance(error)) {
-        // A transport may report our own abort as an abort: the timer decides which it was.
-        if (timedOutMs !== undefined && !A2ATimeoutError.isInstance(error)) return new A2ATimeoutError(timedOutMs, { cause: error });
-        return error;
+  constructor(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined) {
+    this.#callerSignal = callerSignal;
+    if (callerSignal) {
+      if (callerSignal.aborted) this.#controller.abort(callerSignal.reason);
+      else {
+        this.#onCallerAbort = () => this.#controller.abort(callerSignal.reason);
+        callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
       }
-      if (timedOutMs !== undefined) return new A2ATimeoutError(timedOutMs, { cause: error });
-      if (callerSignal?.aborted) return new A2AAbortError({ cause: callerSignal.reason ?? error });
-      if (controller.signal.aborted) return new A2AAbortError({ cause: error });
-      return error;
-    },
+    }
+    if (timeoutMs !== undefined) this.#timer = setTimeout(() => this.#fire(timeoutMs), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  #fire(ms: number): void {
+    this.#timer = undefined;
+    this.#timedOutMs = ms;
+    this.#controller.abort(new A2ATimeoutError(ms));
+  }
+
+  // The idle timer is re-armed lazily: `touch()` only stamps the time, the timer checks it.
+  #checkIdle(): void {
+    const ms = this.#idleMs as number;
+    const left = this.#lastActivity + ms - now();
+    if (left <= 0) this.#fire(ms);
+    else this.#timer = setTimeout(() => this.#checkIdle(), left);
+  }
+
+  #clear(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  timedOut(): boolean {
+    return this.#timedOutMs !== undefined;
+  }
+
+  idle(ms: number | undefined): void {
+    this.#clear();
+    this.#idleMs = ms;
+    if (ms === undefined || this.#controller.signal.aborted) return;
+    this.#lastActivity = now();
+    this.#timer = setTimeout(() => this.#checkIdle(), ms);
+  }
+
+  /** An arrow property: handed to transports as a bare callback (`onActivity`). */
+  readonly touch = (): void => {
+    this.#lastActivity = now();
   };
+
+  abort(): void {
+    this.#controller.abort();
+  }
+
+  release(): void {
+    this.#clear();
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+
+  classify(error: unknown): unknown {
+    // An error the agent sent arrived before any abort: it stands.
+    if (A2AError.isInstance(error)) return error;
+    const timedOutMs = this.#timedOutMs;
+    if (A2ATimeoutError.isInstance(error) || A2AAbortError.isInstance(error)) {
+      // A transport may report our own abort as an abort: the timer decides which it was.
+      if (timedOutMs !== undefined && !A2ATimeoutError.isInstance(error)) return new A2ATimeoutError(timedOutMs, { cause: error });
+      return error;
+    }
+    if (timedOutMs !== undefined) return new A2ATimeoutError(timedOutMs, { cause: error });
+    if (this.#callerSignal?.aborted) return new A2AAbortError({ cause: this.#callerSignal.reason ?? error });
+    if (this.#controller.signal.aborted) return new A2AAbortError({ cause: error });
+    return error;
+  }
+}
+
+export function createDeadline(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined): Deadline {
+  return new RequestDeadline(callerSignal, timeoutMs);
 }
