@@ -254,6 +254,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const interceptors = composeInterceptors(options.interceptors);
   const beforeCall = interceptors?.beforeCall;
   const afterCall = interceptors?.afterCall;
+  const callHooks = beforeCall !== undefined || afterCall !== undefined;
   const http: TransportContext = { fetch: options.fetch, auth: options.auth, interceptors };
   const resolver =
     options.cardResolver ??
@@ -450,12 +451,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   };
 
   const outcome = (call: OutgoingCall, ok: boolean, value: unknown): CallOutcome =>
-    ok
-      ? { method: call.method, params: call.params, headers: call.headers, streaming: call.streaming, ok, result: value }
-      : { method: call.method, params: call.params, headers: call.headers, streaming: call.streaming, ok, error: value };
+    ok ? { ...call, ok, result: value } : { ...call, ok, error: value };
 
   const invoke = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions = {}): Promise<Result<M>> => {
-    if (!interceptors) return send(method, params, callOptions);
+    if (!callHooks) return send(method, params, callOptions);
     const intercepted = await intercept(method, params, callOptions, false);
     let result: Result<M>;
     try {
@@ -511,7 +510,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     params: Record<string, unknown>,
     callOptions: SubscribeOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    if (!interceptors) {
+    if (!callHooks) {
       yield* streamWithResume(method, params, callOptions);
       return;
     }

@@ -22,7 +22,6 @@ export interface Deadline {
   classify(error: unknown): unknown;
 }
 
-const now = (): number => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
 // A class, not a closure bag: one of these is made per call, so its methods live on the prototype.
 class RequestDeadline implements Deadline {
@@ -59,7 +58,7 @@ class RequestDeadline implements Deadline {
   // The idle timer is re-armed lazily: `touch()` only stamps the time, the timer checks it.
   #checkIdle(): void {
     const ms = this.#idleMs as number;
-    const left = this.#lastActivity + ms - now();
+    const left = this.#lastActivity + ms - Date.now();
     if (left <= 0) this.#fire(ms);
     else this.#timer = setTimeout(() => this.#checkIdle(), left);
   }
@@ -77,13 +76,13 @@ class RequestDeadline implements Deadline {
     this.#clear();
     this.#idleMs = ms;
     if (ms === undefined || this.#controller.signal.aborted) return;
-    this.#lastActivity = now();
+    this.#lastActivity = Date.now();
     this.#timer = setTimeout(() => this.#checkIdle(), ms);
   }
 
   /** An arrow property: handed to transports as a bare callback (`onActivity`). */
   readonly touch = (): void => {
-    this.#lastActivity = now();
+    this.#lastActivity = Date.now();
   };
 
   abort(): void {

@@ -60,7 +60,7 @@ export class A2ATransportError extends Error {
 export class CircuitOpenError extends A2ATransportError {
   readonly origin: string;
   constructor(origin: string) {
-    super(`Circuit open for ${origin}: recent calls failed, not sending until the cooldown ends`, { retryable: false, url: origin });
+    super(`Circuit open for ${origin}`, { retryable: false, url: origin });
     this.name = 'CircuitOpenError';
     this.origin = origin;
     Object.defineProperty(this, CIRCUIT_OPEN, { value: true });

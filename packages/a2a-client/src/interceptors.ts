@@ -60,32 +60,25 @@ export interface Interceptors {
  */
 export function composeInterceptors(input: Interceptors | readonly Interceptors[] | undefined): Interceptors | undefined {
   if (input === undefined) return undefined;
-  const list = Array.isArray(input) ? (input as readonly Interceptors[]) : [input as Interceptors];
-  for (const [index, item] of list.entries()) {
-    if (typeof item !== 'object' || item === null) throw new TypeError(`expected interceptors[${index}] to be an object, got ${item === null ? 'null' : typeof item}`);
-    for (const key of ['beforeCall', 'afterCall', 'beforeRequest', 'afterResponse'] as const) {
-      if (item[key] !== undefined && typeof item[key] !== 'function') {
-        throw new TypeError(`expected interceptors[${index}].${key} to be a function, got ${typeof item[key]}`);
-      }
-    }
-  }
-  if (list.length === 1) return list[0];
-  const chain = <K extends keyof Interceptors>(key: K, reverse: boolean): Interceptors[K] => {
-    const hooks = list.map((i) => i[key]).filter((h) => h !== undefined) as Array<(arg: never) => void | Promise<void>>;
-    if (reverse) hooks.reverse();
-    if (hooks.length === 0) return undefined;
-    return (async (arg: never) => {
-      for (const hook of hooks) await hook(arg);
-    }) as Interceptors[K];
-  };
+  const list: readonly Interceptors[] = Array.isArray(input) ? input : [input as Interceptors];
   const out: Interceptors = {};
-  const set = <K extends keyof Interceptors>(key: K, reverse: boolean): void => {
-    const hook = chain(key, reverse);
-    if (hook) out[key] = hook;
-  };
-  set('beforeCall', false);
-  set('afterCall', true);
-  set('beforeRequest', false);
-  set('afterResponse', true);
+  for (const key of HOOKS) {
+    const hooks: Array<(arg: never) => unknown> = [];
+    for (const [index, item] of list.entries()) {
+      const hook = typeof item === 'object' && item !== null ? item[key] : item;
+      if (hook === undefined) continue;
+      if (typeof hook !== 'function') throw new TypeError(`expected interceptors[${index}].${key} to be a function, got ${hook === null ? 'null' : typeof hook}`);
+      hooks.push(hook as (arg: never) => unknown);
+    }
+    // After hooks unwind: the first interceptor wraps all the others.
+    if (key.startsWith('after')) hooks.reverse();
+    if (hooks.length === 1) out[key] = hooks[0] as never;
+    else if (hooks.length > 1)
+      out[key] = (async (arg: never) => {
+        for (const hook of hooks) await hook(arg);
+      }) as never;
+  }
   return out;
 }
+
+const HOOKS = ['beforeCall', 'afterCall', 'beforeRequest', 'afterResponse'] as const;

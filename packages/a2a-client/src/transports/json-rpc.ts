@@ -47,27 +47,15 @@ function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undef
 /** The JSON-RPC 2.0 binding (spec §9): one POST per call, results in a JSON-RPC envelope. */
 export function createJsonRpcTransport(url: string, http: HttpContext, transportOptions: JsonRpcTransportOptions = {}): Transport {
   const v03 = transportOptions.v03;
-  // The unary headers of the last header set seen (the client's prebuilt one, on the common path).
-  let cachedFor: Readonly<Record<string, string>> | undefined;
-  let cached: Record<string, string> = {};
-  const headersFor = (options: TransportCallOptions, stream: boolean): Record<string, string> => {
-    if (!stream && options.lastEventId === undefined && options.headers === cachedFor) return cached;
+  const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
+    const id = newRequestId();
+    const wire = toWire(method, params, v03);
     const headers: Record<string, string> = {
       ...options.headers,
       'content-type': MEDIA_TYPE_JSON,
       accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON,
     };
     if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
-    else if (!stream) {
-      cachedFor = options.headers;
-      cached = headers;
-    }
-    return headers;
-  };
-  const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
-    const id = newRequestId();
-    const wire = toWire(method, params, v03);
-    const headers = headersFor(options, stream);
     const call: HttpCall = {
       method: 'POST',
       url,
