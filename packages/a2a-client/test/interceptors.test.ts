@@ -102,6 +102,12 @@ describe('call interceptors', () => {
 });
 
 describe('interceptor edge cases', () => {
+  it('refuses a hook that is not a function when the client is built', () => {
+    const card = cardFor('http://agent.test');
+    expect(() => createA2AClient({ card, interceptors: { beforeCall: 'nope' as never } })).toThrow(TypeError);
+    expect(() => createA2AClient({ card, interceptors: [{}, { afterResponse: 42 as never }] })).toThrow(/interceptors\[1\]\.afterResponse/);
+  });
+
   it('a hook that throws fails the call with its error, before anything is sent', async () => {
     const server = await serve((req, res) => json(res, 200, rpcResult(req.body, task('t-6'))));
     const refused = new Error('not allowed');
