@@ -1,8 +1,9 @@
 /**
- * The outgoing request an auth provider sees: it may change the URL's query and the headers; the
- * method and body are there to be signed (a2a-identity's `createHttpRequestSigner` is an
- * `AuthProvider` that signs them per RFC 9421). Interceptors run after auth: one that changes the
- * URL or body breaks such a signature.
+ * An outgoing HTTP request as an auth provider sees it: it may add headers or query parameters. The
+ * method and the exact body string sent (`undefined` for none) are there for request signers
+ * (RFC 9421 HTTP Message Signatures, `Content-Digest`): a2a-identity's `createHttpRequestSigner` is an
+ * `AuthProvider` that signs them. Interceptors run after auth: one that changes the URL or body
+ * breaks such a signature.
  */
 export interface AuthRequest {
   readonly method: string;

@@ -8,6 +8,7 @@ import {
   type A2AResultMap,
   type AgentCard,
   type AgentInterface,
+  type CircuitBreakerOptions,
   InvalidAgentResponseError,
   isInterruptedTaskState,
   isTerminalTaskState,
@@ -16,19 +17,22 @@ import {
 import type { AuthProvider } from './auth.js';
 import { type CallContext, createTraceparent, withCallContext } from './context.js';
 import { CardResolver, type CardVerifier, type TrustedCardKey, type UnsignedCardPolicy } from './discovery.js';
-import { A2ATransportError, AgentCardDiscoveryError, StreamResumeExhaustedError } from './errors.js';
+import { A2AAbortError, A2ATimeoutError, A2ATransportError, AgentCardDiscoveryError, CircuitOpenError, StreamResumeExhaustedError } from './errors.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
-import { type FetchLike, type HttpContext, type Interceptors, lowerCaseHeaders } from './http.js';
+import { type FetchLike, lowerCaseHeaders } from './http.js';
+import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
+import { createDeadline } from './deadline.js';
+import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
+import { defaultTransports } from './transports/registry.js';
+import type { StreamItem, Transport, TransportBinding, TransportCallOptions, TransportContext, TransportFactory, TransportRegistry } from './transports/types.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
-import { createRestTransport } from './transports/rest.js';
-import type { StreamItem, Transport, TransportBinding, TransportCallOptions } from './transports/types.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Per-call timeout in ms (until the response headers, for streams). Overrides the client's. */
-  timeoutMs?: number;
+  /** Per-call timeout in ms (until the stream is open, for streams); `false` disables. Overrides the client's. */
+  timeoutMs?: number | false;
   headers?: Record<string, string>;
   /** Lineage to propagate: written to `message.metadata.ruvector.context` and `traceparent`. */
   context?: CallContext;
@@ -54,13 +58,40 @@ export interface A2AClientOptions {
   tenant?: string;
   /** Extension URIs to activate (`A2A-Extensions`). */
   extensions?: string[];
-  timeoutMs?: number;
+  /**
+   * Timeout of each attempt of a unary call, until its whole response is read, and of opening a stream,
+   * in ms. Default 10 000; `false` disables.
+   */
+  timeoutMs?: number | false;
+  /** A stream that delivers no event for this long fails with `A2ATimeoutError`, in ms. Default 60 000; `false` disables. */
+  streamIdleTimeoutMs?: number | false;
   retry?: RetryOptions;
   resume?: ResumeOptions;
   auth?: AuthProvider;
-  interceptors?: Interceptors;
-  /** Binding preference. Default `['JSONRPC', 'HTTP+JSON']`. */
+  /** Hooks around every call (`beforeCall` / `afterCall`) and every HTTP request (`beforeRequest` / `afterResponse`). */
+  interceptors?: Interceptors | readonly Interceptors[];
+  /**
+   * Binding preference: interfaces are ranked by this list, then by card order. Default: the card's
+   * `supportedInterfaces` order, among the bindings there is a transport for.
+   */
   preferredBindings?: TransportBinding[];
+  /**
+   * Extra transport factories by binding name (such as `GRPC`), added to (or replacing) the built-in
+   * `JSONRPC` and `HTTP+JSON` ones.
+   */
+  transports?: TransportRegistry;
+  /**
+   * Largest number of requests in flight to one origin from this client (unary calls until their
+   * response is read, streams until they are open); more wait in line, under their timeout. Default 64;
+   * `false` disables.
+   */
+  maxConcurrentPerOrigin?: number | false;
+  /**
+   * The per-origin circuit breaker: after `failureThreshold` (default 5) consecutive failed calls
+   * (transport errors or timeouts, after retries) calls to that origin fail at once with
+   * `CircuitOpenError` for `cooldownMs` (default 30 000), then one probe call decides. `false` disables.
+   */
+  circuitBreaker?: CircuitBreakerOptions | false;
   /**
    * '0.3' speaks v0.3 JSON-RPC (method names and shapes) to the card's 0.3 interfaces; it needs the
    * `v0_3` option. Default '1.0'.
@@ -122,28 +153,54 @@ export interface A2AClient {
   getExtendedAgentCard(params?: Params<'GetExtendedAgentCard'>, options?: CallOptions): Promise<Result<'GetExtendedAgentCard'>>;
 }
 
-const DEFAULT_BINDINGS: readonly TransportBinding[] = ['JSONRPC', 'HTTP+JSON'];
+/** Default timeout of a unary call (and of opening a stream), in ms. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Default longest silence on an open stream, in ms. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 const majorMinor = (version: string): string => version.split('.').slice(0, 2).join('.');
 
 interface BoundTransport {
   transport: Transport;
   tenant: string | undefined;
+  limits: PeerLimits;
 }
 
-/** Orders the card's interfaces for this client (spec §8.3.2): binding preference, then card order. */
+/**
+ * Orders the card's interfaces for this client (spec §8.3.2): the caller's binding preference when
+ * given (bindings not listed are left out), then card order, which is the agent's preference. Only
+ * bindings in `available` (default: the built-in `JSONRPC` and `HTTP+JSON`) and the protocol
+ * version's major.minor are kept.
+ */
 export function selectInterfaces(
   card: AgentCard,
-  options: { preferredBindings?: readonly TransportBinding[]; protocolVersion?: string } = {},
+  options: { preferredBindings?: readonly TransportBinding[]; protocolVersion?: string; available?: readonly string[] } = {},
 ): AgentInterface[] {
-  const preferred = options.preferredBindings ?? DEFAULT_BINDINGS;
+  const preferred = options.preferredBindings;
+  const available = options.available ?? Object.keys(defaultTransports);
   const version = majorMinor(options.protocolVersion ?? A2A_PROTOCOL_VERSION);
   return card.supportedInterfaces
-    .filter((i) => preferred.includes(i.protocolBinding as TransportBinding) && majorMinor(i.protocolVersion) === version)
-    .map((i, index) => ({ i, index, rank: preferred.indexOf(i.protocolBinding as TransportBinding) }))
+    .filter(
+      (i) =>
+        available.includes(i.protocolBinding) &&
+        (!preferred || preferred.includes(i.protocolBinding)) &&
+        majorMinor(i.protocolVersion) === version,
+    )
+    .map((i, index) => ({ i, index, rank: preferred ? preferred.indexOf(i.protocolBinding) : 0 }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index)
     .map(({ i }) => i);
 }
+
+/** A timeout option: a positive number of ms, or `false` / `undefined`. */
+function checkTimeout(name: string, value: unknown): void {
+  if (value === undefined || value === false) return;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+    throw new RangeError(`expected ${name} to be a positive number of ms or false, got ${String(value)}`);
+  }
+}
+
+const timeoutOf = (value: number | false | undefined, fallback: number | undefined): number | undefined =>
+  value === false ? undefined : (value ?? fallback);
 
 function taskIdOf(event: StreamResponse): string | undefined {
   if (event.task) return event.task.id;
@@ -179,16 +236,37 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       "expected options.v0_3 with protocolVersion '0.3' (import { v0_3 } from '@a2aplane/a2a-client/v0_3'), got none",
     );
   }
+  checkTimeout('options.timeoutMs', options.timeoutMs);
+  checkTimeout('options.streamIdleTimeoutMs', options.streamIdleTimeoutMs);
+  const registry: TransportRegistry = options.transports ? { ...defaultTransports, ...options.transports } : defaultTransports;
+  for (const name in registry) {
+    if (typeof registry[name] !== 'function') throw new TypeError(`expected transports.${name} to be a factory function, got ${typeof registry[name]}`);
+  }
+  const maxConcurrent = options.maxConcurrentPerOrigin ?? DEFAULT_MAX_CONCURRENT_PER_ORIGIN;
+  if (maxConcurrent !== false && !(Number.isInteger(maxConcurrent) && maxConcurrent >= 1)) {
+    throw new RangeError(`expected options.maxConcurrentPerOrigin to be an integer >= 1 or false, got ${String(maxConcurrent)}`);
+  }
+  if (options.circuitBreaker !== undefined && options.circuitBreaker !== false) checkObject('options.circuitBreaker', options.circuitBreaker);
+  const limitsFor = createPeerLimitsFor({
+    maxConcurrent: maxConcurrent === false ? undefined : maxConcurrent,
+    breaker: options.circuitBreaker === false ? undefined : (options.circuitBreaker ?? {}),
+  });
   const validator = options.validator ?? structuralValidator;
   const retry: ResolvedRetryOptions = resolveRetryOptions(options.retry);
   const maxResume = options.resume?.maxAttempts ?? 3;
-  const http: HttpContext = { fetch: options.fetch, auth: options.auth, interceptors: options.interceptors };
+  const unaryTimeout = timeoutOf(options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const idleTimeout = timeoutOf(options.streamIdleTimeoutMs, DEFAULT_STREAM_IDLE_TIMEOUT_MS);
+  const interceptors = composeInterceptors(options.interceptors);
+  const beforeCall = interceptors?.beforeCall;
+  const afterCall = interceptors?.afterCall;
+  const callHooks = beforeCall !== undefined || afterCall !== undefined;
+  const http: TransportContext = { fetch: options.fetch, auth: options.auth, interceptors };
   const resolver =
     options.cardResolver ??
     new CardResolver({
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.headers ? { headers: options.headers } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(unaryTimeout !== undefined ? { timeoutMs: unaryTimeout } : {}),
       ...(options.trustedKeys ? { trustedKeys: options.trustedKeys } : {}),
       ...(options.jkuPrefixes ? { jkuPrefixes: options.jkuPrefixes } : {}),
       ...(options.allowInsecureLoopback ? { allowInsecureLoopback: true } : {}),
@@ -218,23 +296,24 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     if (transports) return transports;
     const card = await getCard(signal);
     // v0.3 mode speaks JSON-RPC only: the v0.3 REST paths differ from v1.0.
-    const preferredBindings = v03 ? (['JSONRPC'] as const) : options.preferredBindings;
-    const selected = selectInterfaces(card, { protocolVersion, ...(preferredBindings ? { preferredBindings } : {}) });
+    const available = v03 ? ['JSONRPC'] : Object.keys(registry);
+    const preferredBindings = options.preferredBindings;
+    const selected = selectInterfaces(card, { protocolVersion, available, ...(preferredBindings ? { preferredBindings } : {}) });
     if (selected.length === 0) {
       throw new AgentCardDiscoveryError(
         'no-compatible-interface',
         options.baseUrl ?? card.supportedInterfaces[0]?.url ?? '',
-        `Agent "${card.name}" has no ${(options.preferredBindings ?? DEFAULT_BINDINGS).join(' or ')} interface for protocol ${protocolVersion}`,
+        `Agent "${card.name}" has no ${(preferredBindings ?? available).join(' or ')} interface for protocol ${protocolVersion}`,
       );
     }
     const v03Operations = v03 ? (await loadV03Translators(options.v0_3 as V03Support)).V03_OPERATIONS : undefined;
     transports = selected.map((i) => ({
-      transport:
-        i.protocolBinding === 'JSONRPC'
-          ? createJsonRpcTransport(i.url, http, v03Operations ? { v03: v03Operations } : {})
-          : createRestTransport(i.url, http),
+      transport: v03Operations
+        ? createJsonRpcTransport(i.url, http, { v03: v03Operations })
+        : (registry[i.protocolBinding] as TransportFactory)(i, http),
       // Proto3 JSON may serialize an unset tenant as "".
       tenant: i.tenant || options.tenant,
+      limits: limitsFor(i.url),
     }));
     return transports;
   };
@@ -254,27 +333,50 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   }
   const defaultTransportOptions: TransportCallOptions = {
     headers: baseHeaders,
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
   };
 
-  const transportOptions = (callOptions: CallOptions, lastEventId?: string): TransportCallOptions => {
-    const { headers: callHeaders, context, signal, timeoutMs } = callOptions;
-    if (!callHeaders && !context && !signal && timeoutMs === undefined && lastEventId === undefined) return defaultTransportOptions;
+  // The options of one attempt; `signal` is the attempt's deadline signal, or the caller's.
+  const transportOptions = (callOptions: CallOptions, signal: AbortSignal | undefined, lastEventId?: string): TransportCallOptions => {
+    const { headers: callHeaders, context } = callOptions;
+    if (!callHeaders && !context && !signal && lastEventId === undefined) return defaultTransportOptions;
     let headers = baseHeaders;
     if (callHeaders || context) {
       headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
       const traceparent = context && createTraceparent(context.traceId);
       if (traceparent) headers.traceparent = traceparent;
     }
-    const timeout = timeoutMs ?? options.timeoutMs;
     return {
       ...defaultTransportOptions,
       headers,
       ...(signal ? { signal } : {}),
-      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(lastEventId !== undefined ? { lastEventId } : {}),
     };
+  };
+
+  /**
+   * Runs one attempt under its deadline (the call's or client's timeout, the caller's signal) and
+   * names the failure: A2ATimeoutError when the timer fired, A2AAbortError when the caller aborted.
+   */
+  const underDeadline = async <T>(callOptions: CallOptions, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
+    if (callOptions.signal?.aborted) throw new A2AAbortError({ cause: callOptions.signal.reason });
+    const timeoutMs = timeoutOf(callOptions.timeoutMs, unaryTimeout);
+    if (timeoutMs === undefined) {
+      // No timer: the caller's signal goes straight to the transport.
+      try {
+        return await run(callOptions.signal);
+      } catch (error) {
+        throw callOptions.signal?.aborted ? createDeadline(callOptions.signal, undefined).classify(error) : error;
+      }
+    }
+    const deadline = createDeadline(callOptions.signal, timeoutMs);
+    try {
+      return await run(deadline.signal);
+    } catch (error) {
+      throw deadline.classify(error);
+    } finally {
+      deadline.release();
+    }
   };
 
   const prepareParams = <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions, bound: BoundTransport) => {
@@ -300,14 +402,27 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   // Tries each interface in order; only transport failures move on to the next one.
   const withFallback = async <T>(signal: AbortSignal | undefined, run: (bound: BoundTransport) => Promise<T>): Promise<T> => {
-    const list = await getTransports(signal);
+    // Once bound, no promise hop for the list.
+    const list = transports ?? (await getTransports(signal));
     let lastError: unknown;
     for (const bound of list) {
+      const { breaker } = bound.limits;
+      if (breaker && !breaker.canRequest()) {
+        lastError = new CircuitOpenError(bound.limits.origin);
+        continue;
+      }
       try {
         const result = await withRetry(retry, signal, () => run(bound));
+        breaker?.recordSuccess();
         promote(bound);
         return result;
       } catch (error) {
+        if (breaker) {
+          // A peer that answers with an A2A error is up; an abort says nothing about it.
+          if (A2ATransportError.isInstance(error) || A2ATimeoutError.isInstance(error)) breaker.recordFailure();
+          else if (A2AAbortError.isInstance(error)) breaker.releaseProbe();
+          else breaker.recordSuccess();
+        }
         if (!A2ATransportError.isInstance(error)) throw error;
         lastError = error;
       }
@@ -315,20 +430,112 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     throw lastError;
   };
 
-  const invoke = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions = {}): Promise<Result<M>> => {
+  const send = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions): Promise<Result<M>> => {
     checkParams(method, params);
-    const raw = await withFallback(callOptions.signal, (bound) =>
+    checkTimeout('timeoutMs', callOptions.timeoutMs);
+    const raw = await withFallback(callOptions.signal, (bound) => {
       // The params object (and so the messageId) is built once per transport and reused by every retry.
-      bound.transport.call(method, prepareParams(method, params, callOptions, bound), transportOptions(callOptions)),
-    );
+      const prepared = prepareParams(method, params, callOptions, bound);
+      return underDeadline(callOptions, async (signal) => {
+        const { limits } = bound;
+        // Waiting for a slot counts against the timeout.
+        const wait = limits.acquire(signal);
+        if (wait) await wait;
+        try {
+          return await bound.transport.call(method, prepared, transportOptions(callOptions, signal));
+        } finally {
+          limits.release();
+        }
+      });
+    });
     return validate(method, raw);
   };
 
-  const openStream = (method: 'SendStreamingMessage' | 'SubscribeToTask', params: Record<string, unknown>, callOptions: CallOptions, lastEventId?: string) =>
+  /** Runs the `beforeCall` hooks; returns the params and call options to use. */
+  const intercept = async (method: A2AMethod, params: unknown, callOptions: CallOptions, streaming: boolean) => {
+    checkObject('params', params);
+    const call: OutgoingCall = { method, params: params as Record<string, unknown>, headers: { ...callOptions.headers }, streaming };
+    await beforeCall?.(call);
+    return { call, callOptions: { ...callOptions, headers: call.headers } };
+  };
+
+  const outcome = (call: OutgoingCall, ok: boolean, value: unknown): CallOutcome =>
+    ok ? { ...call, ok, result: value } : { ...call, ok, error: value };
+
+  const invoke = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions = {}): Promise<Result<M>> => {
+    if (!callHooks) return send(method, params, callOptions);
+    const intercepted = await intercept(method, params, callOptions, false);
+    let result: Result<M>;
+    try {
+      result = await send(method, intercepted.call.params as Params<M>, intercepted.callOptions);
+    } catch (error) {
+      await afterCall?.(outcome(intercepted.call, false, error));
+      throw error;
+    }
+    await afterCall?.(outcome(intercepted.call, true, result));
+    return result;
+  };
+
+  /** An open stream and the deadline that watches it (idle timer, abort on early stop). */
+  interface OpenStream {
+    items: AsyncIterable<StreamItem>;
+    deadline: ReturnType<typeof createDeadline>;
+  }
+
+  const openStream = (
+    method: 'SendStreamingMessage' | 'SubscribeToTask',
+    params: Record<string, unknown>,
+    callOptions: CallOptions,
+    lastEventId?: string,
+  ): Promise<OpenStream> =>
     withFallback(callOptions.signal, async (bound) => {
       const prepared = prepareParams(method, params as Params<typeof method>, callOptions, bound);
-      return bound.transport.open(method, prepared, transportOptions(callOptions, lastEventId));
+      if (callOptions.signal?.aborted) throw new A2AAbortError({ cause: callOptions.signal.reason });
+      const deadline = createDeadline(callOptions.signal, timeoutOf(callOptions.timeoutMs, unaryTimeout));
+      try {
+        const { limits } = bound;
+        const wait = limits.acquire(deadline.signal);
+        if (wait) await wait;
+        let items: AsyncIterable<StreamItem>;
+        try {
+          // Heartbeats and other signs of life restart the idle timer too.
+          const streamOptions: TransportCallOptions = { ...transportOptions(callOptions, deadline.signal, lastEventId), onActivity: deadline.touch };
+          items = await bound.transport.open(method, prepared, streamOptions);
+        } finally {
+          // A stream holds its slot only until it is open.
+          limits.release();
+        }
+        // Open: from now on only silence (and the caller) can end it.
+        deadline.idle(idleTimeout);
+        return { items, deadline };
+      } catch (error) {
+        deadline.release();
+        throw deadline.classify(error);
+      }
     });
+
+  async function* interceptedStream(
+    method: 'SendStreamingMessage' | 'SubscribeToTask',
+    params: Record<string, unknown>,
+    callOptions: SubscribeOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (!callHooks) {
+      yield* streamWithResume(method, params, callOptions);
+      return;
+    }
+    const intercepted = await intercept(method, params, callOptions, true);
+    let failed = false;
+    try {
+      yield* streamWithResume(method, intercepted.call.params, intercepted.callOptions);
+    } catch (error) {
+      failed = true;
+      await afterCall?.(outcome(intercepted.call, false, error));
+      throw error;
+    } finally {
+      // Also when the consumer stops early: the stream ended without an error.
+      if (!failed) await afterCall?.(outcome(intercepted.call, true, undefined));
+    }
+  }
 
   async function* streamWithResume(
     method: 'SendStreamingMessage' | 'SubscribeToTask',
@@ -336,15 +543,19 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     callOptions: SubscribeOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     checkParams(method, params);
+    checkTimeout('timeoutMs', callOptions.timeoutMs);
     let lastEventId = callOptions.lastEventId;
     let taskId = method === 'SubscribeToTask' ? (params.id as string) : undefined;
     const seen = new Set<string>();
     let failures = 0;
-    let iterable: AsyncIterable<StreamItem> = await openStream(method, params, callOptions, lastEventId);
+    let open: OpenStream = await openStream(method, params, callOptions, lastEventId);
     for (;;) {
       let dropped: unknown;
+      const { deadline } = open;
+      let ended = false;
       try {
-        for await (const item of iterable) {
+        for await (const item of open.items) {
+          deadline.touch();
           if (item.id !== undefined) {
             // Safety net: a server that replays too much must not produce duplicates.
             if (seen.has(item.id)) continue;
@@ -355,11 +566,21 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
           taskId ??= taskIdOf(event);
           failures = 0;
           yield event;
-          if (endsStream(event)) return;
+          if (endsStream(event)) {
+            ended = true;
+            return;
+          }
         }
+        ended = true;
       } catch (error) {
-        if (!(A2ATransportError.isInstance(error) && error.retryable)) throw error;
-        dropped = error;
+        ended = true;
+        const named = deadline.classify(error);
+        if (!(A2ATransportError.isInstance(named) && named.retryable)) throw named;
+        dropped = named;
+      } finally {
+        // A consumer that stopped early: end the request too.
+        if (!ended) deadline.abort();
+        deadline.release();
       }
       // The stream ended or dropped before a terminal or interrupted state: resubscribe.
       if (taskId === undefined) {
@@ -380,13 +601,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         const resumeParams: Record<string, unknown> = { id: taskId };
         if (typeof params.tenant === 'string') resumeParams.tenant = params.tenant;
         try {
-          iterable = await openStream('SubscribeToTask', resumeParams, callOptions, lastEventId);
+          open = await openStream('SubscribeToTask', resumeParams, callOptions, lastEventId);
           break;
         } catch (error) {
           if (A2AError.isInstance(error)) {
             // The task may have finished while we were away (servers refuse to subscribe to a
             // terminal task): deliver its final state instead of failing.
-            const final = await invoke('GetTask', resumeParams as Params<'GetTask'>, callOptions).catch(() => undefined);
+            const final = await send('GetTask', resumeParams as Params<'GetTask'>, callOptions).catch(() => undefined);
             if (final && endsStream({ task: final })) {
               yield { task: final };
               return;
@@ -403,11 +624,11 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   return {
     getCard: (o = {}) => getCard(o.signal),
     sendMessage: (params, o) => invoke('SendMessage', params, o),
-    sendStreamingMessage: (params, o = {}) => streamWithResume('SendStreamingMessage', params as Record<string, unknown>, o),
+    sendStreamingMessage: (params, o = {}) => interceptedStream('SendStreamingMessage', params as Record<string, unknown>, o),
     getTask: (params, o) => invoke('GetTask', params, o),
     listTasks: (params = {}, o) => invoke('ListTasks', params, o),
     cancelTask: (params, o) => invoke('CancelTask', params, o),
-    subscribeToTask: (params, o = {}) => streamWithResume('SubscribeToTask', params as Record<string, unknown>, o),
+    subscribeToTask: (params, o = {}) => interceptedStream('SubscribeToTask', params as Record<string, unknown>, o),
     createTaskPushNotificationConfig: (params, o) => invoke('CreateTaskPushNotificationConfig', params, o),
     getTaskPushNotificationConfig: (params, o) => invoke('GetTaskPushNotificationConfig', params, o),
     listTaskPushNotificationConfigs: (params, o) => invoke('ListTaskPushNotificationConfigs', params, o),

@@ -16,6 +16,7 @@ const DISCOVERY = brand('AgentCardDiscoveryError');
 const SIGNATURE = brand('CardSignatureInvalidError');
 const SSE_TOO_LARGE = brand('SseEventTooLargeError');
 const RESUME = brand('StreamResumeExhaustedError');
+const CIRCUIT_OPEN = brand('CircuitOpenError');
 
 export interface A2ATransportErrorOptions {
   /** HTTP status, when a response arrived. */
@@ -48,6 +49,24 @@ export class A2ATransportError extends Error {
 
   static isInstance(value: unknown): value is A2ATransportError {
     return isBranded(value, TRANSPORT);
+  }
+}
+
+/**
+ * The circuit breaker of the interface's origin is open (too many consecutive transport failures or
+ * timeouts): the call was not sent. An `A2ATransportError` (not retryable), so the client moves on to
+ * the next interface.
+ */
+export class CircuitOpenError extends A2ATransportError {
+  readonly origin: string;
+  constructor(origin: string) {
+    super(`Circuit open for ${origin}`, { retryable: false, url: origin });
+    this.name = 'CircuitOpenError';
+    this.origin = origin;
+    Object.defineProperty(this, CIRCUIT_OPEN, { value: true });
+  }
+  static override isInstance(value: unknown): value is CircuitOpenError {
+    return isBranded(value, CIRCUIT_OPEN);
   }
 }
 

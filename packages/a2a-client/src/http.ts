@@ -1,29 +1,11 @@
-import ky, { HTTPError, TimeoutError } from 'ky';
+import ky from 'ky';
 import type { AuthProvider } from './auth.js';
+import { createDeadline } from './deadline.js';
 import { A2AAbortError, A2ATimeoutError, A2ATransportError } from './errors.js';
+import type { Interceptors, OutgoingRequest } from './interceptors.js';
 import { parseRetryAfter } from './retry.js';
 
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
-
-/** What a `beforeRequest` interceptor sees and may change. */
-export interface OutgoingRequest {
-  method: string;
-  url: URL;
-  headers: Headers;
-  body: string | undefined;
-}
-
-/** What an `afterResponse` interceptor sees. */
-export interface IncomingResponse {
-  request: Readonly<OutgoingRequest>;
-  status: number;
-  headers: Headers;
-}
-
-export interface Interceptors {
-  beforeRequest?: (request: OutgoingRequest) => void | Promise<void>;
-  afterResponse?: (response: IncomingResponse) => void | Promise<void>;
-}
 
 export interface HttpContext {
   fetch: FetchLike | undefined;
@@ -38,9 +20,8 @@ export interface HttpCall {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** A timer of sendHttp's own, for callers without a deadline (discovery); until the body is read. */
   timeoutMs?: number;
-  /** Keep the timeout only until the response headers arrive (streams run as long as they need). */
-  streaming?: boolean;
 }
 
 /** A copy of `headers` with lower-case names (later entries win), so that plain objects merge like `Headers`. */
@@ -51,12 +32,10 @@ export function lowerCaseHeaders(headers: Record<string, string> | undefined, in
 
 export interface HttpResponse {
   response: Response;
-  /** Stops the per-call timer and detaches from the caller's signal. */
+  /** Stops the call's own timer (if `timeoutMs` was given) and detaches from the caller's signal. */
   release(): void;
-  /** Whether the call's timer fired, to tell a timeout from an abort. */
+  /** Whether the call's own timer fired, to tell a timeout from an abort. */
   timedOut(): boolean;
-  /** Aborts the underlying request (used when a consumer stops reading a stream). */
-  abort(): void;
 }
 
 function isAbortLike(error: unknown): boolean {
@@ -72,58 +51,42 @@ export function toClientError(error: unknown, call: Pick<HttpCall, 'url' | 'sign
   ) {
     return error;
   }
-  if (timedOut || error instanceof TimeoutError) return new A2ATimeoutError(call.timeoutMs ?? 0, { cause: error });
-  if (call.signal?.aborted) return new A2AAbortError({ cause: call.signal.reason ?? error });
-  if (error instanceof HTTPError) {
-    return new A2ATransportError(`HTTP ${error.response.status} from ${call.url}`, {
-      status: error.response.status,
-      retryable: error.response.status >= 500 || error.response.status === 429,
-      url: call.url,
-      cause: error,
-    });
-  }
+  if (timedOut) return new A2ATimeoutError(call.timeoutMs ?? 0, { cause: error });
+  // The client's own deadline aborts with an A2ATimeoutError as the reason.
+  const reason: unknown = call.signal?.aborted ? call.signal.reason : undefined;
+  if (A2ATimeoutError.isInstance(reason)) return reason;
+  if (call.signal?.aborted) return new A2AAbortError({ cause: reason ?? error });
   if (isAbortLike(error)) return new A2AAbortError({ cause: error });
   return new A2ATransportError(`Network error calling ${call.url}`, { retryable: true, url: call.url, cause: error });
 }
 
+/** `globalThis.fetch`, looked up per call so that a stub installed later is used. */
+const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
 /**
- * Sends one HTTP request through ky: applies auth and interceptors, enforces the timeout,
- * and turns ky/fetch failures into our errors. Any status comes back as a response.
+ * Sends one HTTP request through ky: applies auth and interceptors, enforces `timeoutMs` when given,
+ * and turns fetch failures into our errors. Any status comes back as a response.
  *
- * The common call (no auth, no interceptor, no timeout, not a stream) takes the short way: the
- * headers go to ky as the plain object they are and the caller's signal is passed straight
- * through, with no `URL`, `Headers`, `AbortController`, listener or timer of our own.
+ * ky builds the URL, method and headers of a bodiless `Request`; its `beforeRequest` hook sends that
+ * with the body string and our signal through `fetch` and returns the response. Given the body, ky
+ * would wrap it in a stream and tee it on every call, and it clones every request it sends itself
+ * (for retries, which we do ourselves); the hook skips both. The common call (no auth, no
+ * interceptor) hands ky the prebuilt plain headers, with no `URL` or `Headers` of ours.
  */
 export async function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
-  const { signal } = call;
-  if (signal?.aborted) throw new A2AAbortError({ cause: signal.reason });
+  if (call.signal?.aborted) throw toClientError(call.signal.reason, call, false);
   const { auth, interceptors } = context;
   const hooked = auth !== undefined || interceptors?.beforeRequest !== undefined || interceptors?.afterResponse !== undefined;
   const timeoutMs = call.timeoutMs !== undefined && call.timeoutMs > 0 ? call.timeoutMs : undefined;
+  const send = context.fetch ?? globalFetch;
   let authRetried = false;
   for (;;) {
-    // Our own controller only when something besides the caller may end the request: the timer, or
-    // a stream consumer that stops reading.
-    const controller = timeoutMs !== undefined || call.streaming ? new AbortController() : undefined;
-    let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onCallerAbort: (() => void) | undefined;
-    if (controller) {
-      if (signal) {
-        onCallerAbort = () => controller.abort(signal.reason);
-        signal.addEventListener('abort', onCallerAbort, { once: true });
-      }
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort(new A2ATimeoutError(timeoutMs));
-        }, timeoutMs);
-      }
-    }
-    const release = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      if (onCallerAbort) signal?.removeEventListener('abort', onCallerAbort);
-    };
+    // Our own timer only when the caller of sendHttp asked for one (discovery); the client runs its
+    // calls under its own deadline and passes its signal.
+    const deadline = timeoutMs === undefined ? undefined : createDeadline(call.signal, timeoutMs);
+    const signal = deadline?.signal ?? call.signal;
+    const release = (): void => deadline?.release();
+    const timedOut = (): boolean => deadline?.timedOut() ?? false;
 
     let request: OutgoingRequest | undefined;
     let response: Response;
@@ -133,23 +96,25 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
         await auth?.apply(request);
         await interceptors?.beforeRequest?.(request);
       }
+      const body = request ? request.body : call.body;
       response = await ky(request?.url ?? call.url, {
         method: request?.method ?? call.method,
         headers: request?.headers ?? call.headers,
-        body: request ? request.body : call.body,
-        signal: controller?.signal ?? signal,
         retry: 0,
         timeout: false,
         throwHttpErrors: false,
-        fetch: context.fetch,
+        // ky hands over the request it built; we send it with the body and signal and return the
+        // response, which ky then uses as is (its documented short-cut: no clone of the request).
+        hooks: {
+          beforeRequest: [
+            (built) =>
+              send(built.url, body === undefined ? { method: built.method, headers: built.headers, signal } : { method: built.method, headers: built.headers, body, signal }),
+          ],
+        },
       });
     } catch (error) {
       release();
-      throw toClientError(error, call, timedOut);
-    }
-    if (call.streaming && response.ok) {
-      // The stream may run for long; only the caller's signal ends it from now on.
-      if (timer !== undefined) clearTimeout(timer);
+      throw toClientError(error, call, timedOut());
     }
     if (request) {
       try {
@@ -167,12 +132,7 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
       if (await auth.onUnauthorized()) continue;
       throw new A2ATransportError(`HTTP 401 from ${call.url}`, { status: 401, url: call.url });
     }
-    return {
-      response,
-      release,
-      timedOut: () => timedOut,
-      abort: () => controller?.abort(),
-    };
+    return { response, release, timedOut };
   }
 }
 

@@ -4,6 +4,8 @@ export {
   type A2AClientOptions,
   type CallOptions,
   createA2AClient,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   type ResumeOptions,
   type SubscribeOptions,
   selectInterfaces,
@@ -25,6 +27,7 @@ export {
   type A2ATransportErrorOptions,
   AgentCardDiscoveryError,
   type AgentCardDiscoveryFailure,
+  CircuitOpenError,
   CardSignatureInvalidError,
   type CardVerificationResult,
   type CardVerificationStatus,
@@ -32,8 +35,17 @@ export {
   StreamResumeExhaustedError,
 } from './errors.js';
 export { type A2AValidator, structuralValidator, type Validation } from './guards.js';
-export type { FetchLike, IncomingResponse, Interceptors, OutgoingRequest } from './http.js';
+export type { FetchLike } from './http.js';
+export {
+  type CallOutcome,
+  composeInterceptors,
+  type IncomingResponse,
+  type Interceptors,
+  type OutgoingCall,
+  type OutgoingRequest,
+} from './interceptors.js';
 export { normalizeLegacyCard } from './legacy-card.js';
+export { DEFAULT_MAX_CONCURRENT_PER_ORIGIN } from './peer-limits.js';
 export {
   type ParsePushNotificationOptions,
   type PushNotificationResult,
@@ -42,5 +54,14 @@ export {
 } from './push.js';
 export { DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from './retry.js';
 export { type ParseServerSentEventsOptions, parseServerSentEvents, type ServerSentEvent } from './sse/parse-sse.js';
-export type { TransportBinding } from './transports/types.js';
+export { defaultTransports } from './transports/registry.js';
+export type {
+  StreamItem,
+  Transport,
+  TransportBinding,
+  TransportCallOptions,
+  TransportContext,
+  TransportFactory,
+  TransportRegistry,
+} from './transports/types.js';
 export type { V03Support, V03Translators } from './v0_3-loader.js';

@@ -4,7 +4,7 @@ export {
   type CircuitState,
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
-} from './circuit-breaker.js';
+} from '@a2aplane/a2a-types';
 export { type DispatchRequest, type DispatchResult, Dispatcher, type DispatcherOptions } from './dispatcher.js';
 export {
   INCOMPATIBLE_PEER_ERROR_ENTRY,

@@ -1,5 +1,4 @@
-import type { AgentCard } from '@a2aplane/a2a-types';
-import { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './circuit-breaker.js';
+import { type AgentCard, CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from '@a2aplane/a2a-types';
 import { IncompatiblePeerError } from './errors.js';
 import { type PeerNegotiator, type PeerSnapshot, type TaskSpec, cardQualifies } from './peer.js';
 

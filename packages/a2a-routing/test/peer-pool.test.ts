@@ -195,3 +195,12 @@ describe('PeerPool negotiation on discovery', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('the shared circuit breaker', () => {
+  it('routing re-exports the a2a-types breaker (one state machine for routing and the client)', async () => {
+    const routing = await import('../src/index.js');
+    const types = await import('@a2aplane/a2a-types');
+    expect(routing.CircuitBreaker).toBe(types.CircuitBreaker);
+    expect(routing.DEFAULT_FAILURE_THRESHOLD).toBe(types.DEFAULT_FAILURE_THRESHOLD);
+  });
+});

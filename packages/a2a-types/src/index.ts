@@ -1,3 +1,4 @@
+export * from './circuit-breaker.js';
 export * from './constants.js';
 export * from './errors/index.js';
 export * from './json-rpc.js';

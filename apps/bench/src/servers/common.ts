@@ -9,6 +9,8 @@ export interface ServerArgs {
   events: number;
   /** Print `RSS <rss> <heapUsed> <tasks>` on stdout every second. */
   reportRss: boolean;
+  /** Milliseconds the executor waits before answering (`--delay-ms`, default 0: at once). */
+  delayMs: number;
 }
 
 export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerArgs {
@@ -18,7 +20,9 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   };
   const mode = (value('--mode') ?? 'message') as Mode;
   if (mode !== 'message' && mode !== 'task' && mode !== 'stream') throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
-  return { port: Number(value('--port') ?? 0), mode, events: Number(value('--events') ?? 100), reportRss: argv.includes('--report-rss') };
+  const delayMs = Number(value('--delay-ms') ?? 0);
+  if (!(delayMs >= 0)) throw new RangeError(`expected --delay-ms to be a number >= 0, got ${value('--delay-ms')}`);
+  return { port: Number(value('--port') ?? 0), mode, events: Number(value('--events') ?? 100), reportRss: argv.includes('--report-rss'), delayMs };
 }
 
 /** The text every executor answers with. */

@@ -16,9 +16,10 @@ export function card(baseUrl: string): AgentCard {
 }
 
 /** The executor of every "ours" server: one Message, or a task with one text artifact, or a stream of events. */
-export function executor(mode: Mode, events: number): AgentExecutor {
+export function executor(mode: Mode, events: number, delayMs = 0): AgentExecutor {
   return {
     async execute(context, sink) {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const first = context.message.parts[0];
       const text = first && 'text' in first && typeof first.text === 'string' ? first.text : '';
       if (mode === 'message') {
@@ -42,8 +43,8 @@ export function executor(mode: Mode, events: number): AgentExecutor {
   };
 }
 
-export function oursOptions(baseUrl: string, mode: Mode, events: number, store: InMemoryTaskStore): A2AServerOptions {
-  return { card: card(baseUrl), executor: executor(mode, events), store };
+export function oursOptions(baseUrl: string, mode: Mode, events: number, store: InMemoryTaskStore, delayMs = 0): A2AServerOptions {
+  return { card: card(baseUrl), executor: executor(mode, events, delayMs), store };
 }
 
 /** Tasks held by our default in-memory store (a private map; read for the memory report only). */

@@ -12,6 +12,6 @@ serve(
   args,
   () => countStored(store),
   (baseUrl) => {
-    handler = createNodeHttpHandler(createA2AServer(oursOptions(baseUrl, args.mode, args.events, store)), { heartbeatMs: 0 });
+    handler = createNodeHttpHandler(createA2AServer(oursOptions(baseUrl, args.mode, args.events, store, args.delayMs)), { heartbeatMs: 0 });
   },
 );

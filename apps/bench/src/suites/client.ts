@@ -1,13 +1,21 @@
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { SendMessageRequest as SdkSendMessageRequest } from '@a2a-js/sdk';
 import { createA2AClient } from '@a2aplane/a2a-client';
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2aplane/a2a-types';
-import { startServer } from '../lib/children.js';
+import { build } from 'esbuild';
+import { type ServerChild, startServer } from '../lib/children.js';
 import { sendMessageParams } from '../lib/fixtures.js';
-import { median, num, passFail, ratio, table } from '../lib/format.js';
+import { kb, median, num, passFail, ratio, table } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 type Call = () => Promise<boolean>;
+
+interface Contender {
+  name: string;
+  call: Call;
+}
 
 export interface ClientRow {
   client: string;
@@ -17,105 +25,238 @@ export interface ClientRow {
   meanMs: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU (user + system) of the bench process per call, in µs: the client's cost (the server is a child). */
+  cpuUsPerCall: number;
 }
+
+interface Scenario {
+  id: string;
+  rows: ClientRow[];
+  /** Per-block calls/s ratio of each client to the reference (raw fetch, or the official client). */
+  ratios: Record<string, number>;
+}
+
+const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-export async function runClient(options: RunOptions): Promise<SuiteResult> {
-  const total = 2000;
-  const warmup = options.quick ? 200 : 500;
-  const blocks = 8;
-  const server = await startServer('ours', ['--mode', 'message']);
-  try {
-    const endpoint = `${server.url}/a2a/jsonrpc`;
-    const params = sendMessageParams('hello');
-    const isReply = (text: unknown) => text === 'echo: hello';
+const cpuMicros = (): number => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+};
 
-    // Raw fetch: the same JSON-RPC body, serialized and parsed per call.
-    let id = 0;
-    const raw: Call = async () => {
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'SendMessage', params }),
-      });
-      const body = (await response.json()) as { result?: { message?: { parts?: Array<{ text?: string }> } } };
-      return isReply(body.result?.message?.parts?.[0]?.text);
-    };
-
-    const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as AgentCard;
-    const ours = createA2AClient({ card, preferredBindings: ['JSONRPC'] });
-    const oursCall: Call = async () => {
-      const result = await ours.sendMessage(params);
-      const part = result.message?.parts[0];
-      return isReply(part && 'text' in part ? part.text : undefined);
-    };
-
-    const official = await new ClientFactory().createFromUrl(server.url);
-    const sdkParams = SdkSendMessageRequest.fromJSON(params);
-    const officialCall: Call = async () => {
-      const result = (await official.sendMessage(sdkParams)) as { parts?: Array<{ content?: { $case: string; value: unknown } }> };
-      const content = result.parts?.[0]?.content;
-      return content?.$case === 'text' && isReply(content.value);
-    };
-
-    const clients: Array<{ name: string; call: Call; times: number[]; failures: number; elapsed: number }> = [
-      { name: 'raw fetch', call: raw, times: [], failures: 0, elapsed: 0 },
-      { name: 'ours (@a2aplane/a2a-client)', call: oursCall, times: [], failures: 0, elapsed: 0 },
-      { name: 'official (@a2a-js/sdk ClientFactory)', call: officialCall, times: [], failures: 0, elapsed: 0 },
-    ];
-    for (const c of clients) {
-      for (let i = 0; i < warmup; i++) if (!(await c.call())) c.failures++;
-      if (c.failures > 0) throw new Error(`${c.name}: ${c.failures} warm-up calls did not return the expected reply`);
-    }
-    // Interleaved blocks so background load hits the three clients alike.
-    const perBlock = total / blocks;
-    const blockRatios: number[] = [];
-    for (let block = 0; block < blocks; block++) {
-      const blockElapsed: number[] = [];
-      for (const c of clients) {
-        const started = performance.now();
-        for (let i = 0; i < perBlock; i++) {
+/**
+ * Runs every contender for `total` calls with `concurrency` callers, in interleaved blocks so that
+ * background load hits them alike. Ratios are medians of the per-block calls/s ratios to `reference`.
+ */
+async function runScenario(id: string, contenders: Contender[], total: number, blocks: number, concurrency: number, reference: string): Promise<Scenario> {
+  const perBlock = Math.floor(total / blocks);
+  const state = contenders.map((c) => ({ ...c, times: [] as number[], failures: 0, elapsed: 0, cpu: 0, blockRate: [] as number[] }));
+  for (let block = 0; block < blocks; block++) {
+    // Rotate who goes first, so that no contender always runs right after the same other one (GC debt).
+    const order = state.map((_, i) => state[(i + block) % state.length]!);
+    for (const c of order) {
+      let next = 0;
+      const cpu0 = cpuMicros();
+      const started = performance.now();
+      const worker = async (): Promise<void> => {
+        while (next < perBlock) {
+          next++;
           const t0 = performance.now();
           const ok = await c.call().catch(() => false);
           c.times.push(performance.now() - t0);
           if (!ok) c.failures++;
         }
-        const elapsed = performance.now() - started;
-        c.elapsed += elapsed;
-        blockElapsed.push(elapsed);
-      }
-      blockRatios.push(blockElapsed[0]! / blockElapsed[1]!);
-    }
-    const rows: ClientRow[] = clients.map((c) => {
-      const sorted = [...c.times].sort((a, b) => a - b);
-      return {
-        client: c.name,
-        calls: c.times.length,
-        failures: c.failures,
-        callsPerSecond: (c.times.length * 1000) / c.elapsed,
-        meanMs: c.elapsed / c.times.length,
-        p50Ms: percentile(sorted, 50),
-        p99Ms: percentile(sorted, 99),
       };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      const elapsed = performance.now() - started;
+      c.cpu += cpuMicros() - cpu0;
+      c.elapsed += elapsed;
+      c.blockRate.push((perBlock * 1000) / elapsed);
+    }
+  }
+  const ref = state.find((c) => c.name === reference);
+  const ratios: Record<string, number> = {};
+  for (const c of state) ratios[c.name] = ref ? median(c.blockRate.map((rate, i) => rate / ref.blockRate[i]!)) : Number.NaN;
+  const rows = state.map((c) => {
+    const sorted = [...c.times].sort((a, b) => a - b);
+    return {
+      client: c.name,
+      calls: c.times.length,
+      failures: c.failures,
+      callsPerSecond: (c.times.length * 1000) / c.elapsed,
+      meanMs: c.elapsed / c.times.length,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      cpuUsPerCall: c.cpu / c.times.length,
+    };
+  });
+  return { id, rows, ratios };
+}
+
+function scenarioTable(scenario: Scenario, reference: string): string {
+  return table(
+    ['client', 'calls', 'failures', 'calls/s', `vs ${reference}`, 'mean ms', 'p50 ms', 'p99 ms', 'CPU µs/call'],
+    scenario.rows.map((r) => [
+      r.client,
+      num(r.calls),
+      num(r.failures),
+      num(r.callsPerSecond),
+      ratio(scenario.ratios[r.client] ?? Number.NaN),
+      r.meanMs.toFixed(3),
+      r.p50Ms.toFixed(3),
+      r.p99Ms.toFixed(3),
+      num(r.cpuUsPerCall),
+    ]),
+  );
+}
+
+/** esbuild browser bundle (minified, ESM) of `createA2AClient` from the built dist (no source condition), then gzip -9. */
+async function clientBundleGzipBytes(): Promise<{ minified: number; gzip: number }> {
+  const result = await build({
+    stdin: { contents: "export { createA2AClient } from '@a2aplane/a2a-client';", resolveDir: APP_DIR, loader: 'ts', sourcefile: 'entry.ts' },
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const bytes = result.outputFiles[0]!.contents;
+  return { minified: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+/** Interleaved blocks per scenario: more, shorter blocks make the median ratio steadier on a busy machine. */
+const BLOCKS = 16;
+const RAW = 'raw fetch';
+const OURS = 'ours (@a2aplane/a2a-client)';
+const BEFORE = 'ours, baseline build';
+const OFFICIAL = 'official (@a2a-js/sdk ClientFactory)';
+
+/** The contenders against one server: raw fetch, our client (and an optional baseline build), the official client. */
+async function contendersFor(server: ServerChild, baseline: typeof createA2AClient | undefined): Promise<Contender[]> {
+  const endpoint = `${server.url}/a2a/jsonrpc`;
+  const params = sendMessageParams('hello');
+  const isReply = (text: unknown) => text === 'echo: hello';
+
+  // Raw fetch: the same JSON-RPC body, serialized and parsed per call.
+  let id = 0;
+  const raw: Call = async () => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'SendMessage', params }),
     });
-    // ours throughput relative to raw fetch, median over the interleaved blocks.
-    const oursVsRaw = median(blockRatios);
-    const pass = oursVsRaw >= 0.95 && rows.every((r) => r.failures === 0);
+    const body = (await response.json()) as { result?: { message?: { parts?: Array<{ text?: string }> } } };
+    return isReply(body.result?.message?.parts?.[0]?.text);
+  };
+
+  const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+  const oursCall = (factory: typeof createA2AClient): Call => {
+    // As users build it: the defaults (timeouts, per-origin cap, circuit breaker) stay on.
+    const client = factory({ card, preferredBindings: ['JSONRPC'] });
+    return async () => {
+      const result = await client.sendMessage(params);
+      const part = result.message?.parts[0];
+      return isReply(part && 'text' in part ? part.text : undefined);
+    };
+  };
+
+  const official = await new ClientFactory().createFromUrl(server.url);
+  const sdkParams = SdkSendMessageRequest.fromJSON(params);
+  const officialCall: Call = async () => {
+    const result = (await official.sendMessage(sdkParams)) as { parts?: Array<{ content?: { $case: string; value: unknown } }> };
+    const content = result.parts?.[0]?.content;
+    return content?.$case === 'text' && isReply(content.value);
+  };
+
+  return [
+    { name: RAW, call: raw },
+    { name: OURS, call: oursCall(createA2AClient) },
+    ...(baseline ? [{ name: BEFORE, call: oursCall(baseline) }] : []),
+    { name: OFFICIAL, call: officialCall },
+  ];
+}
+
+async function warmUp(contenders: Contender[], calls: number): Promise<void> {
+  for (const c of contenders) {
+    let failures = 0;
+    for (let i = 0; i < calls; i++) if (!(await c.call())) failures++;
+    if (failures > 0) throw new Error(`${c.name}: ${failures} warm-up calls did not return the expected reply`);
+  }
+}
+
+export async function runClient(options: RunOptions): Promise<SuiteResult> {
+  const quick = options.quick;
+  // Optional before/after comparison: A2A_CLIENT_BASELINE=<path to another build's dist/index.js>.
+  const baselinePath = process.env.A2A_CLIENT_BASELINE;
+  const baseline = baselinePath
+    ? ((await import(pathToFileURL(baselinePath).href)) as { createA2AClient: typeof createA2AClient }).createA2AClient
+    : undefined;
+  const instant = await startServer('ours', ['--mode', 'message']);
+  const delayed = await startServer('ours', ['--mode', 'message', '--delay-ms', '1']);
+  try {
+    const atInstant = await contendersFor(instant, baseline);
+    const atDelayed = await contendersFor(delayed, baseline);
+    await warmUp(atInstant, quick ? 200 : 500);
+    await warmUp(atDelayed, quick ? 50 : 100);
+
+    const sequential = await runScenario('instant', atInstant, quick ? 800 : 3200, BLOCKS, 1, RAW);
+    const delay = await runScenario('delay-1ms', atDelayed, quick ? 400 : 1600, BLOCKS, 1, RAW);
+    const concurrent = await runScenario('concurrent-16', atInstant, quick ? 1600 : 6400, BLOCKS, 16, OFFICIAL);
+    const bundle = await clientBundleGzipBytes();
+
+    const failures = [sequential, delay, concurrent].flatMap((s) => s.rows).reduce((n, r) => n + r.failures, 0);
+    const goals = {
+      instantVsRaw: sequential.ratios[OURS]!,
+      delayVsRaw: delay.ratios[OURS]!,
+      concurrentVsOfficial: concurrent.ratios[OURS]!,
+      bundleGzipBytes: bundle.gzip,
+    };
+    const pass = {
+      instant: goals.instantVsRaw >= 0.8,
+      delay: goals.delayVsRaw >= 0.97,
+      concurrent: goals.concurrentVsOfficial >= 0.8,
+      bundle: bundle.gzip <= 15 * 1024,
+    };
+    const oursRow = (s: Scenario) => s.rows.find((r) => r.client === OURS)!;
+    const rawRow = (s: Scenario) => s.rows.find((r) => r.client === RAW)!;
     const markdown = [
-      `${num(total)} sequential \`SendMessage\` round trips per client (after ${warmup} warm-up calls each) against one child process of our server (node:http, message mode), in ${blocks} interleaved blocks of ${perBlock}. Raw fetch sends the same JSON-RPC body (\`JSON.stringify\` per call) and parses the reply. Every reply is checked.`,
+      `\`SendMessage\` round trips from this process against child processes of our server (node:http, message mode): one that answers at once, one whose executor waits 1 ms. Our client and the official one are used as users run them (built \`dist\`, default options: for ours the 10 s timeout, per-origin cap and circuit breaker stay on). Raw fetch sends the same JSON-RPC body (\`JSON.stringify\` per call) and parses the reply. Every reply is checked. Each scenario runs in ${BLOCKS} interleaved blocks (the order rotates every block); ratios are medians of the per-block calls/s ratios, calls/s and CPU are totals. CPU µs/call is this process's user + system CPU per call (the client's own cost; the server runs in a child).${baseline ? ` "${BEFORE}" is the client built from another commit (\`A2A_CLIENT_BASELINE\`), measured in the same run.` : ''}`,
       '',
-      table(
-        ['client', 'calls', 'failures', 'calls/s', 'mean ms', 'p50 ms', 'p99 ms'],
-        rows.map((r) => [r.client, num(r.calls), num(r.failures), num(r.callsPerSecond), r.meanMs.toFixed(3), r.p50Ms.toFixed(3), r.p99Ms.toFixed(3)]),
-      ),
+      `**Sequential, instant server** (${num(sequential.rows[0]!.calls)} calls each):`,
       '',
-      `Ours vs raw fetch (calls/s, median of the per-block ratios): ${ratio(oursVsRaw)}; goal within 5% of raw fetch (>= 0.95x): **${passFail(pass)}**. Official vs raw fetch: ${ratio(rows[2]!.callsPerSecond / rows[0]!.callsPerSecond)}.`,
+      scenarioTable(sequential, RAW),
+      '',
+      `**Sequential, 1 ms server delay** (${num(delay.rows[0]!.calls)} calls each):`,
+      '',
+      scenarioTable(delay, RAW),
+      '',
+      `**16 concurrent callers, instant server** (${num(concurrent.rows[0]!.calls)} calls each):`,
+      '',
+      scenarioTable(concurrent, OFFICIAL),
+      '',
+      `Bundle: \`export { createA2AClient } from '@a2aplane/a2a-client'\` from the built dist, esbuild browser ESM minified: ${kb(bundle.minified)}, gzip -9: ${kb(bundle.gzip)}.`,
+      '',
+      '| goal | measured | target | result |',
+      '| --- | --- | --- | --- |',
+      `| round trip vs raw fetch, instant server | ${ratio(goals.instantVsRaw)} (ours ${num(oursRow(sequential).cpuUsPerCall)} µs CPU/call, raw ${num(rawRow(sequential).cpuUsPerCall)}) | >= 0.80x | **${passFail(pass.instant)}** |`,
+      `| round trip vs raw fetch, 1 ms server delay | ${ratio(goals.delayVsRaw)} | >= 0.97x | **${passFail(pass.delay)}** |`,
+      `| calls/s vs the official client, 16 concurrent callers | ${ratio(goals.concurrentVsOfficial)} | >= 0.80x | **${passFail(pass.concurrent)}** |`,
+      `| \`createA2AClient\` bundle, minified + gzip | ${kb(bundle.gzip)} | <= 15 KB | **${passFail(pass.bundle)}** |`,
+      '',
+      `Failed calls: ${num(failures)}.`,
     ].join('\n');
-    return { title: 'Client round trips', markdown, data: { rows, blockRatios, oursVsRaw, goalPass: pass } };
+    return {
+      title: 'Client round trips',
+      markdown,
+      data: { scenarios: [sequential, delay, concurrent], bundle, goals, pass, failures, baseline: baselinePath ?? null },
+    };
   } finally {
-    await server.stop();
+    await instant.stop();
+    await delayed.stop();
   }
 }

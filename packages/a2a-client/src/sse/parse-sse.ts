@@ -14,6 +14,8 @@ export interface ServerSentEvent {
 export interface ParseServerSentEventsOptions {
   /** Largest event (sum of its line bytes) accepted; bigger throws SseEventTooLargeError. Default 1 MiB. */
   maxEventBytes?: number;
+  /** Called for every chunk read, comments (heartbeats) included: a sign of life of the stream. */
+  onChunk?: () => void;
 }
 
 const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
@@ -42,6 +44,7 @@ export async function* parseServerSentEvents(
   options: ParseServerSentEventsOptions = {},
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const { onChunk } = options;
   if (!Number.isFinite(maxEventBytes) || maxEventBytes <= 0) {
     throw new RangeError(`expected maxEventBytes to be a positive number, got ${maxEventBytes}`);
   }
@@ -102,6 +105,7 @@ export async function* parseServerSentEvents(
   try {
     while (!done) {
       const chunk = await reader.read();
+      onChunk?.();
       let text: string;
       if (chunk.done) {
         done = true;

@@ -61,9 +61,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       url,
       headers,
       body: JSON.stringify(createJsonRpcRequest(id, wire.name, wire.params)),
-      streaming: stream,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     };
     return { id, call };
   };
@@ -115,7 +113,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
           if (outcome.kind === 'invalid') throw invalidFrame(url, outcome.reason);
           return fromWire(method, outcome.result, v03);
         },
-        options.maxEventBytes,
+        options,
       );
     },
   };

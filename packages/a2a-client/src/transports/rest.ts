@@ -28,10 +28,8 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
       method: parts.verb,
       url: `${base}${parts.path}${query ? `?${query}` : ''}`,
       headers,
-      streaming: stream,
       ...(parts.body === undefined ? {} : { body: JSON.stringify(parts.body) }),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     };
     return call;
   };
@@ -85,7 +83,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
           if (isObject(parsed.value) && isObject(parsed.value.error)) throw fromRestError(500, parsed.value);
           return parsed.value;
         },
-        options.maxEventBytes,
+        options,
       );
     },
   };

@@ -1,17 +1,17 @@
 import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
 import { type HttpCall, type HttpResponse, toClientError } from '../http.js';
 import { parseServerSentEvents } from '../sse/parse-sse.js';
-import type { StreamItem } from './types.js';
+import type { StreamItem, TransportCallOptions } from './types.js';
 
 /** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
 export type FrameDecoder = (data: string) => unknown;
 
-/** Turns an SSE response into stream items; stopping the loop aborts the request. */
+/** Turns an SSE response into stream items; stopping the loop cancels the body. */
 export async function* readEventStream(
   http: HttpResponse,
   call: HttpCall,
   decode: FrameDecoder,
-  maxEventBytes: number | undefined,
+  options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity'>,
 ): AsyncGenerator<StreamItem, void, undefined> {
   const body = http.response.body;
   if (!body) {
@@ -19,8 +19,11 @@ export async function* readEventStream(
     throw new A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
   }
   let finished = false;
+  const events = parseServerSentEvents(body, {
+    ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
+    ...(options.onActivity ? { onChunk: options.onActivity } : {}),
+  });
   try {
-    const events = parseServerSentEvents(body, maxEventBytes === undefined ? {} : { maxEventBytes });
     for (;;) {
       let next: IteratorResult<{ data: string; id: string | undefined }>;
       try {
@@ -35,7 +38,9 @@ export async function* readEventStream(
     }
     finished = true;
   } finally {
-    if (!finished) http.abort();
+    // A consumer that stopped early: close the connection (the client also aborts the signal).
+    // (`return()` cancels the parser's reader, which closes the response body.)
+    if (!finished) await events.return(undefined).catch(() => undefined);
     http.release();
   }
 }

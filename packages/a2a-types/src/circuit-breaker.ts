@@ -13,6 +13,9 @@ export const DEFAULT_FAILURE_THRESHOLD = 5;
 export const DEFAULT_COOLDOWN_MS = 30_000;
 
 /**
+ * Shared by the client (per origin) and a2a-routing's peer pool (per peer), so both live here, the
+ * one package both depend on (decision 0013).
+ *
  * Open-on-N-failures, half-open-with-probe (ADR-159 open question 1). Closed: requests flow and
  * consecutive failures are counted. Open: every request is refused until `cooldownMs` has passed.
  * Half-open: exactly one probe is admitted; its success closes the breaker, its failure re-opens it
