@@ -1,4 +1,5 @@
-// Shared tsup preset: ESM + CJS + .d.ts/.d.cts with sourcemaps, one output file per entry.
+// Shared tsup preset: ESM + CJS + .d.ts/.d.cts with sourcemaps. Entries share chunks (splitting
+// for both formats), so a class reached from two entries is one class (instanceof holds across them).
 import { defineConfig } from 'tsup';
 
 /** @param {{ entry?: Record<string, string> | string[], platform?: 'neutral' | 'node' | 'browser', external?: string[] }} [options] */
@@ -11,7 +12,7 @@ export function definePackageConfig(options = {}) {
     clean: true,
     target: 'es2022',
     platform: options.platform ?? 'neutral',
-    splitting: false,
+    splitting: true,
     treeshake: true,
     external: options.external ?? [],
     outDir: 'dist',

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
-// arethetypeswrong, neutral-platform bundles with size budgets, the consumer project, changesets.
+// arethetypeswrong, no module duplicated across entries, neutral-platform bundles with size budgets, the consumer project, changesets.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { checkDocSamples } from './doc-samples.mjs';
+import { findDuplicateModules } from './duplicate-modules.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -80,6 +81,19 @@ if (enabled('attw')) {
       console.log(`  ✓ ${dir}`);
     } catch (error) {
       fail('attw', `${dir}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
+    }
+  }
+}
+
+if (enabled('duplicates')) {
+  console.log('gate: no source module bundled into two entries of one package (shared chunks instead)');
+  for (const { dir, path, manifest } of packages) {
+    try {
+      const duplicates = findDuplicateModules(path, manifest);
+      if (duplicates.length === 0) console.log(`  ✓ ${dir}`);
+      else fail('duplicates', `${dir}: ${duplicates.map(({ module, entries }) => `${module} in ${entries.join(' and ')}`).join('; ')}`);
+    } catch (error) {
+      fail('duplicates', `${dir}: ${error.message}`);
     }
   }
 }

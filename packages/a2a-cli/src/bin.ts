@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { runCli } from './cli.js';
 
 // SIGINT/SIGTERM stop long-running commands (serve, subscribe, streams) through the io signal.
