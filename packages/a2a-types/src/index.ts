@@ -73,6 +73,7 @@ export {
   type JsonRpcResponseOutcome,
   type JsonRpcSuccessResponse,
   parseOperationParams,
+  parseOperationResult,
   readJsonRpcEnvelope,
   readJsonRpcResponse,
 } from './json-rpc.js';
@@ -188,6 +189,7 @@ export {
   type TextPart,
   type Timestamp,
   TimestampSchema,
+  toUtcTimestamp,
   type UrlPart,
 } from './model/index.js';
 export {
@@ -198,15 +200,18 @@ export {
   type HttpVerb,
   isA2AMethod,
   type OperationDescriptor,
+  OPERATION_MESSAGES,
   OPERATIONS,
   type QueryParamKind,
   type RestBinding,
 } from './operations.js';
+export { fromProtoJson, type ProtoMessageName, protoFieldNames } from './proto-json.js';
 export {
   parseAgentCard,
   parseArtifact,
   parseMessage,
   parsePart,
+  parseProtoJson,
   parseSendMessageRequest,
   parseSendMessageResponse,
   parseStreamResponse,

@@ -41,6 +41,7 @@ export {
   StructSchema,
   type Timestamp,
   TimestampSchema,
+  toUtcTimestamp,
 } from './primitives.js';
 export {
   type AuthenticationInfo,
