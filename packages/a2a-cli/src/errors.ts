@@ -1,4 +1,4 @@
-import { A2AError } from '@a2aplane/a2a-types';
+import { A2AError, createErrorBrand } from '@a2aplane/a2a-types';
 import {
   A2AAbortError,
   A2ATimeoutError,
@@ -26,7 +26,7 @@ export const EXIT_CODES = {
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
-const CLI_ERROR = Symbol.for('@a2aplane/a2a-cli/CliError');
+const CLI_ERROR = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-cli/CliError');
 
 /** An expected failure with a one-line message and the exit code to end with. */
 export class CliError extends Error {
@@ -35,10 +35,10 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
     this.exitCode = exitCode;
-    Object.defineProperty(this, CLI_ERROR, { value: true });
+    CLI_ERROR.mark(this);
   }
   static isInstance(value: unknown): value is CliError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CLI_ERROR] === true;
+    return CLI_ERROR.is(value);
   }
 }
 

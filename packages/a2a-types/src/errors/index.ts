@@ -1,3 +1,4 @@
+export { createErrorBrand, type ErrorBrand } from './brand.js';
 export { A2AError, type A2AErrorOptions, type RestErrorBody } from './a2a-error.js';
 export {
   BudgetExceededError,
