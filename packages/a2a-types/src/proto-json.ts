@@ -6,6 +6,20 @@ export type { ProtoMessageName } from './proto-names.js';
 type Children = Readonly<Record<string, string>>;
 const MAP_PREFIX = '{}';
 
+/** `messageId` -> `message_id`: protoc's JSON name undone (the generator checks it holds for every field). */
+const protoNameOf = (jsonName: string): string => jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Per message, `[protoName, jsonName]` of the fields whose names differ; made on first use. */
+const pairsCache = new Map<string, readonly (readonly [string, string])[]>();
+function pairsOf(type: string, jsonNames: readonly string[]): readonly (readonly [string, string])[] {
+  let pairs = pairsCache.get(type);
+  if (pairs === undefined) {
+    pairs = jsonNames.map((jsonName) => [protoNameOf(jsonName), jsonName] as const);
+    pairsCache.set(type, pairs);
+  }
+  return pairs;
+}
+
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
 function renameArray(type: string, value: unknown[], path: string, violations: FieldViolation[]): unknown[] {
@@ -38,14 +52,14 @@ function rename(type: string, value: unknown, path: string, violations: FieldVio
   if (Array.isArray(value)) return renameArray(type, value, path, violations);
   const entry = PROTO_MESSAGES[type as ProtoMessageName] as readonly [readonly string[], Children] | undefined;
   if (entry === undefined) return value;
-  const [aliases, children] = entry;
+  const [jsonNames, children] = entry;
+  const pairs = pairsOf(type, jsonNames);
   const input = value as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   // Only the proto names this message declares are looked up: camelCase input costs a few lookups, no key walk.
-  for (let i = 0; i < aliases.length; i += 2) {
-    const protoName = aliases[i] as string;
+  for (let i = 0; i < pairs.length; i++) {
+    const [protoName, jsonName] = pairs[i] as readonly [string, string];
     if (!Object.hasOwn(input, protoName)) continue;
-    const jsonName = aliases[i + 1] as string;
     out ??= { ...input };
     if (input[jsonName] !== undefined) {
       violations.push({ field: join(path, protoName), description: `${protoName} and ${jsonName} name the same field; send one` });
@@ -85,8 +99,5 @@ export function fromProtoJson(type: ProtoMessageName, value: unknown, fieldPrefi
 
 /** The proto names a message declares, `[protoName, jsonName]`: for fast paths that decline such input. */
 export function protoFieldNames(type: ProtoMessageName): readonly (readonly [string, string])[] {
-  const aliases = PROTO_MESSAGES[type][0] as readonly string[];
-  const pairs: [string, string][] = [];
-  for (let i = 0; i < aliases.length; i += 2) pairs.push([aliases[i] as string, aliases[i + 1] as string]);
-  return pairs;
+  return pairsOf(type, PROTO_MESSAGES[type][0] as readonly string[]);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -11,6 +11,14 @@ import { findDuplicateModules } from '../duplicate-modules.mjs';
 import { repoRoot } from './workspace.js';
 
 const dist = (pkg: string, file: string): string => join(repoRoot, 'packages', pkg, 'dist', file);
+
+/** The built file an export-map entry resolves to for `import` or `require` (read from package.json). */
+function built(pkg: string, subpath: string, condition: 'import' | 'require'): string {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', pkg, 'package.json'), 'utf8')) as {
+    exports: Record<string, Record<string, { default: string }>>;
+  };
+  return join(repoRoot, 'packages', pkg, (manifest.exports[subpath] as Record<string, { default: string }>)[condition]!.default);
+}
 
 describe('duplicates gate', () => {
   const dir = mkdtempSync(join(tmpdir(), 'a2a-dup-'));
@@ -38,14 +46,14 @@ describe('duplicates gate', () => {
 // Against the built packages (the gates run after `pnpm build`): one class per module across entries.
 describe('built entries share their modules', () => {
   it('an error from errorFromV03 is an A2AError of the root entry (ESM and CJS)', async () => {
-    const root = await import(pathToFileURL(dist('a2a-types', 'index.js')).href);
-    const v03 = await import(pathToFileURL(dist('a2a-types', 'v0_3.js')).href);
+    const root = await import(pathToFileURL(built('a2a-types', '.', 'import')).href);
+    const v03 = await import(pathToFileURL(built('a2a-types', './v0_3', 'import')).href);
     const error = v03.errorFromV03({ code: -32001, message: 'gone' });
     expect(error).toBeInstanceOf(root.A2AError);
     expect(error).toBeInstanceOf(root.TaskNotFoundError);
     const require = createRequire(import.meta.url);
-    const cjsRoot = require(dist('a2a-types', 'index.cjs'));
-    const cjsV03 = require(dist('a2a-types', 'v0_3.cjs'));
+    const cjsRoot = require(built('a2a-types', '.', 'require'));
+    const cjsV03 = require(built('a2a-types', './v0_3', 'require'));
     expect(cjsV03.errorFromV03({ code: -32001 })).toBeInstanceOf(cjsRoot.A2AError);
   });
 
