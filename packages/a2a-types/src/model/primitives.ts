@@ -7,7 +7,7 @@ import { en } from 'zod/locales';
 if (!z.config().localeError) z.config(en());
 
 /** `google.protobuf.Struct`: a JSON object with string keys and arbitrary JSON values. */
-export const StructSchema = z.record(z.string(), z.unknown());
+export const StructSchema = /*#__PURE__*/ z.record(z.string(), z.unknown());
 export type Struct = z.infer<typeof StructSchema>;
 
 const OFFSET = /([+-])(\d{2}):(\d{2})$/;
@@ -43,13 +43,13 @@ export type Timestamp = z.infer<typeof TimestampSchema>;
 const BASE64 = /^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}(?:==)?|[A-Za-z0-9+/_-]{3}=?)?$/;
 
 /** `bytes` in ProtoJSON: base64 text. */
-export const BytesSchema = z.string().check(z.regex(BASE64, 'expected base64-encoded bytes'));
+export const BytesSchema = /*#__PURE__*/ z.string().check(z.regex(BASE64, 'expected base64-encoded bytes'));
 
 /** A proto `int32` carried as a JSON number. */
-export const Int32Schema = z.number().check(z.int(), z.gte(-2_147_483_648), z.lte(2_147_483_647));
+export const Int32Schema = /*#__PURE__*/ z.number().check(z.int(), z.gte(-2_147_483_648), z.lte(2_147_483_647));
 
 /** An identifier: a non-empty string (proto3 treats the empty string as "not set"). */
-export const IdSchema = z.string().check(z.minLength(1, 'must not be empty'));
+export const IdSchema = /*#__PURE__*/ z.string().check(z.minLength(1, 'must not be empty'));
 
 /** A required repeated field; §5.7 asks required arrays to be non-empty where the spec marks them so. */
 export const nonEmptyArray = <T extends z.core.SomeType>(item: T) =>
