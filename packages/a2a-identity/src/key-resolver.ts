@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { importJwk, isKeyPair, type KeyPair, type PublicJwk, toVerificationKey, type VerificationKey } from './keys.js';
 
 /** The protected-header fields a resolver can use to find the signing key. */

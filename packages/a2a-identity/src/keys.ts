@@ -3,7 +3,7 @@ import { p256 } from '@noble/curves/p256';
 import { sha256 } from '@noble/hashes/sha2';
 import { agentIdFromPublicKey } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 
 /** JWS algorithms this library signs and verifies with (RFC 8037 EdDSA/Ed25519, RFC 7518 ES256). */
 export type SigningAlgorithm = 'EdDSA' | 'ES256';

@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { agentIdFromPublicKey, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { canonicalCardPayload } from './card-canonical.js';
 import { findDuplicateKey } from './json-duplicates.js';
 import { verifyBytes } from './jws.js';

@@ -18,6 +18,7 @@ export {
   type ProtocolBinding,
   WELL_KNOWN_AGENT_CARD_PATH,
 } from './constants.js';
+export { describeValue } from './describe-value.js';
 export { createErrorBrand, type ErrorBrand } from './errors/brand.js';
 export {
   A2AError,
