@@ -270,6 +270,19 @@ export {
   applyStreamResponse,
 } from './task-aggregation.js';
 export {
+  formatTraceparent,
+  generateSpanId,
+  generateTraceId,
+  isSpanId,
+  isTraceId,
+  parseTraceparent,
+  type TaskContext,
+  type TaskContextWire,
+  taskContextFromWire,
+  taskContextToWire,
+  writeTaskContext,
+} from './task-context.js';
+export {
   type BadRequestDetail,
   createValidationFailure,
   type FieldViolation,
