@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
-// arethetypeswrong, no module duplicated across entries, neutral-platform bundles with size budgets, the consumer project, changesets.
+// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { checkDocSamples } from './doc-samples.mjs';
+import { findDeadExports } from './dead-exports.mjs';
 import { findDuplicateModules } from './duplicate-modules.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -95,6 +96,15 @@ if (enabled('duplicates')) {
     } catch (error) {
       fail('duplicates', `${dir}: ${error.message}`);
     }
+  }
+}
+
+if (enabled('dead-exports')) {
+  console.log('gate: no dead exports (exported by a module, published by no entry, imported by nothing)');
+  for (const { dir, path, manifest } of packages) {
+    const dead = findDeadExports(path, manifest);
+    if (dead.length === 0) console.log(`  ✓ ${dir}`);
+    else fail('dead-exports', `${dir}: ${dead.join('; ')}`);
   }
 }
 

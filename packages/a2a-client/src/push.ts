@@ -2,7 +2,7 @@ import { parseStreamResponse, type StreamResponse } from '@a2aplane/a2a-types';
 
 /** Structurally a2a-identity's `createWebhookVerifier(...)`: checks a webhook's signature headers. */
 /** A verifier's verdict: a2a-identity's `createWebhookVerifier` returns the `ok` form. */
-export type WebhookCheck =
+type WebhookCheck =
   | { valid: boolean; reason?: string; [key: string]: unknown }
   | { ok: boolean; reason?: string; [key: string]: unknown };
 

@@ -109,3 +109,24 @@ describe('built entries share their modules', () => {
     }
   });
 });
+
+describe('dead-exports gate', () => {
+  it('reports an export nothing publishes or imports, and only that one', async () => {
+    // @ts-expect-error -- plain ESM helper without declarations
+    const { findDeadExports } = await import('../dead-exports.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'a2a-dead-'));
+    try {
+      mkdirSync(join(dir, 'src'));
+      writeFileSync(join(dir, 'src', 'index.ts'), "export { published } from './a.js';\n");
+      writeFileSync(
+        join(dir, 'src', 'a.ts'),
+        "import { helper } from './b.js';\nexport const published = () => helper();\nexport const forgotten = 1;\n",
+      );
+      writeFileSync(join(dir, 'src', 'b.ts'), 'export const helper = () => 2;\nexport type Unused = string;\n');
+      const manifest = { exports: { '.': { '@a2aplane/source': './src/index.ts' } } };
+      expect(findDeadExports(dir, manifest)).toEqual(['src/a.ts: forgotten', 'src/b.ts: Unused']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { EXIT_CODES } from '../errors.js';
 import type { CommandContext } from '../io.js';
 
 /** The verifier's result plus the AgentID binding check (ADR-159: a card may not quote another key's AgentID). */
-export type CardCheck = CardVerificationResult | { status: 'agent-id-mismatch'; declared: string; signer: string };
+type CardCheck = CardVerificationResult | { status: 'agent-id-mismatch'; declared: string; signer: string };
 
 export function exitCodeOf(check: CardCheck): number {
   if (check.status === 'valid') return EXIT_CODES.ok;
@@ -19,7 +19,7 @@ export function exitCodeOf(check: CardCheck): number {
   return EXIT_CODES.invalidSignature;
 }
 
-export interface ResolverChoice {
+interface ResolverChoice {
   /** Pinned keys (`--key`); when given, `jku` is not fetched. */
   pinned?: VerificationKey[];
   fetch: typeof fetch;

@@ -4,7 +4,7 @@ import { parseServerSentEvents } from '../sse/parse-sse.js';
 import type { StreamItem } from './types.js';
 
 /** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
-export type FrameDecoder = (data: string) => unknown;
+type FrameDecoder = (data: string) => unknown;
 
 /** Turns an SSE response into stream items; stopping the loop aborts the request. */
 export async function* readEventStream(

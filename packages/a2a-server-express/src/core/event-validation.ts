@@ -80,7 +80,7 @@ const settableTaskState = oneOf(TaskStateSchema.options.filter((state) => state 
 const settableRole = oneOf(RoleSchema.options.filter((role) => role !== 'ROLE_UNSPECIFIED'));
 
 /** A field: its key, its check, and whether it may be absent. */
-export type FieldSpec = readonly [key: string, check: Check, optional: boolean];
+type FieldSpec = readonly [key: string, check: Check, optional: boolean];
 
 function object(
   type: ProtoMessageName,
