@@ -41,7 +41,12 @@ Options:
   --key <file>           private JWK to sign the card with (default: a fresh Ed25519 key)
   --delegate-to <url>    forward messages to this agent
   --name <name>          the card's name
-  --json                 print {"url","agentId","kid"} as one JSON line`,
+  --json                 print {"url","agentId","kid"} as one JSON line
+
+Exit codes:
+  0   stopped by SIGINT/SIGTERM
+  1   error (unreadable or invalid config, port in use)
+  64  usage error`,
   async run(ctx, argv) {
     const args = parseCommandArgs('serve', argv, {
       config: { type: 'string' },
