@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { authRoundTrip } from '../src/auth.js';
 import { callAgent } from '../src/call-agent.js';
+import { governedRoundTrip } from '../src/governed-agent.js';
+import { pushRoundTrip } from '../src/push-receiver.js';
 import { startShouter } from '../src/serve-agent.js';
 import { signedCardRoundTrip } from '../src/signed-card.js';
 import { streamFrom } from '../src/stream.js';
@@ -33,6 +35,16 @@ describe('examples', () => {
     expect(result.agentId).toMatch(/^[0-9a-f]{64}$/);
     expect(result.verification).toBe('valid');
     expect(result.answer).toBe('SIGNED HELLO');
+  });
+
+  it('push-receiver: signed webhook calls arrive with the token, up to completed', async () => {
+    const { token, states } = await pushRoundTrip();
+    expect(token).toBe('my-token');
+    expect(states.at(-1)).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('governed-agent: the budget admits two tasks a minute, the third is BUDGET_EXCEEDED', async () => {
+    expect(await governedRoundTrip()).toEqual(['one: TASK_STATE_COMPLETED', 'two: TASK_STATE_COMPLETED', 'three: BUDGET_EXCEEDED']);
   });
 
   it('auth: a call with the API key is served, one without is UNAUTHENTICATED', async () => {
