@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authRoundTrip } from '../src/auth.js';
 import { callAgent } from '../src/call-agent.js';
+import { delegationRoundTrip } from '../src/delegation.js';
 import { governedRoundTrip } from '../src/governed-agent.js';
 import { pushRoundTrip } from '../src/push-receiver.js';
 import { startShouter } from '../src/serve-agent.js';
@@ -45,6 +46,12 @@ describe('examples', () => {
 
   it('governed-agent: the budget admits two tasks a minute, the third is BUDGET_EXCEEDED', async () => {
     expect(await governedRoundTrip()).toEqual(['one: TASK_STATE_COMPLETED', 'two: TASK_STATE_COMPLETED', 'three: BUDGET_EXCEEDED']);
+  });
+
+  it('delegation: the worker answers through the front agent and sees the lineage and a traceparent', async () => {
+    const { answer, traceparent } = await delegationRoundTrip();
+    expect(answer).toBe('DO THE WORK (depth 1, path front > worker)');
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });
 
   it('auth: a call with the API key is served, one without is UNAUTHENTICATED', async () => {
