@@ -25,7 +25,6 @@ export async function delegationRoundTrip(): Promise<{ answer: string; tracepare
         },
       },
     },
-
   });
   const front = await startShouter({
     server: {
