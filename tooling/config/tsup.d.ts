@@ -1,7 +1,9 @@
 import type { Options } from 'tsup';
 export interface PackageBuildOptions {
-  entry?: Record<string, string> | string[];
+  entry?: Record<string, string>;
   platform?: 'neutral' | 'node' | 'browser';
   external?: string[];
+  /** Ship ESM as one module per source file (tree-shakeable by module); CJS stays bundled. */
+  modules?: boolean;
 }
 export declare function definePackageConfig(options?: PackageBuildOptions): Options | Options[];

@@ -14,7 +14,8 @@ export function definePackageTestConfig(options = {}) {
       testTimeout: options.testTimeout ?? 20_000,
       hookTimeout: 20_000,
       reporters: process.env.CI ? ['default'] : ['default'],
-      typecheck: { enabled: false },
+      // `*.test-d.ts` files hold type tests (expectTypeOf, @ts-expect-error); vitest runs tsc on them.
+      typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
     },
   });
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
-// arethetypeswrong, neutral-platform bundles with size budgets, the consumer project, changesets.
+// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { checkDocSamples } from './doc-samples.mjs';
+import { findDeadExports } from './dead-exports.mjs';
+import { findDuplicateModules } from './duplicate-modules.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -86,6 +88,28 @@ if (enabled('attw')) {
     } catch (error) {
       fail('attw', `${dir}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
     }
+  }
+}
+
+if (enabled('duplicates')) {
+  console.log('gate: no source module bundled into two entries of one package (shared chunks instead)');
+  for (const { dir, path, manifest } of packages) {
+    try {
+      const duplicates = findDuplicateModules(path, manifest);
+      if (duplicates.length === 0) console.log(`  ✓ ${dir}`);
+      else fail('duplicates', `${dir}: ${duplicates.map(({ module, entries }) => `${module} in ${entries.join(' and ')}`).join('; ')}`);
+    } catch (error) {
+      fail('duplicates', `${dir}: ${error.message}`);
+    }
+  }
+}
+
+if (enabled('dead-exports')) {
+  console.log('gate: no dead exports (exported by a module, published by no entry, imported by nothing)');
+  for (const { dir, path, manifest } of packages) {
+    const dead = findDeadExports(path, manifest);
+    if (dead.length === 0) console.log(`  ✓ ${dir}`);
+    else fail('dead-exports', `${dir}: ${dead.join('; ')}`);
   }
 }
 

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { runCli } from './cli.js';
 
 // SIGINT/SIGTERM stop long-running commands (serve, subscribe, streams) through the io signal.
@@ -10,6 +11,14 @@ const stop = (): void => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+
+// `a2a ... | head` closes the pipe early: stop quietly rather than die on an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 
 runCli(process.argv.slice(2), { signal: controller.signal }).then(
   (code) => {

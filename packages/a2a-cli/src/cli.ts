@@ -1,4 +1,4 @@
-import { cardCommand, EXIT_CODE_HELP } from './commands/card.js';
+import { cardCommand } from './commands/card.js';
 import { keygenCommand, signCardCommand, verifyCardCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { cancelCommand, getCommand, listCommand, sendCommand, subscribeCommand } from './commands/tasks.js';
@@ -34,7 +34,9 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
 Output is colored only when stdout is a terminal and NO_COLOR is unset; --json gives
 machine-readable output. Errors are one line on stderr.
 
-${EXIT_CODE_HELP}`;
+Exit codes: 0 success, 1 error, 64 usage error, 130 interrupted; some commands add their
+own (a2a card: 2 bad signature, 3 unsigned; a2a send: 4 task failed, rejected or canceled):
+see a2a <command> --help.`;
 }
 
 /** Parsers put positions and excerpts on later lines; the CLI promises one line. */

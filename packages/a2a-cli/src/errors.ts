@@ -1,4 +1,4 @@
-import { A2AError } from '@a2aplane/a2a-types';
+import { A2AError, createErrorBrand } from '@a2aplane/a2a-types';
 import {
   A2AAbortError,
   A2ATimeoutError,
@@ -18,6 +18,8 @@ export const EXIT_CODES = {
   invalidSignature: 2,
   /** Card has no signature. */
   unsigned: 3,
+  /** `a2a send`: the task ended FAILED, REJECTED or CANCELED. */
+  taskUnsuccessful: 4,
   /** Unknown command or option, missing argument, malformed URL or number. */
   usage: 64,
   /** Stopped by SIGINT/SIGTERM while streaming. */
@@ -26,7 +28,7 @@ export const EXIT_CODES = {
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
-const CLI_ERROR = Symbol.for('@a2aplane/a2a-cli/CliError');
+const CLI_ERROR = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-cli/CliError');
 
 /** An expected failure with a one-line message and the exit code to end with. */
 export class CliError extends Error {
@@ -35,10 +37,10 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
     this.exitCode = exitCode;
-    Object.defineProperty(this, CLI_ERROR, { value: true });
+    CLI_ERROR.mark(this);
   }
   static isInstance(value: unknown): value is CliError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CLI_ERROR] === true;
+    return CLI_ERROR.is(value);
   }
 }
 
@@ -94,12 +96,30 @@ function unreachable(url: string | undefined, error: unknown): string {
   return `cannot reach ${originOf(url)}: ${why}`;
 }
 
+/**
+ * A card 404. When the URL given had a path (the JSON-RPC or REST endpoint, say), the likely mistake
+ * is passing an endpoint instead of the agent's base URL: say what to pass.
+ */
+function notFound(cardUrl: string | undefined): string {
+  const base = cardUrl?.replace(/\/\.well-known\/agent(?:-card)?\.json$/, '');
+  let hint = '';
+  try {
+    const parsed = base === undefined ? undefined : new URL(base);
+    if (parsed && parsed.pathname !== '/' && parsed.pathname !== '') {
+      hint = `; ${base} looks like an endpoint URL: pass the agent's base URL, the one serving /.well-known/agent-card.json (such as ${parsed.origin})`;
+    }
+  } catch {
+    // not a URL: no hint
+  }
+  return `no agent card at ${cardUrl} (HTTP 404)${hint}`;
+}
+
 /** Turns anything thrown into one line and an exit code; never a stack trace. */
 export function describeError(error: unknown): { message: string; exitCode: number } {
   if (CliError.isInstance(error)) return { message: error.message, exitCode: error.exitCode };
   if (AgentCardDiscoveryError.isInstance(error)) {
     if (error.kind === 'network') return { message: unreachable(error.url, error), exitCode: EXIT_CODES.failure };
-    if (error.kind === 'not-found') return { message: `no agent card at ${error.url} (HTTP 404)`, exitCode: EXIT_CODES.failure };
+    if (error.kind === 'not-found') return { message: notFound(error.url), exitCode: EXIT_CODES.failure };
     return { message: error.message, exitCode: EXIT_CODES.failure };
   }
   if (CardSignatureInvalidError.isInstance(error)) return { message: error.message, exitCode: EXIT_CODES.invalidSignature };

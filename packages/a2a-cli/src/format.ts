@@ -4,7 +4,7 @@ import type { CommandContext, Style } from './io.js';
 /** `TASK_STATE_INPUT_REQUIRED` -> `input-required`. */
 export const stateName = (state: TaskState): string => state.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
 
-export function colorState(style: Style, state: TaskState): string {
+function colorState(style: Style, state: TaskState): string {
   const name = stateName(state);
   if (state === 'TASK_STATE_COMPLETED') return style.green(name);
   if (state === 'TASK_STATE_FAILED' || state === 'TASK_STATE_REJECTED' || state === 'TASK_STATE_CANCELED') return style.red(name);
@@ -12,7 +12,7 @@ export function colorState(style: Style, state: TaskState): string {
   return style.cyan(name);
 }
 
-export function partText(part: Part): string {
+function partText(part: Part): string {
   if (part.text !== undefined) return part.text;
   if (part.data !== undefined) return JSON.stringify(part.data);
   if (part.url !== undefined) return `<${part.url}>`;

@@ -29,7 +29,7 @@ const wrap =
     enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 /** ANSI colors only when stdout is a terminal and `NO_COLOR` is unset (https://no-color.org). */
-export function createStyle(io: Pick<CliIo, 'stdout' | 'env'>): Style {
+function createStyle(io: Pick<CliIo, 'stdout' | 'env'>): Style {
   const noColor = io.env.NO_COLOR;
   const enabled = io.stdout.isTTY === true && (noColor === undefined || noColor === '');
   return {

@@ -91,6 +91,42 @@ describe('the a2a binary (dist/bin.js)', () => {
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('send exits 4 when the task ends FAILED, REJECTED or CANCELED (blocking and --stream), 0 when it completes', async () => {
+    for (const text of ['fail', 'reject', 'cancel']) {
+      expect((await a2a('send', signed.url, text, '--allow-insecure')).code, text).toBe(EXIT_CODES.taskUnsuccessful);
+      expect((await a2a('send', signed.url, text, '--stream', '--allow-insecure')).code, `${text} --stream`).toBe(EXIT_CODES.taskUnsuccessful);
+    }
+    expect((await a2a('send', signed.url, 'fine', '--stream', '--allow-insecure')).code).toBe(EXIT_CODES.ok);
+  });
+
+  it('a closed stdout (a2a ... | head) ends quietly: no EPIPE stack trace', async () => {
+    const running = exec(['send', signed.url, 'piped', '--json', '--allow-insecure']);
+    running.child.stdout?.destroy();
+    const code = await running.exited;
+    expect(running.err()).not.toMatch(/EPIPE|^\s+at /m);
+    expect(code).toBe(0);
+  });
+
+  it('a misdirected base URL (the JSON-RPC endpoint) says which URL to pass', async () => {
+    const result = await a2a('send', `${signed.url}/a2a/jsonrpc`, 'hi');
+    expect(result.code).toBe(EXIT_CODES.failure);
+    expect(result.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.err).toContain(`pass the agent's base URL, the one serving /.well-known/agent-card.json (such as ${signed.url})`);
+  });
+
+  it('each command help shows its own options and exit codes only', async () => {
+    const send = await a2a('send', '--help');
+    expect(send.out).toContain('4   the task ended FAILED, REJECTED or CANCELED');
+    expect(send.out).toContain('2   the agent card failed verification');
+    // `a2a card`'s own exit code (3: unsigned card) is not listed for send/get.
+    expect(send.out).not.toMatch(/^\s+3 /m);
+    const get = await a2a('get', '--help');
+    expect(get.out).toContain('Exit codes:');
+    expect(get.out).not.toMatch(/--stream|^\s+[34] /m);
+    const main = await a2a('--help');
+    expect(main.out).not.toContain('signature tampered');
+  });
+
   it('errors are one line on stderr with no stack trace: bad URL 64, unreachable agent 1, missing file 1', async () => {
     const port = await freePort();
     const cases: Array<[string[], number, string]> = [

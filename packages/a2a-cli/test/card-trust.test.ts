@@ -132,7 +132,7 @@ describe('a2a serve --delegate-to verifies the delegate card the same way', () =
         current = kind;
         rpcCalls = 0;
         const sent = await run(['send', front.url, 'through', '--json', '--allow-insecure']);
-        expect(sent.code).toBe(0);
+        expect(sent.code).toBe(EXIT_CODES.taskUnsuccessful); // the delegation failed, so the task did
         const task = (JSON.parse(sent.out) as { task: { status: { state: string; message?: { parts: Array<{ text?: string }> } } } }).task;
         expect(task.status.state).toBe('TASK_STATE_FAILED');
         expect(JSON.stringify(task.status)).toContain('was rejected: signature status');

@@ -55,6 +55,10 @@ function slowEchoExecutor(delayMs: number): AgentExecutor {
       task.submit();
       task.startWork('echoing');
       const words = context.message.parts.map((p) => p.text ?? '').join(' ').split(/\s+/).filter(Boolean);
+      // "fail", "reject" or "cancel" as the whole text ends the task in that state.
+      if (words.join(' ') === 'fail') return task.fail('asked to fail');
+      if (words.join(' ') === 'reject') return task.reject('asked to reject');
+      if (words.join(' ') === 'cancel') return task.cancel('asked to cancel');
       for (let i = 0; i < words.length; i++) {
         if (delayMs > 0 && words[i] === 'slow') await abortableSleep(delayMs, context.signal);
         if (context.signal.aborted) return;

@@ -139,7 +139,7 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const port = await freePort();
     const loop = await serve(['--config', config, '--port', String(port), '--delegate-to', `http://127.0.0.1:${port}`, '--allow-insecure']);
     const sent = await run(['send', '--allow-insecure', loop.url, 'around and around', '--json']);
-    expect(sent.code).toBe(0);
+    expect(sent.code).toBe(EXIT_CODES.taskUnsuccessful); // the task ended FAILED
     const task = (JSON.parse(sent.out) as { task: Task }).task;
     expect(task.status.state).toBe('TASK_STATE_FAILED');
     expect(task.status.message?.parts[0]?.text).toMatch(/^delegation failed: agent error RECURSION_LIMIT: .*limit=revisit/);

@@ -3,11 +3,9 @@
  * a server arrive as the a2a-types classes (`A2AError` and its subclasses) instead.
  */
 
-const brand = (name: string): symbol => Symbol.for(`@a2aplane/a2a-client/${name}`);
+import { createErrorBrand, type ErrorBrand } from '@a2aplane/a2a-types';
 
-function isBranded(value: unknown, symbol: symbol): boolean {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
-}
+const brand = (name: string): ErrorBrand => /*#__PURE__*/ createErrorBrand(`@a2aplane/a2a-client/${name}`);
 
 const TRANSPORT = brand('A2ATransportError');
 const TIMEOUT = brand('A2ATimeoutError');
@@ -44,11 +42,11 @@ export class A2ATransportError extends Error {
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.url = options.url;
-    Object.defineProperty(this, TRANSPORT, { value: true });
+    TRANSPORT.mark(this);
   }
 
   static isInstance(value: unknown): value is A2ATransportError {
-    return isBranded(value, TRANSPORT);
+    return TRANSPORT.is(value);
   }
 }
 
@@ -63,10 +61,10 @@ export class CircuitOpenError extends A2ATransportError {
     super(`Circuit open for ${origin}`, { retryable: false, url: origin });
     this.name = 'CircuitOpenError';
     this.origin = origin;
-    Object.defineProperty(this, CIRCUIT_OPEN, { value: true });
+    CIRCUIT_OPEN.mark(this);
   }
   static override isInstance(value: unknown): value is CircuitOpenError {
-    return isBranded(value, CIRCUIT_OPEN);
+    return CIRCUIT_OPEN.is(value);
   }
 }
 
@@ -77,10 +75,10 @@ export class A2ATimeoutError extends Error {
     super(`A2A request timed out after ${timeoutMs} ms`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'A2ATimeoutError';
     this.timeoutMs = timeoutMs;
-    Object.defineProperty(this, TIMEOUT, { value: true });
+    TIMEOUT.mark(this);
   }
   static isInstance(value: unknown): value is A2ATimeoutError {
-    return isBranded(value, TIMEOUT);
+    return TIMEOUT.is(value);
   }
 }
 
@@ -89,10 +87,10 @@ export class A2AAbortError extends Error {
   constructor(options: { cause?: unknown } = {}) {
     super('A2A request was aborted', options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'A2AAbortError';
-    Object.defineProperty(this, ABORT, { value: true });
+    ABORT.mark(this);
   }
   static isInstance(value: unknown): value is A2AAbortError {
-    return isBranded(value, ABORT);
+    return ABORT.is(value);
   }
 }
 
@@ -118,10 +116,10 @@ export class AgentCardDiscoveryError extends Error {
     this.url = url;
     this.status = options.status;
     this.violations = options.violations ?? [];
-    Object.defineProperty(this, DISCOVERY, { value: true });
+    DISCOVERY.mark(this);
   }
   static isInstance(value: unknown): value is AgentCardDiscoveryError {
-    return isBranded(value, DISCOVERY);
+    return DISCOVERY.is(value);
   }
 }
 
@@ -152,10 +150,10 @@ export class CardSignatureInvalidError extends Error {
     this.status = result.status;
     this.url = url;
     this.result = result;
-    Object.defineProperty(this, SIGNATURE, { value: true });
+    SIGNATURE.mark(this);
   }
   static isInstance(value: unknown): value is CardSignatureInvalidError {
-    return isBranded(value, SIGNATURE);
+    return SIGNATURE.is(value);
   }
 }
 
@@ -166,10 +164,10 @@ export class SseEventTooLargeError extends Error {
     super(`Server-sent event exceeds ${maxEventBytes} bytes`);
     this.name = 'SseEventTooLargeError';
     this.maxEventBytes = maxEventBytes;
-    Object.defineProperty(this, SSE_TOO_LARGE, { value: true });
+    SSE_TOO_LARGE.mark(this);
   }
   static isInstance(value: unknown): value is SseEventTooLargeError {
-    return isBranded(value, SSE_TOO_LARGE);
+    return SSE_TOO_LARGE.is(value);
   }
 }
 
@@ -187,9 +185,9 @@ export class StreamResumeExhaustedError extends Error {
     this.taskId = options.taskId;
     this.attempts = options.attempts;
     this.lastEventId = options.lastEventId;
-    Object.defineProperty(this, RESUME, { value: true });
+    RESUME.mark(this);
   }
   static isInstance(value: unknown): value is StreamResumeExhaustedError {
-    return isBranded(value, RESUME);
+    return RESUME.is(value);
   }
 }

@@ -3,7 +3,10 @@ import {
   type A2AResultMap,
   type AgentCard,
   type FieldViolation,
+  fromProtoJson,
   INTERRUPTED_TASK_STATES,
+  OPERATION_MESSAGES,
+  type ProtoMessageName,
   TERMINAL_TASK_STATES,
 } from '@a2aplane/a2a-types';
 
@@ -156,6 +159,13 @@ const PARAMS: Record<A2AMethod, Check> = {
   GetExtendedAgentCard: object({ tenant: optionalString }),
 };
 
+/** ProtoJSON: a peer may send proto field names (`message_id`); read them as the camelCase model. */
+function camelCase(type: ProtoMessageName | undefined, value: unknown): Validation<unknown> {
+  if (type === undefined) return { ok: true, value };
+  const renamed = fromProtoJson(type, value);
+  return renamed.success ? { ok: true, value: renamed.data } : { ok: false, message: renamed.error.message, violations: renamed.error.violations };
+}
+
 function run<T>(check: Check | undefined, value: unknown): Validation<T> {
   // An unknown method has no check: refuse rather than pass it through unchecked.
   const problem = check ? check(value, '') : expected('', 'a known A2A method');
@@ -175,12 +185,16 @@ const emptyList = (): unknown[] => [];
 /**
  * The default validator: small hand-written structural checks of the JSON-RPC and REST results
  * (discriminants, ids, states, parts, and every field the client reads), with the defaults of
- * ProtoJSON filled in. Unknown fields are kept, not stripped. It never throws.
+ * ProtoJSON filled in and proto field names (`message_id`) read as camelCase. Unknown fields are
+ * kept, not stripped. It never throws.
  */
 export const structuralValidator: A2AValidator = {
   params: (method, params) => run(PARAMS[method], params),
-  result<M extends A2AMethod>(method: M, value: unknown): Validation<A2AResultMap[M]> {
-    if (method === 'GetExtendedAgentCard') return structuralValidator.card(value) as Validation<A2AResultMap[M]>;
+  result<M extends A2AMethod>(method: M, raw: unknown): Validation<A2AResultMap[M]> {
+    if (method === 'GetExtendedAgentCard') return structuralValidator.card(raw) as Validation<A2AResultMap[M]>;
+    const renamed = camelCase(OPERATION_MESSAGES[method]?.result, raw);
+    if (!renamed.ok) return renamed;
+    const value = renamed.value;
     const checked = run<A2AResultMap[M]>(RESULTS[method], value);
     if (!checked.ok || method !== 'ListTasks') return checked;
     const list = withDefaults(value as Record<string, unknown>, {
@@ -191,7 +205,10 @@ export const structuralValidator: A2AValidator = {
     });
     return { ok: true, value: list as A2AResultMap[M] };
   },
-  card(value) {
+  card(raw) {
+    const renamed = camelCase('AgentCard', raw);
+    if (!renamed.ok) return renamed;
+    const value = renamed.value;
     const checked = run<AgentCard>(agentCard, value);
     if (!checked.ok) return checked;
     const card = withDefaults(value as Record<string, unknown>, {

@@ -10,7 +10,9 @@ export {
   type SubscribeOptions,
   selectInterfaces,
 } from './client.js';
-export { type CallContext, contextToWire, createTraceparent, withCallContext } from './context.js';
+export { type CallContext, createTraceparent, withCallContext } from './context.js';
+// The wire codec lives in a2a-types (one implementation for the client and a2a-governance).
+export { taskContextToWire as contextToWire } from '@a2aplane/a2a-types';
 export {
   CardResolver,
   type CardResolverOptions,

@@ -1,8 +1,8 @@
-import { parseWith, type StreamResponse, StreamResponseSchema } from '@a2aplane/a2a-types';
+import { parseStreamResponse, type StreamResponse } from '@a2aplane/a2a-types';
 
 /** Structurally a2a-identity's `createWebhookVerifier(...)`: checks a webhook's signature headers. */
 /** A verifier's verdict: a2a-identity's `createWebhookVerifier` returns the `ok` form. */
-export type WebhookCheck =
+type WebhookCheck =
   | { valid: boolean; reason?: string; [key: string]: unknown }
   | { ok: boolean; reason?: string; [key: string]: unknown };
 
@@ -51,7 +51,7 @@ export async function parsePushNotification(
   } catch {
     return { ok: false, reason: 'invalid-json', message: 'Push notification body is not valid JSON' };
   }
-  const parsed = parseWith(StreamResponseSchema, json);
+  const parsed = parseStreamResponse(json);
   if (!parsed.success) {
     return { ok: false, reason: 'invalid-payload', message: parsed.error.message, detail: parsed.error.violations };
   }

@@ -1,4 +1,4 @@
-import { AgentCardSchema, OPERATIONS, type ParseResult, parseWith } from '@a2aplane/a2a-types';
+import { type ParseResult, parseAgentCard, parseOperationParams, parseOperationResult } from '@a2aplane/a2a-types';
 import type { A2AValidator, Validation } from './guards.js';
 
 function toValidation<T>(parsed: ParseResult<T>): Validation<T> {
@@ -9,14 +9,14 @@ function toValidation<T>(parsed: ParseResult<T>): Validation<T> {
 
 /**
  * Full validation with the a2a-types zod schemas: every params object, result, stream item and
- * card is parsed against its schema (unknown fields dropped). Opt in with
+ * card is parsed against its schema (unknown fields dropped, proto field names read as camelCase). Opt in with
  * `createA2AClient({ ..., validator: strictValidator })`; it brings zod and the whole wire model
  * into the bundle, which the default structural checks avoid.
  */
 export const strictValidator: A2AValidator = {
-  params: (method, params) => toValidation(parseWith(OPERATIONS[method].params, params)),
-  result: (method, value) => toValidation(parseWith(OPERATIONS[method].result, value)),
-  card: (value) => toValidation(parseWith(AgentCardSchema, value)),
+  params: (method, params) => toValidation(parseOperationParams(method, params)),
+  result: (method, value) => toValidation(parseOperationResult(method, value)),
+  card: (value) => toValidation(parseAgentCard(value)),
 };
 
 export type { A2AValidator, Validation } from './guards.js';

@@ -1,4 +1,4 @@
-import { formatFieldPath } from '@a2aplane/a2a-types';
+import { createErrorBrand, formatFieldPath } from '@a2aplane/a2a-types';
 import * as z from 'zod';
 import type { GlobalBudgetOptions, TimerFunctions } from './budget.js';
 import type { RecursionPolicyOptions } from './recursion-policy.js';
@@ -12,11 +12,11 @@ export interface ConfigViolation {
 
 export type ConfigFormat = 'json' | 'yaml' | 'toml';
 
-const CONFIG_ERROR_BRAND = Symbol.for('@a2aplane/a2a-governance/ConfigError');
+const CONFIG_ERROR_BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-governance/ConfigError');
 
 /**
  * An operator config that cannot be used. Thrown at startup, listing every violation. Prefer
- * `ConfigError.isInstance(e)` to `instanceof`: the `./node` build entry carries its own copy.
+ * `ConfigError.isInstance(e)` to `instanceof`: it also holds for an error from another install of the package.
  */
 export class ConfigError extends Error {
   readonly violations: readonly ConfigViolation[];
@@ -24,12 +24,12 @@ export class ConfigError extends Error {
     super(message ?? `invalid operator config: ${violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`);
     this.name = 'ConfigError';
     this.violations = Object.freeze([...violations]);
-    Object.defineProperty(this, CONFIG_ERROR_BRAND, { value: true });
+    CONFIG_ERROR_BRAND.mark(this);
   }
 
   /** True for a ConfigError from any copy of this package. */
   static isInstance(value: unknown): value is ConfigError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CONFIG_ERROR_BRAND] === true;
+    return CONFIG_ERROR_BRAND.is(value);
   }
 }
 

@@ -1,5 +1,5 @@
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { createJwksKeyResolver, type KeyResolver } from './key-resolver.js';
 import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
 import { readPublicJwk } from './public-jwk.js';

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { sha256 } from '@noble/hashes/sha2';
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { encodeBase64Url } from './base64url.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import type { KeyPair, VerificationKey } from './keys.js';
 import {
   type BareItem,

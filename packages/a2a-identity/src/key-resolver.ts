@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
 import { readPublicJwk } from './public-jwk.js';
 

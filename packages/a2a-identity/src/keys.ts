@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { p256 } from '@noble/curves/p256';
 import { sha256 } from '@noble/hashes/sha2';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { defaultKid, readPublicJwk } from './public-jwk.js';
 
 export { defaultKid };

@@ -1,7 +1,7 @@
 import type { AgentCard, AgentCardSignature } from '@a2aplane/a2a-types';
 import { encodeBase64Url } from './base64url.js';
 import { canonicalCardPayload } from './card-canonical.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { signBytes } from './jws.js';
 import { isKeyPair, isSigningAlgorithm, type KeyPair } from './keys.js';
 

@@ -1,5 +1,5 @@
 import { isAgentId } from './agent-id.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 
 /** "Is this AgentID allowed?" (ADR-159 r2 IdentityResolver); an RBAC layer can implement it too. */
 export interface IdentityResolver {

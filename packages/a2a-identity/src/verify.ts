@@ -1,6 +1,6 @@
 import { agentIdFromPublicKey, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { canonicalCardPayload } from './card-canonical.js';
 import { findDuplicateKey } from './json-duplicates.js';
 import type { KeyResolver } from './key-resolver.js';

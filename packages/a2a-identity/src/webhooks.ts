@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { equalBytes, isSigningAlgorithm, type KeyPair, type VerificationKey } from './keys.js';
 
 /**

@@ -1,4 +1,4 @@
-import { A2AError, A2APLANE_ERROR_DOMAIN, type A2AErrorOptions, type ErrorCodeEntry } from '@a2aplane/a2a-types';
+import { A2AError, A2APLANE_ERROR_DOMAIN, type A2AErrorOptions, createErrorBrand, type ErrorCodeEntry } from '@a2aplane/a2a-types';
 
 /**
  * The table entry of `NoEligiblePeerError`: a control-plane rejection (JSON-RPC -32000), HTTP 503
@@ -46,7 +46,7 @@ export class IncompatiblePeerError extends A2AError {
   }
 }
 
-const UNKNOWN_SELECTOR_BRAND = Symbol.for('@a2aplane/a2a-routing/UnknownSelectorError');
+const UNKNOWN_SELECTOR_BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-routing/UnknownSelectorError');
 
 /** A local startup error: a selector name that is not registered. Never crosses the wire. */
 export class UnknownSelectorError extends Error {
@@ -58,11 +58,11 @@ export class UnknownSelectorError extends Error {
     this.name = 'UnknownSelectorError';
     this.selector = selector;
     this.known = [...known];
-    Object.defineProperty(this, UNKNOWN_SELECTOR_BRAND, { value: true });
+    UNKNOWN_SELECTOR_BRAND.mark(this);
   }
 
   /** Works across duplicate installs of this package, unlike `instanceof`. */
   static isInstance(value: unknown): value is UnknownSelectorError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[UNKNOWN_SELECTOR_BRAND] === true;
+    return UNKNOWN_SELECTOR_BRAND.is(value);
   }
 }

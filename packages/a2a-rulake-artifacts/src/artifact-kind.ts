@@ -1,4 +1,4 @@
-import { type Artifact, type Part, RUVECTOR_KEYS, type Struct, readRuvectorMetadata, withRuvectorMetadata } from '@a2aplane/a2a-types';
+import { type Artifact, describeValue, type Part, RUVECTOR_KEYS, type Struct, readRuvectorMetadata, withRuvectorMetadata } from '@a2aplane/a2a-types';
 import { ARTIFACT_KIND_VERSION, SUPPORTED_ARTIFACT_KIND_VERSIONS, checkArtifactVersion } from './versioning.js';
 import { isWitness } from './witness.js';
 
@@ -54,27 +54,21 @@ function kindMetadata(kind: ArtifactKindName, version: string): Record<string, u
   return { [RUVECTOR_KEYS.artifactKind]: ARTIFACT_KIND_WIRE_NAMES[kind], [RUVECTOR_KEYS.artifactKindVersion]: version };
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
 function requireString(value: unknown, what: string): string {
-  if (typeof value !== 'string') throw new TypeError(`expected ${what} to be a string, got ${typeName(value)}`);
+  if (typeof value !== 'string') throw new TypeError(`expected ${what} to be a string, got ${describeValue(value)}`);
   return value;
 }
 
 function requireCount(value: unknown, what: string, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    throw new TypeError(`expected ${what} to be an integer, got ${typeName(value)}`);
+    throw new TypeError(`expected ${what} to be an integer, got ${describeValue(value)}`);
   }
   if (value < min) throw new RangeError(`expected ${what} >= ${min}, got ${value}`);
   return value;
 }
 
 function requireWitness(value: unknown, what: string): string {
-  if (!isWitness(value)) throw new TypeError(`expected ${what} to be 64 lowercase hex characters, got ${typeName(value)}`);
+  if (!isWitness(value)) throw new TypeError(`expected ${what} to be 64 lowercase hex characters, got ${describeValue(value)}`);
   return value;
 }
 
@@ -112,7 +106,7 @@ function partsOf(kind: ArtifactKind, version: string): Part[] {
     case 'rulake_witness': {
       const witness = requireWitness(kind.witness, 'witness');
       if (!Array.isArray(kind.capabilities) || !kind.capabilities.every(isCapability)) {
-        throw new TypeError(`expected capabilities to be an array of 'read' | 'write' | 'search', got ${typeName(kind.capabilities)}`);
+        throw new TypeError(`expected capabilities to be an array of 'read' | 'write' | 'search', got ${describeValue(kind.capabilities)}`);
       }
       return [
         {
@@ -124,7 +118,7 @@ function partsOf(kind: ArtifactKind, version: string): Part[] {
     }
     case 'raw':
       if (!Array.isArray(kind.parts) || kind.parts.length === 0) {
-        throw new RangeError(`expected parts to be a non-empty array of Parts, got ${Array.isArray(kind.parts) ? 'an empty array' : typeName(kind.parts)}`);
+        throw new RangeError(`expected parts to be a non-empty array of Parts, got ${Array.isArray(kind.parts) ? 'an empty array' : describeValue(kind.parts)}`);
       }
       return kind.parts.map((part) => ({ ...part }));
     default:
@@ -134,7 +128,7 @@ function partsOf(kind: ArtifactKind, version: string): Part[] {
 
 /** A spec Artifact carrying `kind`, tagged with `metadata.ruvector.artifact_kind` and its version. */
 export function toArtifact(kind: ArtifactKind, options: ToArtifactOptions = {}): Artifact {
-  if (typeof kind !== 'object' || kind === null) throw new TypeError(`expected an ArtifactKind, got ${typeName(kind)}`);
+  if (typeof kind !== 'object' || kind === null) throw new TypeError(`expected an ArtifactKind, got ${describeValue(kind)}`);
   const version = options.version === undefined ? ARTIFACT_KIND_VERSION : requireString(options.version, 'version');
   const artifact: Artifact = {
     artifactId: options.artifactId === undefined ? newArtifactId() : requireString(options.artifactId, 'artifactId'),
@@ -172,7 +166,7 @@ export function validateStructured(
   } catch (error) {
     return { ok: false, errors: error };
   }
-  throw new TypeError(`expected a validator function or an object with safeParse, got ${typeName(validator)}`);
+  throw new TypeError(`expected a validator function or an object with safeParse, got ${describeValue(validator)}`);
 }
 
 /** What a receiver read: a kind, the version it was written at, and why it fell back to Raw if it did. */

@@ -1,20 +1,19 @@
 // Local SDK errors: they never cross the wire. Each carries a brand so `isInstance` and
-// `instanceof` work across duplicate copies (two installs, or the root and `/node` bundles).
-const BRAND = Symbol.for('@a2aplane/a2a-rulake-artifacts/error');
+// `instanceof` work across duplicate copies (two installs of the package).
+import { createErrorBrand } from '@a2aplane/a2a-types';
+
+const BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-rulake-artifacts/error');
 
 abstract class BrandedError extends Error {
-  readonly [BRAND] = true;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+    BRAND.mark(this);
   }
 }
 
 function hasName(value: unknown, name: string): boolean {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[BRAND] === true &&
-    (value as { name?: unknown }).name === name
+    BRAND.is(value) && (value as { name?: unknown }).name === name
   );
 }
 

@@ -1,6 +1,6 @@
 import { type Artifact, type Message, type Part, RUVECTOR_KEYS, type Struct, readRuvectorMetadata, withRuvectorMetadata } from '@a2aplane/a2a-types';
 import { type ArtifactKind, type Capability, fromArtifact, isCapability, toArtifact } from './artifact-kind.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { HandOffError, WitnessNotFoundError } from './errors.js';
 import { type WitnessStore, assertGrant } from './store.js';
 import { decodeVectors, encodeCountingVectors } from './vector-codec.js';

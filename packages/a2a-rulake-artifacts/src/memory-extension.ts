@@ -1,6 +1,6 @@
 import { type AgentCard, readRuvectorCardParams } from '@a2aplane/a2a-types';
 import { type Capability, isCapability } from './artifact-kind.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from './versioning.js';
 import { WITNESS_FORMAT_VERSION } from './witness.js';
 

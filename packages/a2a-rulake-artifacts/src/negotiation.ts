@@ -1,5 +1,4 @@
-import type { AgentCard } from '@a2aplane/a2a-types';
-import { describeValue } from './describe-value.js';
+import { type AgentCard, describeValue } from '@a2aplane/a2a-types';
 import { readArtifactKindVersions } from './memory-extension.js';
 import { negotiateArtifactKindVersion, SUPPORTED_ARTIFACT_KIND_VERSIONS } from './versioning.js';
 

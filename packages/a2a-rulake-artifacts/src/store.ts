@@ -1,5 +1,5 @@
 import { type Capability, isCapability } from './artifact-kind.js';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { WitnessAccessDeniedError, WitnessNotFoundError, WitnessVerificationError } from './errors.js';
 import { computeWitness, createWitnessHasher, isWitness } from './witness.js';
 

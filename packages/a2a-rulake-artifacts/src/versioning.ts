@@ -1,4 +1,4 @@
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 
 /** Schema version of every ArtifactKind this package writes (ADR-159 r3). */
 export const ARTIFACT_KIND_VERSION = '1';

@@ -1,6 +1,6 @@
 import { shake256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
-import { describeValue } from './describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 
 /** Bytes of output: a witness is SHAKE-256 truncated to 32 bytes, as ADR-159 uses for AgentIDs. */
 export const WITNESS_BYTES = 32;

@@ -105,8 +105,10 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
     expect(listed.pageSize).toBe(50);
     const canceled = await rpc(server.url, 'CancelTask', { id });
     expect(((canceled.body.result as Json).status as Json).state).toBe('TASK_STATE_CANCELED');
+    // Spec §3.1.5: a canceled task is terminal, so canceling it again is TaskNotCancelableError.
     const again = await rpc(server.url, 'CancelTask', { id });
-    expect(((again.body.result as Json).status as Json).state).toBe('TASK_STATE_CANCELED');
+    expect(errorOf(again.body).code).toBe(-32002);
+    expect(reasonOf(again.body)).toBe('TASK_NOT_CANCELABLE');
     gate.open();
   });
 

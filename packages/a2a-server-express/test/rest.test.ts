@@ -86,6 +86,9 @@ describe('HTTP+JSON binding (spec §11)', () => {
     expect((await rest(server.url, 'DELETE', `/tasks/${id}/pushNotificationConfigs/${configId}`)).status).toBe(200);
     const canceled = await rest(server.url, 'POST', `/tasks/${id}:cancel`, {});
     expect((canceled.body.status as Json).state).toBe('TASK_STATE_CANCELED');
+    const again = await rest(server.url, 'POST', `/tasks/${id}:cancel`, {});
+    expect(again.status).toBe(400);
+    expect(errorOf(again.body).details[0]?.reason).toBe('TASK_NOT_CANCELABLE');
     gate.open();
   });
 

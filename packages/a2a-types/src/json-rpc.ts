@@ -6,8 +6,9 @@ import {
   MethodNotFoundError,
 } from './errors/classes.js';
 import { fromJsonRpcError } from './errors/convert.js';
-import { isA2AMethod } from './methods.js';
-import { type A2AMethod, type A2ARequestMap, OPERATIONS } from './operations.js';
+import { isA2AMethod, OPERATION_MESSAGES } from './methods.js';
+import { type A2AMethod, type A2ARequestMap, type A2AResultMap, OPERATIONS } from './operations.js';
+import { parseProtoJson } from './parse.js';
 import { type ParseResult, parseWith } from './validation.js';
 
 export const JSON_RPC_VERSION = '2.0';
@@ -120,9 +121,19 @@ export function readJsonRpcEnvelope(body: unknown, options: EnvelopeOptions = {}
   return { kind: 'request', id: responseId, method: value.method, params };
 }
 
-/** Validates the params of an A2A operation; missing params count as `{}`. */
+/**
+ * Validates the params of an A2A operation; missing params count as `{}`. Fields may use their
+ * JSON or their proto names (ProtoJSON); the result always has the JSON (camelCase) names.
+ */
 export function parseOperationParams<M extends A2AMethod>(method: M, params: unknown): ParseResult<A2ARequestMap[M]> {
-  return parseWith(OPERATIONS[method].params, params ?? {});
+  return parseProtoJson(OPERATION_MESSAGES[method].params, OPERATIONS[method].params, params ?? {});
+}
+
+/** Validates one result (one stream item) of an A2A operation, accepting proto field names as well. */
+export function parseOperationResult<M extends A2AMethod>(method: M, result: unknown): ParseResult<A2AResultMap[M]> {
+  const type = OPERATION_MESSAGES[method].result;
+  const schema = OPERATIONS[method].result;
+  return type === undefined ? parseWith(schema, result) : parseProtoJson(type, schema, result);
 }
 
 export type ClassifiedRequest =

@@ -1,5 +1,6 @@
 // The operation names and their REST routes, without zod: the REST route helpers and the client read
 // these without pulling in the schemas of `operations.ts`.
+import type { ProtoMessageName } from './proto-names.js';
 
 /** The eleven A2A v1.0 operations, by their JSON-RPC method name (spec §5.3). */
 export const A2A_METHODS = [
@@ -69,6 +70,30 @@ export const REST_BINDINGS: { readonly [M in A2AMethod]: RestBinding } = {
   ListTaskPushNotificationConfigs: rest('GET', '/tasks/{taskId}/pushNotificationConfigs', { query: { pageSize: 'int', pageToken: 'string' } }),
   DeleteTaskPushNotificationConfig: rest('DELETE', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
   GetExtendedAgentCard: rest('GET', '/extendedAgentCard'),
+};
+
+/**
+ * The a2a.proto message of each operation's params and result (one stream item for the streaming
+ * operations), for `fromProtoJson`. `DeleteTaskPushNotificationConfig` returns `google.protobuf.Empty`.
+ */
+export const OPERATION_MESSAGES: {
+  readonly [M in A2AMethod]: { readonly params: ProtoMessageName; readonly result: ProtoMessageName | undefined };
+} = {
+  SendMessage: { params: 'SendMessageRequest', result: 'SendMessageResponse' },
+  SendStreamingMessage: { params: 'SendMessageRequest', result: 'StreamResponse' },
+  GetTask: { params: 'GetTaskRequest', result: 'Task' },
+  ListTasks: { params: 'ListTasksRequest', result: 'ListTasksResponse' },
+  CancelTask: { params: 'CancelTaskRequest', result: 'Task' },
+  SubscribeToTask: { params: 'SubscribeToTaskRequest', result: 'StreamResponse' },
+  // The REST body and the JSON-RPC params of Create are the config itself.
+  CreateTaskPushNotificationConfig: { params: 'TaskPushNotificationConfig', result: 'TaskPushNotificationConfig' },
+  GetTaskPushNotificationConfig: { params: 'GetTaskPushNotificationConfigRequest', result: 'TaskPushNotificationConfig' },
+  ListTaskPushNotificationConfigs: {
+    params: 'ListTaskPushNotificationConfigsRequest',
+    result: 'ListTaskPushNotificationConfigsResponse',
+  },
+  DeleteTaskPushNotificationConfig: { params: 'DeleteTaskPushNotificationConfigRequest', result: undefined },
+  GetExtendedAgentCard: { params: 'GetExtendedAgentCardRequest', result: 'AgentCard' },
 };
 
 const METHOD_SET: ReadonlySet<string> = new Set(A2A_METHODS);

@@ -2,7 +2,15 @@ import type * as z from 'zod/mini';
 import { type A2AMethod, REST_BINDINGS, type RestBinding } from './methods.js';
 import * as m from './model/index.js';
 
-export { A2A_METHODS, type A2AMethod, type HttpVerb, isA2AMethod, type QueryParamKind, type RestBinding } from './methods.js';
+export {
+  A2A_METHODS,
+  type A2AMethod,
+  type HttpVerb,
+  isA2AMethod,
+  OPERATION_MESSAGES,
+  type QueryParamKind,
+  type RestBinding,
+} from './methods.js';
 
 /** Params type of each operation. */
 export interface A2ARequestMap {

@@ -104,6 +104,9 @@ export function buildRestPath(method: A2AMethod, pathParams: Readonly<Record<str
   return tenant ? `/${encodeURIComponent(tenant)}${path}` : path;
 }
 
+/** `historyLength` -> `history_length`: the proto name of a query parameter. */
+const protoNameOf = (jsonName: string): string => jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 function readQueryValue(kind: QueryParamKind, value: string): unknown {
   switch (kind) {
     case 'int':
@@ -119,7 +122,7 @@ function readQueryValue(kind: QueryParamKind, value: string): unknown {
 /**
  * Assembles the params object of an operation from the parts of a REST request (spec §11.5):
  * path parameters, the tenant, query parameters converted by kind, and the JSON body of POSTs.
- * The result is still untrusted: validate it with the operation's `params` schema.
+ * The result is still untrusted: validate it with `parseOperationParams` (which also renames proto names).
  */
 export function restRequestToParams(
   method: A2AMethod,
@@ -144,6 +147,11 @@ export function restRequestToParams(
     for (const [name, kind] of Object.entries(rest.query)) {
       const value = parts.query.get(name);
       if (value !== null) params[name] = readQueryValue(kind, value);
+      // ProtoJSON: the proto name (`history_length`) is accepted too; the params parse renames it
+      // and refuses a field given under both names.
+      const protoName = protoNameOf(name);
+      const protoValue = protoName === name ? null : parts.query.get(protoName);
+      if (protoValue !== null) params[protoName] = readQueryValue(kind, protoValue);
     }
   }
   Object.assign(params, parts.pathParams);

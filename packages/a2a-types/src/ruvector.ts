@@ -3,7 +3,7 @@ import type { AgentCard } from './model/agent-card.js';
 import { RUVECTOR_EXTENSION_URI } from './ruvector-metadata.js';
 
 /** The memory tier an agent can read witnesses from (ADR-159 r2, open question 2). */
-export const RuvectorMemoryParamsSchema = z.object({
+export const RuvectorMemoryParamsSchema = /*#__PURE__*/ z.object({
   type: z.string(),
   shard: z.optional(z.string()),
   capabilities: z.optional(z.array(z.string())),
@@ -12,7 +12,7 @@ export const RuvectorMemoryParamsSchema = z.object({
 export type RuvectorMemoryParams = z.infer<typeof RuvectorMemoryParamsSchema>;
 
 /** `params` of the ruvector card extension. Every key is optional; unknown keys are kept out. */
-export const RuvectorCardParamsSchema = z.object({
+export const RuvectorCardParamsSchema = /*#__PURE__*/ z.object({
   /** Lowercase hex SHAKE-256 of the agent's Ed25519 public key. */
   agent_id: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex characters'))),
   /** Webhook signature algorithms the agent can produce: `hmac-sha256`, `ed25519`. */

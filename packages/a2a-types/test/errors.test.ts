@@ -192,3 +192,19 @@ describe('error classes (spec §5.4, §9.5, §11.6)', () => {
     expect(error.metadata).toEqual({ retryAfterSeconds: 'soon' });
   });
 });
+
+describe('createErrorBrand', () => {
+  it('recognises an error marked by another copy of the same brand, and nothing else', async () => {
+    const { createErrorBrand } = await import('../src/index.js');
+    const here = createErrorBrand('@a2aplane/test/SomeError');
+    const otherCopy = createErrorBrand('@a2aplane/test/SomeError');
+    const error = new Error('x');
+    otherCopy.mark(error);
+    expect(here.is(error)).toBe(true);
+    expect(Object.keys(error)).toEqual([]); // non-enumerable: never serialised
+    expect(createErrorBrand('@a2aplane/test/OtherError').is(error)).toBe(false);
+    expect(here.is(new Error('y'))).toBe(false);
+    expect(here.is(null)).toBe(false);
+    expect(here.is('SomeError')).toBe(false);
+  });
+});

@@ -177,8 +177,8 @@ describe('rejections report the exact field path', () => {
     expect(fieldsOf(a2a.MessageSchema, { ...fx.message, parts: [{ text: 'a', metadata: 3 }] })).toEqual(['parts[0].metadata']);
   });
   it.each([
-    ['no Z', '2025-01-02T03:04:05'],
-    ['offset', '2025-01-02T03:04:05+02:00'],
+    ['no zone', '2025-01-02T03:04:05'],
+    ['offset without colon', '2025-01-02T03:04:05+0200'],
     ['garbage', 'yesterday'],
     ['date only', '2025-01-02'],
   ])('malformed timestamp (%s)', (_name, timestamp) => {
@@ -191,6 +191,18 @@ describe('rejections report the exact field path', () => {
     for (const timestamp of ['2025-01-02T03:04:05Z', '2025-01-02T03:04:05.1Z', '2025-01-02T03:04:05.123456789Z']) {
       expect(a2a.parseWith(a2a.TaskStatusSchema, { state: 'TASK_STATE_WORKING', timestamp }).success).toBe(true);
     }
+  });
+  it.each([
+    ['2025-01-02T03:04:05+02:00', '2025-01-02T01:04:05Z'],
+    ['2025-01-02T03:04:05.123456-05:30', '2025-01-02T08:34:05.123456Z'],
+    ['2025-01-01T23:30:00-01:00', '2025-01-02T00:30:00Z'],
+    ['2025-01-02T03:04:05+00:00', '2025-01-02T03:04:05Z'],
+    ['2025-01-02T03:04:05.5Z', '2025-01-02T03:04:05.5Z'],
+  ])('parses the RFC 3339 offset of %s and normalizes it to %s', (input, utc) => {
+    const status = a2a.parseWith(a2a.TaskStatusSchema, { state: 'TASK_STATE_WORKING', timestamp: input });
+    expect(status.success && status.data.timestamp).toBe(utc);
+    const list = a2a.parseWith(a2a.ListTasksRequestSchema, { statusTimestampAfter: input });
+    expect(list.success && list.data.statusTimestampAfter).toBe(utc);
   });
   it('bad base64 in raw', () => {
     for (const raw of ['not base64!', 'abc$', 'a', 'ab=c']) {

@@ -164,7 +164,7 @@ describe('lossy corners (docs/v0_3-compatibility.md)', () => {
   });
   it('v0.3 timestamps with an offset are normalised to UTC', () => {
     const status = ok(v03.taskStatusFromV03({ state: 'working', timestamp: '2025-01-02T05:04:05+02:00' }));
-    expect(status.timestamp).toBe('2025-01-02T03:04:05.000Z');
+    expect(status.timestamp).toBe('2025-01-02T03:04:05Z');
     const noZone = ok(v03.taskStatusFromV03({ state: 'working', timestamp: '2025-01-02T03:04:05.5' }));
     expect(noZone.timestamp).toBe('2025-01-02T03:04:05.500Z');
     const bad = v03.taskStatusFromV03({ state: 'working', timestamp: 'yesterday' });

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -5,6 +9,8 @@ import { kb, passFail, ratio, table } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = join(APP_DIR, '..', '..');
+const PACKAGES = ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-client'];
 /** The issue's reference figure for the official `{ ClientFactory }` entry. */
 const OFFICIAL_REFERENCE_GZIP_KB = 24.8;
 
@@ -17,21 +23,53 @@ export interface BundleRow {
   byPackage: Array<{ name: string; bytes: number }>;
 }
 
-/** `.../node_modules/.pnpm/x/node_modules/zod/v4/...` -> `zod`; `packages/a2a-types/src/...` -> `@a2aplane/a2a-types`. */
+/** `.../node_modules/zod/v4/...` -> `zod`; `.../node_modules/@a2aplane/a2a-types/dist/...` -> `@a2aplane/a2a-types`. */
 function packageOf(path: string): string {
   const modules = path.lastIndexOf('node_modules/');
-  if (modules !== -1) {
-    const rest = path.slice(modules + 'node_modules/'.length).split('/');
-    return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+  if (modules === -1) return path;
+  const rest = path.slice(modules + 'node_modules/'.length).split('/');
+  return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+}
+
+/**
+ * What a user gets: `pnpm pack` of every browser-safe package (workspace ranges become versions),
+ * `npm install` of the tarballs into a scratch project (npm resolves zod and the official SDK from
+ * the registry; `overrides` point our packages' dependencies on each other at the tarballs), so the
+ * bundles below are built from the published `dist`, with each package's own `exports` and
+ * `sideEffects`, exactly as an application would.
+ */
+function installFromTarballs(): { dir: string; versions: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-bundle-'));
+  const tarballs = join(dir, 'tarballs');
+  mkdirSync(tarballs);
+  const dependencies: Record<string, string> = {};
+  const overrides: Record<string, string> = {};
+  for (const pkg of PACKAGES) {
+    const packageDir = join(ROOT, 'packages', pkg);
+    const before = new Set(readdirSync(tarballs));
+    execFileSync('pnpm', ['pack', '--pack-destination', tarballs], { cwd: packageDir, stdio: 'pipe' });
+    const file = readdirSync(tarballs).find((name) => !before.has(name));
+    if (!file) throw new Error(`pnpm pack of ${pkg} wrote no tarball`);
+    const name = `@a2aplane/${pkg}`;
+    dependencies[name] = `file:./tarballs/${file}`;
+    overrides[name] = `$${name}`;
   }
-  const workspace = /(?:^|\/)packages\/([^/]+)\//.exec(path);
-  return workspace ? `@a2aplane/${workspace[1]}` : path;
+  // The official SDK at the version the bench compares against elsewhere (its exports hide package.json).
+  const sdkVersion = (JSON.parse(readFileSync(join(APP_DIR, 'node_modules', '@a2a-js', 'sdk', 'package.json'), 'utf8')) as { version: string }).version;
+  dependencies['@a2a-js/sdk'] = sdkVersion;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bundle-scratch', private: true, type: 'module', dependencies, overrides }, null, 2));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: dir, stdio: 'pipe' });
+  const versions: Record<string, string> = {};
+  for (const name of [...Object.keys(dependencies), 'zod']) {
+    versions[name] = (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  }
+  return { dir, versions };
 }
 
 /** esbuild bundle + minify for the browser (ESM), every dependency included, then gzip -9. */
-async function measure(name: string, entry: string): Promise<BundleRow> {
+async function measure(name: string, entry: string, resolveDir: string): Promise<BundleRow> {
   const result = await build({
-    stdin: { contents: entry, resolveDir: APP_DIR, loader: 'ts', sourcefile: 'entry.ts' },
+    stdin: { contents: entry, resolveDir, loader: 'ts', sourcefile: 'entry.ts' },
     bundle: true,
     minify: true,
     platform: 'browser',
@@ -39,8 +77,6 @@ async function measure(name: string, entry: string): Promise<BundleRow> {
     target: 'es2022',
     write: false,
     logLevel: 'silent',
-    // Workspace packages are bundled from their TypeScript source (what the dist build compiles).
-    conditions: ['@a2aplane/source'],
     metafile: true,
   });
   const bytes = result.outputFiles[0]!.contents;
@@ -56,15 +92,24 @@ async function measure(name: string, entry: string): Promise<BundleRow> {
 }
 
 export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
-  const ours = await measure('a2a-client { createA2AClient }', "export { createA2AClient } from '@a2aplane/a2a-client';");
-  const official = await measure('@a2a-js/sdk/client { ClientFactory }', "export { ClientFactory } from '@a2a-js/sdk/client';");
+  const { dir, versions } = installFromTarballs();
+  try {
+    return await measureInstalled(dir, versions);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureInstalled(dir: string, versions: Record<string, string>): Promise<SuiteResult> {
+  const ours = await measure('a2a-client { createA2AClient }', "export { createA2AClient } from '@a2aplane/a2a-client';", dir);
+  const official = await measure('@a2a-js/sdk/client { ClientFactory }', "export { ClientFactory } from '@a2a-js/sdk/client';", dir);
   const packages: BundleRow[] = [];
-  for (const pkg of ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-client']) {
-    packages.push(await measure(`@a2aplane/${pkg} (whole root entry)`, `export * from '@a2aplane/${pkg}';`));
+  for (const pkg of PACKAGES) {
+    packages.push(await measure(`@a2aplane/${pkg} (whole root entry)`, `export * from '@a2aplane/${pkg}';`, dir));
   }
   const share = ours.gzipBytes / official.gzipBytes;
   const markdown = [
-    'esbuild (bundle, minify, platform browser, format esm, target es2022) then gzip -9; every dependency is included. Workspace packages are bundled from source through the `@a2aplane/source` condition.',
+    `Measured as installed: each package is packed (\`pnpm pack\`) and the tarballs are installed with \`npm install\` into a scratch project (${Object.entries(versions).map(([name, version]) => `${name}@${version}`).join(', ')}), then bundled from there with esbuild (bundle, minify, platform browser, format esm, target es2022) and gzip -9; every dependency is included.`,
     '',
     table(
       ['entry', 'minified', 'gzip -9'],
@@ -91,5 +136,5 @@ export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
       packages.map((r) => [r.name, kb(r.minifiedBytes), kb(r.gzipBytes)]),
     ),
   ].join('\n');
-  return { title: 'Browser bundle size', markdown, data: { ours, official, share, goalPass: share <= 0.5, packages } };
+  return { title: 'Browser bundle size', markdown, data: { ours, official, share, goalPass: share <= 0.5, packages, installed: versions } };
 }

@@ -34,7 +34,12 @@ Options:
   --alg <alg>    EdDSA (Ed25519, default) or ES256 (P-256)
   --out <file>   write the private JWK here instead of stdout
   --kid <id>     key id to use instead of the default
-  --json         print {"publicJwk","agentId","kid"} (+ "privateJwk" without --out)`,
+  --json         print {"publicJwk","agentId","kid"} (+ "privateJwk" without --out)
+
+Exit codes:
+  0   key written
+  1   error (unwritable file)
+  64  usage error`,
   async run(ctx, argv) {
     const args = parseCommandArgs('keygen', argv, {
       alg: { type: 'string' },
@@ -78,7 +83,12 @@ Options:
   --out <file>       write the signed card here
   --jku <url>        URL of the JWKS holding the public key, put in the protected header
   --agent-id         declare the key's AgentID in the card (ruvector extension) before signing
-  --keep-existing    keep the signatures already on the card (key rotation)`,
+  --keep-existing    keep the signatures already on the card (key rotation)
+
+Exit codes:
+  0   card signed
+  1   error (unreadable or invalid card or key, unwritable file)
+  64  usage error`,
   async run(ctx, argv) {
     const args = parseCommandArgs('sign-card', argv, {
       key: { type: 'string' },

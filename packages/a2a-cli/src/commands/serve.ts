@@ -46,7 +46,12 @@ Options:
   --jku-prefix <url>     also trust JWKS URLs starting with this prefix (repeatable)
   --require-signed       refuse a delegate whose card is not signed
   --name <name>          the card's name
-  --json                 print {"url","agentId","kid"} as one JSON line`,
+  --json                 print {"url","agentId","kid"} as one JSON line
+
+Exit codes:
+  0   stopped by SIGINT/SIGTERM
+  1   error (unreadable or invalid config, port in use)
+  64  usage error`,
   async run(ctx, argv) {
     const args = parseCommandArgs('serve', argv, {
       config: { type: 'string' },

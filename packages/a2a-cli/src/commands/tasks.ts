@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
-import { type StreamResponse, TaskStateSchema } from '@a2aplane/a2a-types';
+import { type StreamResponse, type TaskState, TaskStateSchema } from '@a2aplane/a2a-types';
 import { agentUrl, flag, integerOption, type ParsedArgs, parseCommandArgs, positionals, stringValue } from '../args.js';
-import { usageError } from '../errors.js';
+import { EXIT_CODES, usageError } from '../errors.js';
 import { createStreamPrinter, printJson, printMessage, printTask, stateName } from '../format.js';
 import type { CliIo, CommandContext } from '../io.js';
 import type { Command } from './types.js';
@@ -48,17 +48,33 @@ async function clientFor(command: string, io: CliIo, url: string, args: ParsedAr
 
 const callOptions = (io: CliIo) => (io.signal ? { signal: io.signal } : {});
 
-async function printStream(ctx: CommandContext, events: AsyncIterable<StreamResponse>, json: boolean): Promise<void> {
+/** Exit codes every command that talks to an agent shares. */
+const CALL_EXIT_CODES = `  0   done
+  1   error (unreachable agent, HTTP or agent error, timeout)
+  2   the agent card failed verification (bad signature, untrusted key, AgentID mismatch)
+  64  usage error
+  130 interrupted (Ctrl-C)`;
+
+const UNSUCCESSFUL: ReadonlySet<TaskState> = new Set(['TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 'TASK_STATE_CANCELED']);
+
+/** Prints a stream; resolves the last task state it saw (undefined when it carried none). */
+async function printStream(ctx: CommandContext, events: AsyncIterable<StreamResponse>, json: boolean): Promise<TaskState | undefined> {
   const printer = createStreamPrinter(ctx);
+  let state: TaskState | undefined;
   try {
     for await (const event of events) {
+      state = event.task?.status.state ?? event.statusUpdate?.status.state ?? state;
       if (json) ctx.out(JSON.stringify(event));
       else printer.print(event);
     }
   } finally {
     printer.end();
   }
+  return state;
 }
+
+const sendExitCode = (state: TaskState | undefined): number =>
+  state !== undefined && UNSUCCESSFUL.has(state) ? EXIT_CODES.taskUnsuccessful : EXIT_CODES.ok;
 
 export const sendCommand: Command = {
   name: 'send',
@@ -74,7 +90,16 @@ Options:
   --task <id>          continue a task (taskId), e.g. one waiting for input
   --skill <id>         ask for this skill (message.metadata.skillId)
   --no-wait            return as soon as the task exists (configuration.returnImmediately)
-${COMMON_HELP}`,
+${COMMON_HELP}
+
+Exit codes:
+  0   the agent answered with a message, or the task completed, needs input or auth, or is
+      still running (--no-wait)
+  1   error (unreachable agent, HTTP or agent error, timeout)
+  2   the agent card failed verification (bad signature, untrusted key, AgentID mismatch)
+  4   the task ended FAILED, REJECTED or CANCELED
+  64  usage error
+  130 interrupted (Ctrl-C)`,
   async run(ctx, argv) {
     const args = parseCommandArgs('send', argv, {
       ...COMMON_OPTIONS,
@@ -103,14 +128,13 @@ ${COMMON_HELP}`,
     };
     const json = flag(args, 'json');
     if (flag(args, 'stream')) {
-      await printStream(ctx, client.sendStreamingMessage(params, callOptions(ctx.io)), json);
-      return 0;
+      return sendExitCode(await printStream(ctx, client.sendStreamingMessage(params, callOptions(ctx.io)), json));
     }
     const result = await client.sendMessage(params, callOptions(ctx.io));
     if (json) printJson(ctx, result);
     else if (result.task) printTask(ctx, result.task);
     else if (result.message) printMessage(ctx, result.message);
-    return 0;
+    return sendExitCode(result.task?.status.state);
   },
 };
 
@@ -121,7 +145,10 @@ export const getCommand: Command = {
 
 Options:
   --history <n>        include up to n messages of history
-${COMMON_HELP}`,
+${COMMON_HELP}
+
+Exit codes:
+${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('get', argv, { ...COMMON_OPTIONS, history: { type: 'string' } });
     const [rawUrl, id] = positionals('get', args, ['url', 'taskId']);
@@ -143,7 +170,10 @@ export const cancelCommand: Command = {
   help: `Usage: a2a cancel <url> <taskId> [--json]
 
 Options:
-${COMMON_HELP}`,
+${COMMON_HELP}
+
+Exit codes:
+${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('cancel', argv, COMMON_OPTIONS);
     const [rawUrl, id] = positionals('cancel', args, ['url', 'taskId']);
@@ -167,7 +197,10 @@ Options:
   --status <state>     only tasks in this state: ${STATES.map(stateName).join(', ')}
   --page-size <n>      1 to 100
   --page-token <t>     the next page token printed by a previous call
-${COMMON_HELP}`,
+${COMMON_HELP}
+
+Exit codes:
+${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('list', argv, {
       ...COMMON_OPTIONS,
@@ -218,7 +251,10 @@ export const subscribeCommand: Command = {
 Streams the task's current state and then its updates until it finishes or is interrupted.
 
 Options:
-${COMMON_HELP}`,
+${COMMON_HELP}
+
+Exit codes:
+${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('subscribe', argv, COMMON_OPTIONS);
     const [rawUrl, id] = positionals('subscribe', args, ['url', 'taskId']);

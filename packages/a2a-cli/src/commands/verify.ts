@@ -44,7 +44,7 @@ export function exitCodeOf(check: CardCheck): number {
   return EXIT_CODES.invalidSignature;
 }
 
-export interface ResolverChoice {
+interface ResolverChoice {
   /** Pinned keys (`--key`); when given, `jku` is not fetched. */
   pinned?: VerificationKey[];
   fetch: typeof fetch;

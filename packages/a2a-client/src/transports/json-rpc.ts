@@ -18,7 +18,7 @@ function newRequestId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-export interface JsonRpcTransportOptions {
+interface JsonRpcTransportOptions {
   /** Speak A2A v0.3: its method names and shapes, through these a2a-types v0.3 translators. */
   v03?: V03Translators['V03_OPERATIONS'];
 }

@@ -4,7 +4,7 @@ import { parseServerSentEvents } from '../sse/parse-sse.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
 /** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
-export type FrameDecoder = (data: string) => unknown;
+type FrameDecoder = (data: string) => unknown;
 
 /** Turns an SSE response into stream items; stopping the loop cancels the body. */
 export async function* readEventStream(

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { WitnessNotFoundError, WitnessVerificationError } from '../errors.js';
 import { type WitnessStore, assertReadGrant, payloadChunks } from '../store.js';
 import { isWitness } from '../witness.js';

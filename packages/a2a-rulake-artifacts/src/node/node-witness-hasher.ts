@@ -1,6 +1,6 @@
 /// <reference types="node" />
 import { createHash } from 'node:crypto';
-import { describeValue } from '../describe-value.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import { type WitnessHasher, createWitnessHasher } from '../witness.js';
 
 /**

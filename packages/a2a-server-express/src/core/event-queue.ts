@@ -1,8 +1,18 @@
+import { createErrorBrand } from '@a2aplane/a2a-types';
+
+const SLOW_CONSUMER = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-server-express/SlowConsumerError');
+
 /** Thrown out of a stream whose consumer fell too far behind (see docs/server.md, "Slow consumers"). */
 export class SlowConsumerError extends Error {
   constructor() {
     super('stream consumer too slow; resubscribe with Last-Event-ID');
     this.name = 'SlowConsumerError';
+    SLOW_CONSUMER.mark(this);
+  }
+
+  /** True for a SlowConsumerError from any copy of this package. */
+  static isInstance(value: unknown): value is SlowConsumerError {
+    return SLOW_CONSUMER.is(value);
   }
 }
 

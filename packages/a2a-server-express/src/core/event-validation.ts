@@ -1,6 +1,9 @@
 import {
   BytesSchema,
+  fromProtoJson,
   type Message,
+  type ProtoMessageName,
+  protoFieldNames,
   parseWith,
   RoleSchema,
   SendMessageConfigurationSchema,
@@ -19,7 +22,9 @@ import {
  * the schemas' field order and with unknown fields dropped, exactly as `parseWith(Schema, value)`
  * would; leaves with their own rules (timestamps, bytes, structs) go to their zod schemas. When a
  * value does not pass, the caller falls back to the full zod parse, which decides (and words the
- * violation): this code can only say "valid, here is the copy" or "ask zod".
+ * violation): this code can only say "valid, here is the copy" or "ask zod". Input that uses a
+ * proto field name (`message_id`, ProtoJSON) is declined too, so zod's path renames it; each object
+ * looks up only the proto names its message declares (no walk over the input's keys).
  * `test/event-validation.test.ts` keeps the field lists equal to the a2a-types schemas.
  */
 
@@ -75,15 +80,21 @@ const settableTaskState = oneOf(TaskStateSchema.options.filter((state) => state 
 const settableRole = oneOf(RoleSchema.options.filter((role) => role !== 'ROLE_UNSPECIFIED'));
 
 /** A field: its key, its check, and whether it may be absent. */
-export type FieldSpec = readonly [key: string, check: Check, optional: boolean];
+type FieldSpec = readonly [key: string, check: Check, optional: boolean];
 
-function object(fields: readonly FieldSpec[], refine?: (out: Record<string, unknown>) => boolean): Check & { keys: readonly string[] } {
+function object(
+  type: ProtoMessageName,
+  fields: readonly FieldSpec[],
+  refine?: (out: Record<string, unknown>) => boolean,
+): Check & { keys: readonly string[] } {
   const keys = fields.map(([key]) => key);
   const checks = fields.map(([, check]) => check);
   const optional = fields.map(([, , isOptional]) => isOptional);
+  const protoNames = protoFieldNames(type).map(([protoName]) => protoName);
   const check = (value: unknown): unknown => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return ASK_ZOD;
     const input = value as Record<string, unknown>;
+    for (let i = 0; i < protoNames.length; i++) if ((protoNames[i] as string) in input) return ASK_ZOD;
     const out: Record<string, unknown> = {};
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
@@ -106,6 +117,7 @@ function object(fields: readonly FieldSpec[], refine?: (out: Record<string, unkn
 const CONTENT_FIELDS = ['text', 'raw', 'url', 'data'] as const;
 
 const part = object(
+  'Part',
   [
     ['text', string, true],
     ['raw', bytes, true],
@@ -124,7 +136,7 @@ const part = object(
 
 const strings = array(string, false);
 
-const message = object([
+const message = object('Message', [
   ['messageId', id, false],
   ['contextId', string, true],
   ['taskId', string, true],
@@ -135,7 +147,7 @@ const message = object([
   ['referenceTaskIds', strings, true],
 ]);
 
-const taskStatus = object([
+const taskStatus = object('TaskStatus', [
   [
     'state',
     settableTaskState,
@@ -145,7 +157,7 @@ const taskStatus = object([
   ['timestamp', timestamp, true],
 ]);
 
-const artifact = object([
+const artifact = object('Artifact', [
   ['artifactId', id, false],
   ['name', string, true],
   ['description', string, true],
@@ -154,7 +166,7 @@ const artifact = object([
   ['extensions', strings, true],
 ]);
 
-const task = object([
+const task = object('Task', [
   ['id', id, false],
   ['contextId', string, true],
   ['status', taskStatus, false],
@@ -163,14 +175,14 @@ const task = object([
   ['metadata', struct, true],
 ]);
 
-const statusUpdate = object([
+const statusUpdate = object('TaskStatusUpdateEvent', [
   ['taskId', id, false],
   ['contextId', string, false],
   ['status', taskStatus, false],
   ['metadata', struct, true],
 ]);
 
-const artifactUpdate = object([
+const artifactUpdate = object('TaskArtifactUpdateEvent', [
   ['taskId', id, false],
   ['contextId', string, false],
   ['artifact', artifact, false],
@@ -179,11 +191,18 @@ const artifactUpdate = object([
   ['metadata', struct, true],
 ]);
 
+/** The configuration goes to zod; with a proto field name anywhere in it, the whole request does. */
+const parseConfiguration = zodLeaf(SendMessageConfigurationSchema);
+const configuration: Check = (value) => {
+  const renamed = fromProtoJson('SendMessageConfiguration', value);
+  return renamed.success && renamed.data === value ? parseConfiguration(value) : ASK_ZOD;
+};
+
 /** Params of SendMessage / SendStreamingMessage: untrusted, but the same rules and the same fallback. */
-const sendMessageRequest = object([
+const sendMessageRequest = object('SendMessageRequest', [
   ['tenant', string, true],
   ['message', message, false],
-  ['configuration', zodLeaf(SendMessageConfigurationSchema), true],
+  ['configuration', configuration, true],
   ['metadata', struct, true],
 ]);
 

@@ -840,7 +840,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const runtime = await runtimeFor(key, caller);
     try {
       const task = runtime.task as Task;
-      if (task.status.state === 'TASK_STATE_CANCELED') return task;
+      // Spec §3.1.5 and the §3.3.2 table: a task in any terminal state, CANCELED included, is not cancelable.
       if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
       await cancelRuntime(runtime, params.metadata);
       const final = runtime.task as Task;

@@ -33,13 +33,13 @@ export type RuntimeSignal =
 export type Listener = (signal: RuntimeSignal) => void;
 
 /** What cancel and close need of a running execution. */
-export interface RunningExecution {
+interface RunningExecution {
   signal: ExecutionSignal;
   context: RequestContext;
   sink: EventSink;
 }
 
-export interface RuntimeDeps {
+interface RuntimeDeps {
   store: TaskStore;
   pushSender: PushSender | undefined;
   onAgentError(message: string): void;

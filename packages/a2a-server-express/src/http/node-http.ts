@@ -31,6 +31,10 @@ import { writeSse } from '../sse/sse-writer.js';
 
 export interface NodeHttpHandlerOptions {
   jsonRpcPath?: string;
+  /**
+   * Base path of the HTTP+JSON binding (default `/a2a/rest`). Every path under it is answered
+   * (unknown ones with an A2A 404); at the root (`'/'`) only the paths of A2A routes are.
+   */
   restPath?: string;
   cardPath?: string;
   /** Where v0.3 clients look for the card (`/.well-known/agent.json`); served in v0.3 shape. `false` disables. */
@@ -496,7 +500,12 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       path = url.pathname;
       query = new LazyQuery(url.search);
     }
-    const isRest = path === restPath || path.startsWith(`${restPath}/`);
+    // Mounted at the root (`restPath: '/'`), REST claims only the paths of A2A routes, so the
+    // application's other paths fall through (express `next()`, a 404, the caller's own handler).
+    const isRest =
+      restPath === ''
+        ? matchRestRoute(req.method ?? 'GET', path) !== undefined
+        : path === restPath || path.startsWith(`${restPath}/`);
     const isLegacyCard = legacyCardPath !== undefined && path === legacyCardPath;
     if (jwksDocument !== undefined && path === jwksPath) {
       serveDocument(req, res, jwksDocument);

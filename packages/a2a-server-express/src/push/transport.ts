@@ -8,7 +8,7 @@ export interface DeliveryResponse {
   retryAfter?: string;
 }
 
-export interface DeliveryRequest {
+interface DeliveryRequest {
   url: string;
   /** Vetted addresses; the connection goes to one of these, never to a fresh DNS answer. */
   addresses: string[];

@@ -59,7 +59,7 @@ export async function writeSse(res: ServerResponse, events: AsyncIterable<Stream
     }
   } catch (error) {
     if (!closed) {
-      if (error instanceof SlowConsumerError) res.write(`: ${error.message}\n\n`);
+      if (SlowConsumerError.isInstance(error)) res.write(`: ${error.message}\n\n`);
       else res.write(formatSseEvent(undefined, options.errorFrame(error)));
     }
   } finally {

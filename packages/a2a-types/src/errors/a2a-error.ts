@@ -1,10 +1,11 @@
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE } from '../constants.js';
 import type { JsonRpcErrorObject } from '../json-rpc.js';
 import type { FieldViolation } from '../validation.js';
+import { createErrorBrand } from './brand.js';
 import { ERROR_CODE_TABLE, type ErrorCodeEntry, type ErrorReason, type GrpcStatus } from './codes.js';
 import type { ErrorDetail, ErrorInfoDetail } from './error-info.js';
 
-const BRAND = Symbol.for('@a2aplane/a2a-types/A2AError');
+const BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-types/A2AError');
 
 export interface A2AErrorOptions {
   /** Overrides the standard message. Never put secrets or internal details here: it crosses the wire. */
@@ -62,12 +63,12 @@ export class A2AError extends Error {
     if (options.retryAfterSeconds !== undefined) metadata.retryAfterSeconds = String(options.retryAfterSeconds);
     this.metadata = metadata;
     this.details = options.details ?? [];
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** True when `value` is an A2AError of this class (by reason), from any copy of this package. */
   static isInstance<T extends abstract new (...args: never[]) => A2AError>(this: T, value: unknown): value is InstanceType<T> {
-    if (typeof value !== 'object' || value === null || !(value as Record<symbol, unknown>)[BRAND]) return false;
+    if (!BRAND.is(value)) return false;
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
     const reason = (this as unknown as { reason: string | undefined }).reason;
     return reason === undefined || (value as A2AError).reason === reason;

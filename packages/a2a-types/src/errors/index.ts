@@ -1,5 +1,28 @@
+export { createErrorBrand, type ErrorBrand } from './brand.js';
 export { A2AError, type A2AErrorOptions, type RestErrorBody } from './a2a-error.js';
-export * from './classes.js';
+export {
+  BudgetExceededError,
+  ContentTypeNotSupportedError,
+  ERROR_CLASSES,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  ForbiddenError,
+  InternalError,
+  InvalidAgentResponseError,
+  InvalidParamsError,
+  InvalidRequestError,
+  JSONParseError,
+  MethodNotFoundError,
+  PolicyViolationError,
+  PushNotificationNotSupportedError,
+  RateLimitedError,
+  RecursionLimitError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnauthenticatedError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from './classes.js';
 export {
   CONTROL_PLANE_ERROR_CODE,
   ERROR_CODE_TABLE,

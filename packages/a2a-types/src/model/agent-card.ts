@@ -3,7 +3,7 @@ import { StructSchema, nonEmptyArray, repeated } from './primitives.js';
 import { SecurityRequirementSchema, SecuritySchemeSchema } from './security.js';
 
 /** A URL where the agent speaks one binding at one protocol version (spec §4.4.6). */
-export const AgentInterfaceSchema = z.object({
+export const AgentInterfaceSchema = /*#__PURE__*/ z.object({
   url: z.string().check(z.minLength(1)),
   protocolBinding: z.string().check(z.minLength(1)),
   tenant: z.optional(z.string()),
@@ -11,14 +11,14 @@ export const AgentInterfaceSchema = z.object({
 });
 export type AgentInterface = z.infer<typeof AgentInterfaceSchema>;
 
-export const AgentProviderSchema = z.object({
+export const AgentProviderSchema = /*#__PURE__*/ z.object({
   url: z.string(),
   organization: z.string(),
 });
 export type AgentProvider = z.infer<typeof AgentProviderSchema>;
 
 /** A protocol extension the agent supports (spec §4.4.4, §4.6). */
-export const AgentExtensionSchema = z.object({
+export const AgentExtensionSchema = /*#__PURE__*/ z.object({
   uri: z.optional(z.string()),
   description: z.optional(z.string()),
   required: z.optional(z.boolean()),
@@ -26,7 +26,7 @@ export const AgentExtensionSchema = z.object({
 });
 export type AgentExtension = z.infer<typeof AgentExtensionSchema>;
 
-export const AgentCapabilitiesSchema = z.object({
+export const AgentCapabilitiesSchema = /*#__PURE__*/ z.object({
   streaming: z.optional(z.boolean()),
   pushNotifications: z.optional(z.boolean()),
   extensions: z.optional(z.array(AgentExtensionSchema)),
@@ -34,7 +34,7 @@ export const AgentCapabilitiesSchema = z.object({
 });
 export type AgentCapabilities = z.infer<typeof AgentCapabilitiesSchema>;
 
-export const AgentSkillSchema = z.object({
+export const AgentSkillSchema = /*#__PURE__*/ z.object({
   id: z.string().check(z.minLength(1)),
   name: z.string(),
   description: z.string(),
@@ -47,7 +47,7 @@ export const AgentSkillSchema = z.object({
 export type AgentSkill = z.infer<typeof AgentSkillSchema>;
 
 /** A JWS over the card in flattened form (spec §4.4.7, §8.4.2). */
-export const AgentCardSignatureSchema = z.object({
+export const AgentCardSignatureSchema = /*#__PURE__*/ z.object({
   protected: z.string().check(z.minLength(1)),
   signature: z.string().check(z.minLength(1)),
   header: z.optional(StructSchema),
@@ -55,7 +55,7 @@ export const AgentCardSignatureSchema = z.object({
 export type AgentCardSignature = z.infer<typeof AgentCardSignatureSchema>;
 
 /** An agent's self-description, served at `/.well-known/agent-card.json` (spec §4.4.1, §8). */
-export const AgentCardSchema = z.object({
+export const AgentCardSchema = /*#__PURE__*/ z.object({
   name: z.string(),
   description: z.string(),
   supportedInterfaces: nonEmptyArray(AgentInterfaceSchema),

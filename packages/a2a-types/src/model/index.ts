@@ -1,12 +1,127 @@
-export * from './agent-card.js';
-export * from './message.js';
+export {
+  type AgentCapabilities,
+  AgentCapabilitiesSchema,
+  type AgentCard,
+  AgentCardSchema,
+  type AgentCardSignature,
+  AgentCardSignatureSchema,
+  type AgentExtension,
+  AgentExtensionSchema,
+  type AgentInterface,
+  AgentInterfaceSchema,
+  type AgentProvider,
+  AgentProviderSchema,
+  type AgentSkill,
+  AgentSkillSchema,
+} from './agent-card.js';
+export {
+  type Message,
+  MessageSchema,
+  type Role,
+  RoleSchema,
+} from './message.js';
 export { type OneOf, oneOfObject } from './one-of.js';
-export * from './part.js';
-export * from './primitives.js';
-export * from './push.js';
-export * from './requests.js';
-export * from './security.js';
-export * from './task.js';
+export {
+  type DataPart,
+  type Part,
+  type PartContentField,
+  partKind,
+  PartSchema,
+  type RawPart,
+  type TextPart,
+  type UrlPart,
+} from './part.js';
+export {
+  BytesSchema,
+  IdSchema,
+  Int32Schema,
+  nonEmptyArray,
+  repeated,
+  type Struct,
+  StructSchema,
+  type Timestamp,
+  TimestampSchema,
+  toUtcTimestamp,
+} from './primitives.js';
+export {
+  type AuthenticationInfo,
+  AuthenticationInfoSchema,
+  type TaskPushNotificationConfig,
+  TaskPushNotificationConfigSchema,
+} from './push.js';
+export {
+  type CancelTaskRequest,
+  CancelTaskRequestSchema,
+  type CreateTaskPushNotificationConfigRequest,
+  CreateTaskPushNotificationConfigRequestSchema,
+  type DeleteTaskPushNotificationConfigRequest,
+  DeleteTaskPushNotificationConfigRequestSchema,
+  type Empty,
+  EmptySchema,
+  type GetExtendedAgentCardRequest,
+  GetExtendedAgentCardRequestSchema,
+  type GetTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequestSchema,
+  type GetTaskRequest,
+  GetTaskRequestSchema,
+  type ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsRequestSchema,
+  type ListTaskPushNotificationConfigsResponse,
+  ListTaskPushNotificationConfigsResponseSchema,
+  type ListTasksRequest,
+  ListTasksRequestSchema,
+  type ListTasksResponse,
+  ListTasksResponseSchema,
+  type SendMessageConfiguration,
+  SendMessageConfigurationSchema,
+  type SendMessageRequest,
+  SendMessageRequestSchema,
+  type SendMessageResponse,
+  SendMessageResponseSchema,
+  type StreamResponse,
+  StreamResponseSchema,
+  type SubscribeToTaskRequest,
+  SubscribeToTaskRequestSchema,
+} from './requests.js';
+export {
+  type APIKeySecurityScheme,
+  APIKeySecuritySchemeSchema,
+  AuthorizationCodeOAuthFlowSchema,
+  ClientCredentialsOAuthFlowSchema,
+  DeviceCodeOAuthFlowSchema,
+  type HTTPAuthSecurityScheme,
+  HTTPAuthSecuritySchemeSchema,
+  ImplicitOAuthFlowSchema,
+  type MutualTlsSecurityScheme,
+  MutualTlsSecuritySchemeSchema,
+  type OAuth2SecurityScheme,
+  OAuth2SecuritySchemeSchema,
+  type OAuthFlows,
+  OAuthFlowsSchema,
+  type OpenIdConnectSecurityScheme,
+  OpenIdConnectSecuritySchemeSchema,
+  PasswordOAuthFlowSchema,
+  type SecurityRequirement,
+  SecurityRequirementSchema,
+  type SecurityScheme,
+  SecuritySchemeSchema,
+  type StringList,
+  StringListSchema,
+} from './security.js';
+export {
+  type Artifact,
+  ArtifactSchema,
+  type Task,
+  type TaskArtifactUpdateEvent,
+  TaskArtifactUpdateEventSchema,
+  TaskSchema,
+  type TaskState,
+  TaskStateSchema,
+  type TaskStatus,
+  TaskStatusSchema,
+  type TaskStatusUpdateEvent,
+  TaskStatusUpdateEventSchema,
+} from './task.js';
 export {
   INTERRUPTED_TASK_STATES,
   isInterruptedTaskState,

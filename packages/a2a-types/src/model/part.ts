@@ -18,7 +18,7 @@ export type DataPart = PartCommon & { data: unknown; text?: never; raw?: never; 
 /** A piece of content in a Message or Artifact (spec §4.1.6). */
 export type Part = TextPart | RawPart | UrlPart | DataPart;
 
-const PartObjectSchema = z.object({
+const PartObjectSchema = /*#__PURE__*/ z.object({
   text: z.optional(z.string()),
   raw: z.optional(BytesSchema),
   url: z.optional(z.string()),

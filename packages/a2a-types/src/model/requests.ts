@@ -7,7 +7,7 @@ import { TaskArtifactUpdateEventSchema, TaskSchema, TaskStateSchema, TaskStatusU
 
 const HistoryLengthSchema = Int32Schema.check(z.gte(0, 'must not be negative'));
 
-export const SendMessageConfigurationSchema = z.object({
+export const SendMessageConfigurationSchema = /*#__PURE__*/ z.object({
   acceptedOutputModes: z.optional(z.array(z.string())),
   taskPushNotificationConfig: z.optional(TaskPushNotificationConfigSchema),
   historyLength: z.optional(HistoryLengthSchema),
@@ -16,7 +16,7 @@ export const SendMessageConfigurationSchema = z.object({
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfigurationSchema>;
 
 /** Params of SendMessage and SendStreamingMessage (spec §3.2.1). */
-export const SendMessageRequestSchema = z.object({
+export const SendMessageRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   message: MessageSchema,
   configuration: z.optional(SendMessageConfigurationSchema),
@@ -24,11 +24,11 @@ export const SendMessageRequestSchema = z.object({
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequestSchema>;
 
-export const SendMessageResponseSchema = oneOfObject({ task: TaskSchema, message: MessageSchema });
+export const SendMessageResponseSchema = /*#__PURE__*/ oneOfObject({ task: TaskSchema, message: MessageSchema });
 export type SendMessageResponse = z.infer<typeof SendMessageResponseSchema>;
 
 /** One item of a stream (spec §3.2.3). */
-export const StreamResponseSchema = oneOfObject({
+export const StreamResponseSchema = /*#__PURE__*/ oneOfObject({
   task: TaskSchema,
   message: MessageSchema,
   statusUpdate: TaskStatusUpdateEventSchema,
@@ -36,14 +36,14 @@ export const StreamResponseSchema = oneOfObject({
 });
 export type StreamResponse = z.infer<typeof StreamResponseSchema>;
 
-export const GetTaskRequestSchema = z.object({
+export const GetTaskRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   id: IdSchema,
   historyLength: z.optional(HistoryLengthSchema),
 });
 export type GetTaskRequest = z.infer<typeof GetTaskRequestSchema>;
 
-export const ListTasksRequestSchema = z.object({
+export const ListTasksRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   contextId: z.optional(z.string()),
   status: z.optional(TaskStateSchema),
@@ -59,7 +59,7 @@ export type ListTasksRequest = z.infer<typeof ListTasksRequestSchema>;
  * Every field defaults when absent: ProtoJSON writers omit default values, so the last page of a
  * proto-based peer arrives without `nextPageToken`, and an empty page without `tasks` or `totalSize`.
  */
-export const ListTasksResponseSchema = z.object({
+export const ListTasksResponseSchema = /*#__PURE__*/ z.object({
   tasks: repeated(TaskSchema),
   nextPageToken: z._default(z.string(), ''),
   pageSize: z._default(Int32Schema, 0),
@@ -67,26 +67,26 @@ export const ListTasksResponseSchema = z.object({
 });
 export type ListTasksResponse = z.infer<typeof ListTasksResponseSchema>;
 
-export const CancelTaskRequestSchema = z.object({
+export const CancelTaskRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   id: IdSchema,
   metadata: z.optional(StructSchema),
 });
 export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 
-export const SubscribeToTaskRequestSchema = z.object({
+export const SubscribeToTaskRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   id: IdSchema,
 });
 export type SubscribeToTaskRequest = z.infer<typeof SubscribeToTaskRequestSchema>;
 
 /** Params of CreateTaskPushNotificationConfig: the config itself, with its task id required. */
-export const CreateTaskPushNotificationConfigRequestSchema = z.extend(TaskPushNotificationConfigSchema, {
+export const CreateTaskPushNotificationConfigRequestSchema = /*#__PURE__*/ z.extend(TaskPushNotificationConfigSchema, {
   taskId: IdSchema,
 });
 export type CreateTaskPushNotificationConfigRequest = z.infer<typeof CreateTaskPushNotificationConfigRequestSchema>;
 
-export const GetTaskPushNotificationConfigRequestSchema = z.object({
+export const GetTaskPushNotificationConfigRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   taskId: IdSchema,
   id: IdSchema,
@@ -96,7 +96,7 @@ export type GetTaskPushNotificationConfigRequest = z.infer<typeof GetTaskPushNot
 export const DeleteTaskPushNotificationConfigRequestSchema = GetTaskPushNotificationConfigRequestSchema;
 export type DeleteTaskPushNotificationConfigRequest = z.infer<typeof DeleteTaskPushNotificationConfigRequestSchema>;
 
-export const ListTaskPushNotificationConfigsRequestSchema = z.object({
+export const ListTaskPushNotificationConfigsRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
   taskId: IdSchema,
   pageSize: z.optional(Int32Schema.check(z.gte(0))),
@@ -104,17 +104,17 @@ export const ListTaskPushNotificationConfigsRequestSchema = z.object({
 });
 export type ListTaskPushNotificationConfigsRequest = z.infer<typeof ListTaskPushNotificationConfigsRequestSchema>;
 
-export const ListTaskPushNotificationConfigsResponseSchema = z.object({
+export const ListTaskPushNotificationConfigsResponseSchema = /*#__PURE__*/ z.object({
   configs: z.optional(z.array(TaskPushNotificationConfigSchema)),
   nextPageToken: z.optional(z.string()),
 });
 export type ListTaskPushNotificationConfigsResponse = z.infer<typeof ListTaskPushNotificationConfigsResponseSchema>;
 
-export const GetExtendedAgentCardRequestSchema = z.object({
+export const GetExtendedAgentCardRequestSchema = /*#__PURE__*/ z.object({
   tenant: z.optional(z.string()),
 });
 export type GetExtendedAgentCardRequest = z.infer<typeof GetExtendedAgentCardRequestSchema>;
 
 /** `google.protobuf.Empty`: the result of DeleteTaskPushNotificationConfig. */
-export const EmptySchema = z.object({});
+export const EmptySchema = /*#__PURE__*/ z.object({});
 export type Empty = z.infer<typeof EmptySchema>;

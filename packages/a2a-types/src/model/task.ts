@@ -5,11 +5,11 @@ import { IdSchema, StructSchema, TimestampSchema, nonEmptyArray } from './primit
 import { SET_TASK_STATES } from './task-states.js';
 
 /** Lifecycle state of a task (spec §4.1.3). */
-export const TaskStateSchema = z.enum(['TASK_STATE_UNSPECIFIED', ...SET_TASK_STATES]);
+export const TaskStateSchema = /*#__PURE__*/ z.enum(['TASK_STATE_UNSPECIFIED', ...SET_TASK_STATES]);
 export type TaskState = z.infer<typeof TaskStateSchema>;
 
 /** Current status of a task (spec §4.1.2). */
-export const TaskStatusSchema = z.object({
+export const TaskStatusSchema = /*#__PURE__*/ z.object({
   state: z.enum(SET_TASK_STATES),
   message: z.optional(MessageSchema),
   timestamp: z.optional(TimestampSchema),
@@ -17,7 +17,7 @@ export const TaskStatusSchema = z.object({
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 
 /** An output of a task (spec §4.1.7). */
-export const ArtifactSchema = z.object({
+export const ArtifactSchema = /*#__PURE__*/ z.object({
   artifactId: IdSchema,
   name: z.optional(z.string()),
   description: z.optional(z.string()),
@@ -28,7 +28,7 @@ export const ArtifactSchema = z.object({
 export type Artifact = z.infer<typeof ArtifactSchema>;
 
 /** The unit of work (spec §4.1.1). */
-export const TaskSchema = z.object({
+export const TaskSchema = /*#__PURE__*/ z.object({
   id: IdSchema,
   contextId: z.optional(z.string()),
   status: TaskStatusSchema,
@@ -39,7 +39,7 @@ export const TaskSchema = z.object({
 export type Task = z.infer<typeof TaskSchema>;
 
 /** A change of a task's status, delivered on streams and push notifications (spec §4.2.1). */
-export const TaskStatusUpdateEventSchema = z.object({
+export const TaskStatusUpdateEventSchema = /*#__PURE__*/ z.object({
   taskId: IdSchema,
   contextId: z.string(),
   status: TaskStatusSchema,
@@ -48,7 +48,7 @@ export const TaskStatusUpdateEventSchema = z.object({
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEventSchema>;
 
 /** A new or appended artifact (spec §4.2.2). */
-export const TaskArtifactUpdateEventSchema = z.object({
+export const TaskArtifactUpdateEventSchema = /*#__PURE__*/ z.object({
   taskId: IdSchema,
   contextId: z.string(),
   artifact: ArtifactSchema,

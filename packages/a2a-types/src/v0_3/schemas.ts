@@ -6,19 +6,19 @@ import { StructSchema } from '../model/primitives.js';
  * strings may be empty and `kind` discriminates the unions. Unknown fields are dropped.
  */
 
-export const V03TextPartSchema = z.object({
+export const V03TextPartSchema = /*#__PURE__*/ z.object({
   kind: z.literal('text'),
   text: z.string(),
   metadata: z.optional(StructSchema),
 });
 export type V03TextPart = z.infer<typeof V03TextPartSchema>;
 
-export const V03FileWithBytesSchema = z.object({
+export const V03FileWithBytesSchema = /*#__PURE__*/ z.object({
   bytes: z.string(),
   name: z.optional(z.string()),
   mimeType: z.optional(z.string()),
 });
-export const V03FileWithUriSchema = z.object({
+export const V03FileWithUriSchema = /*#__PURE__*/ z.object({
   uri: z.string(),
   name: z.optional(z.string()),
   mimeType: z.optional(z.string()),
@@ -26,27 +26,27 @@ export const V03FileWithUriSchema = z.object({
 export type V03FileWithBytes = z.infer<typeof V03FileWithBytesSchema>;
 export type V03FileWithUri = z.infer<typeof V03FileWithUriSchema>;
 
-export const V03FilePartSchema = z.object({
+export const V03FilePartSchema = /*#__PURE__*/ z.object({
   kind: z.literal('file'),
   file: z.union([V03FileWithBytesSchema, V03FileWithUriSchema]),
   metadata: z.optional(StructSchema),
 });
 export type V03FilePart = z.infer<typeof V03FilePartSchema>;
 
-export const V03DataPartSchema = z.object({
+export const V03DataPartSchema = /*#__PURE__*/ z.object({
   kind: z.literal('data'),
   data: StructSchema,
   metadata: z.optional(StructSchema),
 });
 export type V03DataPart = z.infer<typeof V03DataPartSchema>;
 
-export const V03PartSchema = z.discriminatedUnion('kind', [V03TextPartSchema, V03FilePartSchema, V03DataPartSchema]);
+export const V03PartSchema = /*#__PURE__*/ z.discriminatedUnion('kind', [V03TextPartSchema, V03FilePartSchema, V03DataPartSchema]);
 export type V03Part = z.infer<typeof V03PartSchema>;
 
-export const V03RoleSchema = z.enum(['user', 'agent']);
+export const V03RoleSchema = /*#__PURE__*/ z.enum(['user', 'agent']);
 export type V03Role = z.infer<typeof V03RoleSchema>;
 
-export const V03MessageSchema = z.object({
+export const V03MessageSchema = /*#__PURE__*/ z.object({
   kind: z.literal('message'),
   messageId: z.string(),
   role: V03RoleSchema,
@@ -59,7 +59,7 @@ export const V03MessageSchema = z.object({
 });
 export type V03Message = z.infer<typeof V03MessageSchema>;
 
-export const V03TaskStateSchema = z.enum([
+export const V03TaskStateSchema = /*#__PURE__*/ z.enum([
   'submitted',
   'working',
   'input-required',
@@ -72,7 +72,7 @@ export const V03TaskStateSchema = z.enum([
 ]);
 export type V03TaskState = z.infer<typeof V03TaskStateSchema>;
 
-export const V03TaskStatusSchema = z.object({
+export const V03TaskStatusSchema = /*#__PURE__*/ z.object({
   state: V03TaskStateSchema,
   message: z.optional(V03MessageSchema),
   /** ISO 8601; v0.3 did not insist on UTC. */
@@ -80,7 +80,7 @@ export const V03TaskStatusSchema = z.object({
 });
 export type V03TaskStatus = z.infer<typeof V03TaskStatusSchema>;
 
-export const V03ArtifactSchema = z.object({
+export const V03ArtifactSchema = /*#__PURE__*/ z.object({
   artifactId: z.string(),
   name: z.optional(z.string()),
   description: z.optional(z.string()),
@@ -90,7 +90,7 @@ export const V03ArtifactSchema = z.object({
 });
 export type V03Artifact = z.infer<typeof V03ArtifactSchema>;
 
-export const V03TaskSchema = z.object({
+export const V03TaskSchema = /*#__PURE__*/ z.object({
   kind: z.literal('task'),
   id: z.string(),
   contextId: z.string(),
@@ -101,7 +101,7 @@ export const V03TaskSchema = z.object({
 });
 export type V03Task = z.infer<typeof V03TaskSchema>;
 
-export const V03TaskStatusUpdateEventSchema = z.object({
+export const V03TaskStatusUpdateEventSchema = /*#__PURE__*/ z.object({
   kind: z.literal('status-update'),
   taskId: z.string(),
   contextId: z.string(),
@@ -111,7 +111,7 @@ export const V03TaskStatusUpdateEventSchema = z.object({
 });
 export type V03TaskStatusUpdateEvent = z.infer<typeof V03TaskStatusUpdateEventSchema>;
 
-export const V03TaskArtifactUpdateEventSchema = z.object({
+export const V03TaskArtifactUpdateEventSchema = /*#__PURE__*/ z.object({
   kind: z.literal('artifact-update'),
   taskId: z.string(),
   contextId: z.string(),
@@ -123,11 +123,11 @@ export const V03TaskArtifactUpdateEventSchema = z.object({
 export type V03TaskArtifactUpdateEvent = z.infer<typeof V03TaskArtifactUpdateEventSchema>;
 
 /** The result of `message/send`: a task or a direct reply. */
-export const V03SendMessageResultSchema = z.discriminatedUnion('kind', [V03TaskSchema, V03MessageSchema]);
+export const V03SendMessageResultSchema = /*#__PURE__*/ z.discriminatedUnion('kind', [V03TaskSchema, V03MessageSchema]);
 export type V03SendMessageResult = z.infer<typeof V03SendMessageResultSchema>;
 
 /** One event of `message/stream` or `tasks/resubscribe`. */
-export const V03StreamEventSchema = z.discriminatedUnion('kind', [
+export const V03StreamEventSchema = /*#__PURE__*/ z.discriminatedUnion('kind', [
   V03TaskSchema,
   V03MessageSchema,
   V03TaskStatusUpdateEventSchema,
@@ -135,13 +135,13 @@ export const V03StreamEventSchema = z.discriminatedUnion('kind', [
 ]);
 export type V03StreamEvent = z.infer<typeof V03StreamEventSchema>;
 
-export const V03PushNotificationAuthenticationInfoSchema = z.object({
+export const V03PushNotificationAuthenticationInfoSchema = /*#__PURE__*/ z.object({
   schemes: z.array(z.string()),
   credentials: z.optional(z.string()),
 });
 export type V03PushNotificationAuthenticationInfo = z.infer<typeof V03PushNotificationAuthenticationInfoSchema>;
 
-export const V03PushNotificationConfigSchema = z.object({
+export const V03PushNotificationConfigSchema = /*#__PURE__*/ z.object({
   url: z.string(),
   id: z.optional(z.string()),
   token: z.optional(z.string()),
@@ -149,13 +149,13 @@ export const V03PushNotificationConfigSchema = z.object({
 });
 export type V03PushNotificationConfig = z.infer<typeof V03PushNotificationConfigSchema>;
 
-export const V03TaskPushNotificationConfigSchema = z.object({
+export const V03TaskPushNotificationConfigSchema = /*#__PURE__*/ z.object({
   taskId: z.string(),
   pushNotificationConfig: V03PushNotificationConfigSchema,
 });
 export type V03TaskPushNotificationConfig = z.infer<typeof V03TaskPushNotificationConfigSchema>;
 
-export const V03MessageSendConfigurationSchema = z.object({
+export const V03MessageSendConfigurationSchema = /*#__PURE__*/ z.object({
   acceptedOutputModes: z.optional(z.array(z.string())),
   blocking: z.optional(z.boolean()),
   historyLength: z.optional(z.number().check(z.int())),
@@ -163,27 +163,27 @@ export const V03MessageSendConfigurationSchema = z.object({
 });
 export type V03MessageSendConfiguration = z.infer<typeof V03MessageSendConfigurationSchema>;
 
-export const V03MessageSendParamsSchema = z.object({
+export const V03MessageSendParamsSchema = /*#__PURE__*/ z.object({
   message: V03MessageSchema,
   configuration: z.optional(V03MessageSendConfigurationSchema),
   metadata: z.optional(StructSchema),
 });
 export type V03MessageSendParams = z.infer<typeof V03MessageSendParamsSchema>;
 
-export const V03TaskQueryParamsSchema = z.object({
+export const V03TaskQueryParamsSchema = /*#__PURE__*/ z.object({
   id: z.string(),
   historyLength: z.optional(z.number().check(z.int())),
   metadata: z.optional(StructSchema),
 });
 export type V03TaskQueryParams = z.infer<typeof V03TaskQueryParamsSchema>;
 
-export const V03TaskIdParamsSchema = z.object({
+export const V03TaskIdParamsSchema = /*#__PURE__*/ z.object({
   id: z.string(),
   metadata: z.optional(StructSchema),
 });
 export type V03TaskIdParams = z.infer<typeof V03TaskIdParamsSchema>;
 
-export const V03GetTaskPushNotificationConfigParamsSchema = z.object({
+export const V03GetTaskPushNotificationConfigParamsSchema = /*#__PURE__*/ z.object({
   id: z.string(),
   pushNotificationConfigId: z.optional(z.string()),
   metadata: z.optional(StructSchema),
@@ -193,7 +193,7 @@ export type V03GetTaskPushNotificationConfigParams = z.infer<typeof V03GetTaskPu
 export const V03ListTaskPushNotificationConfigParamsSchema = V03TaskIdParamsSchema;
 export type V03ListTaskPushNotificationConfigParams = V03TaskIdParams;
 
-export const V03DeleteTaskPushNotificationConfigParamsSchema = z.object({
+export const V03DeleteTaskPushNotificationConfigParamsSchema = /*#__PURE__*/ z.object({
   id: z.string(),
   pushNotificationConfigId: z.string(),
   metadata: z.optional(StructSchema),
@@ -201,8 +201,8 @@ export const V03DeleteTaskPushNotificationConfigParamsSchema = z.object({
 export type V03DeleteTaskPushNotificationConfigParams = z.infer<typeof V03DeleteTaskPushNotificationConfigParamsSchema>;
 
 // Security schemes (OpenAPI 3.0 style, discriminated by `type`).
-const ScopesSchema = z.record(z.string(), z.string());
-export const V03OAuthFlowsSchema = z.object({
+const ScopesSchema = /*#__PURE__*/ z.record(z.string(), z.string());
+export const V03OAuthFlowsSchema = /*#__PURE__*/ z.object({
   authorizationCode: z.optional(
     z.object({ authorizationUrl: z.string(), tokenUrl: z.string(), refreshUrl: z.optional(z.string()), scopes: ScopesSchema }),
   ),
@@ -212,7 +212,7 @@ export const V03OAuthFlowsSchema = z.object({
 });
 export type V03OAuthFlows = z.infer<typeof V03OAuthFlowsSchema>;
 
-export const V03SecuritySchemeSchema = z.discriminatedUnion('type', [
+export const V03SecuritySchemeSchema = /*#__PURE__*/ z.discriminatedUnion('type', [
   z.object({
     type: z.literal('apiKey'),
     in: z.enum(['cookie', 'header', 'query']),
@@ -237,13 +237,13 @@ export const V03SecuritySchemeSchema = z.discriminatedUnion('type', [
 export type V03SecurityScheme = z.infer<typeof V03SecuritySchemeSchema>;
 
 /** OpenAPI security requirement: scheme name -> scopes. */
-export const V03SecurityRequirementSchema = z.record(z.string(), z.array(z.string()));
+export const V03SecurityRequirementSchema = /*#__PURE__*/ z.record(z.string(), z.array(z.string()));
 export type V03SecurityRequirement = z.infer<typeof V03SecurityRequirementSchema>;
 
-export const V03AgentInterfaceSchema = z.object({ url: z.string(), transport: z.string() });
+export const V03AgentInterfaceSchema = /*#__PURE__*/ z.object({ url: z.string(), transport: z.string() });
 export type V03AgentInterface = z.infer<typeof V03AgentInterfaceSchema>;
 
-export const V03AgentExtensionSchema = z.object({
+export const V03AgentExtensionSchema = /*#__PURE__*/ z.object({
   uri: z.string(),
   description: z.optional(z.string()),
   required: z.optional(z.boolean()),
@@ -251,7 +251,7 @@ export const V03AgentExtensionSchema = z.object({
 });
 export type V03AgentExtension = z.infer<typeof V03AgentExtensionSchema>;
 
-export const V03AgentCapabilitiesSchema = z.object({
+export const V03AgentCapabilitiesSchema = /*#__PURE__*/ z.object({
   streaming: z.optional(z.boolean()),
   pushNotifications: z.optional(z.boolean()),
   stateTransitionHistory: z.optional(z.boolean()),
@@ -259,7 +259,7 @@ export const V03AgentCapabilitiesSchema = z.object({
 });
 export type V03AgentCapabilities = z.infer<typeof V03AgentCapabilitiesSchema>;
 
-export const V03AgentSkillSchema = z.object({
+export const V03AgentSkillSchema = /*#__PURE__*/ z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -271,13 +271,13 @@ export const V03AgentSkillSchema = z.object({
 });
 export type V03AgentSkill = z.infer<typeof V03AgentSkillSchema>;
 
-export const V03AgentCardSignatureSchema = z.object({
+export const V03AgentCardSignatureSchema = /*#__PURE__*/ z.object({
   protected: z.string(),
   signature: z.string(),
   header: z.optional(StructSchema),
 });
 
-export const V03AgentCardSchema = z.object({
+export const V03AgentCardSchema = /*#__PURE__*/ z.object({
   name: z.string(),
   description: z.string(),
   url: z.string(),
@@ -300,7 +300,7 @@ export const V03AgentCardSchema = z.object({
 export type V03AgentCard = z.infer<typeof V03AgentCardSchema>;
 
 /** A v0.3 JSON-RPC error object; `data` is free-form in v0.3 (v1.0 puts `google.rpc` details there). */
-export const V03JsonRpcErrorSchema = z.object({
+export const V03JsonRpcErrorSchema = /*#__PURE__*/ z.object({
   code: z.number().check(z.int()),
   message: z.string(),
   data: z.optional(z.unknown()),

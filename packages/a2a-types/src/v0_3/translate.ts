@@ -164,7 +164,9 @@ export function messageToV03(message: Message): V03Message {
  * normalised. A date-time without a zone is read as UTC, never as the host's local time.
  */
 function timestampFromV03(timestamp: string | undefined): string | undefined {
-  if (timestamp === undefined || TimestampSchema.safeParse(timestamp).success) return timestamp;
+  if (timestamp === undefined) return timestamp;
+  const rfc3339 = TimestampSchema.safeParse(timestamp);
+  if (rfc3339.success) return rfc3339.data;
   const zoned = /T[\d:.]+$/i.test(timestamp) ? `${timestamp}Z` : timestamp;
   const millis = Date.parse(zoned);
   return Number.isFinite(millis) ? new Date(millis).toISOString() : timestamp;

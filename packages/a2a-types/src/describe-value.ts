@@ -1,8 +1,11 @@
-/** A short description of a value for "expected X, got Y" messages; never echoes payload data. */
+/**
+ * A short description of a value for "expected X, got Y" TypeErrors (STYLE.md): the kind and size,
+ * never the content, so it never echoes secrets or payload data. Shared by every package.
+ */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (value instanceof Uint8Array) return `${value.byteLength} bytes`;
+  if (value instanceof Uint8Array) return `${value.length} bytes`;
   if (typeof value === 'object') {
     const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
     return typeof name === 'string' && name !== 'Object' ? `a ${name}` : 'an object';

@@ -1,0 +1,103 @@
+import { PROTO_MESSAGES, type ProtoMessageName } from './proto-names.js';
+import { createValidationFailure, type FieldViolation, type ParseResult } from './validation.js';
+
+export type { ProtoMessageName } from './proto-names.js';
+
+type Children = Readonly<Record<string, string>>;
+const MAP_PREFIX = '{}';
+
+/** `messageId` -> `message_id`: protoc's JSON name undone (the generator checks it holds for every field). */
+const protoNameOf = (jsonName: string): string => jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Per message, `[protoName, jsonName]` of the fields whose names differ; made on first use. */
+const pairsCache = new Map<string, readonly (readonly [string, string])[]>();
+function pairsOf(type: string, jsonNames: readonly string[]): readonly (readonly [string, string])[] {
+  let pairs = pairsCache.get(type);
+  if (pairs === undefined) {
+    pairs = jsonNames.map((jsonName) => [protoNameOf(jsonName), jsonName] as const);
+    pairsCache.set(type, pairs);
+  }
+  return pairs;
+}
+
+const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+function renameArray(type: string, value: unknown[], path: string, violations: FieldViolation[]): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const item = rename(type, value[i], `${path}[${i}]`, violations);
+    if (item !== value[i]) {
+      out ??= value.slice();
+      out[i] = item;
+    }
+  }
+  return out ?? value;
+}
+
+function renameMapValues(type: string, value: Record<string, unknown>, path: string, violations: FieldViolation[]): unknown {
+  let out: Record<string, unknown> | undefined;
+  // Map keys are the caller's names (scheme names, say): never renamed; only the values are messages.
+  for (const key of Object.keys(value)) {
+    const item = rename(type, value[key], join(path, key), violations);
+    if (item !== value[key]) {
+      out ??= { ...value };
+      out[key] = item;
+    }
+  }
+  return out ?? value;
+}
+
+function rename(type: string, value: unknown, path: string, violations: FieldViolation[]): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return renameArray(type, value, path, violations);
+  const entry = PROTO_MESSAGES[type as ProtoMessageName] as readonly [readonly string[], Children] | undefined;
+  if (entry === undefined) return value;
+  const [jsonNames, children] = entry;
+  const pairs = pairsOf(type, jsonNames);
+  const input = value as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  // Only the proto names this message declares are looked up: camelCase input costs a few lookups, no key walk.
+  for (let i = 0; i < pairs.length; i++) {
+    const [protoName, jsonName] = pairs[i] as readonly [string, string];
+    if (!Object.hasOwn(input, protoName)) continue;
+    out ??= { ...input };
+    if (input[jsonName] !== undefined) {
+      violations.push({ field: join(path, protoName), description: `${protoName} and ${jsonName} name the same field; send one` });
+    } else {
+      out[jsonName] = input[protoName];
+    }
+    delete out[protoName];
+  }
+  for (const key in children) {
+    const child = (out ?? input)[key];
+    if (typeof child !== 'object' || child === null) continue;
+    const childType = children[key] as string;
+    const renamed = childType.startsWith(MAP_PREFIX)
+      ? renameMapValues(childType.slice(MAP_PREFIX.length), child as Record<string, unknown>, join(path, key), violations)
+      : rename(childType, child, join(path, key), violations);
+    if (renamed !== child) {
+      out ??= { ...input };
+      out[key] = renamed;
+    }
+  }
+  return out ?? value;
+}
+
+/**
+ * ProtoJSON parsers accept a field under its JSON name (lowerCamelCase) or under its original
+ * proto name (spec §5.5: `message_id` as well as `messageId`). Returns `value` with every proto
+ * name of `type`'s fields, at any depth, renamed to the JSON name; `google.protobuf.Struct` and
+ * `Value` fields (`metadata`, `data`, ...) and map keys are left as they are. A field sent under
+ * both names is refused. Values without proto names come back as the same object (no copy).
+ * Zod-free, for the structural guards as well as the schemas' parse helpers.
+ */
+export function fromProtoJson(type: ProtoMessageName, value: unknown, fieldPrefix = ''): ParseResult<unknown> {
+  const violations: FieldViolation[] = [];
+  const data = rename(type, value, fieldPrefix, violations);
+  return violations.length === 0 ? { success: true, data } : { success: false, error: createValidationFailure(violations) };
+}
+
+/** The proto names a message declares, `[protoName, jsonName]`: for fast paths that decline such input. */
+export function protoFieldNames(type: ProtoMessageName): readonly (readonly [string, string])[] {
+  return pairsOf(type, PROTO_MESSAGES[type][0] as readonly string[]);
+}
