@@ -6,7 +6,7 @@ import { A2AAbortError, A2ATimeoutError } from './errors.js';
  * re-armed as an idle timer for streams. The one place where timeouts are enforced, for every
  * transport: transports only see `signal`.
  */
-export interface Deadline {
+interface Deadline {
   readonly signal: AbortSignal;
   /** Whether the timer (not the caller) ended the request. */
   timedOut(): boolean;

@@ -4,7 +4,7 @@ let never: AbortSignal | undefined;
  * Marks the shared never-aborting signal, so a server can skip listening to it without importing
  * this package (`Symbol.for`, like the error brands).
  */
-export const NEVER_ABORTS = Symbol.for('@a2aplane/a2a-governance/neverAborts');
+const NEVER_ABORTS = Symbol.for('@a2aplane/a2a-governance/neverAborts');
 
 /** A signal that never aborts, shared: tasks without mid-task limits need no controller of their own. */
 export function neverAbortedSignal(): AbortSignal {

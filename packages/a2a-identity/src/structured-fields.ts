@@ -6,7 +6,7 @@
  */
 export type BareItem = number | string | Uint8Array | boolean | { token: string };
 export type Parameters = Map<string, BareItem>;
-export interface Item {
+interface Item {
   value: BareItem;
   params: Parameters;
 }
@@ -14,7 +14,7 @@ export interface InnerList {
   items: Item[];
   params: Parameters;
 }
-export type DictionaryMember = Item | InnerList;
+type DictionaryMember = Item | InnerList;
 
 export class StructuredFieldError extends Error {}
 
@@ -180,7 +180,7 @@ export function isInnerList(member: DictionaryMember): member is InnerList {
 }
 
 /** RFC 8941 §4.1 serialization of a bare item. */
-export function serializeBareItem(value: BareItem): string {
+function serializeBareItem(value: BareItem): string {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw new StructuredFieldError(`expected an integer, got ${value}`);
     return String(value);
@@ -194,7 +194,7 @@ export function serializeBareItem(value: BareItem): string {
   return value.token;
 }
 
-export function serializeParams(params: Parameters): string {
+function serializeParams(params: Parameters): string {
   let out = '';
   for (const [key, value] of params) out += value === true ? `;${key}` : `;${key}=${serializeBareItem(value)}`;
   return out;

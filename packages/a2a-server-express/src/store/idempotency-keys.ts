@@ -1,6 +1,6 @@
 import type { SendKey } from './task-store.js';
 
-export interface IdempotencyKeysOptions {
+interface IdempotencyKeysOptions {
   /** How long a key is remembered after it was claimed. */
   ttlMs: number;
   /** Most keys kept; beyond it the oldest is forgotten first. */
