@@ -25,6 +25,11 @@ export interface GlobalBudgetOptions {
 }
 
 export interface BudgetAcquireRequest {
+  /**
+   * Who is calling, as governance keys it (the verified AgentID when there is one). The in-memory
+   * ledger's caps are global; a custom ledger may keep per-caller budgets by it.
+   */
+  caller?: string;
   traceId?: string;
   rootAgentId?: string;
   /** Reserved against the USD cap from acquire until the ticket is metered. */

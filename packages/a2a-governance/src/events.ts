@@ -1,14 +1,14 @@
 import type { A2AError } from '@a2aplane/a2a-types';
 
-/** The gates of the dispatch pipeline that accept or reject a task. */
-export type GovernanceStage = 'budget' | 'recursion' | 'selector' | 'policy';
+/** The gates of the dispatch pipeline that accept or reject a task, in pipeline order. */
+export type GovernanceStage = 'authorize' | 'budget' | 'recursion' | 'selector' | 'policy';
 
 export type GovernanceEvent =
   | { type: 'accepted'; stage: GovernanceStage; caller?: string; skill?: string; traceId?: string }
   | {
       type: 'rejected';
       stage: GovernanceStage;
-      /** Short machine reason: `usd`, `tokens`, `tasks`, `queue_full`, `depth`, `revisit`, `allowedSkills`, ... */
+      /** Short machine reason: `unverified`, `allowlist`, `rules`, `usd`, `tokens`, `tasks`, `queue_full`, `depth`, `revisit`, `allowedSkills`, ... */
       reason: string;
       error: A2AError;
       caller?: string;
@@ -33,7 +33,7 @@ type CountedType = 'accepted' | 'rejected' | 'aborted';
 
 /** `<type>.<stage>` counter keys of the known stages, built once. */
 const STAGE_KEYS = new Map<string, Readonly<Record<CountedType, string>>>(
-  (['budget', 'recursion', 'selector', 'policy'] as const).map((stage) => [
+  (['authorize', 'budget', 'recursion', 'selector', 'policy'] as const).map((stage) => [
     stage,
     { accepted: `accepted.${stage}`, rejected: `rejected.${stage}`, aborted: `aborted.${stage}` },
   ]),

@@ -1,5 +1,15 @@
 export { type LinkedSignal, linkAbortSignals, neverAbortedSignal } from './abort.js';
 export {
+  type AgentTier,
+  type CallAuthorization,
+  type CallAuthorizationInput,
+  type CallAuthorizer,
+  type CallAuthorizerOptions,
+  type CallRule,
+  type IdentityResolver,
+  createCallAuthorizer,
+} from './authorization.js';
+export {
   type BudgetAcquireRequest,
   type BudgetLedger,
   type BudgetLimit,
@@ -51,7 +61,8 @@ export {
   writeTaskContext,
 } from './context.js';
 export { type GovernanceEvent, type GovernanceEvents, type GovernanceStage, createGovernanceEvents } from './events.js';
-export { type GovernedTask, type GovernedTaskInput, Governor, type GovernorOptions } from './governor.js';
+export { type GovernedRoute, type GovernedTask, type GovernedTaskInput, Governor, type GovernorOptions } from './governor.js';
+export type { GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } from './hooks.js';
 export { SpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
 export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, RecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
 export {

@@ -1,0 +1,96 @@
+import type { GovernanceStage } from './events.js';
+
+/** What a stage hook learns when a gate starts. Times are epoch milliseconds with sub-millisecond precision. */
+export interface GovernanceStageStart {
+  readonly stage: GovernanceStage;
+  /** One id per `admit` (per dispatch): every stage of one task carries the same id. */
+  readonly dispatchId: string;
+  readonly caller: string;
+  readonly skill: string;
+  /** The incoming lineage's trace id, when there is one. */
+  readonly traceId?: string;
+  readonly startTime: number;
+}
+
+export interface GovernanceStageFinish extends GovernanceStageStart {
+  /** `error`: the gate threw something other than a refusal (a bug, a malformed input). */
+  readonly decision: 'accepted' | 'rejected' | 'error';
+  /** The refusal's short reason (as in the `rejected` event), or `error`. */
+  readonly reason?: string;
+  readonly error?: unknown;
+  readonly endTime: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Stage start/finish hooks of a `Governor` (for tracing: one span per stage, grouped by
+ * `dispatchId`). Without hooks the governor makes no id, reads no clock and builds no object for
+ * them. A hook that throws is ignored: observability must not change the outcome of a gate.
+ */
+export interface GovernanceHooks {
+  onStageStart?(stage: GovernanceStageStart): void;
+  onStageFinish?(stage: GovernanceStageFinish): void;
+}
+
+export function checkHooks(hooks: GovernanceHooks | undefined): void {
+  if (hooks === undefined) return;
+  if (hooks === null || typeof hooks !== 'object') throw new TypeError(`expected hooks to be an object, got ${hooks === null ? 'null' : typeof hooks}`);
+  for (const name of ['onStageStart', 'onStageFinish'] as const) {
+    if (hooks[name] !== undefined && typeof hooks[name] !== 'function') {
+      throw new TypeError(`expected hooks.${name} to be a function, got ${typeof hooks[name]}`);
+    }
+  }
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+/** The hook calls of one dispatch; made only when the governor has hooks. */
+export class StageTrace {
+  readonly dispatchId: string = globalThis.crypto.randomUUID();
+  private readonly traceId: string | undefined;
+
+  constructor(
+    private readonly hooks: GovernanceHooks,
+    private readonly caller: string,
+    private readonly skill: string,
+    traceId: string | undefined,
+  ) {
+    this.traceId = traceId;
+  }
+
+  private base(stage: GovernanceStage, startTime: number): GovernanceStageStart {
+    const { dispatchId, caller, skill, traceId } = this;
+    return traceId === undefined ? { stage, dispatchId, caller, skill, startTime } : { stage, dispatchId, caller, skill, traceId, startTime };
+  }
+
+  /** Returns the stage's start time, to hand back to `finish`. */
+  start(stage: GovernanceStage): number {
+    const startTime = now();
+    if (this.hooks.onStageStart) {
+      try {
+        this.hooks.onStageStart(this.base(stage, startTime));
+      } catch {
+        // ignored, see GovernanceHooks
+      }
+    }
+    return startTime;
+  }
+
+  finish(stage: GovernanceStage, startTime: number, decision: 'accepted' | 'rejected' | 'error', reason?: string, error?: unknown): void {
+    if (!this.hooks.onStageFinish) return;
+    const endTime = now();
+    const info: GovernanceStageFinish = {
+      ...this.base(stage, startTime),
+      decision,
+      ...(reason === undefined ? {} : { reason }),
+      ...(error === undefined ? {} : { error }),
+      endTime,
+      durationMs: Math.max(0, endTime - startTime),
+    };
+    try {
+      this.hooks.onStageFinish(info);
+    } catch {
+      // ignored, see GovernanceHooks
+    }
+  }
+}
