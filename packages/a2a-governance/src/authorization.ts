@@ -52,8 +52,10 @@ export interface CallAuthorizer {
 }
 
 const ALLOWED: CallAuthorization = Object.freeze({ allowed: true as const });
-const TIER_RULE = /^tier:([0-3])$/;
-const AGENT_ID = /^[0-9a-f]{64}$/;
+/** An AgentID: 64 hex characters (any case; compared lower-cased). */
+export const AGENT_ID_PATTERN = /^[0-9a-fA-F]{64}$/;
+/** The subject of a `CallRule`: an AgentID, `tier:0`..`tier:3` or `*`. */
+export const CALL_RULE_CALLER_PATTERN = /^(\*|tier:[0-3]|[0-9a-fA-F]{64})$/;
 
 function isAgentTier(value: unknown): value is AgentTier {
   return value === 0 || value === 1 || value === 2 || value === 3;
@@ -67,7 +69,7 @@ function compileRules(rules: readonly CallRule[]): Map<string, SkillSet> {
   rules.forEach((rule, index) => {
     if (rule === null || typeof rule !== 'object') throw new TypeError(`expected rules[${index}] to be a { caller, skills } object, got ${rule === null ? 'null' : typeof rule}`);
     const caller = typeof rule.caller === 'string' ? rule.caller.toLowerCase() : rule.caller;
-    if (typeof caller !== 'string' || !(caller === '*' || TIER_RULE.test(caller) || AGENT_ID.test(caller))) {
+    if (typeof caller !== 'string' || !CALL_RULE_CALLER_PATTERN.test(caller)) {
       throw new TypeError(`expected rules[${index}].caller to be an AgentID, "tier:0".."tier:3" or "*", got ${JSON.stringify(rule.caller)}`);
     }
     if (!Array.isArray(rule.skills) || rule.skills.some((skill) => typeof skill !== 'string' || skill === '')) {
@@ -95,7 +97,7 @@ export function createCallAuthorizer(options: CallAuthorizerOptions): CallAuthor
   const requireVerified = options.requireVerifiedCaller ?? true;
   const tiers = new Map<string, AgentTier>();
   for (const [agentId, tier] of Object.entries(options.tiers ?? {})) {
-    if (!AGENT_ID.test(agentId.toLowerCase())) throw new TypeError(`expected tiers keys to be AgentIDs (64 hex characters), got ${JSON.stringify(agentId)}`);
+    if (!AGENT_ID_PATTERN.test(agentId)) throw new TypeError(`expected tiers keys to be AgentIDs (64 hex characters), got ${JSON.stringify(agentId)}`);
     if (!isAgentTier(tier)) throw new TypeError(`expected tiers.${agentId} to be 0, 1, 2 or 3, got ${JSON.stringify(tier)}`);
     tiers.set(agentId.toLowerCase(), tier);
   }

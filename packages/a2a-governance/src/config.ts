@@ -1,5 +1,6 @@
 import { createErrorBrand, formatFieldPath } from '@a2aplane/a2a-types';
 import * as z from 'zod';
+import { AGENT_ID_PATTERN, type AgentTier, CALL_RULE_CALLER_PATTERN, type CallRule } from './authorization.js';
 import type { GlobalBudgetOptions, TimerFunctions } from './budget.js';
 import type { RecursionPolicyOptions } from './recursion-policy.js';
 import type { TaskPolicy, TaskPolicyEngineOptions } from './task-policy.js';
@@ -88,6 +89,25 @@ export const RecursionConfigSchema = z.strictObject({
   revisit_allowlist: z.array(z.string().min(1)).optional(),
 });
 
+const AgentIdSchema = z.string().regex(AGENT_ID_PATTERN, 'expected an AgentID (64 hex characters)');
+
+/** One `[[trust.rules]]` entry: `caller` (an AgentID, `tier:0`..`tier:3` or `*`) may call `skills` (`*`: every skill). */
+export const TrustRuleConfigSchema = z.strictObject({
+  caller: z.string().regex(CALL_RULE_CALLER_PATTERN, 'expected an AgentID, "tier:0".."tier:3" or "*"'),
+  skills: z.array(z.string().min(1)).min(1),
+});
+
+/**
+ * `[trust]`: who may call this agent (ADR-159 r2 open question 2, option (a)). Absent: allow-all,
+ * logged. `allowlist` set: only those verified AgentIDs. `rules` set: each caller only the skills
+ * a rule of its AgentID, its tier (from `tiers`) or `*` names.
+ */
+export const TrustConfigSchema = z.strictObject({
+  allowlist: z.array(AgentIdSchema).optional(),
+  tiers: z.record(AgentIdSchema, z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])).optional(),
+  rules: z.array(TrustRuleConfigSchema).optional(),
+});
+
 /**
  * The operator config of ADR-159 r3 (TOML / YAML / JSON), with the ADR's snake_case keys. Every
  * block and key is optional; unknown keys are violations (a typo must not silently do nothing).
@@ -100,6 +120,7 @@ export const OperatorConfigSchema = z.strictObject({
   policy: PolicyConfigSchema.optional(),
   recursion: RecursionConfigSchema.optional(),
   cost: CostConfigSchema.optional(),
+  trust: TrustConfigSchema.optional(),
 });
 export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
 
@@ -159,8 +180,21 @@ export interface MaterializedRouting {
   roundRobinSeed?: number;
 }
 
+/**
+ * The `[trust]` block: options for `createCallAuthorizer` except the identity resolver, which the
+ * host makes (`createAllowlistIdentityResolver(allowlist)` of a2a-identity when `allowlist` is set,
+ * else allow-all with an info log). AgentIDs are lower-cased.
+ */
+export interface MaterializedTrust {
+  allowlist?: string[];
+  tiers?: Record<string, AgentTier>;
+  rules?: CallRule[];
+}
+
 export interface MaterializedConfig {
   budget?: GlobalBudgetOptions;
+  /** Present only when the file has a `[trust]` block; absent means allow-all. */
+  trust?: MaterializedTrust;
   policy: TaskPolicyEngineOptions;
   recursion: RecursionPolicyOptions;
   routing?: MaterializedRouting;
@@ -257,6 +291,17 @@ export function materializeConfig(
   if (recursion?.revisit_allowlist !== undefined) result.recursion.revisitAllowlist = [...recursion.revisit_allowlist];
 
   if (config.cost !== undefined) result.estimateCost = costEstimator(config.cost);
+
+  const trust = config.trust;
+  if (trust !== undefined) {
+    const materialized: MaterializedTrust = {};
+    if (trust.allowlist !== undefined) materialized.allowlist = trust.allowlist.map((id) => id.toLowerCase());
+    if (trust.tiers !== undefined) {
+      materialized.tiers = Object.fromEntries(Object.entries(trust.tiers).map(([id, tier]) => [id.toLowerCase(), tier as AgentTier]));
+    }
+    if (trust.rules !== undefined) materialized.rules = trust.rules.map((rule) => ({ caller: rule.caller.toLowerCase(), skills: [...rule.skills] }));
+    result.trust = materialized;
+  }
 
   if (violations.length > 0) throw new ConfigError(violations);
   return result;

@@ -32,6 +32,7 @@ export {
   GlobalBudgetConfigSchema,
   type MaterializedConfig,
   type MaterializedRouting,
+  type MaterializedTrust,
   type OperatorConfig,
   type OperatorConfigResult,
   OperatorConfigSchema,
@@ -39,6 +40,8 @@ export {
   RecursionConfigSchema,
   RoutingConfigSchema,
   TaskPolicyConfigSchema,
+  TrustConfigSchema,
+  TrustRuleConfigSchema,
   materializeConfig,
   mergeOperatorConfig,
   validateOperatorConfig,
@@ -66,6 +69,7 @@ export type { GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } fro
 export { SpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
 export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, RecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
 export {
+  DEFAULT_MAX_CONCURRENCY,
   type PolicyAdmission,
   type PolicyAdmitResult,
   type PolicyField,

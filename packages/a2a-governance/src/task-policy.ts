@@ -12,9 +12,15 @@ export interface TaskPolicy {
   maxDurationMs?: number;
   /** Skill ids the caller may request; absent means any. */
   allowedSkills?: string[];
-  /** Tasks one caller may run at once on one skill. */
+  /**
+   * Tasks one caller may run at once on one skill. Default `DEFAULT_MAX_CONCURRENCY` (16, ADR-159
+   * mitigation 1); `Infinity` lifts the cap.
+   */
   maxConcurrency?: number;
 }
+
+/** Concurrent tasks per (caller, skill) when no policy sets `maxConcurrency` (ADR-159 mitigation 1). */
+export const DEFAULT_MAX_CONCURRENCY = 16;
 
 export interface TaskPolicyEngineOptions {
   default?: TaskPolicy;
@@ -131,6 +137,8 @@ export class TaskPolicyEngine {
     validatePolicy('default', options.default);
     for (const [caller, policy] of Object.entries(options.perCaller ?? {})) validatePolicy(`perCaller.${caller}`, policy);
     const defaults = { ...options.default };
+    // Safe by default: a deployment that never thought about concurrency still gets a cap.
+    if (defaults.maxConcurrency === undefined) defaults.maxConcurrency = DEFAULT_MAX_CONCURRENCY;
     this.defaults = effectivePolicy(defaults);
     this.perCaller = new Map(Object.entries(options.perCaller ?? {}).map(([caller, policy]) => [caller, effectivePolicy(merge(defaults, policy))]));
     this.estimateCost = options.estimateCost;

@@ -47,7 +47,7 @@ describe('TaskPolicyEngine slot counters', () => {
     if (admission.ok) admission.admission.release();
     const policy = engine.policyFor('trusted');
     policy.allowedSkills!.push('d');
-    expect(engine.policyFor('trusted')).toEqual({ allowedSkills: ['a', 'b'] });
+    expect(engine.policyFor('trusted')).toEqual({ allowedSkills: ['a', 'b'], maxConcurrency: 16 });
   });
 
   it('shares the never-aborting signal when the policy has no mid-task limit', () => {

@@ -1,6 +1,6 @@
 import { PolicyViolationError } from '@a2aplane/a2a-types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type PolicyAdmission, TaskPolicyEngine } from '../src/index.js';
+import { DEFAULT_MAX_CONCURRENCY, type PolicyAdmission, TaskPolicyEngine } from '../src/index.js';
 
 /** Runs the task only when policy admits it: the spy proves no runner work started on rejection. */
 function dispatch(engine: TaskPolicyEngine, runner: () => void, input: { caller: string; skill: string; estimatedCostUsd?: number }) {
@@ -64,10 +64,23 @@ describe('TaskPolicy (ADR-159 M1 test 4 policy_guard)', () => {
       default: { allowedSkills: ['a'], maxCostUsd: 0.05 },
       perCaller: { trusted: { allowedSkills: ['a', 'b'] } },
     });
-    expect(engine.policyFor('trusted')).toEqual({ allowedSkills: ['a', 'b'], maxCostUsd: 0.05 });
+    expect(engine.policyFor('trusted')).toEqual({ allowedSkills: ['a', 'b'], maxCostUsd: 0.05, maxConcurrency: 16 });
     expect(engine.admit({ caller: 'trusted', skill: 'b' }).ok).toBe(true);
     expect(engine.admit({ caller: 'stranger', skill: 'b' }).ok).toBe(false);
-    expect(engine.policyFor('__proto__')).toEqual({ allowedSkills: ['a'], maxCostUsd: 0.05 });
+    expect(engine.policyFor('__proto__')).toEqual({ allowedSkills: ['a'], maxCostUsd: 0.05, maxConcurrency: 16 });
+  });
+
+  it('caps concurrency at 16 per (caller, skill) when no policy sets it (ADR-159 mitigation 1); Infinity lifts it', () => {
+    const engine = new TaskPolicyEngine();
+    const held = Array.from({ length: DEFAULT_MAX_CONCURRENCY }, () => engine.admit({ caller: 'p', skill: 's' }));
+    expect(held.every((result) => result.ok)).toBe(true);
+    const refused = engine.admit({ caller: 'p', skill: 's' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.metadata).toMatchObject({ field: 'maxConcurrency', limit: '16' });
+    expect(engine.admit({ caller: 'p', skill: 'other' }).ok).toBe(true);
+    expect(engine.admit({ caller: 'q', skill: 's' }).ok).toBe(true);
+    const unlimited = new TaskPolicyEngine({ default: { maxConcurrency: Number.POSITIVE_INFINITY } });
+    for (let i = 0; i < 100; i++) expect(unlimited.admit({ caller: 'p', skill: 's' }).ok).toBe(true);
   });
 
   it('aborts the signal past maxTokens with the policy reason', () => {
