@@ -1,18 +1,17 @@
 import {
   type BudgetLedger,
-  type BudgetTicket,
   type GovernanceEvents,
-  type PolicyAdmission,
+  type GovernanceHooks,
+  type GovernedTask,
+  type GovernedTaskInput,
+  Governor,
   type RecursionPolicy,
   type SpendAggregator,
   type TaskContext,
   type TaskPolicyEngine,
-  childContext,
   writeTaskContext,
-  linkAbortSignals,
-  neverAbortedSignal,
 } from '@a2aplane/a2a-governance';
-import { A2AError, BudgetExceededError, PolicyViolationError, type SendMessageRequest, type StreamResponse } from '@a2aplane/a2a-types';
+import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { NoEligiblePeerError } from './errors.js';
 import type { ExecutionOutcome, Executor, RemoteExecutorFactory } from './executor.js';
 import type { PeerSnapshot, TaskSpec } from './peer.js';
@@ -27,12 +26,27 @@ export interface DispatcherOptions {
   remoteExecutor: RemoteExecutorFactory;
   /** Runs the task in process when no peer qualifies ("fall back to in-process", ADR-159 M3). */
   fallback?: Executor;
+  /**
+   * The gates, as one `Governor` whose `selfAgentId` is this one's. Either this or the gates one
+   * by one below (the dispatcher then makes the Governor), never both: a gate passed beside a
+   * governor would silently not run.
+   */
+  governor?: Governor;
   budget?: BudgetLedger;
   recursion?: RecursionPolicy;
   policy?: TaskPolicyEngine;
   events?: GovernanceEvents;
   spend?: SpendAggregator;
+  /** Stage start/finish hooks of the Governor the dispatcher makes. */
+  hooks?: GovernanceHooks;
   clock?: () => number;
+}
+
+const GATE_OPTIONS = ['budget', 'recursion', 'policy', 'events', 'spend', 'hooks'] as const;
+
+/** Usage a peer reported, when it is a usable amount; otherwise the governor falls back to what it metered. */
+function amount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 export interface DispatchRequest {
@@ -59,15 +73,14 @@ export interface DispatchResult extends ExecutionOutcome {
   context: TaskContext;
 }
 
-function reasonOf(error: A2AError, fallback: string): string {
-  return (error.reason === PolicyViolationError.reason ? error.metadata.field : error.metadata.limit) ?? fallback;
-}
-
 /**
- * The outbound dispatch pipeline in the fixed order of the architecture guide: (1) global budget,
- * (2) recursion, (3) peer selection, (4) task policy, (5) execution, (6) accounting. Each rejection
- * emits a `rejected` event and happens before any executor work; a rejection after the budget gate
- * still counts as one dispatch in the tasks window (its ticket is metered with zero spend).
+ * The outbound dispatch pipeline in the fixed order of the architecture guide, run by a
+ * `Governor` (the same one a server runs inbound): (1) global budget, (2) recursion, (3) peer
+ * selection, (4) task policy, then (5) execution and (6) accounting. Each rejection emits a
+ * `rejected` event and happens before any executor work; a rejection after the budget gate still
+ * counts as one dispatch in the tasks window (its ticket is metered with zero spend). A throw at
+ * any stage (a malformed context, a selector or pool bug) gives the budget ticket and the policy
+ * slot back before `dispatch` rejects.
  *
  * Recursion: with `targetAgentId` that agent is checked directly. Otherwise the depth is checked
  * first, then peers already in `context.visitedAgents` (and not allowlisted) are dropped before the
@@ -82,6 +95,7 @@ function reasonOf(error: A2AError, fallback: string): string {
 export class Dispatcher {
   private readonly options: DispatcherOptions;
   private readonly clock: () => number;
+  private readonly governor: Governor;
 
   constructor(options: DispatcherOptions) {
     if (typeof options?.selfAgentId !== 'string' || options.selfAgentId === '') {
@@ -90,144 +104,104 @@ export class Dispatcher {
     if (typeof options.selector?.select !== 'function') throw new TypeError(`expected selector to be a PeerSelector, got ${typeof options.selector}`);
     if (typeof options.remoteExecutor !== 'function') throw new TypeError(`expected remoteExecutor to be a function, got ${typeof options.remoteExecutor}`);
     if (typeof options.pool?.candidates !== 'function') throw new TypeError(`expected pool to be a PeerPool, got ${typeof options.pool}`);
+    if (options.governor !== undefined) {
+      // Structural, not instanceof: a bundle may carry its own copy of a2a-governance.
+      if (typeof options.governor?.admit !== 'function') throw new TypeError(`expected governor to be a Governor, got ${typeof options.governor}`);
+      const beside = GATE_OPTIONS.filter((name) => options[name] !== undefined);
+      if (beside.length > 0) throw new TypeError(`expected the gates on the governor, got ${beside.join(', ')} beside it`);
+      if (options.governor.selfAgentId !== options.selfAgentId) {
+        throw new TypeError(`expected the governor of ${options.selfAgentId}, got the governor of ${options.governor.selfAgentId}`);
+      }
+    }
     this.options = options;
     this.clock = options.clock ?? Date.now;
+    this.governor =
+      options.governor ??
+      new Governor({
+        selfAgentId: options.selfAgentId,
+        ...(options.budget ? { budget: options.budget } : {}),
+        ...(options.recursion ? { recursion: options.recursion } : {}),
+        ...(options.policy ? { policy: options.policy } : {}),
+        ...(options.events ? { events: options.events } : {}),
+        ...(options.spend ? { spend: options.spend } : {}),
+        ...(options.hooks ? { hooks: options.hooks } : {}),
+      });
+  }
+
+  /** The gates (1)-(4): the Governor with a route over the pool. Resolves the admitted task and the peer (none: the fallback runs it). */
+  private async admit(input: DispatchRequest): Promise<{ governed: GovernedTask; peer: PeerSnapshot | undefined }> {
+    const { pool, selector, selfAgentId } = this.options;
+    const { task, context } = input;
+    const gated: GovernedTaskInput = { caller: input.caller, skill: task.skillId, incoming: context };
+    if (input.parentTaskId !== undefined) gated.parentTaskId = input.parentTaskId;
+    if (input.estimatedCostUsd !== undefined) gated.estimatedCostUsd = input.estimatedCostUsd;
+    if (task.estimatedTokens !== undefined) gated.estimatedTokens = task.estimatedTokens;
+    if (input.signal !== undefined) gated.signal = input.signal;
+    let peer: PeerSnapshot | undefined;
+    const target = input.targetAgentId;
+    if (target !== undefined) {
+      gated.route = {
+        candidates: [{ id: target }],
+        select: (eligible) => {
+          peer = target === selfAgentId || eligible.length === 0 ? undefined : pool.candidates(task).find((candidate) => candidate.id === target);
+          if (peer === undefined) {
+            throw new NoEligiblePeerError({
+              message: `agent ${target} cannot take skill ${task.skillId} (unknown, not qualified, or its breaker is open)`,
+              metadata: { limit: 'target', agentId: target, skill: task.skillId },
+            });
+          }
+          return peer;
+        },
+      };
+    } else {
+      const fallback = this.options.fallback;
+      gated.route = {
+        // Read after the budget gate: nothing looks at the pool for a task the budget refuses.
+        get candidates() {
+          return pool.candidates(task).filter((candidate) => candidate.id !== selfAgentId);
+        },
+        select: (eligible) => {
+          peer = eligible.length === 0 ? undefined : selector.select(task, eligible as readonly PeerSnapshot[]);
+          if (peer === undefined && fallback === undefined) {
+            throw new NoEligiblePeerError({
+              message: `no eligible peer for skill ${task.skillId}`,
+              metadata: { limit: 'none', skill: task.skillId, candidates: String(eligible.length), selector: selector.name },
+            });
+          }
+          return peer;
+        },
+      };
+    }
+    const governed = await this.governor.admit(gated);
+    return { governed, peer };
   }
 
   async dispatch(input: DispatchRequest): Promise<DispatchResult> {
-    const { budget, recursion, policy, events, pool, selector, selfAgentId } = this.options;
-    const { task, caller, context } = input;
+    const { pool } = this.options;
+    const { task, context } = input;
     if (typeof task?.skillId !== 'string') throw new TypeError(`expected task.skillId to be a string, got ${typeof task?.skillId}`);
     if (typeof context?.traceId !== 'string') throw new TypeError(`expected context to be a TaskContext, got ${typeof context}`);
-    const base = { caller, skill: task.skillId, traceId: context.traceId };
 
-    // (1) Global budget, before anything else sees the task.
-    let ticket: BudgetTicket | undefined;
-    if (budget) {
-      try {
-        ticket = await budget.acquire(
-          {
-            traceId: context.traceId,
-            rootAgentId: context.rootAgentId,
-            ...(input.estimatedCostUsd === undefined ? {} : { estimatedUsd: input.estimatedCostUsd }),
-            ...(task.estimatedTokens === undefined ? {} : { estimatedTokens: task.estimatedTokens }),
-          },
-          input.signal,
-        );
-      } catch (error) {
-        if (BudgetExceededError.isInstance(error)) {
-          events?.emit({ type: 'rejected', stage: 'budget', reason: reasonOf(error, 'budget'), error, ...base });
-        }
-        throw error;
-      }
-      events?.emit({ type: 'accepted', stage: 'budget', ...base });
-    }
-    const reject = (stage: 'recursion' | 'selector' | 'policy', error: A2AError, fallbackReason: string): never => {
-      if (budget && ticket) void budget.meter(ticket, { usd: 0, tokens: 0, traceId: context.traceId, rootAgentId: context.rootAgentId });
-      events?.emit({ type: 'rejected', stage, reason: reasonOf(error, fallbackReason), error, ...base });
-      throw error;
-    };
+    // (1)-(4) Budget, recursion, selection, policy.
+    const { governed, peer } = await this.admit(input);
+    const child = governed.context;
 
-    // (2) Recursion, then (3) selection.
-    let peer: PeerSnapshot | undefined;
-    if (input.targetAgentId !== undefined) {
-      const target = input.targetAgentId;
-      if (recursion) {
-        const verdict = recursion.check(context, target);
-        if (!verdict.allowed) reject('recursion', verdict.error, 'recursion');
-        events?.emit({ type: 'accepted', stage: 'recursion', ...base });
-      }
-      peer = target === selfAgentId ? undefined : pool.candidates(task).find((candidate) => candidate.id === target);
-      if (peer === undefined) {
-        reject(
-          'selector',
-          new NoEligiblePeerError({
-            message: `agent ${target} cannot take skill ${task.skillId} (unknown, not qualified, or its breaker is open)`,
-            metadata: { limit: 'target', agentId: target, skill: task.skillId },
-          }),
-          'target',
-        );
-      }
-      events?.emit({ type: 'accepted', stage: 'selector', ...base });
-    } else {
-      let eligible = pool.candidates(task).filter((candidate) => candidate.id !== selfAgentId);
-      if (recursion) {
-        if (context.depth >= recursion.maxCallDepth) {
-          const verdict = recursion.check(context, eligible[0]?.id ?? '*');
-          if (!verdict.allowed) reject('recursion', verdict.error, 'depth');
-        }
-        const qualified = eligible;
-        let firstRefusal: A2AError | undefined;
-        eligible = qualified.filter((candidate) => {
-          const verdict = recursion.check(context, candidate.id);
-          if (!verdict.allowed) firstRefusal ??= verdict.error;
-          return verdict.allowed;
-        });
-        if (eligible.length === 0 && firstRefusal !== undefined) reject('recursion', firstRefusal, 'revisit');
-        events?.emit({ type: 'accepted', stage: 'recursion', ...base });
-      }
-      peer = eligible.length === 0 ? undefined : selector.select(task, eligible);
-      if (peer === undefined && this.options.fallback === undefined) {
-        reject(
-          'selector',
-          new NoEligiblePeerError({
-            message: `no eligible peer for skill ${task.skillId}`,
-            metadata: { limit: 'none', skill: task.skillId, candidates: String(eligible.length), selector: selector.name },
-          }),
-          'none',
-        );
-      }
-      events?.emit({ type: 'accepted', stage: 'selector', ...base });
-    }
-
-    // (4) Task policy: after selection, before any executor work.
-    let admission: PolicyAdmission | undefined;
-    if (policy) {
-      const result = policy.admit({
-        caller,
-        skill: task.skillId,
-        ...(input.estimatedCostUsd === undefined ? {} : { estimatedCostUsd: input.estimatedCostUsd }),
-      });
-      if (!result.ok) reject('policy', result.error, 'policy');
-      else admission = result.admission;
-      events?.emit({ type: 'accepted', stage: 'policy', ...base });
-    }
-
-    // (5) Execution under the child context.
-    const executor: Executor = peer ? this.options.remoteExecutor(peer) : this.options.fallback!;
-    const receivingAgentId = peer?.id ?? selfAgentId;
-    const child = childContext(context, {
-      receivingAgentId,
-      ...(input.parentTaskId === undefined ? {} : { parentTaskId: input.parentTaskId }),
-    });
-    const message = input.request.message;
-    const request: SendMessageRequest = { ...input.request, message: { ...message, metadata: writeTaskContext(message.metadata, context) } };
-
-    const linked = linkAbortSignals([input.signal, admission?.signal]);
-    if (admission && admission.signal !== neverAbortedSignal()) {
-      const watched = admission;
-      watched.signal.addEventListener(
-        'abort',
-        () => {
-          const reason = watched.signal.reason;
-          if (A2AError.isInstance(reason)) {
-            events?.emit({ type: 'aborted', stage: 'policy', reason: reasonOf(reason, 'policy'), error: reason, ...base });
-          }
-        },
-        { once: true },
-      );
-    }
-
+    // (5) Execution: the request carries the delegating context; the receiver appends itself.
     if (peer) pool.recordStart(peer.id);
     const started = this.clock();
+    let kind: Executor['kind'] = peer ? 'remote' : 'local';
     let outcome: ExecutionOutcome | undefined;
     let failure: unknown;
     let failed = false;
     try {
+      const executor: Executor = peer ? this.options.remoteExecutor(peer) : this.options.fallback!;
+      kind = executor.kind;
+      const message = input.request.message;
+      const request: SendMessageRequest = { ...input.request, message: { ...message, metadata: writeTaskContext(message.metadata, context) } };
       outcome = await executor.execute({
         request,
         context,
-        signal: linked.signal,
+        signal: governed.signal,
         ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
       });
     } catch (error) {
@@ -236,29 +210,25 @@ export class Dispatcher {
     }
 
     // (6) Accounting on every ending: success, failure, abort, throw.
-    linked.unlink();
     const callerAborted = input.signal?.aborted === true;
-    admission?.release();
-    const usd = outcome?.usage?.usd ?? 0;
-    const tokens = outcome?.usage?.tokens ?? admission?.tokensUsed ?? 0;
+    const usd = amount(outcome?.usage?.usd);
+    const tokens = amount(outcome?.usage?.tokens);
     if (peer) {
       if (callerAborted && failed) pool.recordCancel(peer.id);
       else {
         pool.recordOutcome(peer.id, {
           ok: !failed,
           latencyMs: Math.max(0, this.clock() - started),
-          ...(outcome?.usage?.usd === undefined ? {} : { costUsd: outcome.usage.usd }),
+          ...(usd === undefined ? {} : { costUsd: usd }),
         });
       }
     }
-    this.options.spend?.record({ traceId: child.traceId, rootAgentId: child.rootAgentId, usd, tokens });
-    events?.emit({ type: 'metered', traceId: child.traceId, rootAgentId: child.rootAgentId, usd, tokens });
-    if (budget && ticket) await budget.meter(ticket, { usd, tokens, traceId: child.traceId, rootAgentId: child.rootAgentId });
+    await governed.finish(tokens === undefined ? { usd: usd ?? 0 } : { usd: usd ?? 0, tokens });
 
     if (failed) throw failure;
     return {
       ...outcome!,
-      executor: executor.kind,
+      executor: kind,
       ...(peer ? { peerId: peer.id } : {}),
       context: child,
     };
