@@ -196,6 +196,7 @@ describe('the executor signal', () => {
             meterTokens: () => undefined,
             finish: async () => undefined,
           }),
+          readTaskContext: () => ({ ok: true, context: undefined }),
         },
         executor: {
           async execute(context, events) {

@@ -78,6 +78,7 @@ describe('governance plug-in (ADR-159 dispatch pipeline)', () => {
           },
         };
       },
+      readTaskContext,
     };
     server = await startServer({ executor: echoExecutor, governance });
     for (let i = 0; i < 20; i++) await rpc(server.url, 'SendMessage', { message: userMessage(`m${i}`) });

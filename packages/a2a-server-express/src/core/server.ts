@@ -55,20 +55,26 @@ export interface GovernedTaskLike {
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
 
-/** Structurally the `Governor` of `@a2aplane/a2a-governance`, plus its `readTaskContext`. */
+/**
+ * The governance plug-in: structurally the `Governor` of `@a2aplane/a2a-governance` (pass the
+ * Governor itself, or one object of the same interface). The server calls `readTaskContext` on
+ * every SendMessage and hands the lineage to `admit`, so no combination of options can leave the
+ * recursion guard without the incoming context. Both are called as methods (`this` is kept).
+ */
 export interface GovernanceOptions {
   admit(input: {
+    /** The verified AgentID when the principal has one, else the principal id, else `anonymous`. */
     caller: string;
+    /** `Principal.agentId`: set only when the authenticator verified the caller holds that agent's key. */
+    callerAgentId?: string;
     skill: string;
     incoming?: TaskContextLike;
     parentTaskId?: string;
     estimatedCostUsd?: number;
     signal?: AbortSignal;
   }): Promise<GovernedTaskLike>;
-  /** Reads the sender's lineage from `message.metadata` (pass `readTaskContext` of a2a-governance). */
-  readTaskContext?(
-    metadata: Record<string, unknown> | undefined,
-  ): { ok: true; context: TaskContextLike | undefined } | { ok: false; error: A2AError };
+  /** Reads the sender's lineage from `message.metadata` (the Governor's `readTaskContext`). */
+  readTaskContext(metadata: Record<string, unknown> | undefined): { ok: true; context: TaskContextLike | undefined } | { ok: false; error: A2AError };
 }
 
 export interface A2AServerOptions {
@@ -209,6 +215,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   if (typeof options?.executor?.execute !== 'function') {
     throw new TypeError(`expected executor with an execute function, got ${typeof options?.executor}`);
   }
+  const governance = options.governance;
+  if (governance !== undefined && (typeof governance?.admit !== 'function' || typeof governance.readTaskContext !== 'function')) {
+    // A governor without readTaskContext would silently run without the recursion guard's input.
+    throw new TypeError(
+      `expected governance to be a Governor (admit and readTaskContext functions), got ${governance === null ? 'null' : `admit: ${typeof governance?.admit}, readTaskContext: ${typeof governance?.readTaskContext}`}`,
+    );
+  }
   const checked = parseWith(AgentCardSchema, options.card);
   if (!checked.success) throw new TypeError(`expected a valid AgentCard, got: ${checked.error.message}`);
   const card = options.card;
@@ -342,14 +355,17 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const skillId = chooseSkill(params);
     let governed: GovernedTaskLike | undefined;
     let taskContext = extra.context;
-    const governance = options.governance;
     if (governance) {
-      if (taskContext === undefined && governance.readTaskContext) {
+      if (taskContext === undefined) {
         const read = governance.readTaskContext(message.metadata);
         if (!read.ok) throw read.error;
         taskContext = read.context;
       }
-      const input: Parameters<GovernanceOptions['admit']>[0] = { caller: caller.principal?.id ?? 'anonymous', skill: skillId ?? 'default' };
+      // Policy, concurrency buckets and budgets key on the verified AgentID when there is one.
+      const principal = caller.principal;
+      const agentId = principal?.agentId;
+      const input: Parameters<GovernanceOptions['admit']>[0] = { caller: agentId ?? principal?.id ?? 'anonymous', skill: skillId ?? 'default' };
+      if (agentId !== undefined) input.callerAgentId = agentId;
       if (taskContext) input.incoming = taskContext;
       if (extra.signal) input.signal = extra.signal;
       governed = await governance.admit(input);
