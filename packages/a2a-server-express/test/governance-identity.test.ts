@@ -123,7 +123,7 @@ describe('governance that cannot be half-plugged (issue 16.4)', () => {
 
   it('refuses a governance object without readTaskContext (it used to turn the recursion guard off silently)', () => {
     const governor = new Governor({ selfAgentId: 'self', recursion: new RecursionPolicy({ maxCallDepth: 2 }) });
-    expect(() => createA2AServer({ card: testCard(), executor: echoExecutor, governance: { admit: (input) => governor.admit(input) } as unknown as GovernanceOptions })).toThrow(
+    expect(() => createA2AServer({ card: testCard(), executor: echoExecutor, governance: { admit: (input: Parameters<GovernanceOptions['admit']>[0]) => governor.admit(input) } as unknown as GovernanceOptions })).toThrow(
       /expected governance to be a Governor \(admit and readTaskContext functions\), got admit: function, readTaskContext: undefined/,
     );
     expect(() => createA2AServer({ card: testCard(), executor: echoExecutor, governance: null as unknown as GovernanceOptions })).toThrow(TypeError);
