@@ -3,20 +3,33 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createA2AClient } from '@a2aplane/a2a-client';
 import {
+  type CallAuthorizer,
+  createCallAuthorizer,
   createGovernanceEvents,
   createInMemoryBudgetLedger,
   Governor,
   type GovernanceEvents,
   type MaterializedConfig,
   RecursionPolicy,
-  readTaskContext,
   TaskPolicyEngine,
 } from '@a2aplane/a2a-governance';
-import { agentIdFromPublicKey, createJwks, generateKeyPair, type KeyPair, signAgentCard, withAgentIdExtension } from '@a2aplane/a2a-identity';
+import {
+  agentIdFromPublicKey,
+  createAllowAllIdentityResolver,
+  createAllowlistIdentityResolver,
+  createJwks,
+  generateKeyPair,
+  type KeyPair,
+  signAgentCard,
+  withAgentIdExtension,
+} from '@a2aplane/a2a-identity';
 import {
   type A2AServer,
   type AgentExecutor,
+  type Authenticator,
   createA2AServer,
+  createAuthenticator,
+  createStaticApiKeyVerifier,
   createNodeHttpHandler,
   DEFAULT_JWKS_PATH,
   createAgentCard,
@@ -45,6 +58,44 @@ export interface ServeAgentOptions {
   delegateTrust?: CardTrust;
   fetch?: typeof fetch;
   name?: string;
+  /**
+   * API keys the operator issued to agents: key -> the AgentID it is bound to. A request with
+   * one (header `X-API-Key`) is that agent for governance; without keys every caller is anonymous.
+   */
+  apiKeys?: Readonly<Record<string, string>>;
+  /** Info lines (the allow-all trust log); default: none. */
+  log?: (line: string) => void;
+}
+
+/** The header `a2a serve --api-keys` reads. */
+export const API_KEY_HEADER = 'X-API-Key';
+
+/**
+ * The `authorize` gate of the operator config's `[trust]` block: the allowlist through a2a-identity's
+ * allowlist resolver, else allow-all with an info line per new AgentID (ADR-159 default).
+ */
+export function trustAuthorizer(trust: MaterializedConfig['trust'], log: (line: string) => void = () => undefined): CallAuthorizer {
+  const allowlist = trust?.allowlist;
+  const identity =
+    allowlist === undefined
+      ? createAllowAllIdentityResolver({ onAllow: (agentId) => log(`info: trust allow-all: serving caller ${agentId} (no trust.allowlist in the config)`) })
+      : createAllowlistIdentityResolver(allowlist);
+  return createCallAuthorizer({
+    identity,
+    requireVerifiedCaller: allowlist !== undefined,
+    ...(trust?.rules ? { rules: trust.rules } : {}),
+    ...(trust?.tiers ? { tiers: trust.tiers } : {}),
+  });
+}
+
+/** Operator-issued API keys as an authenticator whose principals carry the bound AgentID; anonymous callers pass to governance. */
+function apiKeyAuthenticator(apiKeys: Readonly<Record<string, string>>): Authenticator {
+  const principals = Object.fromEntries(Object.entries(apiKeys).map(([key, agentId], index) => [key, { id: `api-key-${index + 1}`, scheme: 'apiKey', agentId }]));
+  return createAuthenticator({
+    securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } } },
+    apiKey: createStaticApiKeyVerifier(principals),
+    allowAnonymous: true,
+  });
 }
 
 export interface ServedAgent {
@@ -112,8 +163,10 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   const agentId = key.algorithm === 'EdDSA' ? agentIdFromPublicKey(key.publicKey) : key.kid;
   const events = createGovernanceEvents();
   const { config } = options;
+  const log = options.log ?? (() => undefined);
   const governor = new Governor({
     selfAgentId: agentId,
+    authorize: trustAuthorizer(config.trust, log),
     ...(config.budget ? { budget: createInMemoryBudgetLedger(config.budget) } : {}),
     recursion: new RecursionPolicy(config.recursion),
     policy: new TaskPolicyEngine(config.policy),
@@ -137,6 +190,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     name: options.name ?? (delegating ? 'Delegating Agent' : 'Echo Agent'),
     description: delegating ? `Forwards each message to ${options.delegateTo}.` : 'Sends your message back.',
     capabilities: { streaming: true, pushNotifications: false },
+    ...(options.apiKeys ? { securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } } } } : {}),
     skills: [
       delegating
         ? { id: 'delegate', name: 'Delegate', description: 'Forwards the message to another agent.', tags: ['delegate'] }
@@ -152,7 +206,8 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   const server = createA2AServer({
     card,
     executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust) : echoExecutor(),
-    governance: { admit: (input) => governor.admit(input), readTaskContext },
+    governance: governor,
+    ...(options.apiKeys ? { authenticate: apiKeyAuthenticator(options.apiKeys) } : {}),
   });
   http.on(
     'request',

@@ -145,6 +145,67 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.status.message?.parts[0]?.text).toMatch(/^delegation failed: agent error RECURSION_LIMIT: .*limit=revisit/);
   });
 
+  it('enforces the trust block: an allowlisted agent is served, an unlisted one FORBIDDEN, an unverified caller UNAUTHENTICATED (JSON-RPC and REST)', async () => {
+    const listed = 'a1'.repeat(32);
+    const unlisted = 'b2'.repeat(32);
+    const config = dir.file('trust.yaml');
+    await writeFile(config, `trust:\n  allowlist: ["${listed}"]\n  rules:\n    - caller: "${listed}"\n      skills: [echo]\n`);
+    const keys = dir.file('keys.json');
+    await writeFile(keys, JSON.stringify({ 'listed-agent-key-0001': listed, 'unlisted-agent-key-001': unlisted }));
+    const agent = await serve(['--config', config, '--api-keys', keys]);
+
+    const served = await run(['send', agent.url, 'trusted', '--header', 'X-API-Key: listed-agent-key-0001', '--json']);
+    expect(served.code).toBe(0);
+    expect((JSON.parse(served.out) as { task: Task }).task.status.state).toBe('TASK_STATE_COMPLETED');
+    const refused = await run(['send', agent.url, 'stranger', '--header', 'X-API-Key: unlisted-agent-key-001']);
+    expect(refused.code).toBe(EXIT_CODES.failure);
+    expect(refused.err).toMatch(/FORBIDDEN.*limit=allowlist/);
+    const anonymous = await run(['send', agent.url, 'who am I']);
+    expect(anonymous.code).not.toBe(0);
+    expect(anonymous.err).toMatch(/UNAUTHENTICATED/);
+
+    const viaRest = (key: string) =>
+      fetch(`${agent.url}/a2a/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'X-API-Key': key },
+        body: JSON.stringify({ message: { messageId: `m-${key}`, role: 'ROLE_USER', parts: [{ text: 'rest' }] } }),
+      });
+    expect((await viaRest('listed-agent-key-0001')).status).toBe(200);
+    expect((await viaRest('unlisted-agent-key-001')).status).toBe(403);
+  });
+
+  it('without a trust block every caller is served, with an info line (ADR-159 allow-all default)', async () => {
+    const config = dir.file('open.toml');
+    await writeFile(config, TOML);
+    const controller = new AbortController();
+    const captured = captureIo({ signal: controller.signal });
+    const exit = runCli(['serve', '--json', '--config', config], captured.io);
+    for (let i = 0; i < 500 && !captured.out().includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
+    const { url } = JSON.parse(captured.out().split('\n')[0] as string) as { url: string };
+    expect((await run(['send', url, 'anyone'])).code).toBe(0);
+    expect(captured.err()).toMatch(/info: trust allow-all/);
+    controller.abort();
+    expect(await exit).toBe(0);
+  });
+
+  it('refuses an API key file that is not { key: AgentID } (exit 1, one line)', async () => {
+    const config = dir.file('plain.toml');
+    await writeFile(config, TOML);
+    const short = dir.file('short.json');
+    await writeFile(short, JSON.stringify({ abc: 'a1'.repeat(32) }));
+    const bad = dir.file('bad.json');
+    await writeFile(bad, JSON.stringify({ 'long-enough-key-0001': 'agent-7' }));
+    for (const [file, pattern] of [
+      [short, /expected keys of at least 16 characters/],
+      [bad, /expected an AgentID/],
+    ] as const) {
+      const result = await run(['serve', '--config', config, '--api-keys', file]);
+      expect(result.code).toBe(EXIT_CODES.failure);
+      expect(result.err.trim().split('\n')).toHaveLength(1);
+      expect(result.err).toMatch(pattern);
+    }
+  });
+
   it('config errors are one line, exit 1: missing file, invalid TOML, unknown field', async () => {
     const missing = await run(['serve', '--config', dir.file('nope.toml')]);
     expect(missing.code).toBe(EXIT_CODES.failure);

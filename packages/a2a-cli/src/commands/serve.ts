@@ -6,7 +6,7 @@ import { startServeAgent } from '../agent.js';
 import { cardTrustOf } from './verify.js';
 import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { CliError, usageError } from '../errors.js';
-import { readPrivateKey, readTextFile } from '../files.js';
+import { readJsonFile, readPrivateKey, readTextFile } from '../files.js';
 import type { Command } from './types.js';
 
 const CONFIG_FORMATS: Record<string, ConfigFormat> = { '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml' };
@@ -23,14 +23,38 @@ async function readOperatorConfig(path: string): Promise<OperatorConfig> {
   return result.config;
 }
 
+const AGENT_ID = /^[0-9a-fA-F]{64}$/;
+/** Short keys are guessable; operators should issue random ones. */
+const MIN_API_KEY_LENGTH = 16;
+
+/** Reads `{ "<api key>": "<AgentID>", ... }`: keys the operator issued to agents. */
+async function readApiKeys(path: string): Promise<Record<string, string>> {
+  const { value } = await readJsonFile(path);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CliError(`invalid API key file ${path}: expected an object of "<api key>": "<AgentID>", got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+  }
+  const keys: Record<string, string> = {};
+  for (const [key, agentId] of Object.entries(value)) {
+    if (key.length < MIN_API_KEY_LENGTH) throw new CliError(`invalid API key file ${path}: expected keys of at least ${MIN_API_KEY_LENGTH} characters, got one of ${key.length}`);
+    if (typeof agentId !== 'string' || !AGENT_ID.test(agentId)) {
+      throw new CliError(`invalid API key file ${path}: expected an AgentID (64 hex characters) for each key, got ${JSON.stringify(agentId)}`);
+    }
+    keys[key] = agentId.toLowerCase();
+  }
+  return keys;
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run an echo (or delegating) agent under an operator config',
-  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--key <private jwk>] [--delegate-to <url>] [--name <name>] [--json]
+  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--key <private jwk>] [--api-keys <file>] [--delegate-to <url>] [--name <name>] [--json]
 
 Starts an A2A agent over HTTP (JSON-RPC at /a2a/jsonrpc, REST under /a2a/rest) with a signed
 card at /.well-known/agent-card.json whose jku points to /.well-known/jwks.json. Every task
-passes the governance of the operator config (budget, recursion, policy blocks) first.
+passes the governance of the operator config first: trust (who may call which skill), then the
+budget, recursion and policy blocks. Without a trust block every caller is served and each new
+AgentID is logged (info, on stderr); with trust.allowlist only those agents are served, and a
+caller that cannot prove an AgentID is refused (UNAUTHENTICATED).
 By default the agent echoes the message; with --delegate-to it forwards each message to that
 agent, carrying the task lineage, and returns the answer. Prints the URL, then runs until
 SIGINT or SIGTERM and stops cleanly.
@@ -40,6 +64,8 @@ Options:
   --port <n>             port, 0 picks a free one (default 0)
   --host <addr>          interface to bind (default 127.0.0.1)
   --key <file>           private JWK to sign the card with (default: a fresh Ed25519 key)
+  --api-keys <file>      JSON { "<api key>": "<AgentID>" }: keys issued to agents; a request
+                         with one in the X-API-Key header is that agent for the trust rules
   --delegate-to <url>    forward messages to this agent; its card is verified as a2a send does:
   --delegate-key <file>  the delegate's card must be signed by this public JWK / JWKS
   --allow-insecure       accept the delegate's loopback http jku (development only)
@@ -58,6 +84,7 @@ Exit codes:
       port: { type: 'string' },
       host: { type: 'string' },
       key: { type: 'string' },
+      'api-keys': { type: 'string' },
       'delegate-to': { type: 'string' },
       'delegate-key': { type: 'string' },
       'allow-insecure': { type: 'boolean' },
@@ -74,13 +101,18 @@ Exit codes:
     const rawDelegate = stringValue(args, 'delegate-to');
     const delegateTo = rawDelegate === undefined ? undefined : agentUrl('serve', rawDelegate);
     const keyFile = stringValue(args, 'key');
+    const apiKeysFile = stringValue(args, 'api-keys');
     const name = stringValue(args, 'name');
 
     const operatorConfig = await readOperatorConfig(configFile);
     const config = materializeConfig(operatorConfig, { knownSelectors: createDefaultSelectorRegistry().names() });
     const key = keyFile === undefined ? undefined : await readPrivateKey(keyFile);
     const delegateTrust = await cardTrustOf(args, 'delegate-key');
+    const apiKeys = apiKeysFile === undefined ? undefined : await readApiKeys(apiKeysFile);
     if (ctx.io.signal?.aborted) return 0;
+    const log = (line: string): void => ctx.err(ctx.style.dim(line));
+    if (config.trust?.allowlist === undefined) log('info: trust allow-all: no trust.allowlist in the config, every caller is served');
+    else if (apiKeys === undefined) log(`info: trust allowlist of ${config.trust.allowlist.length}: callers without a verified AgentID are refused (UNAUTHENTICATED)`);
 
     let agent: Awaited<ReturnType<typeof startServeAgent>>;
     try {
@@ -89,6 +121,8 @@ Exit codes:
         port,
         config,
         fetch: ctx.io.fetch,
+        log,
+        ...(apiKeys ? { apiKeys } : {}),
         ...(key ? { key } : {}),
         ...(delegateTo ? { delegateTo, delegateTrust } : {}),
         ...(name ? { name } : {}),

@@ -3,18 +3,13 @@ import type { SecurityRequirement, SecurityScheme } from '@a2aplane/a2a-types';
 /** Who made a request, as established by one security scheme. */
 export interface Principal {
   id: string;
-  /**
-   * The caller's AgentID (64 hex characters), set only by an authenticator that verified the
-   * caller holds that agent's key (an RFC 9421 signature by it), or a credential the operator
-   * issued to that agent. Governance authorizes by it and keys policy, concurrency and budgets on
-   * it; absent, they key on `id`.
-   */
-  agentId?: string;
   /** The `securitySchemes` key that authenticated the request. */
   scheme: string;
   /**
-   * The caller's AgentID, set only by an authenticator that checked the caller holds the key it
-   * names (`createHttpSignatureAuthenticator`); policy and budgets can key on it.
+   * The caller's AgentID (64 hex characters), set only by an authenticator that verified the
+   * caller holds that agent's key (`createHttpSignatureAuthenticator`: an RFC 9421 signature by
+   * it), or from a credential the operator issued to that agent. Governance authorizes by it and
+   * keys policy, concurrency and budgets on it; absent, they key on `id`.
    */
   agentId?: string;
   claims?: Record<string, unknown>;
