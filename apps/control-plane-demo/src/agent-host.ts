@@ -1,13 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type Governor,
-  readTaskContext,
-} from '@a2aplane/a2a-governance';
+import type { Governor } from '@a2aplane/a2a-governance';
 import { agentIdFromPublicKey, generateKeyPair, type KeyPair, signAgentCard, withAgentIdExtension } from '@a2aplane/a2a-identity';
 import {
   type A2AServer,
   type AgentExecutor,
+  type Authenticator,
   createA2AServer,
   createAgentCard,
   createNodeHttpHandler,
@@ -39,6 +37,10 @@ export interface HostAgentOptions {
   memory?: MemoryExtensionParamsOptions;
   /** Typed-artifact versions the agent speaks. Default `SUPPORTED_ARTIFACT_KIND_VERSIONS`. */
   artifactKindVersions?: readonly string[];
+  /** The agent's signing key (default: a fresh Ed25519 key), for a scenario that must know AgentIDs up front. */
+  key?: KeyPair;
+  /** Who is calling: its principal (and verified AgentID) feeds the governor's trust gate. Default: anonymous callers. */
+  authenticate?: Authenticator;
 }
 
 /**
@@ -57,7 +59,7 @@ function cardParams(options: HostAgentOptions) {
  * AgentID it names, a signed card served from cached bytes, and (optionally) inbound governance.
  */
 export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent> {
-  const key = generateKeyPair('EdDSA');
+  const key = options.key ?? generateKeyPair('EdDSA');
   const agentId = agentIdFromPublicKey(key.publicKey);
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -90,12 +92,16 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
     executor,
     ...(governor
       ? {
-          governance: {
-            admit: (input) => governor.admit(estimatedCostUsd === undefined ? input : { ...input, estimatedCostUsd }),
-            readTaskContext,
-          },
+          governance:
+            estimatedCostUsd === undefined
+              ? governor
+              : {
+                  admit: (input) => governor.admit({ ...input, estimatedCostUsd }),
+                  readTaskContext: (metadata) => governor.readTaskContext(metadata),
+                },
         }
       : {}),
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
   });
   http.on('request', createNodeHttpHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key) } }));
   return {

@@ -3,6 +3,8 @@ import { type A2AClient, type A2AClientOptions, CardResolver, createA2AClient } 
 import { createRemoteExecutorFactory } from '@a2aplane/a2a-client/routing';
 import {
   type BudgetLedger,
+  type CallAuthorizer,
+  createCallAuthorizer,
   createGovernanceEvents,
   createInMemoryBudgetLedger,
   type GovernanceEvents,
@@ -14,7 +16,7 @@ import {
   TaskPolicyEngine,
 } from '@a2aplane/a2a-governance';
 import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
-import { checkCardAgentId, createPinnedKeyResolver, exportPublicJwk, verifyAgentCard } from '@a2aplane/a2a-identity';
+import { checkCardAgentId, createAllowlistIdentityResolver, createPinnedKeyResolver, exportPublicJwk, verifyAgentCard } from '@a2aplane/a2a-identity';
 import { createDefaultSelectorRegistry, Dispatcher, PeerPool, type PeerSelector, selectorFromConfig } from '@a2aplane/a2a-routing';
 import { artifactVersionNegotiator } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentCard } from '@a2aplane/a2a-types';
@@ -32,8 +34,13 @@ export interface ControlPlane {
   spend: SpendAggregator;
   events: GovernanceEvents;
   selector: () => PeerSelector;
-  /** The inbound gate of one agent: budget -> recursion -> policy, on the shared ledger. */
-  governorFor(agentId: string): Governor;
+  /** The inbound gate of one agent: [authorize ->] budget -> recursion -> policy, on the shared ledger. */
+  governorFor(agentId: string, authorize?: CallAuthorizer): Governor;
+  /**
+   * The trust gate of the operator config: its `trust.allowlist`, or (when the file sets none) the
+   * AgentIDs the demo enrolled, through a2a-identity's allowlist resolver; its rules and tiers apply.
+   */
+  authorizerFor(enrolled: readonly string[]): CallAuthorizer;
 }
 
 export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Promise<ControlPlane> {
@@ -53,9 +60,16 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
         routing ?? { defaultSelector: 'lowest_latency', fallback: [] },
         registry,
       ),
-    governorFor: (agentId) =>
+    authorizerFor: (enrolled) =>
+      createCallAuthorizer({
+        identity: createAllowlistIdentityResolver(config.trust?.allowlist ?? enrolled),
+        ...(config.trust?.rules ? { rules: config.trust.rules } : {}),
+        ...(config.trust?.tiers ? { tiers: config.trust.tiers } : {}),
+      }),
+    governorFor: (agentId, authorize) =>
       new Governor({
         selfAgentId: agentId,
+        ...(authorize ? { authorize } : {}),
         budget: ledger,
         recursion: new RecursionPolicy(config.recursion),
         policy: new TaskPolicyEngine(config.policy),

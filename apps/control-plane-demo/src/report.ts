@@ -5,6 +5,7 @@ import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
 import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
 import type { RemoteEqualsLocalResult } from './scenarios/remote-equals-local.js';
+import type { TrustResult } from './scenarios/trust.js';
 
 export interface DemoReport {
   startedAt: string;
@@ -18,6 +19,7 @@ export interface DemoReport {
     remoteEqualsLocal?: RemoteEqualsLocalResult | { error: string };
     constantSizeHandOff?: HandOffResult | { error: string };
     boundedRecursion?: Omit<BoundedRecursionResult, 'tree'> | { error: string };
+    trustAllowlist?: TrustResult | { error: string };
   };
 }
 
@@ -86,6 +88,17 @@ export function printBoundedRecursion(result: BoundedRecursionResult): void {
   console.log(`   deepest task: depth ${result.deepestDepth} (maxCallDepth ${result.maxCallDepth}); every deeper delegation rejected at dispatch: ${verdict(result.depthLimitHeld)}`);
   console.log(`   cycle ${result.cycle.path.join(' → ')}: rejected with ${result.cycle.rejectedWith ?? 'nothing'}, A called ${result.cycle.callsToA} time(s): ${verdict(result.cycle.passed)}`);
   console.log(`\n${renderTreeText(result.tree, 24)}`);
+}
+
+export function printTrust(result: TrustResult): void {
+  console.log(`\n${bold('4. Trust allowlist: an unlisted agent is refused')}  ${verdict(result.passed)}`);
+  const width = Math.max(...result.calls.map((call) => call.caller.length));
+  for (const call of result.calls) {
+    const served = call.outcome === 'TASK_STATE_COMPLETED';
+    const who = call.agentId ? `AgentID ${call.agentId.slice(0, 16)}…` : 'no AgentID';
+    console.log(`   ${served ? green('served ') : red('refused')} ${call.caller.padEnd(width)}  ${dim(who)}  ${call.outcome}`);
+  }
+  console.log(dim(`   tasks that reached the gatekeeper's executor: ${result.executions}; callers prove their AgentID by ${result.callerProof}`));
 }
 
 /** Writes demo-report.json, the delegation tree as SVG and an HTML page around it. */

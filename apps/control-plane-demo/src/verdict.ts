@@ -1,5 +1,5 @@
-/** The three acceptance tests of ADR-159, in the order the demo runs them. */
-export const SCENARIO_NAMES = ['remoteEqualsLocal', 'constantSizeHandOff', 'boundedRecursion'] as const;
+/** The three acceptance tests of ADR-159, then the trust check (issue 16), in the order the demo runs them. */
+export const SCENARIO_NAMES = ['remoteEqualsLocal', 'constantSizeHandOff', 'boundedRecursion', 'trustAllowlist'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** Process exit codes of `pnpm demo`. */

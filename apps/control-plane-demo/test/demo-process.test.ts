@@ -109,13 +109,15 @@ async function expectNothingLeft(demo: Demo, urls: string[]): Promise<void> {
 const readReport = async (): Promise<DemoReport> => JSON.parse(await readFile(join(outputDirectory, 'demo-report.json'), 'utf8')) as DemoReport;
 
 describe('pnpm demo (the process)', () => {
-  it('runs the three scenarios, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
+  it('runs the three scenarios and the trust check, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
     const demo = startDemo();
     expect(await demo.exited).toBe(0);
     const output = demo.output();
     expect(output).toContain('1. Remote ≡ local  PASS');
     expect(output).toContain('2. Constant-size memory hand-off  PASS');
     expect(output).toContain('3. Bounded cost under recursion  PASS');
+    expect(output).toContain('4. Trust allowlist: an unlisted agent is refused  PASS');
+    expect(output).toMatch(/refused unlisted +AgentID [0-9a-f]{16}… +FORBIDDEN/);
     expect(output).toMatch(/\[ *\d+\.\ds\] scenario 2: A hands B 1,000,000 vectors/); // the progress display
     expect(output).toMatch(/^delegator-00 d0 \$0\.010$/m); // the text tree
     expect(output).toMatch(/^├─ delegator-\d\d d1 \$0\.010$/m);
@@ -133,7 +135,7 @@ describe('pnpm demo (the process)', () => {
     expect(await readFile(join(outputDirectory, 'delegation-tree.html'), 'utf8')).toContain(svg);
 
     const urls = agentUrls(output);
-    expect(urls).toHaveLength(1 + 2 + 15);
+    expect(urls).toHaveLength(1 + 2 + 15 + 3);
     await expectNothingLeft(demo, urls);
   }, 120_000);
 

@@ -5,8 +5,8 @@ const pass = { passed: true };
 const fail = { passed: false };
 
 describe('demo verdict (exit code of pnpm demo)', () => {
-  it('passes and exits 0 only when all three acceptance tests passed', () => {
-    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass });
+  it('passes and exits 0 only when all three acceptance tests and the trust check passed', () => {
+    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass, trustAllowlist: pass });
     expect(verdict).toEqual({
       passed: true,
       exitCode: DEMO_EXIT_CODES.passed,
@@ -14,6 +14,7 @@ describe('demo verdict (exit code of pnpm demo)', () => {
         { name: 'remoteEqualsLocal', passed: true },
         { name: 'constantSizeHandOff', passed: true },
         { name: 'boundedRecursion', passed: true },
+        { name: 'trustAllowlist', passed: true },
       ],
     });
   });
@@ -22,15 +23,16 @@ describe('demo verdict (exit code of pnpm demo)', () => {
     ['remoteEqualsLocal' as const],
     ['constantSizeHandOff' as const],
     ['boundedRecursion' as const],
+    ['trustAllowlist' as const],
   ])('one failed test (%s) fails the demo: exit 1', (name) => {
-    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass, [name]: fail });
+    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass, trustAllowlist: pass, [name]: fail });
     expect(verdict.passed).toBe(false);
     expect(verdict.exitCode).toBe(DEMO_EXIT_CODES.failed);
     expect(verdict.outcomes.find((outcome) => outcome.name === name)).toEqual({ name, passed: false });
   });
 
   it('a scenario that threw fails with its error', () => {
-    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: { error: 'Error: boom' }, boundedRecursion: pass });
+    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: { error: 'Error: boom' }, boundedRecursion: pass, trustAllowlist: pass });
     expect(verdict.exitCode).toBe(1);
     expect(verdict.outcomes[1]).toEqual({ name: 'constantSizeHandOff', passed: false, error: 'Error: boom' });
   });
@@ -38,6 +40,11 @@ describe('demo verdict (exit code of pnpm demo)', () => {
   it('a scenario that did not run, or returned no boolean true, fails', () => {
     expect(judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass }).outcomes[2]).toEqual({
       name: 'boundedRecursion',
+      passed: false,
+      error: 'did not run',
+    });
+    expect(judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass }).outcomes[3]).toEqual({
+      name: 'trustAllowlist',
       passed: false,
       error: 'did not run',
     });

@@ -1,0 +1,120 @@
+import { agentIdFromPublicKey, generateKeyPair } from '@a2aplane/a2a-identity';
+import { createAuthenticator, createStaticApiKeyVerifier, type Principal } from '@a2aplane/a2a-server-express';
+import { A2AError, type SecurityScheme } from '@a2aplane/a2a-types';
+import { type HostedAgent, hostAgent } from '../agent-host.js';
+import { createWorkerExecutor } from '../agents/worker.js';
+import { type AgentSummary, type ControlPlane, discoverPeers, summarizePeers } from '../control-plane.js';
+import type { ScenarioOptions } from './remote-equals-local.js';
+
+export interface TrustCall {
+  caller: string;
+  /** The caller's AgentID; absent for the anonymous call. */
+  agentId?: string;
+  /** `TASK_STATE_COMPLETED` when served, else the refusal's reason (`FORBIDDEN`, `UNAUTHENTICATED`). */
+  outcome: string;
+}
+
+export interface TrustResult {
+  passed: boolean;
+  /** Enrolled agent, unlisted agent (its own key, AgentID and valid card), anonymous caller. */
+  calls: TrustCall[];
+  /** Tasks that reached the gatekeeper's executor (only the enrolled agent's). */
+  executions: number;
+  /** How callers prove their AgentID in this run. */
+  callerProof: string;
+  agents: AgentSummary[];
+}
+
+const WORK_SKILL = { id: 'work', name: 'Work', description: 'Summarises text.', tags: ['demo'] };
+const API_KEY_HEADER = 'X-API-Key';
+const apiKeyScheme: SecurityScheme = { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } };
+
+const reasonOf = (error: unknown): string => (A2AError.isInstance(error) ? error.reason : error instanceof Error ? error.name : String(error));
+
+/**
+ * Who may call whom (issue 16, ADR-159 r2 open question 2): a gatekeeper agent serves only the
+ * AgentIDs on its trust allowlist (the operator config's `trust.allowlist`, or the agents the demo
+ * enrolled), inside its governance pipeline, before the budget. An enrolled agent is served; an
+ * agent with its own key, AgentID and valid signed card that is not on the list is refused
+ * (`FORBIDDEN`); a caller that proves no AgentID is refused (`UNAUTHENTICATED`). Callers prove
+ * their AgentID with an API key the operator bound to it (request signing is not wired yet).
+ */
+export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {}): Promise<TrustResult> {
+  options.signal?.throwIfAborted();
+  options.onProgress?.('scenario 4: starting a gatekeeper, an enrolled agent and an unlisted one');
+  const memberKey = generateKeyPair('EdDSA');
+  const intruderKey = generateKeyPair('EdDSA');
+  const gatekeeperKey = generateKeyPair('EdDSA');
+  const member = agentIdFromPublicKey(memberKey.publicKey);
+  const gatekeeperId = agentIdFromPublicKey(gatekeeperKey.publicKey);
+  // Operator-issued keys, each bound to the AgentID of the agent it was issued to.
+  const apiKeys = new Map<string, string>();
+  const principals: Record<string, Principal> = {};
+  const issue = (name: string, agentId: string): void => {
+    const key = `${name}-${globalThis.crypto.randomUUID()}`;
+    apiKeys.set(name, key);
+    principals[key] = { id: name, scheme: 'apiKey', agentId };
+  };
+  issue('enrolled', member);
+  issue('unlisted', agentIdFromPublicKey(intruderKey.publicKey));
+  const authenticate = createAuthenticator({ securitySchemes: { apiKey: apiKeyScheme }, apiKey: createStaticApiKeyVerifier(principals), allowAnonymous: true });
+  const authorize = plane.authorizerFor([member, gatekeeperId]);
+
+  const agents: HostedAgent[] = [];
+  try {
+    const gatekeeper = await hostAgent({
+      name: 'gatekeeper',
+      key: gatekeeperKey,
+      skill: WORK_SKILL,
+      executor: () => createWorkerExecutor(),
+      governor: (agentId) => plane.governorFor(agentId, authorize),
+      authenticate,
+    });
+    agents.push(gatekeeper);
+    const enrolled = await hostAgent({ name: 'enrolled', key: memberKey, skill: WORK_SKILL, executor: () => createWorkerExecutor() });
+    agents.push(enrolled);
+    const intruder = await hostAgent({ name: 'unlisted', key: intruderKey, skill: WORK_SKILL, executor: () => createWorkerExecutor() });
+    agents.push(intruder);
+
+    // Every caller discovers (and verifies) the gatekeeper's card, then calls with its own credential.
+    const all = await discoverPeers(agents);
+    options.onAgents?.(summarizePeers(all));
+    const clientOf = async (name: string | undefined) => {
+      const discovered = await discoverPeers([gatekeeper], () => ({
+        retry: { retries: 0 },
+        ...(name === undefined ? {} : { headers: { [API_KEY_HEADER]: apiKeys.get(name)! } }),
+      }));
+      return discovered.get(gatekeeper.agentId)!.client;
+    };
+    const callAs = async (caller: string, agentId: string | undefined, name: string | undefined): Promise<TrustCall> => {
+      options.signal?.throwIfAborted();
+      const client = await clientOf(name);
+      try {
+        const response = await client.sendMessage(
+          { message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: `hello from ${caller}` }], metadata: { skillId: 'work' } } },
+          options.signal ? { signal: options.signal } : {},
+        );
+        return { caller, ...(agentId ? { agentId } : {}), outcome: response.task?.status.state ?? 'message' };
+      } catch (error) {
+        return { caller, ...(agentId ? { agentId } : {}), outcome: reasonOf(error) };
+      }
+    };
+    options.onProgress?.('scenario 4: the enrolled agent, the unlisted agent and an anonymous caller call the gatekeeper');
+    const calls = [
+      await callAs('enrolled', enrolled.agentId, 'enrolled'),
+      await callAs('unlisted', intruder.agentId, 'unlisted'),
+      await callAs('anonymous', undefined, undefined),
+    ];
+    const expected = ['TASK_STATE_COMPLETED', 'FORBIDDEN', 'UNAUTHENTICATED'];
+    const passed = calls.every((call, index) => call.outcome === expected[index]) && gatekeeper.executions === 1;
+    return {
+      passed,
+      calls,
+      executions: gatekeeper.executions,
+      callerProof: `API key bound to the AgentID (header ${API_KEY_HEADER})`,
+      agents: summarizePeers(all),
+    };
+  } finally {
+    await Promise.all(agents.map((agent) => agent.close()));
+  }
+}
