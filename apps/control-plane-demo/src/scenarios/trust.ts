@@ -1,3 +1,4 @@
+import { apiKeyAuth } from '@a2aplane/a2a-client';
 import { agentIdFromPublicKey, generateKeyPair } from '@a2aplane/a2a-identity';
 import { createAuthenticator, createStaticApiKeyVerifier, type Principal } from '@a2aplane/a2a-server-express';
 import { A2AError, type SecurityScheme } from '@a2aplane/a2a-types';
@@ -82,7 +83,7 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
     const clientOf = async (name: string | undefined) => {
       const discovered = await discoverPeers([gatekeeper], () => ({
         retry: { retries: 0 },
-        ...(name === undefined ? {} : { headers: { [API_KEY_HEADER]: apiKeys.get(name)! } }),
+        ...(name === undefined ? {} : { auth: apiKeyAuth({ name: API_KEY_HEADER, value: apiKeys.get(name)!, location: 'header' }) }),
       }));
       return discovered.get(gatekeeper.agentId)!.client;
     };
