@@ -118,16 +118,16 @@ export function createCallAuthorizer(options: CallAuthorizerOptions): CallAuthor
       metadata: { limit, agentId, skill },
     }),
   });
-  const mayCall = (agentId: string, skill: string): boolean => {
-    if (rules === undefined) return true;
-    const tier = tiers.get(agentId);
-    for (const subject of ['*', agentId, tier === undefined ? undefined : `tier:${tier}`]) {
-      if (subject === undefined || !rules.has(subject)) continue;
-      const skills = rules.get(subject);
-      if (skills === undefined || skills.has(skill)) return true;
-    }
-    return false;
+  // Per-call work is three map lookups: no array or string is built per request.
+  const tierSubjects = new Map<string, string>();
+  for (const [agentId, tier] of tiers) tierSubjects.set(agentId, `tier:${tier}`);
+  const grants = (subject: string | undefined, skill: string): boolean => {
+    if (subject === undefined || rules === undefined || !rules.has(subject)) return false;
+    const skills = rules.get(subject);
+    return skills === undefined || skills.has(skill);
   };
+  const mayCall = (agentId: string, skill: string): boolean =>
+    rules === undefined || grants('*', skill) || grants(agentId, skill) || grants(tierSubjects.get(agentId), skill);
   const decide = (agentId: string, skill: string, allowed: boolean): CallAuthorization => {
     if (!allowed) return forbidden(agentId, skill, 'allowlist');
     return mayCall(agentId, skill) ? ALLOWED : forbidden(agentId, skill, 'rules');

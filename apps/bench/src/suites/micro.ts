@@ -1,6 +1,7 @@
 import {
   Governor,
   RecursionPolicy,
+  createCallAuthorizer,
   SpendAggregator,
   TaskPolicyEngine,
   type TaskContext,
@@ -9,7 +10,9 @@ import {
   createRootContext,
 } from '@a2aplane/a2a-governance';
 import {
+  agentIdFromPublicKey,
   canonicalize,
+  createAllowlistIdentityResolver,
   createHmacWebhookSigner,
   createPinnedKeyResolver,
   createWebhookVerifier,
@@ -157,6 +160,32 @@ async function buildCases(): Promise<Case[]> {
     fn: async () => {
       for (let i = 0; i < B; i++) {
         const task = await governor.admit({ caller: 'caller-1', skill: 'echo', incoming, parentTaskId: 'task-2' });
+        await task.finish({ usd: 0.001, tokens: 10 });
+      }
+    },
+  });
+
+  // The same admission behind the trust gate: an allowlisted, verified caller with a skill rule.
+  const callerId = agentIdFromPublicKey(generateKeyPair('EdDSA').publicKey);
+  const trusted = new Governor({
+    selfAgentId: 'agent-self',
+    authorize: createCallAuthorizer({
+      identity: createAllowlistIdentityResolver([callerId]),
+      rules: [{ caller: 'tier:1', skills: ['echo'] }],
+      tiers: { [callerId]: 1 },
+    }),
+    budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e12, maxTokensPerMinute: 1e15, maxTasksPerMinute: 1e12 }),
+    recursion: new RecursionPolicy(),
+    policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
+    spend: new SpendAggregator(),
+  });
+  cases.push({
+    name: 'Governor admit+finish (trust allowlist + rules, budget, recursion, policy, lineage)',
+    group: 'governance',
+    batch: B,
+    fn: async () => {
+      for (let i = 0; i < B; i++) {
+        const task = await trusted.admit({ caller: callerId, callerAgentId: callerId, skill: 'echo', incoming, parentTaskId: 'task-2' });
         await task.finish({ usd: 0.001, tokens: 10 });
       }
     },
