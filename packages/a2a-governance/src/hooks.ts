@@ -44,31 +44,52 @@ export function checkHooks(hooks: GovernanceHooks | undefined): void {
 
 const now = (): number => performance.timeOrigin + performance.now();
 
+/** Fixed-shape records (no object spreads): a hooked dispatch builds one per stage start and finish. */
+class StageStart implements GovernanceStageStart {
+  constructor(
+    readonly stage: GovernanceStage,
+    readonly dispatchId: string,
+    readonly caller: string,
+    readonly skill: string,
+    readonly traceId: string | undefined,
+    readonly startTime: number,
+  ) {}
+}
+
+class StageFinish implements GovernanceStageFinish {
+  constructor(
+    readonly stage: GovernanceStage,
+    readonly dispatchId: string,
+    readonly caller: string,
+    readonly skill: string,
+    readonly traceId: string | undefined,
+    readonly startTime: number,
+    readonly decision: 'accepted' | 'rejected' | 'error',
+    readonly reason: string | undefined,
+    readonly error: unknown,
+    readonly endTime: number,
+    readonly durationMs: number,
+  ) {}
+}
+
 /** The hook calls of one dispatch; made only when the governor has hooks. */
 export class StageTrace {
   readonly dispatchId: string = globalThis.crypto.randomUUID();
-  private readonly traceId: string | undefined;
 
   constructor(
     private readonly hooks: GovernanceHooks,
     private readonly caller: string,
     private readonly skill: string,
-    traceId: string | undefined,
-  ) {
-    this.traceId = traceId;
-  }
-
-  private base(stage: GovernanceStage, startTime: number): GovernanceStageStart {
-    const { dispatchId, caller, skill, traceId } = this;
-    return traceId === undefined ? { stage, dispatchId, caller, skill, startTime } : { stage, dispatchId, caller, skill, traceId, startTime };
-  }
+    private readonly traceId: string | undefined,
+  ) {}
 
   /** Returns the stage's start time, to hand back to `finish`. */
   start(stage: GovernanceStage): number {
     const startTime = now();
-    if (this.hooks.onStageStart) {
+    const hook = this.hooks.onStageStart;
+    if (hook !== undefined) {
       try {
-        this.hooks.onStageStart(this.base(stage, startTime));
+        hook.call(this.hooks, new StageStart(stage, this.dispatchId, this.caller, this.skill, this.traceId, startTime));
       } catch {
         // ignored, see GovernanceHooks
       }
@@ -77,18 +98,12 @@ export class StageTrace {
   }
 
   finish(stage: GovernanceStage, startTime: number, decision: 'accepted' | 'rejected' | 'error', reason?: string, error?: unknown): void {
-    if (!this.hooks.onStageFinish) return;
+    const hook = this.hooks.onStageFinish;
+    if (hook === undefined) return;
     const endTime = now();
-    const info: GovernanceStageFinish = {
-      ...this.base(stage, startTime),
-      decision,
-      ...(reason === undefined ? {} : { reason }),
-      ...(error === undefined ? {} : { error }),
-      endTime,
-      durationMs: Math.max(0, endTime - startTime),
-    };
+    const info = new StageFinish(stage, this.dispatchId, this.caller, this.skill, this.traceId, startTime, decision, reason, error, endTime, Math.max(0, endTime - startTime));
     try {
-      this.hooks.onStageFinish(info);
+      hook.call(this.hooks, info);
     } catch {
       // ignored, see GovernanceHooks
     }
