@@ -67,6 +67,20 @@ describe('call authorization inside the governance pipeline (issue 16.3)', () =>
     expect(executed).toBe(2);
   });
 
+  it('refuses an unlisted agent before the stream opens, and a refused caller costs no budget', async () => {
+    const budget = createInMemoryBudgetLedger({ maxTasksPerMinute: 1 });
+    const governor = new Governor({ selfAgentId: 'self', authorize: createCallAuthorizer({ identity: createAllowlistIdentityResolver([LISTED]) }), budget });
+    server = await startServer({ executor: echoExecutor, authenticate: authenticate(), governance: governor });
+    for (let i = 0; i < 3; i++) {
+      const refused = await rpc(server.url, 'SendStreamingMessage', { message: userMessage('hi') }, { 'X-API-Key': 'key-unlisted' });
+      expect(reasonOf(refused.body)).toBe('FORBIDDEN');
+    }
+    expect(budget.snapshot().totals.tasks).toBe(0);
+    // The one task of the window is still there for the allowlisted agent.
+    const served = await rpc(server.url, 'SendMessage', { message: userMessage('hi') }, { 'X-API-Key': 'key-listed' });
+    expect(served.body.result).toBeDefined();
+  });
+
   it('keys policy and concurrency buckets on the verified AgentID, not the credential', async () => {
     const gates: (() => void)[] = [];
     const executor: AgentExecutor = {
