@@ -200,6 +200,7 @@ describe('failures on the request path end the task, never the process', () => {
               throw new Error('ledger down');
             },
           }),
+          readTaskContext: () => ({ ok: true, context: undefined }),
         },
       });
       const { json } = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: userMessage('x') } }));
