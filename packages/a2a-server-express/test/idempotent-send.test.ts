@@ -112,6 +112,7 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
           if (refuse) throw new Error('not now');
           return { context: { traceId: 't', depth: 0, rootAgentId: 'a', visitedAgents: ['a'] }, signal: new AbortController().signal, meterTokens() {}, finish: async () => undefined };
         },
+        readTaskContext: () => ({ ok: true, context: undefined }),
       },
     });
     const refused = await server.handle({ method: 'SendMessage', params: send('m-9'), version: '1.0' });
