@@ -1,7 +1,6 @@
-import { apiKeyAuth } from '@a2aplane/a2a-client';
-import { agentIdFromPublicKey, generateKeyPair } from '@a2aplane/a2a-identity';
-import { createAuthenticator, createStaticApiKeyVerifier, type Principal } from '@a2aplane/a2a-server-express';
-import { A2AError, type SecurityScheme } from '@a2aplane/a2a-types';
+import { agentIdFromPublicKey, createCallerKeyResolver, createHttpRequestSigner, createHttpSignatureVerifier, generateKeyPair, type KeyPair } from '@a2aplane/a2a-identity';
+import { createHttpSignatureAuthenticator, verifyEd25519 } from '@a2aplane/a2a-server-express';
+import { A2AError } from '@a2aplane/a2a-types';
 import { type HostedAgent, hostAgent } from '../agent-host.js';
 import { createWorkerExecutor } from '../agents/worker.js';
 import { type AgentSummary, type ControlPlane, discoverPeers, summarizePeers } from '../control-plane.js';
@@ -27,8 +26,6 @@ export interface TrustResult {
 }
 
 const WORK_SKILL = { id: 'work', name: 'Work', description: 'Summarises text.', tags: ['demo'] };
-const API_KEY_HEADER = 'X-API-Key';
-const apiKeyScheme: SecurityScheme = { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } };
 
 const reasonOf = (error: unknown): string => (A2AError.isInstance(error) ? error.reason : error instanceof Error ? error.name : String(error));
 
@@ -38,7 +35,9 @@ const reasonOf = (error: unknown): string => (A2AError.isInstance(error) ? error
  * enrolled), inside its governance pipeline, before the budget. An enrolled agent is served; an
  * agent with its own key, AgentID and valid signed card that is not on the list is refused
  * (`FORBIDDEN`); a caller that proves no AgentID is refused (`UNAUTHENTICATED`). Callers prove
- * their AgentID with an API key the operator bound to it (request signing is not wired yet).
+ * their AgentID by signing each request with their Ed25519 key (RFC 9421, `keyid` = AgentID); the
+ * gatekeeper verifies against the operator's key directory (every agent's key is known: being
+ * known is not being allowed).
  */
 export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {}): Promise<TrustResult> {
   options.signal?.throwIfAborted();
@@ -48,17 +47,9 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
   const gatekeeperKey = generateKeyPair('EdDSA');
   const member = agentIdFromPublicKey(memberKey.publicKey);
   const gatekeeperId = agentIdFromPublicKey(gatekeeperKey.publicKey);
-  // Operator-issued keys, each bound to the AgentID of the agent it was issued to.
-  const apiKeys = new Map<string, string>();
-  const principals: Record<string, Principal> = {};
-  const issue = (name: string, agentId: string): void => {
-    const key = `${name}-${globalThis.crypto.randomUUID()}`;
-    apiKeys.set(name, key);
-    principals[key] = { id: name, scheme: 'apiKey', agentId };
-  };
-  issue('enrolled', member);
-  issue('unlisted', agentIdFromPublicKey(intruderKey.publicKey));
-  const authenticate = createAuthenticator({ securitySchemes: { apiKey: apiKeyScheme }, apiKey: createStaticApiKeyVerifier(principals), allowAnonymous: true });
+  // Who is who: the operator's key directory holds every agent's key; the allowlist does not.
+  const verifier = createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [memberKey, intruderKey, gatekeeperKey] }), verifyEd25519 });
+  const authenticate = createHttpSignatureAuthenticator({ verifier, allowAnonymous: true });
   const authorize = plane.authorizerFor([member, gatekeeperId]);
 
   const agents: HostedAgent[] = [];
@@ -80,16 +71,13 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
     // Every caller discovers (and verifies) the gatekeeper's card, then calls with its own credential.
     const all = await discoverPeers(agents);
     options.onAgents?.(summarizePeers(all));
-    const clientOf = async (name: string | undefined) => {
-      const discovered = await discoverPeers([gatekeeper], () => ({
-        retry: { retries: 0 },
-        ...(name === undefined ? {} : { auth: apiKeyAuth({ name: API_KEY_HEADER, value: apiKeys.get(name)!, location: 'header' }) }),
-      }));
+    const clientOf = async (key: KeyPair | undefined) => {
+      const discovered = await discoverPeers([gatekeeper], () => ({ retry: { retries: 0 }, ...(key ? { auth: createHttpRequestSigner({ key }) } : {}) }));
       return discovered.get(gatekeeper.agentId)!.client;
     };
-    const callAs = async (caller: string, agentId: string | undefined, name: string | undefined): Promise<TrustCall> => {
+    const callAs = async (caller: string, agentId: string | undefined, key: KeyPair | undefined): Promise<TrustCall> => {
       options.signal?.throwIfAborted();
-      const client = await clientOf(name);
+      const client = await clientOf(key);
       try {
         const response = await client.sendMessage(
           { message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: `hello from ${caller}` }], metadata: { skillId: 'work' } } },
@@ -102,8 +90,8 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
     };
     options.onProgress?.('scenario 4: the enrolled agent, the unlisted agent and an anonymous caller call the gatekeeper');
     const calls = [
-      await callAs('enrolled', enrolled.agentId, 'enrolled'),
-      await callAs('unlisted', intruder.agentId, 'unlisted'),
+      await callAs('enrolled', enrolled.agentId, memberKey),
+      await callAs('unlisted', intruder.agentId, intruderKey),
       await callAs('anonymous', undefined, undefined),
     ];
     const expected = ['TASK_STATE_COMPLETED', 'FORBIDDEN', 'UNAUTHENTICATED'];
@@ -112,7 +100,7 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
       passed,
       calls,
       executions: gatekeeper.executions,
-      callerProof: `API key bound to the AgentID (header ${API_KEY_HEADER})`,
+      callerProof: 'signing each request with their Ed25519 key (RFC 9421, keyid = AgentID)',
       agents: summarizePeers(all),
     };
   } finally {
