@@ -154,13 +154,13 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     await writeFile(keys, JSON.stringify({ 'listed-agent-key-0001': listed, 'unlisted-agent-key-001': unlisted }));
     const agent = await serve(['--config', config, '--api-keys', keys]);
 
-    const served = await run(['send', agent.url, 'trusted', '--header', 'X-API-Key: listed-agent-key-0001', '--json']);
+    const served = await run(['send', '--allow-insecure', agent.url, 'trusted', '--header', 'X-API-Key: listed-agent-key-0001', '--json']);
     expect(served.code).toBe(0);
     expect((JSON.parse(served.out) as { task: Task }).task.status.state).toBe('TASK_STATE_COMPLETED');
-    const refused = await run(['send', agent.url, 'stranger', '--header', 'X-API-Key: unlisted-agent-key-001']);
+    const refused = await run(['send', '--allow-insecure', agent.url, 'stranger', '--header', 'X-API-Key: unlisted-agent-key-001']);
     expect(refused.code).toBe(EXIT_CODES.failure);
     expect(refused.err).toMatch(/FORBIDDEN.*limit=allowlist/);
-    const anonymous = await run(['send', agent.url, 'who am I']);
+    const anonymous = await run(['send', '--allow-insecure', agent.url, 'who am I']);
     expect(anonymous.code).not.toBe(0);
     expect(anonymous.err).toMatch(/UNAUTHENTICATED/);
 
@@ -182,7 +182,7 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const exit = runCli(['serve', '--json', '--config', config], captured.io);
     for (let i = 0; i < 500 && !captured.out().includes('\n'); i++) await new Promise((r) => setTimeout(r, 10));
     const { url } = JSON.parse(captured.out().split('\n')[0] as string) as { url: string };
-    expect((await run(['send', url, 'anyone'])).code).toBe(0);
+    expect((await run(['send', '--allow-insecure', url, 'anyone'])).code).toBe(0);
     expect(captured.err()).toMatch(/info: trust allow-all/);
     controller.abort();
     expect(await exit).toBe(0);
