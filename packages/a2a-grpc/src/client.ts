@@ -1,14 +1,5 @@
-import {
-  A2A_PROTOCOL_VERSION,
-  type A2AMethod,
-  type A2ARequestMap,
-  type A2AResultMap,
-  InvalidAgentResponseError,
-  isA2AMethod,
-  OPERATIONS,
-  parseWith,
-} from '@a2aplane/a2a-types';
-import { A2ATimeoutError, A2ATransportError, A2AAbortError } from '@a2aplane/a2a-client';
+import { A2A_PROTOCOL_VERSION, type A2AMethod, type A2ARequestMap, type A2AResultMap, InvalidAgentResponseError, isA2AMethod } from '@a2aplane/a2a-types';
+import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, structuralValidator } from '@a2aplane/a2a-client';
 import { type CallOptions as GrpcCallOptions, type ChannelCredentials, type ChannelOptions, Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
 import { A2A_VERSION_METADATA_KEY } from './metadata.js';
@@ -219,15 +210,26 @@ export class GrpcTransport {
   }
 }
 
+export interface GrpcA2AClientOptions extends GrpcTransportOptions {
+  /**
+   * How params and results are checked, as in `createA2AClient`: default `structuralValidator`;
+   * `strictValidator` from `@a2aplane/a2a-client/strict` runs the full a2a-types schemas.
+   */
+  validator?: A2AValidator;
+}
+
 /**
- * The operations of an A2A agent over gRPC, validated against the A2A model like the HTTP client:
- * a result that does not validate is an `InvalidAgentResponseError`.
+ * The operations of an A2A agent over gRPC, checked by the same validator as the HTTP client:
+ * params that fail are a `TypeError` before anything is sent, a result that fails an
+ * `InvalidAgentResponseError`.
  */
 export class GrpcA2AClient {
   readonly transport: GrpcTransport;
+  private readonly validator: A2AValidator;
 
-  constructor(options: GrpcTransportOptions | GrpcTransport) {
-    this.transport = options instanceof GrpcTransport ? options : new GrpcTransport(options);
+  constructor(options: GrpcA2AClientOptions) {
+    this.transport = new GrpcTransport(options);
+    this.validator = options.validator ?? structuralValidator;
   }
 
   sendMessage(params: A2ARequestMap['SendMessage'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['SendMessage']> {
@@ -278,17 +280,23 @@ export class GrpcA2AClient {
   }
 
   private async unary<M extends A2AMethod>(method: M, params: A2ARequestMap[M], options?: GrpcTransportCallOptions): Promise<A2AResultMap[M]> {
-    return validate(method, await this.transport.call(method, params as unknown as Record<string, unknown>, options));
+    return this.check(method, await this.transport.call(method, this.checkParams(method, params), options));
   }
 
   private async *stream<M extends A2AMethod>(method: M, params: A2ARequestMap[M], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap[M]> {
-    const items = await this.transport.open(method, params as unknown as Record<string, unknown>, options);
-    for await (const item of items) yield validate(method, item.data);
+    const items = await this.transport.open(method, this.checkParams(method, params), options);
+    for await (const item of items) yield this.check(method, item.data);
   }
-}
 
-function validate<M extends A2AMethod>(method: M, data: unknown): A2AResultMap[M] {
-  const parsed = parseWith(OPERATIONS[method].result, data);
-  if (!parsed.success) throw new InvalidAgentResponseError({ message: `${method} result does not match the A2A model: ${parsed.error.message}` });
-  return parsed.data as A2AResultMap[M];
+  private checkParams(method: A2AMethod, params: unknown): Record<string, unknown> {
+    const checked = this.validator.params(method, params ?? {});
+    if (!checked.ok) throw new TypeError(`expected valid ${method} params, got: ${checked.message}`);
+    return checked.value as Record<string, unknown>;
+  }
+
+  private check<M extends A2AMethod>(method: M, data: unknown): A2AResultMap[M] {
+    const checked = this.validator.result(method, data);
+    if (!checked.ok) throw new InvalidAgentResponseError({ message: `${method} result does not match the A2A model: ${checked.message}` });
+    return checked.value;
+  }
 }

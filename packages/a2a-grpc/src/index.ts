@@ -1,6 +1,7 @@
 export { grpcInterface, withGrpcInterface } from './card.js';
 export {
   GrpcA2AClient,
+  type GrpcA2AClientOptions,
   GrpcTransport,
   type GrpcStreamItem,
   type GrpcTransportCallOptions,
