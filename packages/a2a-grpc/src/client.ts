@@ -1,5 +1,5 @@
-import { A2A_PROTOCOL_VERSION, type A2AMethod, type A2ARequestMap, type A2AResultMap, InvalidAgentResponseError, isA2AMethod } from '@a2aplane/a2a-types';
-import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, structuralValidator } from '@a2aplane/a2a-client';
+import { A2A_PROTOCOL_VERSION, type A2AMethod, type A2ARequestMap, type A2AResultMap, InvalidAgentResponseError, isA2AMethod, UnauthenticatedError } from '@a2aplane/a2a-types';
+import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, type AuthProvider, structuralValidator } from '@a2aplane/a2a-client';
 import { type CallOptions as GrpcCallOptions, type ChannelCredentials, type ChannelOptions, Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
 import { A2A_VERSION_METADATA_KEY } from './metadata.js';
@@ -15,6 +15,12 @@ export interface GrpcTransportOptions {
   credentials: ChannelCredentials;
   /** grpc-js channel options (message size limits, keepalive, ...). */
   channelOptions?: ChannelOptions;
+  /**
+   * Adds credentials to every call, as for HTTP (`bearerAuth`, `apiKeyAuth` with `location: 'header'`):
+   * the headers it sets are sent as metadata. gRPC has no query string, so query parameters it adds
+   * are not sent. After an `UNAUTHENTICATED` answer, `onUnauthorized()` returning true resends once.
+   */
+  auth?: AuthProvider | undefined;
 }
 
 /** Per-call options, as the a2a-client transports take them. */
@@ -32,6 +38,9 @@ export interface GrpcStreamItem {
   id: undefined;
 }
 
+/** Headers of the HTTP bindings that are not metadata (gRPC sets its own content type, and has no event ids). */
+const HTTP_ONLY_HEADERS = new Set(['content-type', 'accept', 'last-event-id', 'user-agent', 'host', 'content-length', 'connection', 'te']);
+
 /** gRPC codes that say the agent was not reached or not able to answer: worth a retry. */
 const RETRYABLE = new Set<number>([Status.UNAVAILABLE, Status.RESOURCE_EXHAUSTED, Status.ABORTED]);
 
@@ -46,18 +55,29 @@ export class GrpcTransport {
   readonly binding = 'GRPC' as const;
   readonly url: string;
   private readonly client: Client;
+  private readonly auth: AuthProvider | undefined;
 
   constructor(options: GrpcTransportOptions) {
     if (typeof options?.target !== 'string' || options.target === '') throw new TypeError(`expected target to be a gRPC target such as host:port, got ${typeof options?.target}`);
     if (!options.credentials) throw new TypeError('expected credentials (credentials.createSsl or, deliberately, createInsecure), got none');
     this.url = options.target;
+    this.auth = options.auth;
     this.client = new Client(options.target, options.credentials, options.channelOptions);
   }
 
   /** Sends a unary operation; resolves its raw (unvalidated) ProtoJSON result. */
-  call(method: A2AMethod, params: Record<string, unknown>, options: GrpcTransportCallOptions = {}): Promise<unknown> {
+  async call(method: A2AMethod, params: Record<string, unknown>, options: GrpcTransportCallOptions = {}): Promise<unknown> {
     const operation = this.operation(method, false);
     const request = this.encode(operation, params);
+    try {
+      return await this.unary(operation, request, await this.metadata(operation, options), options);
+    } catch (error) {
+      if (!(await this.shouldResend(error))) throw error;
+      return this.unary(operation, request, await this.metadata(operation, options), options);
+    }
+  }
+
+  private unary(operation: GrpcOperation, request: Buffer, metadata: Metadata, options: GrpcTransportCallOptions): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (options.signal?.aborted) return reject(new A2AAbortError({ cause: options.signal.reason }));
       const call = this.client.makeUnaryRequest<Buffer, Buffer>(
@@ -65,7 +85,7 @@ export class GrpcTransport {
         passBytes.serialize,
         passBytes.deserialize,
         request,
-        this.metadata(options),
+        metadata,
         this.callOptions(options),
         (error, response) => {
           options.signal?.removeEventListener('abort', onAbort);
@@ -82,12 +102,27 @@ export class GrpcTransport {
     });
   }
 
+  /** After an UNAUTHENTICATED answer, the auth provider may refresh its credentials: then the call is sent once more. */
+  private async shouldResend(error: unknown): Promise<boolean> {
+    if (!this.auth?.onUnauthorized || !UnauthenticatedError.isInstance(error)) return false;
+    return (await this.auth.onUnauthorized()) === true;
+  }
+
   /** Opens a server stream; resolves once the agent sent its response headers (or the first event). */
   async open(method: A2AMethod, params: Record<string, unknown>, options: GrpcTransportCallOptions = {}): Promise<AsyncIterable<GrpcStreamItem>> {
     const operation = this.operation(method, true);
     const request = this.encode(operation, params);
+    try {
+      return await this.stream(operation, request, await this.metadata(operation, options), options);
+    } catch (error) {
+      if (!(await this.shouldResend(error))) throw error;
+      return this.stream(operation, request, await this.metadata(operation, options), options);
+    }
+  }
+
+  private async stream(operation: GrpcOperation, request: Buffer, metadata: Metadata, options: GrpcTransportCallOptions): Promise<AsyncIterable<GrpcStreamItem>> {
     if (options.signal?.aborted) throw new A2AAbortError({ cause: options.signal.reason });
-    const call = this.client.makeServerStreamRequest<Buffer, Buffer>(operation.path, passBytes.serialize, passBytes.deserialize, request, this.metadata(options), this.callOptions(options));
+    const call = this.client.makeServerStreamRequest<Buffer, Buffer>(operation.path, passBytes.serialize, passBytes.deserialize, request, metadata, this.callOptions(options));
     const onAbort = (): void => call.cancel();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const items: GrpcStreamItem[] = [];
@@ -187,11 +222,18 @@ export class GrpcTransport {
     }
   }
 
-  private metadata(options: GrpcTransportCallOptions): Metadata {
+  /** The call's headers (and those the auth provider adds) as metadata. */
+  private async metadata(operation: GrpcOperation, options: GrpcTransportCallOptions): Promise<Metadata> {
+    let headers: Iterable<[string, string]> = Object.entries(options.headers ?? {});
+    if (this.auth) {
+      const request = { method: 'POST', url: new URL(`http://${this.url}${operation.path}`), headers: new Headers(options.headers ?? {}), body: undefined };
+      await this.auth.apply(request);
+      headers = request.headers.entries();
+    }
     const metadata = new Metadata();
-    for (const [key, value] of Object.entries(options.headers ?? {})) {
+    for (const [key, value] of headers) {
       // HTTP-only headers have no meaning on a gRPC call.
-      if (key === 'content-type' || key === 'accept' || key === 'last-event-id' || key === 'user-agent') continue;
+      if (HTTP_ONLY_HEADERS.has(key)) continue;
       metadata.set(key, value);
     }
     if (metadata.get(A2A_VERSION_METADATA_KEY).length === 0) metadata.set(A2A_VERSION_METADATA_KEY, A2A_PROTOCOL_VERSION);

@@ -12,3 +12,9 @@ export { type A2AGrpcListener, type ListenA2AGrpcOptions, listenA2AGrpc } from '
 export { A2A_EXTENSIONS_METADATA_KEY, A2A_VERSION_METADATA_KEY, authRequestOf } from './metadata.js';
 export { type A2AGrpcService, type A2AGrpcServiceOptions, a2aServiceDefinition, createA2AGrpcService } from './server.js';
 export { fromGrpcStatus, GRPC_STATUS_CODES, GRPC_STATUS_DETAILS_KEY, readStatusDetails, toGrpcStatus } from './status.js';
+export {
+  createGrpcTransportFactory,
+  type GrpcTransportContext,
+  type GrpcTransportFactory,
+  type GrpcTransportFactoryOptions,
+} from './transport-factory.js';

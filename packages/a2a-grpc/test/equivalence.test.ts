@@ -43,7 +43,7 @@ beforeAll(async () => {
     }),
     extendedCard: (principal) => ({ ...card, name: `extended for ${principal.id}` }),
   });
-  const http = (binding: 'JSONRPC' | 'HTTP+JSON') => createA2AClient({ card: agent.card, preferredBindings: [binding], headers: AUTH, retry: { maxAttempts: 1 } });
+  const http = (binding: 'JSONRPC' | 'HTTP+JSON') => createA2AClient({ card: agent.card, preferredBindings: [binding], headers: AUTH, retry: { retries: 0 } });
   clients = { JSONRPC: http('JSONRPC'), 'HTTP+JSON': http('HTTP+JSON'), GRPC: agent.client() };
 });
 afterAll(() => agent?.close());
