@@ -1,5 +1,5 @@
 import { A2AError, ERROR_INFO_TYPE } from '@a2aplane/a2a-types';
-import { A2ATimeoutError, A2AAbortError } from '@a2aplane/a2a-client';
+import { A2AAbortError, A2ATimeoutError, bearerAuth } from '@a2aplane/a2a-client';
 import { createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
 import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -119,6 +119,41 @@ describe('gRPC server over the shared core, our gRPC client', () => {
     expect(A2AError.isInstance(refused) && refused.reason).toBe('UNAUTHENTICATED');
     const extended = await client.getExtendedAgentCard({}, { headers: { 'x-api-key': 'secret-key' } });
     expect(extended.name).toBe('extended for alice');
+  });
+});
+
+describe('client auth provider', () => {
+  it('bearerAuth headers go out as metadata; after UNAUTHENTICATED the refreshed token is sent once more', async () => {
+    const card = baseCard({ securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } });
+    agent = await startAgent({
+      card,
+      executor: echoExecutor,
+      authenticate: createAuthenticator({
+        securitySchemes: card.securitySchemes ?? {},
+        bearer: { verify: (token) => (token === 'fresh' ? { id: 'bob', scheme: 'bearer' } : undefined) },
+      }),
+    });
+    let token = 'stale';
+    let refreshes = 0;
+    const client = new GrpcA2AClient({
+      target: agent.grpc.target,
+      credentials: credentials.createInsecure(),
+      auth: bearerAuth({
+        getToken: () => token,
+        refresh: () => {
+          refreshes++;
+          token = 'fresh';
+        },
+      }),
+    });
+    try {
+      await expect(client.listTasks({})).resolves.toMatchObject({ tasks: [] });
+      expect(refreshes).toBe(1);
+      const events = await collect(client.sendStreamingMessage({ message: userMessage('authed') }));
+      expect(events.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+    } finally {
+      client.close();
+    }
   });
 });
 
