@@ -1,9 +1,11 @@
 import { A2AError, ERROR_INFO_TYPE } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATimeoutError, bearerAuth } from '@a2aplane/a2a-client';
-import { createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
-import { Client, credentials, Metadata, type ServiceError, status } from '@grpc/grpc-js';
+import { createA2AServer, createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { Client, credentials, Metadata, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GrpcA2AClient, readStatusDetails } from '../src/index.js';
+import { GetTaskRequestSchema } from '../src/gen/a2a_pb.js';
+import { bindA2AGrpc, GrpcA2AClient, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
 import { baseCard, collect, createGate, echoExecutor, eventually, gatedExecutor, startAgent, type TestAgent, userMessage } from './helpers.js';
 
 let agent: TestAgent | undefined;
@@ -160,8 +162,6 @@ describe('client auth provider', () => {
 describe('gRPC errors', () => {
   it('an A2A error is its status code with google.rpc.ErrorInfo in grpc-status-details-bin', async () => {
     agent = await startAgent({ executor: echoExecutor });
-    const { GetTaskRequestSchema } = await import('../src/gen/a2a_pb.js');
-    const { create, toBinary } = await import('@bufbuild/protobuf');
     const body = Buffer.from(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: 'nope' })));
     const error = await rawCall(agent.grpc.target, '/lf.a2a.v1.A2AService/GetTask', body);
     expect(error.code).toBe(status.NOT_FOUND);
@@ -262,5 +262,41 @@ describe('client transport', () => {
 
   it('requires explicit credentials', () => {
     expect(() => new GrpcA2AClient({ target: '127.0.0.1:1' } as never)).toThrow(TypeError);
+  });
+});
+
+describe('listenA2AGrpc and bindA2AGrpc', () => {
+  it('listenA2AGrpc serves a core on 127.0.0.1 and close() stops it', async () => {
+    const core = createA2AServer({ card: baseCard(), executor: echoExecutor });
+    const listener = await listenA2AGrpc(core, { port: 0, credentials: ServerCredentials.createInsecure() });
+    expect(listener.target).toBe(`127.0.0.1:${listener.port}`);
+    expect(withGrpcInterface(baseCard(), listener.target).supportedInterfaces.at(-1)).toEqual({
+      url: listener.target,
+      protocolBinding: 'GRPC',
+      protocolVersion: '1.0',
+    });
+    const client = new GrpcA2AClient({ target: listener.target, credentials: credentials.createInsecure() });
+    try {
+      expect((await client.sendMessage({ message: userMessage('x') })).task?.status.state).toBe('TASK_STATE_COMPLETED');
+    } finally {
+      client.close();
+      await listener.close(100);
+      await core.close();
+    }
+    const after = new GrpcA2AClient({ target: listener.target, credentials: credentials.createInsecure() });
+    const error = (await rejection(after.listTasks({}))) as { name: string };
+    after.close();
+    expect(error.name).toBe('A2ATransportError');
+  });
+
+  it('requires credentials and a valid port; serve() once', async () => {
+    await expect(bindA2AGrpc({ port: 0 } as never)).rejects.toThrow(TypeError);
+    await expect(bindA2AGrpc({ port: 70000, credentials: ServerCredentials.createInsecure() })).rejects.toThrow(RangeError);
+    const core = createA2AServer({ card: baseCard(), executor: echoExecutor });
+    const binding = await bindA2AGrpc({ port: 0, credentials: ServerCredentials.createInsecure() });
+    binding.serve(core);
+    expect(() => binding.serve(core)).toThrow(/once/);
+    await binding.close(100);
+    await core.close();
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '@a2aplane/a2a-server-express';
 import type { AgentCard, Message } from '@a2aplane/a2a-types';
 import { credentials, ServerCredentials } from '@grpc/grpc-js';
-import { GrpcA2AClient, listenA2AGrpc, withGrpcInterface } from '../src/index.js';
+import { bindA2AGrpc, GrpcA2AClient, withGrpcInterface } from '../src/index.js';
 import type { A2AGrpcListener } from '../src/listen.js';
 
 export interface TestAgent {
@@ -43,15 +43,14 @@ export async function startAgent(options: Partial<A2AServerOptions> & { executor
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const httpUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const initial = options.card ?? baseCard();
-  // The card names the gRPC port, known only once bound: the service forwards to the core built after.
-  let core: A2AServer | undefined;
-  const forward = { handle: (request) => (core as A2AServer).handle(request) } as A2AServer;
-  const grpc = await listenA2AGrpc(forward, { port: 0, credentials: ServerCredentials.createInsecure() });
+  // The card names the gRPC port: bind first, serve once the core exists.
+  const grpc = await bindA2AGrpc({ port: 0, credentials: ServerCredentials.createInsecure() });
   const card = withGrpcInterface(
     { ...initial, supportedInterfaces: createAgentCard({ baseUrl: httpUrl, name: 'x', description: 'x', skills: [] }).supportedInterfaces },
     grpc.target,
   );
-  core = createA2AServer({ ...options, card });
+  const core = createA2AServer({ ...options, card });
+  grpc.serve(core);
   http.on('request', createNodeHttpHandler(core));
   const clients: GrpcA2AClient[] = [];
   return {
