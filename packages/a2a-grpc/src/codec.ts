@@ -1,5 +1,6 @@
 import { type DescMessage, type DescMethod, fromBinary, fromJson, type JsonValue, toBinary, toJson } from '@bufbuild/protobuf';
 import type { A2AMethod } from '@a2aplane/a2a-types';
+import { fastDecode, fastEncode } from './fast-codec.js';
 import { A2AService } from './gen/a2a_pb.js';
 
 /**
@@ -35,16 +36,37 @@ export const GRPC_OPERATIONS: ReadonlyMap<A2AMethod, GrpcOperation> = new Map(A2
 
 /** Protobuf binary -> ProtoJSON. Throws on malformed input. */
 export function decodeToJson(schema: DescMessage, bytes: Uint8Array): JsonValue {
-  return toJson(schema, fromBinary(schema, bytes));
+  try {
+    return fastDecode(schema, bytes);
+  } catch {
+    // Whatever the lean codec does not cover (or finds malformed), protobuf-es decides.
+    return toJson(schema, fromBinary(schema, bytes));
+  }
 }
 
 /**
  * ProtoJSON -> protobuf binary. Fields the message does not have are dropped (the binding cannot
- * carry them); values of the wrong type throw.
+ * carry them); values of the wrong type throw. The lean codec of fast-codec.ts writes the common
+ * messages; protobuf-es does the rest.
  */
 export function encodeFromJson(schema: DescMessage, json: unknown): Buffer {
-  const bytes = toBinary(schema, fromJson(schema, json as JsonValue, JSON_READ));
+  let bytes: Uint8Array;
+  try {
+    bytes = fastEncode(schema, json);
+  } catch {
+    bytes = toBinary(schema, fromJson(schema, json as JsonValue, JSON_READ));
+  }
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The protobuf-es reference path of `decodeToJson` (reflective), for checks and comparisons. */
+export function referenceDecodeToJson(schema: DescMessage, bytes: Uint8Array): JsonValue {
+  return toJson(schema, fromBinary(schema, bytes));
+}
+
+/** The protobuf-es reference path of `encodeFromJson` (reflective), for checks and comparisons. */
+export function referenceEncodeFromJson(schema: DescMessage, json: unknown): Uint8Array {
+  return toBinary(schema, fromJson(schema, json as JsonValue, JSON_READ));
 }
 
 /** grpc-js (de)serializers that pass the bytes through: the handlers convert, so failures map to A2A errors. */

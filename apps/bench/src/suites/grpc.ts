@@ -12,6 +12,7 @@ const STREAM_OP = GRPC_OPERATIONS.get('SendStreamingMessage') as GrpcOperation;
 type Decoded = { task?: { status?: { state?: string } }; statusUpdate?: { status?: { state?: string } } };
 
 const TARGETS = [
+  { id: 'grpc-echo', label: 'bare grpc-js, fixed answer (floor)' },
   { id: 'official-grpc', label: 'official @a2a-js/sdk gRPC server' },
   { id: 'ours-grpc', label: 'ours (a2a-grpc over the core)' },
 ] as const;
@@ -139,7 +140,7 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
   const levels = [1, 10];
   const streaming: GrpcStreamRun[] = [];
   for (const subscribers of levels) {
-    for (const target of TARGETS) {
+    for (const target of TARGETS.filter((t) => t.id !== 'grpc-echo')) {
       const server = await startServer(target.id, ['--mode', 'stream', '--events', String(EVENTS_PER_TASK)]);
       const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure());
       try {
