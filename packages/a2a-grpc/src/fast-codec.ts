@@ -91,7 +91,7 @@ const MAX_SECONDS = 253402300799;
 /** An RFC 3339 string as `google.protobuf.Timestamp` fields; other spellings go to protobuf-es. */
 function writeTimestamp(writer: BinaryWriter, number: number, value: unknown): void {
   const match = typeof value === 'string' ? RFC3339.exec(value) : null;
-  if (!match) return fail();
+  if (!match) throw new Unsupported();
   const [, year, month, day, hour, minute, second, fraction, zone] = match as unknown as string[];
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0..99 as 1900..1999.
   const check = new Date(0);
@@ -133,7 +133,10 @@ function readTimestamp(bytes: Uint8Array): string {
 }
 
 function writeMessageField(writer: BinaryWriter, number: number, desc: DescMessage, value: unknown): void {
-  if (desc.typeName === TIMESTAMP) return writeTimestamp(writer, number, value);
+  if (desc.typeName === TIMESTAMP) {
+    writeTimestamp(writer, number, value);
+    return;
+  }
   const plan = planOf(desc);
   if (plan.wkt) {
     writer.tag(number, WireType.LengthDelimited).bytes(toBinary(desc, fromJson(desc, value as JsonValue, JSON_OPTIONS)));

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@bufbuild/protobuf';
 import { type A2AError, InternalError, InvalidParamsError } from '@a2aplane/a2a-types';
-import { type A2AServer, type CoreRequest, type CoreResponse, type StreamEvent, toA2AError } from '@a2aplane/a2a-server-express';
+import { type A2AServer, type AuthenticationRequest, type CoreRequest, type CoreResponse, type StreamEvent, toA2AError } from '@a2aplane/a2a-server-express';
 import type {
   Metadata,
   sendUnaryData,
@@ -61,38 +61,20 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
   const onError = options.onError ?? (() => undefined);
 
   /** The binding-neutral request of a call, or the error that its bytes are not a valid request message. */
-  function coreRequestOf(operation: GrpcOperation, call: Call, signal: AbortSignal): CoreRequest | A2AError {
+  function coreRequestOf(operation: GrpcOperation, call: Call): GrpcCoreRequest | A2AError {
     let params: JsonValue;
     try {
       params = decodeToJson(operation.input, call.request);
     } catch {
       return new InvalidParamsError({ message: `expected a protobuf ${operation.input.typeName}, got bytes that do not decode` });
     }
-    const metadata: Metadata = call.metadata;
-    const extensions = metadataTexts(metadata, A2A_EXTENSIONS_METADATA_KEY);
-    return {
-      method: operation.method,
-      params,
-      version: metadataText(metadata, A2A_VERSION_METADATA_KEY) ?? defaultVersion,
-      extensions,
-      auth: authRequestOf(metadata),
-      clientKey: peerAddress(call.getPeer()),
-      signal,
-    };
-  }
-
-  /** Deadlines and client cancellation abort the request's signal (grpc-js emits `cancelled` for both). */
-  function signalOf(call: Call): AbortController {
-    const controller = new AbortController();
-    call.once('cancelled', () => controller.abort(new InternalError({ message: 'The call was cancelled or its deadline passed' })));
-    return controller;
+    return new GrpcCoreRequest(operation.method, params, call, defaultVersion);
   }
 
   function unary(operation: GrpcOperation) {
     return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
-      const controller = signalOf(call);
-      const request = coreRequestOf(operation, call, controller.signal);
-      if (!('method' in request)) {
+      const request = coreRequestOf(operation, call);
+      if (!(request instanceof GrpcCoreRequest)) {
         callback(toGrpcStatus(request));
         return;
       }
@@ -113,17 +95,18 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
 
   function streaming(operation: GrpcOperation) {
     return (call: ServerWritableStream<Buffer, Buffer>): void => {
-      const controller = signalOf(call);
-      const request = coreRequestOf(operation, call, controller.signal);
-      if (!('method' in request)) {
+      const request = coreRequestOf(operation, call);
+      if (!(request instanceof GrpcCoreRequest)) {
         call.emit('error', toGrpcStatus(request));
         return;
       }
+      // A stream always needs the signal: it stops writing when the caller goes away.
+      const signal = request.signal;
       void core.handle(request).then(async (response: CoreResponse) => {
         if (response.kind === 'error') return void call.emit('error', toGrpcStatus(response.error));
         if (response.kind === 'result') return void call.emit('error', toGrpcStatus(new InternalError()));
-        const failure = await pipe(operation, response.events, call, controller.signal);
-        if (controller.signal.aborted) return;
+        const failure = await pipe(operation, response.events, call, signal);
+        if (signal.aborted) return;
         if (failure) call.emit('error', toGrpcStatus(failure));
         else call.end();
       });
@@ -172,3 +155,45 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
   }
   return { definition: a2aServiceDefinition(), implementation };
 }
+
+/**
+ * The `CoreRequest` of one gRPC call. What most calls never need is made on first use: the
+ * authenticator's view of the metadata and the `signal`, which aborts when grpc-js reports the
+ * call cancelled (the client cancelled, or its deadline passed).
+ */
+class GrpcCoreRequest implements CoreRequest {
+  readonly version: string;
+  readonly extensions: string[];
+  readonly clientKey: string;
+  private authRequest: AuthenticationRequest | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly params: JsonValue,
+    private readonly call: Call,
+    defaultVersion: string,
+  ) {
+    const metadata: Metadata = call.metadata;
+    this.version = metadataText(metadata, A2A_VERSION_METADATA_KEY) ?? defaultVersion;
+    this.extensions = metadataTexts(metadata, A2A_EXTENSIONS_METADATA_KEY);
+    this.clientKey = peerAddress(call.getPeer());
+  }
+
+  get auth(): AuthenticationRequest {
+    this.authRequest ??= authRequestOf(this.call.metadata);
+    return this.authRequest;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      if (this.call.cancelled) controller.abort(CANCELLED);
+      else this.call.once('cancelled', () => controller.abort(CANCELLED));
+    }
+    return this.controller.signal;
+  }
+}
+
+const CANCELLED = new InternalError({ message: 'The call was cancelled or its deadline passed' });
