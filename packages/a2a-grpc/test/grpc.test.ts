@@ -1,10 +1,10 @@
-import { A2AError, ERROR_INFO_TYPE } from '@a2aplane/a2a-types';
+import { A2AError, ERROR_INFO_TYPE, PolicyViolationError } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATimeoutError, bearerAuth } from '@a2aplane/a2a-client';
 import { createA2AServer, createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Client, credentials, Metadata, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GetTaskRequestSchema } from '../src/gen/a2a_pb.js';
+import { GetTaskRequestSchema, SendMessageRequestSchema } from '../src/gen/a2a_pb.js';
 import { bindA2AGrpc, GrpcA2AClient, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
 import { baseCard, collect, createGate, echoExecutor, eventually, gatedExecutor, startAgent, type TestAgent, userMessage } from './helpers.js';
 
@@ -202,6 +202,35 @@ describe('gRPC errors', () => {
     expect(a2a.domain).toBe('a2aplane');
     expect(a2a.grpcStatus).toBe('RESOURCE_EXHAUSTED');
     expect(a2a.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it('governance runs on gRPC calls: a refused admission is PERMISSION_DENIED with the a2aplane reason, on unary and streaming calls', async () => {
+    const admitted: string[] = [];
+    agent = await startAgent({
+      executor: echoExecutor,
+      governance: {
+        async admit(input) {
+          admitted.push(input.skill);
+          throw new PolicyViolationError({ metadata: { skill: input.skill } });
+        },
+      },
+    });
+    const body = Buffer.from(toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: 'm', role: 1, parts: [{ content: { case: 'text', value: 'x' } }] } })));
+    const error = await rawCall(agent.grpc.target, '/lf.a2a.v1.A2AService/SendMessage', body);
+    expect(error.code).toBe(status.PERMISSION_DENIED);
+    expect(readStatusDetails(error.metadata)[0]).toMatchObject({ reason: 'POLICY_VIOLATION', domain: 'a2aplane', metadata: { skill: 'echo' } });
+    const streamed = await rejection(collect(agent.client().sendStreamingMessage({ message: userMessage('x') })));
+    expect(A2AError.isInstance(streamed) && streamed.reason).toBe('POLICY_VIOLATION');
+    expect(admitted).toEqual(['echo', 'echo']);
+  });
+
+  it('a stream refused before its first event is an error status (SubscribeToTask on a finished task)', async () => {
+    agent = await startAgent({ executor: echoExecutor });
+    const client = agent.client();
+    const done = await client.sendMessage({ message: userMessage('done') });
+    const error = await rejection(collect(client.subscribeToTask({ id: done.task?.id as string })));
+    expect(A2AError.isInstance(error) && error.reason).toBe('UNSUPPORTED_OPERATION');
+    expect((error as A2AError).grpcStatus).toBe('FAILED_PRECONDITION');
   });
 
   it('A2A-Version travels as metadata: an unsupported version is refused', async () => {
