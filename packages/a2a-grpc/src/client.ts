@@ -1,5 +1,5 @@
 import { A2A_PROTOCOL_VERSION, type A2AMethod, type A2ARequestMap, type A2AResultMap, InvalidAgentResponseError, isA2AMethod, UnauthenticatedError } from '@a2aplane/a2a-types';
-import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, type AuthProvider, structuralValidator } from '@a2aplane/a2a-client';
+import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, type AuthProvider, SseEventTooLargeError, structuralValidator } from '@a2aplane/a2a-client';
 import { type CallOptions as GrpcCallOptions, type ChannelCredentials, type ChannelOptions, Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
 import { A2A_VERSION_METADATA_KEY } from './metadata.js';
@@ -30,6 +30,12 @@ export interface GrpcTransportCallOptions {
   signal?: AbortSignal;
   /** Becomes the call's gRPC deadline. */
   timeoutMs?: number;
+  /** Streams: a message larger than this fails the stream with `SseEventTooLargeError` (as over SSE). */
+  maxEventBytes?: number;
+  /** Streams: called when the response headers arrive (a sign of life that is not an item). */
+  onActivity?: () => void;
+  /** Ignored: gRPC streams carry no event ids to resume from. */
+  lastEventId?: string;
 }
 
 /** One stream item, as the a2a-client transports yield them; gRPC carries no event ids. */
@@ -134,7 +140,16 @@ export class GrpcTransport {
       wake = undefined;
       waiter?.();
     };
+    const maxBytes = options.maxEventBytes;
+    call.on('metadata', () => options.onActivity?.());
     call.on('data', (bytes: Buffer) => {
+      if (failure !== undefined) return;
+      if (maxBytes !== undefined && bytes.byteLength > maxBytes) {
+        failure = new SseEventTooLargeError(maxBytes);
+        call.cancel();
+        notify();
+        return;
+      }
       try {
         items.push({ data: decodeToJson(operation.output, bytes), id: undefined });
       } catch (cause) {

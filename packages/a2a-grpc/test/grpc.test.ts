@@ -1,5 +1,5 @@
 import { A2AError, ERROR_INFO_TYPE, PolicyViolationError } from '@a2aplane/a2a-types';
-import { A2AAbortError, A2ATimeoutError, bearerAuth } from '@a2aplane/a2a-client';
+import { A2AAbortError, A2ATimeoutError, bearerAuth, SseEventTooLargeError } from '@a2aplane/a2a-client';
 import { createA2AServer, createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Client, credentials, Metadata, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
@@ -287,6 +287,18 @@ describe('client transport', () => {
     client.close();
     expect(error.name).toBe('A2ATransportError');
     expect(error.retryable).toBe(true);
+  });
+
+  it('a stream message larger than maxEventBytes fails the stream with SseEventTooLargeError; onActivity sees the headers', async () => {
+    agent = await startAgent({ executor: echoExecutor });
+    const transport = agent.client().transport;
+    let activity = 0;
+    const small = await transport.open('SendStreamingMessage', { message: userMessage('a') }, { maxEventBytes: 20, onActivity: () => activity++ });
+    const error = await rejection(collect(small));
+    expect(error).toBeInstanceOf(SseEventTooLargeError);
+    expect(activity).toBe(1);
+    const large = await transport.open('SendStreamingMessage', { message: userMessage('a') }, { maxEventBytes: 1 << 20 });
+    expect((await collect(large)).length).toBeGreaterThan(2);
   });
 
   it('requires explicit credentials', () => {
