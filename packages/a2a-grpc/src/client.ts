@@ -3,7 +3,7 @@ import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, t
 import { type CallOptions as GrpcCallOptions, type ChannelCredentials, type ChannelOptions, Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
 import { A2A_VERSION_METADATA_KEY } from './metadata.js';
-import { fromGrpcStatus, readStatusDetails } from './status.js';
+import { fromGrpcStatus, httpStatusOfGrpcCode, readStatusDetails } from './status.js';
 
 export interface GrpcTransportOptions {
   /** The gRPC target of the agent's GRPC interface (`AgentInterface.url`), such as `host:port`. */
@@ -108,10 +108,14 @@ export class GrpcTransport {
     });
   }
 
-  /** After an UNAUTHENTICATED answer, the auth provider may refresh its credentials: then the call is sent once more. */
+  /**
+   * After an UNAUTHENTICATED answer (with or without ErrorInfo, as HTTP resends on any 401), the auth
+   * provider may refresh its credentials: then the call is sent once more.
+   */
   private async shouldResend(error: unknown): Promise<boolean> {
-    if (!this.auth?.onUnauthorized || !UnauthenticatedError.isInstance(error)) return false;
-    return (await this.auth.onUnauthorized()) === true;
+    if (!this.auth?.onUnauthorized) return false;
+    const unauthenticated = UnauthenticatedError.isInstance(error) || (A2ATransportError.isInstance(error) && error.status === 401);
+    return unauthenticated && (await this.auth.onUnauthorized()) === true;
   }
 
   /** Opens a server stream; resolves once the agent sent its response headers (or the first event). */
@@ -263,7 +267,13 @@ export class GrpcTransport {
     if (error.code === Status.CANCELLED && options.signal?.aborted) return new A2AAbortError({ cause: options.signal.reason });
     if (error.code === Status.DEADLINE_EXCEEDED && options.timeoutMs !== undefined) return new A2ATimeoutError(options.timeoutMs, { cause: error });
     if (readStatusDetails(error.metadata).some((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')) return fromGrpcStatus(error);
-    return new A2ATransportError(`gRPC ${Status[error.code] ?? error.code}: ${error.details}`, { retryable: RETRYABLE.has(error.code), url: this.url, cause: error });
+    // `status` is the HTTP status the code stands for (UNAUTHENTICATED -> 401, ...), as the HTTP transports report it.
+    return new A2ATransportError(`gRPC ${Status[error.code] ?? error.code}: ${error.details}`, {
+      status: httpStatusOfGrpcCode(error.code),
+      retryable: RETRYABLE.has(error.code),
+      url: this.url,
+      cause: error,
+    });
   }
 }
 

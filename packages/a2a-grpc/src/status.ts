@@ -52,6 +52,11 @@ const HTTP_BY_CODE: Partial<Record<Status, number>> = {
   [Status.DEADLINE_EXCEEDED]: 504,
 };
 
+/** The HTTP status a gRPC code stands for (500 for codes without a closer one). */
+export function httpStatusOfGrpcCode(code: number): number {
+  return HTTP_BY_CODE[code as Status] ?? 500;
+}
+
 /** Packs a ProtoJSON `Any` detail; details of types outside `google.rpc` are left out. */
 function packDetail(detail: ErrorDetail) {
   try {
@@ -100,6 +105,6 @@ export function readStatusDetails(metadata: Metadata | undefined): ErrorDetail[]
 export function fromGrpcStatus(status: { code: number; details?: string; metadata?: Metadata }): A2AError {
   const details = readStatusDetails(status.metadata);
   const message = status.details || `gRPC status ${status.code}`;
-  return fromRestError(HTTP_BY_CODE[status.code as Status] ?? 500, { error: { message, details } });
+  return fromRestError(httpStatusOfGrpcCode(status.code), { error: { message, details } });
 }
 

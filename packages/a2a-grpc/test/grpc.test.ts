@@ -2,10 +2,10 @@ import { A2AError, ERROR_INFO_TYPE, PolicyViolationError } from '@a2aplane/a2a-t
 import { A2AAbortError, A2ATimeoutError, bearerAuth, SseEventTooLargeError } from '@a2aplane/a2a-client';
 import { createA2AServer, createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { Client, credentials, Metadata, ServerCredentials, type ServiceError, status } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, Server, ServerCredentials, type ServerUnaryCall, type ServiceError, type sendUnaryData, status } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetTaskRequestSchema, SendMessageRequestSchema } from '../src/gen/a2a_pb.js';
-import { bindA2AGrpc, GrpcA2AClient, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
+import { a2aServiceDefinition, bindA2AGrpc, GrpcA2AClient, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
 import { baseCard, collect, createGate, echoExecutor, eventually, gatedExecutor, startAgent, type TestAgent, userMessage } from './helpers.js';
 
 let agent: TestAgent | undefined;
@@ -287,6 +287,37 @@ describe('client transport', () => {
     client.close();
     expect(error.name).toBe('A2ATransportError');
     expect(error.retryable).toBe(true);
+    expect((error as { status?: number }).status).toBe(503);
+  });
+
+  it('an UNAUTHENTICATED status without ErrorInfo (a proxy, say) is a 401 transport error, and the auth provider may resend once', async () => {
+    const server = new Server();
+    let calls = 0;
+    server.addService(a2aServiceDefinition(), {
+      listTasks: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
+        calls++;
+        if (call.metadata.get('authorization')[0] !== 'Bearer fresh') return callback({ code: status.UNAUTHENTICATED, details: 'no' });
+        callback(null, Buffer.alloc(0));
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    let token = 'stale';
+    const client = new GrpcA2AClient({
+      target: `127.0.0.1:${port}`,
+      credentials: credentials.createInsecure(),
+      auth: bearerAuth({ getToken: () => token, refresh: () => void (token = 'fresh') }),
+    });
+    const plain = new GrpcA2AClient({ target: `127.0.0.1:${port}`, credentials: credentials.createInsecure() });
+    try {
+      await expect(client.listTasks({})).resolves.toMatchObject({ tasks: [] });
+      expect(calls).toBe(2);
+      const refused = (await rejection(plain.listTasks({}))) as { name: string; status?: number; retryable?: boolean };
+      expect(refused).toMatchObject({ name: 'A2ATransportError', status: 401, retryable: false });
+    } finally {
+      client.close();
+      plain.close();
+      server.forceShutdown();
+    }
   });
 
   it('a stream message larger than maxEventBytes fails the stream with SseEventTooLargeError; onActivity sees the headers', async () => {
