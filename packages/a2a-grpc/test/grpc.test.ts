@@ -305,7 +305,12 @@ describe('client transport', () => {
     const client = new GrpcA2AClient({
       target: `127.0.0.1:${port}`,
       credentials: credentials.createInsecure(),
-      auth: bearerAuth({ getToken: () => token, refresh: () => void (token = 'fresh') }),
+      auth: bearerAuth({
+        getToken: () => token,
+        refresh: () => {
+          token = 'fresh';
+        },
+      }),
     });
     const plain = new GrpcA2AClient({ target: `127.0.0.1:${port}`, credentials: credentials.createInsecure() });
     try {
