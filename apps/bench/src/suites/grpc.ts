@@ -22,6 +22,7 @@ const EVENTS_PER_TASK = 100;
 const UNARY_CONCURRENCY = 32;
 const pass = (b: Buffer): Buffer => b;
 
+/** A fresh messageId per request, so the servers run the agent every time instead of answering a repeated send. */
 function requestBytes(): Buffer {
   return encodeFromJson(SEND_OP.input, sendMessageParams('hello'));
 }
@@ -52,14 +53,13 @@ export interface GrpcStreamRun {
 
 /** `UNARY_CONCURRENCY` loops of back-to-back SendMessage calls on one channel; every answer must be a COMPLETED task. */
 async function driveUnary(client: Client, seconds: number): Promise<{ calls: number; invalid: number; seconds: number }> {
-  const body = requestBytes();
   const deadline = performance.now() + seconds * 1000;
   let calls = 0;
   let invalid = 0;
   const started = performance.now();
   const once = (): Promise<void> =>
     new Promise((resolve) => {
-      client.makeUnaryRequest(SEND_OP.path, pass, pass, body, metadata(), (error, response) => {
+      client.makeUnaryRequest(SEND_OP.path, pass, pass, requestBytes(), metadata(), (error, response) => {
         if (error || !response) invalid++;
         else {
           const decoded = decodeToJson(SEND_OP.output, response) as Decoded;
@@ -78,7 +78,6 @@ async function driveUnary(client: Client, seconds: number): Promise<{ calls: num
 
 /** `subscribers` loops opening SendStreamingMessage streams one after another; each must carry 100 events ending COMPLETED. */
 async function driveStreams(client: Client, subscribers: number, seconds: number): Promise<Omit<GrpcStreamRun, 'target' | 'subscribers'>> {
-  const body = requestBytes();
   const deadline = performance.now() + seconds * 1000;
   let streams = 0;
   let events = 0;
@@ -86,7 +85,7 @@ async function driveStreams(client: Client, subscribers: number, seconds: number
   const started = performance.now();
   const once = (): Promise<void> =>
     new Promise((resolve) => {
-      const call = client.makeServerStreamRequest(STREAM_OP.path, pass, pass, body, metadata());
+      const call = client.makeServerStreamRequest(STREAM_OP.path, pass, pass, requestBytes(), metadata());
       let count = 0;
       let last: Buffer | undefined;
       call.on('data', (chunk: Buffer) => {
