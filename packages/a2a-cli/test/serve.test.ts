@@ -196,7 +196,8 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.artifacts?.[0]?.parts[0]?.text).toBe('over grpc');
 
     // The card URL: the CLI reads the card and dials its GRPC interface.
-    const streamed = await run(['send', agent.url, 'streamed', '--stream', '--transport', 'grpc', '--plaintext', '--json']);
+    const streamed = await run(['send', agent.url, 'streamed', '--stream', '--transport', 'grpc', '--plaintext', '--allow-insecure', '--json']);
+    expect(streamed.err).toBe('');
     const events = streamed.out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, { status?: { state: string } }>);
     expect(events.at(-1)?.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
 
@@ -216,5 +217,7 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect((await run(['list', 'http://127.0.0.1:1', '--transport', 'carrier-pigeon'])).code).toBe(EXIT_CODES.usage);
     expect((await run(['list', 'not a target', '--transport', 'grpc'])).code).toBe(EXIT_CODES.usage);
     expect((await run(['list', 'http://127.0.0.1:1', '--plaintext'])).code).toBe(EXIT_CODES.usage);
+    // A bare target has no card to verify.
+    expect((await run(['list', '127.0.0.1:1', '--transport', 'grpc', '--require-signed'])).code).toBe(EXIT_CODES.usage);
   });
 });
