@@ -11,7 +11,7 @@ export interface CliClient {
   close(): void;
 }
 
-export interface GrpcClientOptions {
+interface GrpcClientOptions {
   timeoutMs: number;
   headers: Record<string, string>;
   /** Talk plaintext (no TLS); the default is TLS. */
