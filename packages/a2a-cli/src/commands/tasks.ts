@@ -60,10 +60,10 @@ async function clientFor(command: string, io: CliIo, rawUrl: string, args: Parse
 }
 
 /** Runs a command's calls and closes the client (the gRPC channels) afterwards. */
-async function withClient(command: string, io: CliIo, rawUrl: string, args: ParsedArgs, use: (client: A2AClient) => Promise<number | void>): Promise<number> {
+async function withClient(command: string, io: CliIo, rawUrl: string, args: ParsedArgs, use: (client: A2AClient) => Promise<number>): Promise<number> {
   const { client, close } = await clientFor(command, io, rawUrl, args);
   try {
-    return (await use(client)) ?? 0;
+    return await use(client);
   } finally {
     close();
   }
@@ -183,6 +183,7 @@ ${CALL_EXIT_CODES}`,
         printTask(ctx, task);
         for (const message of task.history ?? []) printMessage(ctx, message);
       }
+      return 0;
     });
   },
 };
@@ -204,6 +205,7 @@ ${CALL_EXIT_CODES}`,
       const task = await client.cancelTask({ id: id as string }, callOptions(ctx.io));
       if (flag(args, 'json')) printJson(ctx, task);
       else printTask(ctx, task);
+      return 0;
     });
   },
 };
@@ -254,7 +256,7 @@ ${CALL_EXIT_CODES}`,
       );
       if (flag(args, 'json')) {
         printJson(ctx, page);
-        return;
+        return 0;
       }
       if (page.tasks.length === 0) ctx.out(ctx.style.dim('no tasks'));
       for (const task of page.tasks) {
@@ -262,6 +264,7 @@ ${CALL_EXIT_CODES}`,
         ctx.out(`${task.id}  ${stateName(task.status.state).padEnd(14)}${task.contextId ? `  ${task.contextId}` : ''}${ctx.style.dim(when)}`);
       }
       ctx.out(ctx.style.dim(`${page.tasks.length} of ${page.totalSize} task(s)${page.nextPageToken ? `; next page: --page-token ${page.nextPageToken}` : ''}`));
+      return 0;
     });
   },
 };
@@ -283,6 +286,7 @@ ${CALL_EXIT_CODES}`,
     const [rawUrl, id] = positionals('subscribe', args, ['url', 'taskId']);
     return withClient('subscribe', ctx.io, rawUrl as string, args, async (client) => {
       await printStream(ctx, client.subscribeToTask({ id: id as string }, callOptions(ctx.io)), flag(args, 'json'));
+      return 0;
     });
   },
 };
