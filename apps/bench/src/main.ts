@@ -7,6 +7,7 @@ import { machineInfo } from './lib/machine.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
+import { runGrpc } from './suites/grpc.js';
 import { runHandOff } from './suites/handoff.js';
 import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
@@ -27,6 +28,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'streaming', title: 'Streaming', run: runStreaming },
+  { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'memory', title: 'Memory under sustained load', run: runMemory },
 ];
 

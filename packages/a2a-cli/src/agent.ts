@@ -35,8 +35,9 @@ import {
   createAgentCard,
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
+import type { A2AGrpcBinding } from '@a2aplane/a2a-grpc';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
-import { type Part, RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
+import { type AgentCard, type Part, RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
 import type { CardTrust } from './commands/verify.js';
 import { describeError } from './errors.js';
 import { partsText } from './format.js';
@@ -65,6 +66,8 @@ export interface ServeAgentOptions {
   apiKeys?: Readonly<Record<string, string>>;
   /** Info lines (the allow-all trust log); default: none. */
   log?: (line: string) => void;
+  /** Also serve the A2A gRPC binding on this port (0 picks one), plaintext like the HTTP endpoint. */
+  grpcPort?: number;
 }
 
 /** The header `a2a serve --api-keys` reads. */
@@ -105,6 +108,8 @@ export interface ServedAgent {
   key: KeyPair;
   server: A2AServer;
   events: GovernanceEvents;
+  /** The gRPC target (`host:port`) the card advertises, when served with `grpcPort`. */
+  grpcTarget?: string;
   close(): Promise<void>;
 }
 
@@ -157,6 +162,16 @@ function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined,
   };
 }
 
+/**
+ * Binds the gRPC binding (loaded only when asked for: grpc-js is not part of every CLI start) before
+ * the card is signed, so the card names the real port. Plaintext, like the HTTP endpoint.
+ */
+async function bindGrpc(card: AgentCard, host: string, port: number): Promise<{ grpc: A2AGrpcBinding; card: AgentCard }> {
+  const [{ bindA2AGrpc, withGrpcInterface }, { ServerCredentials }] = await Promise.all([import('@a2aplane/a2a-grpc'), import('@grpc/grpc-js')]);
+  const grpc = await bindA2AGrpc({ host, port, credentials: ServerCredentials.createInsecure() });
+  return { grpc, card: withGrpcInterface(card, grpc.target) };
+}
+
 /** Starts an echo (or delegating) agent with a signed card, a JWKS and the operator's governance. */
 export async function startServeAgent(options: ServeAgentOptions): Promise<ServedAgent> {
   const key = options.key ?? generateKeyPair('EdDSA');
@@ -197,6 +212,15 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
         : { id: 'echo', name: 'Echo', description: 'Echoes the input text.', tags: ['echo'] },
     ],
   });
+  let grpc: A2AGrpcBinding | undefined;
+  if (options.grpcPort !== undefined) {
+    try {
+      ({ grpc, card } = await bindGrpc(card, options.host ?? '127.0.0.1', options.grpcPort));
+    } catch (error) {
+      http.close();
+      throw error;
+    }
+  }
   // The typed-artifact versions it speaks, for negotiation on discovery; no memory tier (it keeps nothing).
   const ruvector = { artifact_kind_versions_supported: [...SUPPORTED_ARTIFACT_KIND_VERSIONS] };
   card =
@@ -217,13 +241,16 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
       jwksPath: JWKS_PATH,
     }),
   );
+  grpc?.serve(server);
   return {
     url,
     agentId,
     key,
     server,
     events,
+    ...(grpc ? { grpcTarget: grpc.target } : {}),
     close: async () => {
+      await grpc?.close(1000);
       await server.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -15,6 +15,7 @@ afterAll(async () => {
 interface Running {
   url: string;
   agentId: string;
+  grpc: string | undefined;
   stop(): Promise<number>;
 }
 const running: Running[] = [];
@@ -33,11 +34,12 @@ async function serve(args: string[]): Promise<Running> {
   });
   for (let i = 0; i < 500 && !captured.out().includes('\n') && settled === undefined; i++) await new Promise((r) => setTimeout(r, 10));
   if (settled !== undefined) throw new Error(`serve exited ${settled}: ${captured.err()}`);
-  const { url, agentId } = JSON.parse(captured.out().split('\n')[0] as string) as { url: string; agentId: string };
+  const { url, agentId, grpc } = JSON.parse(captured.out().split('\n')[0] as string) as { url: string; agentId: string; grpc?: string };
   let stopped: Promise<number> | undefined;
   const handle: Running = {
     url,
     agentId,
+    grpc,
     stop: () => {
       if (!stopped) {
         controller.abort();
@@ -235,5 +237,48 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     await writeFile(config, TOML);
     expect((await run(['serve', '--config', config, '--port', '70000'])).code).toBe(EXIT_CODES.usage);
     expect((await run(['serve', '--config', config, '--delegate-to', 'nowhere'])).code).toBe(EXIT_CODES.usage);
+  });
+
+  it('--grpc serves the agent over gRPC too; a2a calls it with --transport grpc (target or card URL)', async () => {
+    const config = dir.file('grpc.toml');
+    await writeFile(config, TOML);
+    const agent = await serve(['--config', config, '--grpc', '0']);
+    expect(agent.grpc).toMatch(/^127\.0\.0\.1:\d+$/);
+    const target = agent.grpc as string;
+
+    const card = await run(['card', agent.url, '--allow-insecure', '--json']);
+    expect(JSON.parse(card.out).card.supportedInterfaces).toContainEqual({ url: target, protocolBinding: 'GRPC', protocolVersion: '1.0' });
+
+    // A bare gRPC target: no card, no HTTP.
+    const sent = await run(['send', target, 'over grpc', '--transport', 'grpc', '--plaintext', '--json']);
+    expect(sent.err).toBe('');
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts?.[0]?.parts[0]?.text).toBe('over grpc');
+
+    // The card URL: the CLI reads the card and dials its GRPC interface.
+    const streamed = await run(['send', agent.url, 'streamed', '--stream', '--transport', 'grpc', '--plaintext', '--allow-insecure', '--json']);
+    expect(streamed.err).toBe('');
+    const events = streamed.out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, { status?: { state: string } }>);
+    expect(events.at(-1)?.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
+
+    const got = await run(['get', target, task.id, '--transport', 'grpc', '--plaintext', '--json']);
+    expect((JSON.parse(got.out) as Task).id).toBe(task.id);
+    const listed = await run(['list', target, '--transport', 'grpc', '--plaintext', '--json']);
+    expect((JSON.parse(listed.out) as { tasks: Task[] }).tasks).toHaveLength(2);
+    const subscribed = await run(['subscribe', target, task.id, '--transport', 'grpc', '--plaintext']);
+    expect(subscribed.code).toBe(EXIT_CODES.failure);
+    expect(subscribed.err).toContain('UNSUPPORTED_OPERATION');
+    const canceled = await run(['cancel', target, task.id, '--transport', 'grpc', '--plaintext']);
+    expect(canceled.code).toBe(EXIT_CODES.failure);
+    expect(canceled.err).toContain('TASK_NOT_CANCELABLE');
+  });
+
+  it('--transport usage errors', async () => {
+    expect((await run(['list', 'http://127.0.0.1:1', '--transport', 'carrier-pigeon'])).code).toBe(EXIT_CODES.usage);
+    expect((await run(['list', 'not a target', '--transport', 'grpc'])).code).toBe(EXIT_CODES.usage);
+    expect((await run(['list', 'http://127.0.0.1:1', '--plaintext'])).code).toBe(EXIT_CODES.usage);
+    // A bare target has no card to verify.
+    expect((await run(['list', '127.0.0.1:1', '--transport', 'grpc', '--require-signed'])).code).toBe(EXIT_CODES.usage);
   });
 });

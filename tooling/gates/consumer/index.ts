@@ -26,3 +26,8 @@ const classified = classifyJsonRpcRequest('{}');
 const error = new TaskNotFoundError();
 
 export const consumer = { card, task, kind: classified.kind, code: error.code };
+
+// The Node-only gRPC binding: its declarations (protobuf-es and grpc-js types included) compile too.
+import { grpcInterface, type GrpcA2AClientOptions } from '@a2aplane/a2a-grpc';
+
+export const grpcConsumer: { iface: ReturnType<typeof grpcInterface>; options?: GrpcA2AClientOptions } = { iface: grpcInterface('127.0.0.1:50051') };

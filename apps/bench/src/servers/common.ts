@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
 
 export type Mode = 'message' | 'task' | 'stream';
 
@@ -77,4 +78,24 @@ export function requestText(body: unknown): string {
   const params = (body as { params?: { message?: { parts?: Array<{ text?: unknown }> } } })?.params;
   const text = params?.message?.parts?.[0]?.text;
   return typeof text === 'string' ? text : '';
+}
+
+/** Prints `READY <port>` for a gRPC server and stops it on SIGTERM/SIGINT. */
+export function readyGrpc(port: number, shutdown: () => void): void {
+  process.stdout.write(`READY ${port}\n`);
+  const stop = (): void => {
+    shutdown();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+/** Binds a grpc-js server on 127.0.0.1, lets `onBound` add the service (cards carry the target), then READY. */
+export function serveGrpc(server: GrpcServer, args: ServerArgs, onBound: (target: string) => void, credentials: ServerCredentials): void {
+  server.bindAsync(`127.0.0.1:${args.port}`, credentials, (error, port) => {
+    if (error) throw error;
+    onBound(`127.0.0.1:${port}`);
+    readyGrpc(port, () => server.forceShutdown());
+  });
 }

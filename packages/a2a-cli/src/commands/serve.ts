@@ -47,7 +47,7 @@ async function readApiKeys(path: string): Promise<Record<string, string>> {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run an echo (or delegating) agent under an operator config',
-  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--key <private jwk>] [--api-keys <file>] [--delegate-to <url>] [--name <name>] [--json]
+  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--grpc <port>] [--key <private jwk>] [--api-keys <file>] [--delegate-to <url>] [--name <name>] [--json]
 
 Starts an A2A agent over HTTP (JSON-RPC at /a2a/jsonrpc, REST under /a2a/rest) with a signed
 card at /.well-known/agent-card.json whose jku points to /.well-known/jwks.json. Every task
@@ -56,13 +56,15 @@ budget, recursion and policy blocks. Without a trust block every caller is serve
 AgentID is logged (info, on stderr); with trust.allowlist only those agents are served, and a
 caller that cannot prove an AgentID is refused (UNAUTHENTICATED).
 By default the agent echoes the message; with --delegate-to it forwards each message to that
-agent, carrying the task lineage, and returns the answer. Prints the URL, then runs until
-SIGINT or SIGTERM and stops cleanly.
+agent, carrying the task lineage, and returns the answer. With --grpc the same agent is also
+served over gRPC (lf.a2a.v1.A2AService, plaintext like the HTTP endpoint) and the card lists the
+GRPC interface. Prints the URL, then runs until SIGINT or SIGTERM and stops cleanly.
 
 Options:
   --config <file>        operator config (required)
   --port <n>             port, 0 picks a free one (default 0)
   --host <addr>          interface to bind (default 127.0.0.1)
+  --grpc <port>          also serve the gRPC binding on this port (0 picks a free one)
   --key <file>           private JWK to sign the card with (default: a fresh Ed25519 key)
   --api-keys <file>      JSON { "<api key>": "<AgentID>" }: keys issued to agents; a request
                          with one in the X-API-Key header is that agent for the trust rules
@@ -72,7 +74,7 @@ Options:
   --jku-prefix <url>     also trust JWKS URLs starting with this prefix (repeatable)
   --require-signed       refuse a delegate whose card is not signed
   --name <name>          the card's name
-  --json                 print {"url","agentId","kid"} as one JSON line
+  --json                 print {"url","agentId","kid"} (and "grpc": the gRPC target) as one JSON line
 
 Exit codes:
   0   stopped by SIGINT/SIGTERM
@@ -83,6 +85,7 @@ Exit codes:
       config: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      grpc: { type: 'string' },
       key: { type: 'string' },
       'api-keys': { type: 'string' },
       'delegate-to': { type: 'string' },
@@ -98,6 +101,7 @@ Exit codes:
     if (configFile === undefined) throw usageError('serve: --config <file> is required; see a2a serve --help');
     const port = integerOption('serve', args, 'port', { min: 0, max: 65_535 }) ?? 0;
     const host = stringValue(args, 'host') ?? '127.0.0.1';
+    const grpcPort = integerOption('serve', args, 'grpc', { min: 0, max: 65_535 });
     const rawDelegate = stringValue(args, 'delegate-to');
     const delegateTo = rawDelegate === undefined ? undefined : agentUrl('serve', rawDelegate);
     const keyFile = stringValue(args, 'key');
@@ -126,16 +130,19 @@ Exit codes:
         ...(key ? { key } : {}),
         ...(delegateTo ? { delegateTo, delegateTrust } : {}),
         ...(name ? { name } : {}),
+        ...(grpcPort === undefined ? {} : { grpcPort }),
       });
     } catch (error) {
       const code = (error as { code?: unknown })?.code;
       if (code === 'EADDRINUSE') throw usageError(`serve: ${host}:${port} is already in use`);
+      if (grpcPort !== undefined && /No address added out of total/.test(String((error as Error)?.message))) throw usageError(`serve: cannot bind gRPC on ${host}:${grpcPort}`);
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw usageError(`serve: cannot bind ${host}`);
       throw error;
     }
-    if (flag(args, 'json')) ctx.out(JSON.stringify({ url: agent.url, agentId: agent.agentId, kid: agent.key.kid }));
+    if (flag(args, 'json')) ctx.out(JSON.stringify({ url: agent.url, agentId: agent.agentId, kid: agent.key.kid, ...(agent.grpcTarget ? { grpc: agent.grpcTarget } : {}) }));
     else {
       ctx.out(agent.url);
+      if (agent.grpcTarget) ctx.err(ctx.style.dim(`gRPC on ${agent.grpcTarget}`));
       ctx.err(ctx.style.dim(`${delegateTo ? `delegating to ${delegateTo}` : 'echo agent'}; AgentID ${agent.agentId}; config ${configFile}`));
       ctx.err(ctx.style.dim('press Ctrl-C to stop'));
     }

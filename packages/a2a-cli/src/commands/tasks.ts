@@ -4,6 +4,7 @@ import { type StreamResponse, type TaskState, TaskStateSchema } from '@a2aplane/
 import { agentUrl, flag, integerOption, type ParsedArgs, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { EXIT_CODES, usageError } from '../errors.js';
 import { createStreamPrinter, printJson, printMessage, printTask, stateName } from '../format.js';
+import { type CliClient, grpcClientFor } from '../grpc-client.js';
 import type { CliIo, CommandContext } from '../io.js';
 import type { Command } from './types.js';
 import { cardTrustOf } from './verify.js';
@@ -16,11 +17,16 @@ const COMMON_OPTIONS = {
   'allow-insecure': { type: 'boolean' },
   'jku-prefix': { type: 'string', multiple: true },
   'require-signed': { type: 'boolean' },
+  transport: { type: 'string' },
+  plaintext: { type: 'boolean' },
 } as const;
 
 const COMMON_HELP = `  --json               machine-readable output (one JSON document, or one JSON event per line when streaming)
   --timeout <ms>       per-call timeout (default 30000)
-  --header <k: v>      extra HTTP header, such as "Authorization: Bearer ..." (repeatable)
+  --header <k: v>      extra HTTP header, such as "Authorization: Bearer ..." (repeatable; gRPC metadata)
+  --transport <t>      http (default: JSON-RPC or REST from the card) or grpc; with grpc, <url> may
+                       also be a gRPC target host:port
+  --plaintext          with --transport grpc: no TLS (default: TLS)
   --key <file>         the agent card must be signed by this public JWK / JWKS
   --allow-insecure     accept a loopback http jku (development only)
   --jku-prefix <url>   also trust JWKS URLs starting with this prefix (repeatable)
@@ -40,10 +46,27 @@ function headersOf(command: string, args: ParsedArgs): Record<string, string> {
   return out;
 }
 
-async function clientFor(command: string, io: CliIo, url: string, args: ParsedArgs): Promise<A2AClient> {
+/** The client of a command: over HTTP (the card's JSON-RPC or REST), or over gRPC with `--transport grpc`. */
+async function clientFor(command: string, io: CliIo, rawUrl: string, args: ParsedArgs): Promise<CliClient> {
   const timeoutMs = integerOption(command, args, 'timeout', { min: 1, max: 86_400_000 }) ?? 30_000;
   const headers = headersOf(command, args);
-  return createA2AClient({ baseUrl: url, fetch: io.fetch, timeoutMs, headers, retry: { retries: 1 }, ...(await cardTrustOf(args)) });
+  const trust = await cardTrustOf(args);
+  const transport = stringValue(args, 'transport') ?? 'http';
+  if (transport === 'grpc') return grpcClientFor(command, io, rawUrl, { timeoutMs, headers, plaintext: flag(args, 'plaintext'), trust });
+  if (transport !== 'http') throw usageError(`${command}: --transport expects http or grpc, got ${JSON.stringify(transport)}`);
+  if (flag(args, 'plaintext')) throw usageError(`${command}: --plaintext applies to --transport grpc only`);
+  const client = createA2AClient({ baseUrl: agentUrl(command, rawUrl), fetch: io.fetch, timeoutMs, headers, retry: { retries: 1 }, ...trust });
+  return { client, close: () => undefined };
+}
+
+/** Runs a command's calls and closes the client (the gRPC channels) afterwards. */
+async function withClient(command: string, io: CliIo, rawUrl: string, args: ParsedArgs, use: (client: A2AClient) => Promise<number>): Promise<number> {
+  const { client, close } = await clientFor(command, io, rawUrl, args);
+  try {
+    return await use(client);
+  } finally {
+    close();
+  }
 }
 
 const callOptions = (io: CliIo) => (io.signal ? { signal: io.signal } : {});
@@ -79,7 +102,7 @@ const sendExitCode = (state: TaskState | undefined): number =>
 export const sendCommand: Command = {
   name: 'send',
   summary: 'send a text message to an agent (optionally streaming)',
-  help: `Usage: a2a send <url> <text> [--stream] [--context <contextId>] [--task <taskId>] [--json]
+  help: `Usage: a2a send <url> <text> [--stream] [--context <contextId>] [--task <taskId>] [--transport grpc] [--json]
 
 Sends one user message with a text part (SendMessage, or SendStreamingMessage with --stream)
 and prints the resulting task or message.
@@ -110,8 +133,6 @@ Exit codes:
       'no-wait': { type: 'boolean' },
     });
     const [rawUrl, text] = positionals('send', args, ['url', 'text']);
-    const url = agentUrl('send', rawUrl as string);
-    const client = await clientFor('send', ctx.io, url, args);
     const contextId = stringValue(args, 'context');
     const taskId = stringValue(args, 'task');
     const skill = stringValue(args, 'skill');
@@ -127,14 +148,16 @@ Exit codes:
       ...(flag(args, 'no-wait') ? { configuration: { returnImmediately: true } } : {}),
     };
     const json = flag(args, 'json');
-    if (flag(args, 'stream')) {
-      return sendExitCode(await printStream(ctx, client.sendStreamingMessage(params, callOptions(ctx.io)), json));
-    }
-    const result = await client.sendMessage(params, callOptions(ctx.io));
-    if (json) printJson(ctx, result);
-    else if (result.task) printTask(ctx, result.task);
-    else if (result.message) printMessage(ctx, result.message);
-    return sendExitCode(result.task?.status.state);
+    return withClient('send', ctx.io, rawUrl as string, args, async (client) => {
+      if (flag(args, 'stream')) {
+        return sendExitCode(await printStream(ctx, client.sendStreamingMessage(params, callOptions(ctx.io)), json));
+      }
+      const result = await client.sendMessage(params, callOptions(ctx.io));
+      if (json) printJson(ctx, result);
+      else if (result.task) printTask(ctx, result.task);
+      else if (result.message) printMessage(ctx, result.message);
+      return sendExitCode(result.task?.status.state);
+    });
   },
 };
 
@@ -152,15 +175,16 @@ ${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('get', argv, { ...COMMON_OPTIONS, history: { type: 'string' } });
     const [rawUrl, id] = positionals('get', args, ['url', 'taskId']);
-    const client = await clientFor('get', ctx.io, agentUrl('get', rawUrl as string), args);
     const historyLength = integerOption('get', args, 'history', { min: 0, max: 1_000_000 });
-    const task = await client.getTask({ id: id as string, ...(historyLength === undefined ? {} : { historyLength }) }, callOptions(ctx.io));
-    if (flag(args, 'json')) printJson(ctx, task);
-    else {
-      printTask(ctx, task);
-      for (const message of task.history ?? []) printMessage(ctx, message);
-    }
-    return 0;
+    return withClient('get', ctx.io, rawUrl as string, args, async (client) => {
+      const task = await client.getTask({ id: id as string, ...(historyLength === undefined ? {} : { historyLength }) }, callOptions(ctx.io));
+      if (flag(args, 'json')) printJson(ctx, task);
+      else {
+        printTask(ctx, task);
+        for (const message of task.history ?? []) printMessage(ctx, message);
+      }
+      return 0;
+    });
   },
 };
 
@@ -177,11 +201,12 @@ ${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('cancel', argv, COMMON_OPTIONS);
     const [rawUrl, id] = positionals('cancel', args, ['url', 'taskId']);
-    const client = await clientFor('cancel', ctx.io, agentUrl('cancel', rawUrl as string), args);
-    const task = await client.cancelTask({ id: id as string }, callOptions(ctx.io));
-    if (flag(args, 'json')) printJson(ctx, task);
-    else printTask(ctx, task);
-    return 0;
+    return withClient('cancel', ctx.io, rawUrl as string, args, async (client) => {
+      const task = await client.cancelTask({ id: id as string }, callOptions(ctx.io));
+      if (flag(args, 'json')) printJson(ctx, task);
+      else printTask(ctx, task);
+      return 0;
+    });
   },
 };
 
@@ -210,7 +235,6 @@ ${CALL_EXIT_CODES}`,
       'page-token': { type: 'string' },
     });
     const [rawUrl] = positionals('list', args, ['url']);
-    const client = await clientFor('list', ctx.io, agentUrl('list', rawUrl as string), args);
     const rawStatus = stringValue(args, 'status');
     let status: (typeof STATES)[number] | undefined;
     if (rawStatus !== undefined) {
@@ -220,26 +244,28 @@ ${CALL_EXIT_CODES}`,
     const pageSize = integerOption('list', args, 'page-size', { min: 1, max: 100 });
     const contextId = stringValue(args, 'context');
     const pageToken = stringValue(args, 'page-token');
-    const page = await client.listTasks(
-      {
-        ...(contextId === undefined ? {} : { contextId }),
-        ...(status === undefined ? {} : { status }),
-        ...(pageSize === undefined ? {} : { pageSize }),
-        ...(pageToken === undefined ? {} : { pageToken }),
-      },
-      callOptions(ctx.io),
-    );
-    if (flag(args, 'json')) {
-      printJson(ctx, page);
+    return withClient('list', ctx.io, rawUrl as string, args, async (client) => {
+      const page = await client.listTasks(
+        {
+          ...(contextId === undefined ? {} : { contextId }),
+          ...(status === undefined ? {} : { status }),
+          ...(pageSize === undefined ? {} : { pageSize }),
+          ...(pageToken === undefined ? {} : { pageToken }),
+        },
+        callOptions(ctx.io),
+      );
+      if (flag(args, 'json')) {
+        printJson(ctx, page);
+        return 0;
+      }
+      if (page.tasks.length === 0) ctx.out(ctx.style.dim('no tasks'));
+      for (const task of page.tasks) {
+        const when = task.status.timestamp ? `  ${task.status.timestamp}` : '';
+        ctx.out(`${task.id}  ${stateName(task.status.state).padEnd(14)}${task.contextId ? `  ${task.contextId}` : ''}${ctx.style.dim(when)}`);
+      }
+      ctx.out(ctx.style.dim(`${page.tasks.length} of ${page.totalSize} task(s)${page.nextPageToken ? `; next page: --page-token ${page.nextPageToken}` : ''}`));
       return 0;
-    }
-    if (page.tasks.length === 0) ctx.out(ctx.style.dim('no tasks'));
-    for (const task of page.tasks) {
-      const when = task.status.timestamp ? `  ${task.status.timestamp}` : '';
-      ctx.out(`${task.id}  ${stateName(task.status.state).padEnd(14)}${task.contextId ? `  ${task.contextId}` : ''}${ctx.style.dim(when)}`);
-    }
-    ctx.out(ctx.style.dim(`${page.tasks.length} of ${page.totalSize} task(s)${page.nextPageToken ? `; next page: --page-token ${page.nextPageToken}` : ''}`));
-    return 0;
+    });
   },
 };
 
@@ -258,8 +284,9 @@ ${CALL_EXIT_CODES}`,
   async run(ctx, argv) {
     const args = parseCommandArgs('subscribe', argv, COMMON_OPTIONS);
     const [rawUrl, id] = positionals('subscribe', args, ['url', 'taskId']);
-    const client = await clientFor('subscribe', ctx.io, agentUrl('subscribe', rawUrl as string), args);
-    await printStream(ctx, client.subscribeToTask({ id: id as string }, callOptions(ctx.io)), flag(args, 'json'));
-    return 0;
+    return withClient('subscribe', ctx.io, rawUrl as string, args, async (client) => {
+      await printStream(ctx, client.subscribeToTask({ id: id as string }, callOptions(ctx.io)), flag(args, 'json'));
+      return 0;
+    });
   },
 };

@@ -1,0 +1,369 @@
+import { A2A_PROTOCOL_VERSION, type A2AMethod, type A2ARequestMap, type A2AResultMap, InvalidAgentResponseError, isA2AMethod, UnauthenticatedError } from '@a2aplane/a2a-types';
+import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, type AuthProvider, SseEventTooLargeError, structuralValidator } from '@a2aplane/a2a-client';
+import { type CallOptions as GrpcCallOptions, type ChannelCredentials, type ChannelOptions, Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
+import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
+import { A2A_VERSION_METADATA_KEY } from './metadata.js';
+import { fromGrpcStatus, httpStatusOfGrpcCode, readStatusDetails } from './status.js';
+
+export interface GrpcTransportOptions {
+  /** The gRPC target of the agent's GRPC interface (`AgentInterface.url`), such as `host:port`. */
+  target: string;
+  /**
+   * Required: `credentials.createSsl()` for TLS, or `credentials.createInsecure()` to talk
+   * plaintext (a deliberate choice, e.g. to a local agent).
+   */
+  credentials: ChannelCredentials;
+  /** grpc-js channel options (message size limits, keepalive, ...). */
+  channelOptions?: ChannelOptions;
+  /**
+   * Adds credentials to every call, as for HTTP (`bearerAuth`, `apiKeyAuth` with `location: 'header'`):
+   * the headers it sets are sent as metadata. gRPC has no query string, so query parameters it adds
+   * are not sent. After an `UNAUTHENTICATED` answer, `onUnauthorized()` returning true resends once.
+   */
+  auth?: AuthProvider | undefined;
+}
+
+/** Per-call options, as the a2a-client transports take them. */
+export interface GrpcTransportCallOptions {
+  /** Lower-case header names; sent as metadata (`a2a-version` is added unless present). */
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+  /** Becomes the call's gRPC deadline. */
+  timeoutMs?: number;
+  /** Streams: a message larger than this fails the stream with `SseEventTooLargeError` (as over SSE). */
+  maxEventBytes?: number;
+  /** Streams: called when the response headers arrive (a sign of life that is not an item). */
+  onActivity?: () => void;
+  /** Ignored: gRPC streams carry no event ids to resume from. */
+  lastEventId?: string;
+}
+
+/** One stream item, as the a2a-client transports yield them; gRPC carries no event ids. */
+export interface GrpcStreamItem {
+  data: unknown;
+  id: undefined;
+}
+
+/** Headers of the HTTP bindings that are not metadata (gRPC sets its own content type, and has no event ids). */
+const HTTP_ONLY_HEADERS = new Set(['content-type', 'accept', 'last-event-id', 'user-agent', 'host', 'content-length', 'connection', 'te']);
+
+/** gRPC codes that say the agent was not reached or not able to answer: worth a retry. */
+const RETRYABLE = new Set<number>([Status.UNAVAILABLE, Status.RESOURCE_EXHAUSTED, Status.ABORTED]);
+
+/**
+ * The A2A gRPC binding on the client side: every operation of `lf.a2a.v1.A2AService` over
+ * `@grpc/grpc-js`, with params and results in the ProtoJSON model of `@a2aplane/a2a-types`.
+ * A status with an `ErrorInfo` becomes its `A2AError` class; a status without one (the agent was
+ * not reached) an `A2ATransportError`; a passed deadline an `A2ATimeoutError`; an aborted signal an
+ * `A2AAbortError`.
+ */
+export class GrpcTransport {
+  readonly binding = 'GRPC' as const;
+  readonly url: string;
+  private readonly client: Client;
+  private readonly auth: AuthProvider | undefined;
+
+  constructor(options: GrpcTransportOptions) {
+    if (typeof options?.target !== 'string' || options.target === '') throw new TypeError(`expected target to be a gRPC target such as host:port, got ${typeof options?.target}`);
+    if (!options.credentials) throw new TypeError('expected credentials (credentials.createSsl or, deliberately, createInsecure), got none');
+    this.url = options.target;
+    this.auth = options.auth;
+    this.client = new Client(options.target, options.credentials, options.channelOptions);
+  }
+
+  /** Sends a unary operation; resolves its raw (unvalidated) ProtoJSON result. */
+  async call(method: A2AMethod, params: Record<string, unknown>, options: GrpcTransportCallOptions = {}): Promise<unknown> {
+    const operation = this.operation(method, false);
+    const request = this.encode(operation, params);
+    try {
+      return await this.unary(operation, request, await this.metadata(operation, options), options);
+    } catch (error) {
+      if (!(await this.shouldResend(error))) throw error;
+      return this.unary(operation, request, await this.metadata(operation, options), options);
+    }
+  }
+
+  private unary(operation: GrpcOperation, request: Buffer, metadata: Metadata, options: GrpcTransportCallOptions): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (options.signal?.aborted) return reject(new A2AAbortError({ cause: options.signal.reason }));
+      const call = this.client.makeUnaryRequest<Buffer, Buffer>(
+        operation.path,
+        passBytes.serialize,
+        passBytes.deserialize,
+        request,
+        metadata,
+        this.callOptions(options),
+        (error, response) => {
+          options.signal?.removeEventListener('abort', onAbort);
+          if (error) return reject(this.toError(error, options));
+          try {
+            resolve(decodeToJson(operation.output, response as Buffer));
+          } catch (cause) {
+            reject(new InvalidAgentResponseError({ message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`, cause }));
+          }
+        },
+      );
+      const onAbort = (): void => call.cancel();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /**
+   * After an UNAUTHENTICATED answer (with or without ErrorInfo, as HTTP resends on any 401), the auth
+   * provider may refresh its credentials: then the call is sent once more.
+   */
+  private async shouldResend(error: unknown): Promise<boolean> {
+    if (!this.auth?.onUnauthorized) return false;
+    const unauthenticated = UnauthenticatedError.isInstance(error) || (A2ATransportError.isInstance(error) && error.status === 401);
+    return unauthenticated && (await this.auth.onUnauthorized()) === true;
+  }
+
+  /** Opens a server stream; resolves once the agent sent its response headers (or the first event). */
+  async open(method: A2AMethod, params: Record<string, unknown>, options: GrpcTransportCallOptions = {}): Promise<AsyncIterable<GrpcStreamItem>> {
+    const operation = this.operation(method, true);
+    const request = this.encode(operation, params);
+    try {
+      return await this.stream(operation, request, await this.metadata(operation, options), options);
+    } catch (error) {
+      if (!(await this.shouldResend(error))) throw error;
+      return this.stream(operation, request, await this.metadata(operation, options), options);
+    }
+  }
+
+  private async stream(operation: GrpcOperation, request: Buffer, metadata: Metadata, options: GrpcTransportCallOptions): Promise<AsyncIterable<GrpcStreamItem>> {
+    if (options.signal?.aborted) throw new A2AAbortError({ cause: options.signal.reason });
+    const call = this.client.makeServerStreamRequest<Buffer, Buffer>(operation.path, passBytes.serialize, passBytes.deserialize, request, metadata, this.callOptions(options));
+    const onAbort = (): void => call.cancel();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const items: GrpcStreamItem[] = [];
+    let failure: unknown;
+    let ended = false;
+    let wake: (() => void) | undefined;
+    const notify = (): void => {
+      const waiter = wake;
+      wake = undefined;
+      waiter?.();
+    };
+    const maxBytes = options.maxEventBytes;
+    call.on('metadata', () => options.onActivity?.());
+    call.on('data', (bytes: Buffer) => {
+      if (failure !== undefined) return;
+      if (maxBytes !== undefined && bytes.byteLength > maxBytes) {
+        failure = new SseEventTooLargeError(maxBytes);
+        call.cancel();
+        notify();
+        return;
+      }
+      try {
+        items.push({ data: decodeToJson(operation.output, bytes), id: undefined });
+      } catch (cause) {
+        failure = new InvalidAgentResponseError({ message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`, cause });
+        call.cancel();
+      }
+      // Backpressure: stop reading from the socket while the consumer has items to take.
+      if (items.length >= 64) call.pause();
+      notify();
+    });
+    call.on('error', (error: ServiceError) => {
+      if (failure === undefined) failure = this.toError(error, options);
+      ended = true;
+      notify();
+    });
+    call.on('end', () => {
+      ended = true;
+      notify();
+    });
+    // Wait for the response headers (or an early status), so a refused call rejects here.
+    await new Promise<void>((resolve) => {
+      call.once('metadata', () => resolve());
+      call.once('data', () => resolve());
+      call.once('error', () => resolve());
+      call.once('end', () => resolve());
+    });
+    if (items.length === 0 && ended && failure !== undefined) {
+      options.signal?.removeEventListener('abort', onAbort);
+      throw failure;
+    }
+    const release = (): void => {
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    return {
+      [Symbol.asyncIterator]: (): AsyncIterator<GrpcStreamItem> => ({
+        next: async () => {
+          for (;;) {
+            const item = items.shift();
+            if (item) {
+              if (items.length < 16) call.resume();
+              return { done: false, value: item };
+            }
+            if (ended) {
+              release();
+              if (failure !== undefined) {
+                const error = failure;
+                failure = undefined;
+                throw error;
+              }
+              return { done: true, value: undefined };
+            }
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          }
+        },
+        return: async () => {
+          release();
+          if (!ended) call.cancel();
+          ended = true;
+          failure = undefined;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+  }
+
+  /** Closes the channel; calls in flight are cancelled. */
+  close(): void {
+    this.client.close();
+  }
+
+  private operation(method: A2AMethod, streaming: boolean): GrpcOperation {
+    const operation = isA2AMethod(method) ? GRPC_OPERATIONS.get(method) : undefined;
+    if (!operation) throw new TypeError(`expected an A2A method, got ${JSON.stringify(method)}`);
+    if (operation.streaming !== streaming) throw new TypeError(`expected a ${streaming ? 'streaming' : 'unary'} method, got ${method}`);
+    return operation;
+  }
+
+  private encode(operation: GrpcOperation, params: Record<string, unknown>): Buffer {
+    try {
+      return encodeFromJson(operation.input, params ?? {});
+    } catch (error) {
+      throw new TypeError(`expected ${operation.method} params in the A2A model, got: ${(error as Error).message}`);
+    }
+  }
+
+  /** The call's headers (and those the auth provider adds) as metadata. */
+  private async metadata(operation: GrpcOperation, options: GrpcTransportCallOptions): Promise<Metadata> {
+    let headers: Iterable<[string, string]> = Object.entries(options.headers ?? {});
+    if (this.auth) {
+      const request = { method: 'POST', url: new URL(`http://${this.url}${operation.path}`), headers: new Headers(options.headers ?? {}), body: undefined };
+      await this.auth.apply(request);
+      headers = request.headers.entries();
+    }
+    const metadata = new Metadata();
+    for (const [key, value] of headers) {
+      // HTTP-only headers have no meaning on a gRPC call.
+      if (HTTP_ONLY_HEADERS.has(key)) continue;
+      metadata.set(key, value);
+    }
+    if (metadata.get(A2A_VERSION_METADATA_KEY).length === 0) metadata.set(A2A_VERSION_METADATA_KEY, A2A_PROTOCOL_VERSION);
+    return metadata;
+  }
+
+  private callOptions(options: GrpcTransportCallOptions): Partial<GrpcCallOptions> {
+    return options.timeoutMs === undefined ? {} : { deadline: Date.now() + options.timeoutMs };
+  }
+
+  private toError(error: ServiceError, options: GrpcTransportCallOptions): Error {
+    if (error.code === Status.CANCELLED && options.signal?.aborted) return new A2AAbortError({ cause: options.signal.reason });
+    if (error.code === Status.DEADLINE_EXCEEDED && options.timeoutMs !== undefined) return new A2ATimeoutError(options.timeoutMs, { cause: error });
+    if (readStatusDetails(error.metadata).some((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')) return fromGrpcStatus(error);
+    // `status` is the HTTP status the code stands for (UNAUTHENTICATED -> 401, ...), as the HTTP transports report it.
+    return new A2ATransportError(`gRPC ${Status[error.code] ?? error.code}: ${error.details}`, {
+      status: httpStatusOfGrpcCode(error.code),
+      retryable: RETRYABLE.has(error.code),
+      url: this.url,
+      cause: error,
+    });
+  }
+}
+
+export interface GrpcA2AClientOptions extends GrpcTransportOptions {
+  /**
+   * How params and results are checked, as in `createA2AClient`: default `structuralValidator`;
+   * `strictValidator` from `@a2aplane/a2a-client/strict` runs the full a2a-types schemas.
+   */
+  validator?: A2AValidator;
+}
+
+/**
+ * The operations of an A2A agent over gRPC, checked by the same validator as the HTTP client:
+ * params that fail are a `TypeError` before anything is sent, a result that fails an
+ * `InvalidAgentResponseError`.
+ */
+export class GrpcA2AClient {
+  readonly transport: GrpcTransport;
+  private readonly validator: A2AValidator;
+
+  constructor(options: GrpcA2AClientOptions) {
+    this.transport = new GrpcTransport(options);
+    this.validator = options.validator ?? structuralValidator;
+  }
+
+  sendMessage(params: A2ARequestMap['SendMessage'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['SendMessage']> {
+    return this.unary('SendMessage', params, options);
+  }
+  sendStreamingMessage(params: A2ARequestMap['SendStreamingMessage'], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap['SendStreamingMessage']> {
+    return this.stream('SendStreamingMessage', params, options);
+  }
+  getTask(params: A2ARequestMap['GetTask'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['GetTask']> {
+    return this.unary('GetTask', params, options);
+  }
+  listTasks(params: A2ARequestMap['ListTasks'] = {}, options?: GrpcTransportCallOptions): Promise<A2AResultMap['ListTasks']> {
+    return this.unary('ListTasks', params, options);
+  }
+  cancelTask(params: A2ARequestMap['CancelTask'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['CancelTask']> {
+    return this.unary('CancelTask', params, options);
+  }
+  subscribeToTask(params: A2ARequestMap['SubscribeToTask'], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap['SubscribeToTask']> {
+    return this.stream('SubscribeToTask', params, options);
+  }
+  createTaskPushNotificationConfig(
+    params: A2ARequestMap['CreateTaskPushNotificationConfig'],
+    options?: GrpcTransportCallOptions,
+  ): Promise<A2AResultMap['CreateTaskPushNotificationConfig']> {
+    return this.unary('CreateTaskPushNotificationConfig', params, options);
+  }
+  getTaskPushNotificationConfig(params: A2ARequestMap['GetTaskPushNotificationConfig'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['GetTaskPushNotificationConfig']> {
+    return this.unary('GetTaskPushNotificationConfig', params, options);
+  }
+  listTaskPushNotificationConfigs(
+    params: A2ARequestMap['ListTaskPushNotificationConfigs'],
+    options?: GrpcTransportCallOptions,
+  ): Promise<A2AResultMap['ListTaskPushNotificationConfigs']> {
+    return this.unary('ListTaskPushNotificationConfigs', params, options);
+  }
+  deleteTaskPushNotificationConfig(
+    params: A2ARequestMap['DeleteTaskPushNotificationConfig'],
+    options?: GrpcTransportCallOptions,
+  ): Promise<A2AResultMap['DeleteTaskPushNotificationConfig']> {
+    return this.unary('DeleteTaskPushNotificationConfig', params, options);
+  }
+  getExtendedAgentCard(params: A2ARequestMap['GetExtendedAgentCard'] = {}, options?: GrpcTransportCallOptions): Promise<A2AResultMap['GetExtendedAgentCard']> {
+    return this.unary('GetExtendedAgentCard', params, options);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+
+  private async unary<M extends A2AMethod>(method: M, params: A2ARequestMap[M], options?: GrpcTransportCallOptions): Promise<A2AResultMap[M]> {
+    return this.check(method, await this.transport.call(method, this.checkParams(method, params), options));
+  }
+
+  private async *stream<M extends A2AMethod>(method: M, params: A2ARequestMap[M], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap[M]> {
+    const items = await this.transport.open(method, this.checkParams(method, params), options);
+    for await (const item of items) yield this.check(method, item.data);
+  }
+
+  private checkParams(method: A2AMethod, params: unknown): Record<string, unknown> {
+    const checked = this.validator.params(method, params ?? {});
+    if (!checked.ok) throw new TypeError(`expected valid ${method} params, got: ${checked.message}`);
+    return checked.value as Record<string, unknown>;
+  }
+
+  private check<M extends A2AMethod>(method: M, data: unknown): A2AResultMap[M] {
+    const checked = this.validator.result(method, data);
+    if (!checked.ok) throw new InvalidAgentResponseError({ message: `${method} result does not match the A2A model: ${checked.message}` });
+    return checked.value;
+  }
+}

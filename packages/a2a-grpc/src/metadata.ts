@@ -1,0 +1,42 @@
+import type { AuthenticationRequest } from '@a2aplane/a2a-server-express';
+import type { Metadata } from '@grpc/grpc-js';
+
+/** Metadata keys of the A2A service parameters over gRPC (spec §10: headers become metadata). */
+export const A2A_VERSION_METADATA_KEY = 'a2a-version';
+export const A2A_EXTENSIONS_METADATA_KEY = 'a2a-extensions';
+
+const EMPTY_QUERY = new URLSearchParams();
+
+/** The first text value of a metadata key. */
+export function metadataText(metadata: Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Every text value of a metadata key (repeated keys are separate values). */
+export function metadataTexts(metadata: Metadata, key: string): string[] {
+  return metadata.get(key).filter((value): value is string => typeof value === 'string');
+}
+
+/**
+ * What the authenticator sees of a gRPC call: text metadata as lower-case headers (repeated keys
+ * joined with ", " as HTTP does), an empty query and the method `POST` (gRPC runs on HTTP/2 POST).
+ * Binary (`-bin`) metadata is left out.
+ */
+export function authRequestOf(metadata: Metadata): AuthenticationRequest {
+  const headers: Record<string, string> = {};
+  for (const [key, values] of Object.entries(metadata.toJSON())) {
+    if (key.endsWith('-bin')) continue;
+    const texts = values.filter((value): value is string => typeof value === 'string');
+    if (texts.length > 0) headers[key] = texts.join(', ');
+  }
+  return { headers, query: EMPTY_QUERY, method: 'POST' };
+}
+
+/** The remote address of a peer string such as `127.0.0.1:5000` or `[::1]:5000` (the port is dropped). */
+export function peerAddress(peer: string): string {
+  const withoutScheme = peer.replace(/^ipv[46]:/, '');
+  const colon = withoutScheme.lastIndexOf(':');
+  const host = colon > 0 && /^\d+$/.test(withoutScheme.slice(colon + 1)) ? withoutScheme.slice(0, colon) : withoutScheme;
+  return host.replace(/^\[(.*)\]$/, '$1');
+}

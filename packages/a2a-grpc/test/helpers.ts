@@ -1,0 +1,133 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type A2AServer,
+  type A2AServerOptions,
+  type AgentExecutor,
+  createA2AServer,
+  createAgentCard,
+  createNodeHttpHandler,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
+import type { AgentCard, Message } from '@a2aplane/a2a-types';
+import { credentials, ServerCredentials } from '@grpc/grpc-js';
+import { bindA2AGrpc, GrpcA2AClient, withGrpcInterface } from '../src/index.js';
+import type { A2AGrpcListener } from '../src/listen.js';
+
+export interface TestAgent {
+  core: A2AServer;
+  grpc: A2AGrpcListener;
+  /** Base URL of the JSON-RPC and REST bindings of the same core. */
+  httpUrl: string;
+  card: AgentCard;
+  client(): GrpcA2AClient;
+  close(): Promise<void>;
+}
+
+export function baseCard(overrides: Partial<AgentCard> = {}): AgentCard {
+  return {
+    ...createAgentCard({
+      baseUrl: 'http://127.0.0.1',
+      name: 'grpc test agent',
+      description: 'echoes',
+      skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: [] }],
+      capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+    }),
+    ...overrides,
+  };
+}
+
+/** One server core, served over gRPC and over JSON-RPC + REST (node:http), all on 127.0.0.1 port 0. */
+export async function startAgent(options: Partial<A2AServerOptions> & { executor: AgentExecutor }): Promise<TestAgent> {
+  const http = createServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const httpUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const initial = options.card ?? baseCard();
+  // The card names the gRPC port: bind first, serve once the core exists.
+  const grpc = await bindA2AGrpc({ port: 0, credentials: ServerCredentials.createInsecure() });
+  const card = withGrpcInterface(
+    { ...initial, supportedInterfaces: createAgentCard({ baseUrl: httpUrl, name: 'x', description: 'x', skills: [] }).supportedInterfaces },
+    grpc.target,
+  );
+  const core = createA2AServer({ ...options, card });
+  grpc.serve(core);
+  http.on('request', createNodeHttpHandler(core));
+  const clients: GrpcA2AClient[] = [];
+  return {
+    core,
+    grpc,
+    httpUrl,
+    card,
+    client() {
+      const client = new GrpcA2AClient({ target: grpc.target, credentials: credentials.createInsecure() });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.close();
+      await grpc.close(100);
+      await core.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+let nextId = 0;
+export function userMessage(text: string, extra: Partial<Message> = {}): Message {
+  return { messageId: `m-${++nextId}`, role: 'ROLE_USER', parts: [{ text }], ...extra };
+}
+
+/** submit -> working -> artifact -> completed. */
+export const echoExecutor: AgentExecutor = {
+  async execute(context, events) {
+    const task = createTaskUpdater(context, events);
+    task.submit();
+    task.startWork();
+    const text = context.message.parts.map((p) => ('text' in p ? p.text : '')).join('');
+    task.addArtifact([{ text: `echo: ${text}` }], { artifactId: 'out', lastChunk: true });
+    task.complete('done');
+  },
+};
+
+/** A gate the test opens to let an executor go on. */
+export function createGate(): { wait: Promise<void>; open(): void } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait, open };
+}
+
+/** Works until `gate` opens (or the task's signal aborts), then completes. */
+export function gatedExecutor(gate: { wait: Promise<void> }): AgentExecutor {
+  return {
+    async execute(context, events) {
+      const task = createTaskUpdater(context, events);
+      task.submit();
+      task.startWork();
+      await Promise.race([gate.wait, new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }))]);
+      if (context.signal.aborted) return;
+      task.addArtifact([{ text: 'late' }], { artifactId: 'out', lastChunk: true });
+      task.complete('done');
+    },
+  };
+}
+
+export async function collect<T>(items: AsyncIterable<T>, max = 100): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Polls until `check` holds (bounded). */
+export async function eventually(check: () => boolean, timeoutMs = 2000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
