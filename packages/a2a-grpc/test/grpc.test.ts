@@ -213,6 +213,7 @@ describe('gRPC errors', () => {
           admitted.push(input.skill);
           throw new PolicyViolationError({ metadata: { skill: input.skill } });
         },
+        readTaskContext: () => ({ ok: true, context: undefined }),
       },
     });
     const body = Buffer.from(toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: 'm', role: 1, parts: [{ content: { case: 'text', value: 'x' } }] } })));
