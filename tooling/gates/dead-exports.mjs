@@ -67,7 +67,8 @@ export function findDeadExports(packageDir, manifest) {
       }
       // Dynamic import('./x.js') keeps every export of x alive.
       const visit = (child) => {
-        if (ts.isCallExpression(child) && child.expression.kind === ts.SyntaxKind.ImportKeyword && child.arguments[0]) markModule(child.arguments[0]);
+        if (ts.isCallExpression(child) && child.expression.kind === ts.SyntaxKind.ImportKeyword && child.arguments[0])
+          markModule(child.arguments[0]);
         ts.forEachChild(child, visit);
       };
       visit(node);

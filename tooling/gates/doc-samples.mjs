@@ -56,7 +56,13 @@ export function checkDocSamples() {
     join(out, 'tsconfig.json'),
     JSON.stringify({
       extends: '../../config/tsconfig.node.json',
-      compilerOptions: { noUnusedLocals: false, noUnusedParameters: false, noEmit: true, types: ['node'], typeRoots: [join(here, 'node_modules', '@types')] },
+      compilerOptions: {
+        noUnusedLocals: false,
+        noUnusedParameters: false,
+        noEmit: true,
+        types: ['node'],
+        typeRoots: [join(here, 'node_modules', '@types')],
+      },
       include: ['*.ts'],
     }),
   );

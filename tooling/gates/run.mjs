@@ -15,7 +15,10 @@ import { findDuplicateModules } from './duplicate-modules.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const args = new Set(process.argv.slice(2));
-const only = [...args].find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const only = [...args]
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 const enabled = (gate) => !only || only.includes(gate);
 
 /**
@@ -175,7 +178,9 @@ if (enabled('changesets')) {
     .filter((file) => file.endsWith('.md') && file !== 'README.md')
     .map((file) => readFileSync(join(changesetDir, file), 'utf8'));
   for (const { dir, manifest, path } of packages) {
-    const named = pending.some((text) => text.split('---')[1]?.includes(`'${manifest.name}'`) || text.split('---')[1]?.includes(`"${manifest.name}"`));
+    const named = pending.some(
+      (text) => text.split('---')[1]?.includes(`'${manifest.name}'`) || text.split('---')[1]?.includes(`"${manifest.name}"`),
+    );
     const released = /^## \d/m.test(readFileSync(join(path, 'CHANGELOG.md'), 'utf8'));
     if (named || released) console.log(`  ✓ ${dir}`);
     else fail('changesets', `${dir}: src changed but no changeset names ${manifest.name} (run \`pnpm changeset\`)`);
@@ -186,7 +191,8 @@ if (enabled('changesets')) {
     const added = run('git', ['diff', '--name-only', '--diff-filter=A', `${base}...HEAD`, '--', '.changeset'], root);
     for (const { dir, manifest } of packages) {
       const touched = changed.some((file) => file.startsWith(`packages/${dir}/src/`));
-      if (touched && !added.includes('.changeset/')) fail('changesets', `${dir}: src changed since ${base} without a new changeset (${manifest.name})`);
+      if (touched && !added.includes('.changeset/'))
+        fail('changesets', `${dir}: src changed since ${base} without a new changeset (${manifest.name})`);
     }
   }
 }

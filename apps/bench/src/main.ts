@@ -101,11 +101,17 @@ async function main(): Promise<void> {
         ['OS', machine.platform],
         ['Node', machine.node],
         ['1-minute load average at start', loadAtStart.toFixed(2)],
-        ['commit measured', `${machine.git.commit}${machine.git.dirtyPackageFiles > 0 ? ` plus ${machine.git.dirtyPackageFiles} uncommitted files under packages/` : ''}`],
+        [
+          'commit measured',
+          `${machine.git.commit}${machine.git.dirtyPackageFiles > 0 ? ` plus ${machine.git.dirtyPackageFiles} uncommitted files under packages/` : ''}`,
+        ],
       ],
     ),
     '',
-    table(['package', 'version'], Object.entries(machine.versions).map(([name, version]) => [name, version])),
+    table(
+      ['package', 'version'],
+      Object.entries(machine.versions).map(([name, version]) => [name, version]),
+    ),
     '',
     ...sections.flatMap((s) => [
       `## ${s.title}`,
@@ -119,11 +125,19 @@ async function main(): Promise<void> {
   await mkdir(RESULTS_DIR, { recursive: true });
   if (options.only) {
     // A partial run (development) never overwrites the full report.
-    await writeFile(`${RESULTS_DIR}partial.json`, `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`);
-    process.stdout.write(`${sections.map((s) => `## ${s.title}\n\n${s.markdown}\n`).join('\n')}\n[bench] partial run: wrote apps/bench/results/partial.json only\n`);
+    await writeFile(
+      `${RESULTS_DIR}partial.json`,
+      `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`,
+    );
+    process.stdout.write(
+      `${sections.map((s) => `## ${s.title}\n\n${s.markdown}\n`).join('\n')}\n[bench] partial run: wrote apps/bench/results/partial.json only\n`,
+    );
     return;
   }
-  await writeFile(`${RESULTS_DIR}latest.json`, `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`);
+  await writeFile(
+    `${RESULTS_DIR}latest.json`,
+    `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`,
+  );
   await writeFile(`${ROOT}docs/benchmarks.md`, markdown);
   process.stdout.write(`[bench] wrote docs/benchmarks.md and apps/bench/results/latest.json (${totalSeconds.toFixed(0)} s)\n`);
 }

@@ -16,7 +16,13 @@ import {
   TaskPolicyEngine,
 } from '@a2aplane/a2a-governance';
 import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
-import { checkCardAgentId, createAllowlistIdentityResolver, createPinnedKeyResolver, exportPublicJwk, verifyAgentCard } from '@a2aplane/a2a-identity';
+import {
+  checkCardAgentId,
+  createAllowlistIdentityResolver,
+  createPinnedKeyResolver,
+  exportPublicJwk,
+  verifyAgentCard,
+} from '@a2aplane/a2a-identity';
 import { createDefaultSelectorRegistry, Dispatcher, PeerPool, type PeerSelector, selectorFromConfig } from '@a2aplane/a2a-routing';
 import { artifactVersionNegotiator } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentCard } from '@a2aplane/a2a-types';
@@ -55,11 +61,7 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
     ledger,
     spend,
     events,
-    selector: () =>
-      selectorFromConfig(
-        routing ?? { defaultSelector: 'lowest_latency', fallback: [] },
-        registry,
-      ),
+    selector: () => selectorFromConfig(routing ?? { defaultSelector: 'lowest_latency', fallback: [] }, registry),
     authorizerFor: (enrolled) =>
       createCallAuthorizer({
         identity: createAllowlistIdentityResolver(config.trust?.allowlist ?? enrolled),

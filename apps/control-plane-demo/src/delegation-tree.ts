@@ -76,9 +76,7 @@ export function renderTreeSvg(root: DelegationNode, title: string): string {
   const rowHeight = 56;
   const layout = (node: DelegationNode): number => {
     const x =
-      node.children.length === 0
-        ? nextLeaf++ * columnWidth
-        : node.children.map(layout).reduce((a, b) => a + b, 0) / node.children.length;
+      node.children.length === 0 ? nextLeaf++ * columnWidth : node.children.map(layout).reduce((a, b) => a + b, 0) / node.children.length;
     positions.set(node, { x, y: node.depth * rowHeight });
     return x;
   };
@@ -92,7 +90,9 @@ export function renderTreeSvg(root: DelegationNode, title: string): string {
   for (const [node, { x, y }] of positions) {
     for (const child of node.children) {
       const to = positions.get(child)!;
-      edges.push(`<line x1="${x + margin}" y1="${y + margin + 60}" x2="${to.x + margin}" y2="${to.y + margin + 60}" stroke="#999" stroke-width="0.6"/>`);
+      edges.push(
+        `<line x1="${x + margin}" y1="${y + margin + 60}" x2="${to.x + margin}" y2="${to.y + margin + 60}" stroke="#999" stroke-width="0.6"/>`,
+      );
     }
     const color = COLORS[node.outcome === 'rejected' ? (node.reason ?? '') : node.outcome] ?? '#555';
     nodes.push(
@@ -100,7 +100,10 @@ export function renderTreeSvg(root: DelegationNode, title: string): string {
     );
   }
   const legend = Object.entries(COLORS)
-    .map(([name, color], i) => `<circle cx="${margin + i * 170}" cy="${margin + 20}" r="5" fill="${color}"/><text x="${margin + 10 + i * 170}" y="${margin + 24}" font-size="12">${name}</text>`)
+    .map(
+      ([name, color], i) =>
+        `<circle cx="${margin + i * 170}" cy="${margin + 20}" r="5" fill="${color}"/><text x="${margin + 10 + i * 170}" y="${margin + 24}" font-size="12">${name}</text>`,
+    )
     .join('');
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">`,

@@ -47,11 +47,21 @@ const scenarioOptions = { onProgress: progress.update, onAgents, signal: interru
 console.log(bold('a2aplane control-plane demo'));
 console.log(dim(`operator config: ${configPath}`));
 
-const report: DemoReport = { startedAt: new Date(started).toISOString(), durationMs: 0, passed: false, interrupted: false, configPath, scenarios: {} };
+const report: DemoReport = {
+  startedAt: new Date(started).toISOString(),
+  durationMs: 0,
+  passed: false,
+  interrupted: false,
+  configPath,
+  scenarios: {},
+};
 let recursion: BoundedRecursionResult | undefined;
 
 /** Runs one scenario on a fresh control plane (its own budget ledger) read from the operator config. */
-async function scenario<T>(run: (plane: ControlPlane) => Promise<T>, print: (result: T) => void): Promise<T | { error: string } | undefined> {
+async function scenario<T>(
+  run: (plane: ControlPlane) => Promise<T>,
+  print: (result: T) => void,
+): Promise<T | { error: string } | undefined> {
   if (interrupt.signal.aborted) return undefined;
   try {
     const result = await run(await createControlPlane(configPath));
@@ -90,7 +100,8 @@ report.durationMs = Date.now() - started;
 const written = await writeArtifacts(outputDirectory, report, recursion);
 
 console.log(`\n${bold('Summary')}`);
-for (const outcome of result.outcomes) console.log(`   ${verdict(outcome.passed)} ${outcome.name}${outcome.error ? ` — ${outcome.error}` : ''}`);
+for (const outcome of result.outcomes)
+  console.log(`   ${verdict(outcome.passed)} ${outcome.name}${outcome.error ? ` — ${outcome.error}` : ''}`);
 console.log(dim(`\nwrote ${written.join(', ')}`));
 const seconds = (report.durationMs / 1000).toFixed(1);
 console.log(

@@ -82,11 +82,25 @@ export function printHandOff(result: HandOffResult): void {
 export function printBoundedRecursion(result: BoundedRecursionResult): void {
   console.log(`\n${bold('3. Bounded cost under recursion')}  ${verdict(result.passed)}`);
   console.log(`   cards verified on discovery: ${result.verifiedCards} (JWS EdDSA, AgentID = SHAKE-256 of the key)`);
-  console.log(`   a ${result.levels}-level binary delegation tree (up to ${result.attemptedTasks} tasks), every task costing $${result.tree.costUsd.toFixed(2)}`);
-  console.log(`   tasks dispatched: ${result.dispatched}; rejected: ${Object.entries(result.rejectedByReason).map(([reason, n]) => `${n} ${reason}`).join(', ') || 'none'}`);
-  console.log(`   spend over trace ${result.traceId}: $${result.spendUsd.toFixed(2)} of maxUsdPerMinute $${result.maxUsdPerMinute.toFixed(2)} (${result.tasksInTrace} tasks)`);
-  console.log(`   deepest task: depth ${result.deepestDepth} (maxCallDepth ${result.maxCallDepth}); every deeper delegation rejected at dispatch: ${verdict(result.depthLimitHeld)}`);
-  console.log(`   cycle ${result.cycle.path.join(' → ')}: rejected with ${result.cycle.rejectedWith ?? 'nothing'}, A called ${result.cycle.callsToA} time(s): ${verdict(result.cycle.passed)}`);
+  console.log(
+    `   a ${result.levels}-level binary delegation tree (up to ${result.attemptedTasks} tasks), every task costing $${result.tree.costUsd.toFixed(2)}`,
+  );
+  console.log(
+    `   tasks dispatched: ${result.dispatched}; rejected: ${
+      Object.entries(result.rejectedByReason)
+        .map(([reason, n]) => `${n} ${reason}`)
+        .join(', ') || 'none'
+    }`,
+  );
+  console.log(
+    `   spend over trace ${result.traceId}: $${result.spendUsd.toFixed(2)} of maxUsdPerMinute $${result.maxUsdPerMinute.toFixed(2)} (${result.tasksInTrace} tasks)`,
+  );
+  console.log(
+    `   deepest task: depth ${result.deepestDepth} (maxCallDepth ${result.maxCallDepth}); every deeper delegation rejected at dispatch: ${verdict(result.depthLimitHeld)}`,
+  );
+  console.log(
+    `   cycle ${result.cycle.path.join(' → ')}: rejected with ${result.cycle.rejectedWith ?? 'nothing'}, A called ${result.cycle.callsToA} time(s): ${verdict(result.cycle.passed)}`,
+  );
   console.log(`\n${renderTreeText(result.tree, 24)}`);
 }
 
@@ -98,7 +112,9 @@ export function printTrust(result: TrustResult): void {
     const who = call.agentId ? `AgentID ${call.agentId.slice(0, 16)}…` : 'no AgentID';
     console.log(`   ${served ? green('served ') : red('refused')} ${call.caller.padEnd(width)}  ${dim(who)}  ${call.outcome}`);
   }
-  console.log(dim(`   tasks that reached the gatekeeper's executor: ${result.executions}; callers prove their AgentID by ${result.callerProof}`));
+  console.log(
+    dim(`   tasks that reached the gatekeeper's executor: ${result.executions}; callers prove their AgentID by ${result.callerProof}`),
+  );
 }
 
 /** Writes demo-report.json, the delegation tree as SVG and an HTML page around it. */
@@ -116,7 +132,11 @@ export async function writeArtifacts(directory: string, report: DemoReport, recu
     const htmlPath = join(directory, 'delegation-tree.html');
     await writeFile(
       htmlPath,
-      `<!doctype html><html lang="en"><meta charset="utf-8"><title>a2aplane demo — delegation tree</title><body style="font-family:sans-serif;margin:2em"><h1>Bounded cost under recursion</h1><p>${recursion.dispatched} tasks dispatched; rejected: ${Object.entries(recursion.rejectedByReason).map(([r, n]) => `${n} ${r}`).join(', ')}. Hover a node for its agent, depth and cost.</p><div style="overflow:auto">${svg}</div></body></html>\n`,
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>a2aplane demo — delegation tree</title><body style="font-family:sans-serif;margin:2em"><h1>Bounded cost under recursion</h1><p>${recursion.dispatched} tasks dispatched; rejected: ${Object.entries(
+        recursion.rejectedByReason,
+      )
+        .map(([r, n]) => `${n} ${r}`)
+        .join(', ')}. Hover a node for its agent, depth and cost.</p><div style="overflow:auto">${svg}</div></body></html>\n`,
     );
     written.push(svgPath, htmlPath);
   }

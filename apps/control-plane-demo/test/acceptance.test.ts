@@ -25,11 +25,18 @@ describe('ADR-159 acceptance', () => {
     expect(result.cases.map((c) => c.name)).toEqual(['completed task with two artifacts', 'failed task', 'caller cancels mid-task']);
     for (const item of result.cases) expect(item.remote, item.name).toEqual(item.local);
     const recordOf = (i: number) =>
-      result.cases[i]!.local.record as { status: { state: string }; history: Array<{ metadata?: Record<string, unknown> }>; artifacts?: unknown[] };
+      result.cases[i]!.local.record as {
+        status: { state: string };
+        history: Array<{ metadata?: Record<string, unknown> }>;
+        artifacts?: unknown[];
+      };
     // The records are whole: history with the lineage metadata each side received, artifacts, final state.
     expect(recordOf(0).status.state).toBe('TASK_STATE_COMPLETED');
     expect(recordOf(0).artifacts).toHaveLength(2);
-    expect(recordOf(0).history[0]?.metadata).toMatchObject({ skillId: 'work', ruvector: { context: { trace_id: '<trace_id#1>', root_agent_id: 'demo-caller' } } });
+    expect(recordOf(0).history[0]?.metadata).toMatchObject({
+      skillId: 'work',
+      ruvector: { context: { trace_id: '<trace_id#1>', root_agent_id: 'demo-caller' } },
+    });
     expect(recordOf(1).status.state).toBe('TASK_STATE_FAILED');
     // A caller that aborts mid-task cancels the task on both sides: no divergent cancellation semantics.
     expect(recordOf(2).status.state).toBe('TASK_STATE_CANCELED');

@@ -106,7 +106,8 @@ async function expectNothingLeft(demo: Demo, urls: string[]): Promise<void> {
   for (const url of urls) expect(await refusesConnections(url), url).toBe(true);
 }
 
-const readReport = async (): Promise<DemoReport> => JSON.parse(await readFile(join(outputDirectory, 'demo-report.json'), 'utf8')) as DemoReport;
+const readReport = async (): Promise<DemoReport> =>
+  JSON.parse(await readFile(join(outputDirectory, 'demo-report.json'), 'utf8')) as DemoReport;
 
 describe('pnpm demo (the process)', () => {
   it('runs the three scenarios and the trust check, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
@@ -126,7 +127,12 @@ describe('pnpm demo (the process)', () => {
     const report = await readReport();
     expect(report.passed).toBe(true);
     expect(report.interrupted).toBe(false);
-    const recursion = report.scenarios.boundedRecursion as { dispatched: number; rejectedByReason: Record<string, number>; spendUsd: number; maxUsdPerMinute: number };
+    const recursion = report.scenarios.boundedRecursion as {
+      dispatched: number;
+      rejectedByReason: Record<string, number>;
+      spendUsd: number;
+      maxUsdPerMinute: number;
+    };
     expect(recursion.spendUsd).toBeLessThanOrEqual(recursion.maxUsdPerMinute);
     const nodes = recursion.dispatched + Object.values(recursion.rejectedByReason).reduce((a, b) => a + b, 0);
     const svg = await readFile(join(outputDirectory, 'delegation-tree.svg'), 'utf8');

@@ -26,7 +26,12 @@ describe('version negotiation on discovery', () => {
     const peers = await discoverPeers([self, worker]);
     const card = peers.get(worker.agentId)!.card;
     expect(readArtifactKindVersions(card)).toEqual(['1']);
-    expect(readMemoryParams(card)).toEqual({ type: 'rvlake', shard: 'file:///tmp/tier/', capabilities: ['read'], witness_format_version: 1 });
+    expect(readMemoryParams(card)).toEqual({
+      type: 'rvlake',
+      shard: 'file:///tmp/tier/',
+      capabilities: ['read'],
+      witness_format_version: 1,
+    });
     expect(readMemoryParams(peers.get(self.agentId)!.card)).toBeUndefined();
 
     const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });

@@ -19,20 +19,29 @@ describe('demo verdict (exit code of pnpm demo)', () => {
     });
   });
 
-  it.each([
-    ['remoteEqualsLocal' as const],
-    ['constantSizeHandOff' as const],
-    ['boundedRecursion' as const],
-    ['trustAllowlist' as const],
-  ])('one failed test (%s) fails the demo: exit 1', (name) => {
-    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass, trustAllowlist: pass, [name]: fail });
-    expect(verdict.passed).toBe(false);
-    expect(verdict.exitCode).toBe(DEMO_EXIT_CODES.failed);
-    expect(verdict.outcomes.find((outcome) => outcome.name === name)).toEqual({ name, passed: false });
-  });
+  it.each([['remoteEqualsLocal' as const], ['constantSizeHandOff' as const], ['boundedRecursion' as const], ['trustAllowlist' as const]])(
+    'one failed test (%s) fails the demo: exit 1',
+    (name) => {
+      const verdict = judge({
+        remoteEqualsLocal: pass,
+        constantSizeHandOff: pass,
+        boundedRecursion: pass,
+        trustAllowlist: pass,
+        [name]: fail,
+      });
+      expect(verdict.passed).toBe(false);
+      expect(verdict.exitCode).toBe(DEMO_EXIT_CODES.failed);
+      expect(verdict.outcomes.find((outcome) => outcome.name === name)).toEqual({ name, passed: false });
+    },
+  );
 
   it('a scenario that threw fails with its error', () => {
-    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: { error: 'Error: boom' }, boundedRecursion: pass, trustAllowlist: pass });
+    const verdict = judge({
+      remoteEqualsLocal: pass,
+      constantSizeHandOff: { error: 'Error: boom' },
+      boundedRecursion: pass,
+      trustAllowlist: pass,
+    });
     expect(verdict.exitCode).toBe(1);
     expect(verdict.outcomes[1]).toEqual({ name: 'constantSizeHandOff', passed: false, error: 'Error: boom' });
   });

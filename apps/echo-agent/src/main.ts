@@ -14,7 +14,8 @@ try {
     port,
     wordDelayMs: 50,
     onPushEvent: (event) => {
-      if (event.type !== 'retrying') console.log(`  push ${event.type} for task ${event.taskId}${'reason' in event ? `: ${event.reason}` : ''}`);
+      if (event.type !== 'retrying')
+        console.log(`  push ${event.type} for task ${event.taskId}${'reason' in event ? `: ${event.reason}` : ''}`);
     },
   });
 } catch (error) {

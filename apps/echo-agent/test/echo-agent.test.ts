@@ -134,9 +134,7 @@ describe('echo agent', () => {
 
   it('refuses a webhook on a private or metadata address (SSRF guard)', async () => {
     const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true });
-    const task = (
-      await client.sendMessage({ message: { messageId: 'm-ssrf', role: 'ROLE_USER', parts: [{ text: 'x' }] } })
-    ).task!;
+    const task = (await client.sendMessage({ message: { messageId: 'm-ssrf', role: 'ROLE_USER', parts: [{ text: 'x' }] } })).task!;
     for (const url of ['http://10.0.0.7/hook', 'http://169.254.169.254/latest']) {
       const error = await client.createTaskPushNotificationConfig({ taskId: task.id, url }).catch((e: unknown) => e);
       expect(A2AError.isInstance(error), url).toBe(true);

@@ -21,7 +21,10 @@ export async function authRoundTrip(): Promise<{ withKey: string | undefined; wi
         securityRequirements: [{ schemes: { apiKey: { list: [] } } }],
       }),
     server: {
-      authenticate: createAuthenticator({ securitySchemes, apiKey: createStaticApiKeyVerifier({ [secret]: { id: 'partner', scheme: 'apiKey' } }) }),
+      authenticate: createAuthenticator({
+        securitySchemes,
+        apiKey: createStaticApiKeyVerifier({ [secret]: { id: 'partner', scheme: 'apiKey' } }),
+      }),
     },
   });
   const message = { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text: 'let me in' }] };

@@ -10,7 +10,10 @@ export async function callAgent(baseUrl: string, text: string): Promise<{ state:
   const { task } = await client.sendMessage({
     message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] },
   });
-  const answer = (task?.artifacts ?? []).flatMap((a) => a.parts.map((p) => p.text ?? '')).join('').trim();
+  const answer = (task?.artifacts ?? [])
+    .flatMap((a) => a.parts.map((p) => p.text ?? ''))
+    .join('')
+    .trim();
   return { state: task?.status.state, answer };
 }
 

@@ -18,7 +18,10 @@ export async function delegationRoundTrip(): Promise<{ answer: string; tracepare
           const task = createTaskUpdater(context, events);
           task.submit();
           const lineage = readTaskContext(context.message.metadata);
-          const seen = lineage.ok && lineage.context ? `depth ${lineage.context.depth}, path ${lineage.context.visitedAgents.join(' > ')}` : 'no lineage';
+          const seen =
+            lineage.ok && lineage.context
+              ? `depth ${lineage.context.depth}, path ${lineage.context.visitedAgents.join(' > ')}`
+              : 'no lineage';
           const text = context.message.parts.map((p) => p.text ?? '').join(' ');
           task.addArtifact([{ text: `${text.toUpperCase()} (${seen})` }]);
           task.complete();
@@ -38,7 +41,8 @@ export async function delegationRoundTrip(): Promise<{ answer: string; tracepare
           const client = createA2AClient({
             baseUrl: worker.url,
             fetch: async (input, init) => {
-              traceparent = new Headers((input instanceof Request ? input.headers : init?.headers) as HeadersInit).get('traceparent') ?? traceparent;
+              traceparent =
+                new Headers((input instanceof Request ? input.headers : init?.headers) as HeadersInit).get('traceparent') ?? traceparent;
               return fetch(input, init);
             },
           });

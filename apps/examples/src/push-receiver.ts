@@ -22,7 +22,10 @@ export async function pushRoundTrip(): Promise<{ token: string | undefined; stat
         capabilities: { streaming: true, pushNotifications: true },
         skills: [{ id: 'shout', name: 'Shout', description: 'Upper-cases text.', tags: ['example'] }],
       }),
-    server: { pushSender: createPushSender({ signer: createEd25519WebhookSigner(key), ssrf: webhooks }), checkWebhookUrl: createWebhookUrlGuard(webhooks) },
+    server: {
+      pushSender: createPushSender({ signer: createEd25519WebhookSigner(key), ssrf: webhooks }),
+      checkWebhookUrl: createWebhookUrlGuard(webhooks),
+    },
   });
   // The receiver knows the agent's public key (from its JWKS in a real deployment).
   const verifier = createWebhookVerifier({ ed25519PublicKey: toVerificationKey(key) });

@@ -3,7 +3,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { type A2AServer, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater, type NodeHttpHandlerOptions } from '@a2aplane/a2a-server-express';
+import {
+  type A2AServer,
+  createA2AServer,
+  createAgentCard,
+  createNodeHttpHandler,
+  createTaskUpdater,
+  type NodeHttpHandlerOptions,
+} from '@a2aplane/a2a-server-express';
 import type { AgentCard } from '@a2aplane/a2a-types';
 
 export interface RunningAgent {
@@ -14,7 +21,12 @@ export interface RunningAgent {
 
 /** Starts the shouting agent on 127.0.0.1 (port 0 picks a free one). */
 export async function startShouter(
-  options: { port?: number; card?: (baseUrl: string) => AgentCard; http?: NodeHttpHandlerOptions; server?: Partial<Parameters<typeof createA2AServer>[0]> } = {},
+  options: {
+    port?: number;
+    card?: (baseUrl: string) => AgentCard;
+    http?: NodeHttpHandlerOptions;
+    server?: Partial<Parameters<typeof createA2AServer>[0]>;
+  } = {},
 ): Promise<RunningAgent> {
   const http = createServer();
   await new Promise<void>((resolve) => http.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -34,7 +46,11 @@ export async function startShouter(
         const task = createTaskUpdater(context, events);
         task.submit();
         task.startWork();
-        for (const word of context.message.parts.map((p) => p.text ?? '').join(' ').split(/\s+/).filter(Boolean)) {
+        for (const word of context.message.parts
+          .map((p) => p.text ?? '')
+          .join(' ')
+          .split(/\s+/)
+          .filter(Boolean)) {
           task.addArtifact([{ text: `${word.toUpperCase()} ` }], { artifactId: 'shout', append: true });
         }
         task.complete();

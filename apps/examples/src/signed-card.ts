@@ -33,7 +33,10 @@ export async function signedCardRoundTrip(): Promise<{ agentId: string; verifica
       ),
     http: {
       // The binding signs the card once and serves the public key at /.well-known/jwks.json.
-      cardSigner: { sign: (card) => signAgentCard(card, key, { jku: `${card.supportedInterfaces[0]!.url.replace(/\/a2a\/.*$/, '')}${DEFAULT_JWKS_PATH}` }) },
+      cardSigner: {
+        sign: (card) =>
+          signAgentCard(card, key, { jku: `${card.supportedInterfaces[0]!.url.replace(/\/a2a\/.*$/, '')}${DEFAULT_JWKS_PATH}` }),
+      },
       jwks: createJwks([key]),
     },
   });
@@ -50,8 +53,13 @@ export async function signedCardRoundTrip(): Promise<{ agentId: string; verifica
       },
       unsignedCardPolicy: 'reject',
     });
-    const { task } = await client.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'signed hello' }] } });
-    const answer = task?.artifacts?.[0]?.parts.map((p) => p.text).join('').trim();
+    const { task } = await client.sendMessage({
+      message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'signed hello' }] },
+    });
+    const answer = task?.artifacts?.[0]?.parts
+      .map((p) => p.text)
+      .join('')
+      .trim();
     return { agentId, verification, answer };
   } finally {
     await agent.close();

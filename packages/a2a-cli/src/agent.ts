@@ -81,7 +81,9 @@ export function trustAuthorizer(trust: MaterializedConfig['trust'], log: (line: 
   const allowlist = trust?.allowlist;
   const identity =
     allowlist === undefined
-      ? createAllowAllIdentityResolver({ onAllow: (agentId) => log(`info: trust allow-all: serving caller ${agentId} (no trust.allowlist in the config)`) })
+      ? createAllowAllIdentityResolver({
+          onAllow: (agentId) => log(`info: trust allow-all: serving caller ${agentId} (no trust.allowlist in the config)`),
+        })
       : createAllowlistIdentityResolver(allowlist);
   return createCallAuthorizer({
     identity,
@@ -93,7 +95,9 @@ export function trustAuthorizer(trust: MaterializedConfig['trust'], log: (line: 
 
 /** Operator-issued API keys as an authenticator whose principals carry the bound AgentID; anonymous callers pass to governance. */
 function apiKeyAuthenticator(apiKeys: Readonly<Record<string, string>>): Authenticator {
-  const principals = Object.fromEntries(Object.entries(apiKeys).map(([key, agentId], index) => [key, { id: `api-key-${index + 1}`, scheme: 'apiKey', agentId }]));
+  const principals = Object.fromEntries(
+    Object.entries(apiKeys).map(([key, agentId], index) => [key, { id: `api-key-${index + 1}`, scheme: 'apiKey', agentId }]),
+  );
   return createAuthenticator({
     securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } } },
     apiKey: createStaticApiKeyVerifier(principals),
@@ -147,10 +151,12 @@ function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined,
           },
         );
         if (context.signal.aborted) return;
-        const parts = result.task
-          ? (result.task.artifacts ?? []).flatMap((artifact) => artifact.parts)
-          : (result.message?.parts ?? []);
-        task.addArtifact(parts.length > 0 ? [...parts] : [{ text: '' }], { artifactId: `delegated-${context.taskId}`, name: 'delegated', lastChunk: true });
+        const parts = result.task ? (result.task.artifacts ?? []).flatMap((artifact) => artifact.parts) : (result.message?.parts ?? []);
+        task.addArtifact(parts.length > 0 ? [...parts] : [{ text: '' }], {
+          artifactId: `delegated-${context.taskId}`,
+          name: 'delegated',
+          lastChunk: true,
+        });
         const state = result.task?.status.state;
         if (state !== undefined && state !== 'TASK_STATE_COMPLETED') task.fail(`delegate ended ${state}`);
         else task.complete();
@@ -167,7 +173,10 @@ function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined,
  * the card is signed, so the card names the real port. Plaintext, like the HTTP endpoint.
  */
 async function bindGrpc(card: AgentCard, host: string, port: number): Promise<{ grpc: A2AGrpcBinding; card: AgentCard }> {
-  const [{ bindA2AGrpc, withGrpcInterface }, { ServerCredentials }] = await Promise.all([import('@a2aplane/a2a-grpc'), import('@grpc/grpc-js')]);
+  const [{ bindA2AGrpc, withGrpcInterface }, { ServerCredentials }] = await Promise.all([
+    import('@a2aplane/a2a-grpc'),
+    import('@grpc/grpc-js'),
+  ]);
   const grpc = await bindA2AGrpc({ host, port, credentials: ServerCredentials.createInsecure() });
   return { grpc, card: withGrpcInterface(card, grpc.target) };
 }

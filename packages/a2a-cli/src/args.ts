@@ -11,7 +11,12 @@ export interface ParsedArgs {
 /** `node:util` parseArgs with strict options; a bad flag becomes a one-line usage error. */
 export function parseCommandArgs(command: string, argv: string[], options: Options): ParsedArgs {
   try {
-    const parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -48,7 +53,9 @@ export function agentUrl(command: string, value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     // "localhost:8080" parses as scheme "localhost:": a host and port without the scheme.
     if (/^[a-z0-9.-]+:\d+(\/|$)/i.test(value)) {
-      throw usageError(`${command}: invalid URL ${JSON.stringify(value)}; expected an absolute http:// or https:// URL, such as http://${value}`);
+      throw usageError(
+        `${command}: invalid URL ${JSON.stringify(value)}; expected an absolute http:// or https:// URL, such as http://${value}`,
+      );
     }
     throw usageError(`${command}: invalid URL ${JSON.stringify(value)}; expected http:// or https://, got ${url.protocol}`);
   }

@@ -134,7 +134,10 @@ export function describeError(error: unknown): { message: string; exitCode: numb
     const meta = Object.entries(error.metadata ?? {})
       .map(([key, value]) => `${key}=${value}`)
       .join(', ');
-    return { message: `agent error ${error.reason ?? error.code}: ${error.message}${meta ? ` (${meta})` : ''}`, exitCode: EXIT_CODES.failure };
+    return {
+      message: `agent error ${error.reason ?? error.code}: ${error.message}${meta ? ` (${meta})` : ''}`,
+      exitCode: EXIT_CODES.failure,
+    };
   }
   if (ConfigError.isInstance(error)) return { message: error.message, exitCode: EXIT_CODES.failure };
   if (error instanceof Error) return { message: error.message, exitCode: EXIT_CODES.failure };

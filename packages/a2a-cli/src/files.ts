@@ -49,7 +49,9 @@ export async function readPrivateKey(path: string): Promise<KeyPair> {
 export async function readVerificationKeys(path: string): Promise<VerificationKey[]> {
   const { value } = await readJsonFile(path);
   const entries =
-    typeof value === 'object' && value !== null && Array.isArray((value as { keys?: unknown }).keys) ? ((value as { keys: unknown[] }).keys) : [value];
+    typeof value === 'object' && value !== null && Array.isArray((value as { keys?: unknown }).keys)
+      ? (value as { keys: unknown[] }).keys
+      : [value];
   const keys: VerificationKey[] = [];
   const reasons: string[] = [];
   for (const entry of entries) {

@@ -2,7 +2,11 @@ import type { AgentCard, Artifact, Message, Part, StreamResponse, Task, TaskStat
 import type { CommandContext, Style } from './io.js';
 
 /** `TASK_STATE_INPUT_REQUIRED` -> `input-required`. */
-export const stateName = (state: TaskState): string => state.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+export const stateName = (state: TaskState): string =>
+  state
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 
 function colorState(style: Style, state: TaskState): string {
   const name = stateName(state);
@@ -16,7 +20,8 @@ function partText(part: Part): string {
   if (part.text !== undefined) return part.text;
   if (part.data !== undefined) return JSON.stringify(part.data);
   if (part.url !== undefined) return `<${part.url}>`;
-  if (part.raw !== undefined) return `[${part.mediaType ?? 'bytes'}${part.filename ? ` ${part.filename}` : ''}, ${part.raw.length} base64 chars]`;
+  if (part.raw !== undefined)
+    return `[${part.mediaType ?? 'bytes'}${part.filename ? ` ${part.filename}` : ''}, ${part.raw.length} base64 chars]`;
   return '';
 }
 
@@ -37,7 +42,9 @@ export function printMessage(ctx: CommandContext, message: Message): void {
 
 export function printTask(ctx: CommandContext, task: Task): void {
   const { style } = ctx;
-  ctx.out(`${style.bold('task')} ${task.id}  ${colorState(style, task.status.state)}${task.contextId ? style.dim(`  context ${task.contextId}`) : ''}`);
+  ctx.out(
+    `${style.bold('task')} ${task.id}  ${colorState(style, task.status.state)}${task.contextId ? style.dim(`  context ${task.contextId}`) : ''}`,
+  );
   if (task.status.message) ctx.out(`  ${style.dim('status:')} ${partsText(task.status.message.parts)}`);
   for (const artifact of task.artifacts ?? []) printArtifact(ctx, artifact);
 }
@@ -82,9 +89,11 @@ export function printCard(ctx: CommandContext, card: AgentCard): void {
   const { style } = ctx;
   ctx.out(`${style.bold(card.name)}  ${style.dim(`v${card.version}`)}`);
   if (card.description) ctx.out(card.description);
-  if (card.provider) ctx.out(`${style.dim('provider:')} ${card.provider.organization}${card.provider.url ? ` <${card.provider.url}>` : ''}`);
+  if (card.provider)
+    ctx.out(`${style.dim('provider:')} ${card.provider.organization}${card.provider.url ? ` <${card.provider.url}>` : ''}`);
   ctx.out(style.dim('interfaces:'));
-  for (const i of card.supportedInterfaces) ctx.out(`  ${i.protocolBinding.padEnd(9)} ${i.url}  ${style.dim(`(protocol ${i.protocolVersion})`)}`);
+  for (const i of card.supportedInterfaces)
+    ctx.out(`  ${i.protocolBinding.padEnd(9)} ${i.url}  ${style.dim(`(protocol ${i.protocolVersion})`)}`);
   const caps = card.capabilities;
   const flags = [
     caps.streaming ? 'streaming' : undefined,
@@ -95,6 +104,7 @@ export function printCard(ctx: CommandContext, card: AgentCard): void {
   for (const ext of caps.extensions ?? []) ctx.out(`  ${style.dim('extension')} ${ext.uri}${ext.required ? ' (required)' : ''}`);
   if (card.skills.length > 0) {
     ctx.out(style.dim('skills:'));
-    for (const skill of card.skills) ctx.out(`  ${style.bold(skill.id)}  ${skill.name}${skill.description ? ` - ${skill.description}` : ''}`);
+    for (const skill of card.skills)
+      ctx.out(`  ${style.bold(skill.id)}  ${skill.name}${skill.description ? ` - ${skill.description}` : ''}`);
   }
 }

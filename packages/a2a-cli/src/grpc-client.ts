@@ -46,12 +46,17 @@ function targetCard(target: string, grpcInterface: (target: string) => AgentInte
 export async function grpcClientFor(command: string, io: CliIo, url: string, options: GrpcClientOptions): Promise<CliClient> {
   const isUrl = /^https?:\/\//i.test(url);
   if (!isUrl && !GRPC_TARGET.test(url)) {
-    throw usageError(`${command}: with --transport grpc, expected an http(s) URL of the agent or a gRPC target host:port, got ${JSON.stringify(url)}`);
+    throw usageError(
+      `${command}: with --transport grpc, expected an http(s) URL of the agent or a gRPC target host:port, got ${JSON.stringify(url)}`,
+    );
   }
   if (!isUrl && options.trust.requireSignedCard) {
     throw usageError(`${command}: a bare gRPC target has no card to verify; give the agent's http(s) URL with --require-signed`);
   }
-  const [{ createGrpcTransportFactory, grpcInterface }, { credentials }] = await Promise.all([import('@a2aplane/a2a-grpc'), import('@grpc/grpc-js')]);
+  const [{ createGrpcTransportFactory, grpcInterface }, { credentials }] = await Promise.all([
+    import('@a2aplane/a2a-grpc'),
+    import('@grpc/grpc-js'),
+  ]);
   const grpc = createGrpcTransportFactory({ credentials: options.plaintext ? credentials.createInsecure() : credentials.createSsl() });
   const common = {
     fetch: io.fetch,

@@ -94,7 +94,9 @@ describe('the a2a binary (dist/bin.js)', () => {
   it('send exits 4 when the task ends FAILED, REJECTED or CANCELED (blocking and --stream), 0 when it completes', async () => {
     for (const text of ['fail', 'reject', 'cancel']) {
       expect((await a2a('send', signed.url, text, '--allow-insecure')).code, text).toBe(EXIT_CODES.taskUnsuccessful);
-      expect((await a2a('send', signed.url, text, '--stream', '--allow-insecure')).code, `${text} --stream`).toBe(EXIT_CODES.taskUnsuccessful);
+      expect((await a2a('send', signed.url, text, '--stream', '--allow-insecure')).code, `${text} --stream`).toBe(
+        EXIT_CODES.taskUnsuccessful,
+      );
     }
     expect((await a2a('send', signed.url, 'fine', '--stream', '--allow-insecure')).code).toBe(EXIT_CODES.ok);
   });

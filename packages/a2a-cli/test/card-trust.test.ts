@@ -127,7 +127,11 @@ describe('a2a serve --delegate-to verifies the delegate card the same way', () =
     async (kind) => {
       const { startServeAgent } = await import('../src/agent.js');
       const { materializeConfig } = await import('@a2aplane/a2a-governance');
-      const front = await startServeAgent({ config: materializeConfig({}, { knownSelectors: [] }), delegateTo: url, delegateTrust: { allowInsecureLoopback: true } });
+      const front = await startServeAgent({
+        config: materializeConfig({}, { knownSelectors: [] }),
+        delegateTo: url,
+        delegateTrust: { allowInsecureLoopback: true },
+      });
       try {
         current = kind;
         rpcCalls = 0;

@@ -3,8 +3,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentIdFromPublicKey, createJwks, generateKeyPair, type KeyPair, signAgentCard, withAgentIdExtension } from '@a2aplane/a2a-identity';
-import { type AgentExecutor, createA2AServer, createA2ARequestHandler, createAgentCard, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import {
+  agentIdFromPublicKey,
+  createJwks,
+  generateKeyPair,
+  type KeyPair,
+  signAgentCard,
+  withAgentIdExtension,
+} from '@a2aplane/a2a-identity';
+import {
+  type AgentExecutor,
+  createA2AServer,
+  createA2ARequestHandler,
+  createAgentCard,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
 import { type CliIo, runCli } from '../src/index.js';
 
 export interface RunResult {
@@ -40,10 +53,14 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -54,7 +71,11 @@ function slowEchoExecutor(delayMs: number): AgentExecutor {
       const task = createTaskUpdater(context, events);
       task.submit();
       task.startWork('echoing');
-      const words = context.message.parts.map((p) => p.text ?? '').join(' ').split(/\s+/).filter(Boolean);
+      const words = context.message.parts
+        .map((p) => p.text ?? '')
+        .join(' ')
+        .split(/\s+/)
+        .filter(Boolean);
       // "fail", "reject" or "cancel" as the whole text ends the task in that state.
       if (words.join(' ') === 'fail') return task.fail('asked to fail');
       if (words.join(' ') === 'reject') return task.reject('asked to reject');
@@ -104,7 +125,10 @@ export async function startTestAgent(mode: CardMode = 'signed'): Promise<TestAge
   );
   const server = createA2AServer({ card, executor: slowEchoExecutor(10_000) });
   const jku = `${url}/.well-known/jwks.json`;
-  const handler = createA2ARequestHandler(server, mode === 'unsigned' ? {} : { cardSigner: { sign: (c) => signAgentCard(c, key, { jku }) } });
+  const handler = createA2ARequestHandler(
+    server,
+    mode === 'unsigned' ? {} : { cardSigner: { sign: (c) => signAgentCard(c, key, { jku }) } },
+  );
   const tamperedJson = JSON.stringify({ ...signAgentCard(card, key, { jku }).card, name: 'Evil Echo' });
   http.on('request', (req, res) => {
     if (req.url === '/.well-known/jwks.json') {

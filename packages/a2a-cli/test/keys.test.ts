@@ -12,7 +12,8 @@ afterAll(async () => {
   await dir?.remove();
 });
 
-const card = () => createAgentCard({ baseUrl: 'https://agent.example.com', name: 'File Agent', description: 'A card on disk.', skills: [] });
+const card = () =>
+  createAgentCard({ baseUrl: 'https://agent.example.com', name: 'File Agent', description: 'A card on disk.', skills: [] });
 
 describe('a2a keygen -> sign-card -> verify-card (spec §8.4.2 signing, §8.4.3 verification)', () => {
   it('keygen prints a private JWK on stdout and the AgentID on stderr', async () => {
@@ -47,7 +48,17 @@ describe('a2a keygen -> sign-card -> verify-card (spec §8.4.2 signing, §8.4.3 
     await writeFile(cardFile, JSON.stringify(card(), null, 2));
     const signedFile = dir.file('signed.json');
 
-    const sign = await run(['sign-card', cardFile, '--key', keyFile, '--out', signedFile, '--agent-id', '--jku', 'https://agent.example.com/.well-known/jwks.json']);
+    const sign = await run([
+      'sign-card',
+      cardFile,
+      '--key',
+      keyFile,
+      '--out',
+      signedFile,
+      '--agent-id',
+      '--jku',
+      'https://agent.example.com/.well-known/jwks.json',
+    ]);
     expect(sign.code).toBe(0);
     const signed = JSON.parse(await readFile(signedFile, 'utf8')) as { signatures: { protected: string }[] };
     expect(signed.signatures).toHaveLength(1);
@@ -87,7 +98,7 @@ describe('a2a keygen -> sign-card -> verify-card (spec §8.4.2 signing, §8.4.3 
     expect((await run(['verify-card', cardFile, '--key', keyFile])).code).toBe(EXIT_CODES.unsigned);
   });
 
-  it('a card declaring another key\'s AgentID is rejected (exit 2)', async () => {
+  it("a card declaring another key's AgentID is rejected (exit 2)", async () => {
     const a = dir.file('a.jwk');
     const b = dir.file('b.jwk');
     await run(['keygen', '--out', a]);

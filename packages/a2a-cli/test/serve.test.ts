@@ -73,7 +73,8 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     const card = await run(['card', agent.url, '--allow-insecure', '--json']);
     expect(card.code).toBe(0);
     expect(JSON.parse(card.out)).toMatchObject({ verification: { status: 'valid', agentId: agent.agentId } });
-    const advertised = (JSON.parse(card.out) as { card: { capabilities: { extensions: Array<{ params: Record<string, unknown> }> } } }).card;
+    const advertised = (JSON.parse(card.out) as { card: { capabilities: { extensions: Array<{ params: Record<string, unknown> }> } } })
+      .card;
     expect(advertised.capabilities.extensions[0]?.params.artifact_kind_versions_supported).toEqual(['1']);
 
     const sent = await run(['send', '--allow-insecure', agent.url, 'hello serve', '--json']);
@@ -257,9 +258,22 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.artifacts?.[0]?.parts[0]?.text).toBe('over grpc');
 
     // The card URL: the CLI reads the card and dials its GRPC interface.
-    const streamed = await run(['send', agent.url, 'streamed', '--stream', '--transport', 'grpc', '--plaintext', '--allow-insecure', '--json']);
+    const streamed = await run([
+      'send',
+      agent.url,
+      'streamed',
+      '--stream',
+      '--transport',
+      'grpc',
+      '--plaintext',
+      '--allow-insecure',
+      '--json',
+    ]);
     expect(streamed.err).toBe('');
-    const events = streamed.out.trim().split('\n').map((line) => JSON.parse(line) as Record<string, { status?: { state: string } }>);
+    const events = streamed.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, { status?: { state: string } }>);
     expect(events.at(-1)?.statusUpdate?.status?.state).toBe('TASK_STATE_COMPLETED');
 
     const got = await run(['get', target, task.id, '--transport', 'grpc', '--plaintext', '--json']);

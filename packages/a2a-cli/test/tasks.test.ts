@@ -51,7 +51,10 @@ describe('a2a send (spec §3.1.1 SendMessage, §3.1.2 SendStreamingMessage)', ()
   it('--stream --json prints one StreamResponse per line', async () => {
     const { code, out } = await run(['send', '--allow-insecure', agent.url, 'x y', '--stream', '--json']);
     expect(code).toBe(0);
-    const events = out.trim().split('\n').map((line) => JSON.parse(line) as StreamResponse);
+    const events = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as StreamResponse);
     expect(events.length).toBeGreaterThanOrEqual(3);
     expect(events.filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate?.artifact.parts[0]?.text)).toEqual(['x', ' y']);
     expect(events.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
@@ -90,7 +93,16 @@ describe('a2a get / list / cancel / subscribe (spec §3.1.3-§3.1.6)', () => {
 
   it('list filters by context and status', async () => {
     const task = await sendJson('listed');
-    const { code, out } = await run(['list', '--allow-insecure', agent.url, '--context', task.contextId as string, '--status', 'completed', '--json']);
+    const { code, out } = await run([
+      'list',
+      '--allow-insecure',
+      agent.url,
+      '--context',
+      task.contextId as string,
+      '--status',
+      'completed',
+      '--json',
+    ]);
     expect(code).toBe(0);
     const page = JSON.parse(out) as { tasks: Task[] };
     expect(page.tasks.map((t) => t.id)).toEqual([task.id]);

@@ -17,7 +17,14 @@ import {
 import type { AuthProvider } from './auth.js';
 import { type CallContext, createTraceparent, withCallContext } from './context.js';
 import { CardResolver, type CardVerifier, type TrustedCardKey, type UnsignedCardPolicy } from './discovery.js';
-import { A2AAbortError, A2ATimeoutError, A2ATransportError, AgentCardDiscoveryError, CircuitOpenError, StreamResumeExhaustedError } from './errors.js';
+import {
+  A2AAbortError,
+  A2ATimeoutError,
+  A2ATransportError,
+  AgentCardDiscoveryError,
+  CircuitOpenError,
+  StreamResumeExhaustedError,
+} from './errors.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, lowerCaseHeaders } from './http.js';
 import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
@@ -26,7 +33,15 @@ import { createDeadline } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
-import type { StreamItem, Transport, TransportBinding, TransportCallOptions, TransportContext, TransportFactory, TransportRegistry } from './transports/types.js';
+import type {
+  StreamItem,
+  Transport,
+  TransportBinding,
+  TransportCallOptions,
+  TransportContext,
+  TransportFactory,
+  TransportRegistry,
+} from './transports/types.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
 
 export interface CallOptions {
@@ -232,21 +247,21 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   }
   const v03 = protocolVersion === '0.3';
   if (v03 && typeof options.v0_3?.load !== 'function') {
-    throw new TypeError(
-      "expected options.v0_3 with protocolVersion '0.3' (import { v0_3 } from '@a2aplane/a2a-client/v0_3'), got none",
-    );
+    throw new TypeError("expected options.v0_3 with protocolVersion '0.3' (import { v0_3 } from '@a2aplane/a2a-client/v0_3'), got none");
   }
   checkTimeout('options.timeoutMs', options.timeoutMs);
   checkTimeout('options.streamIdleTimeoutMs', options.streamIdleTimeoutMs);
   const registry: TransportRegistry = options.transports ? { ...defaultTransports, ...options.transports } : defaultTransports;
   for (const name in registry) {
-    if (typeof registry[name] !== 'function') throw new TypeError(`expected transports.${name} to be a factory function, got ${typeof registry[name]}`);
+    if (typeof registry[name] !== 'function')
+      throw new TypeError(`expected transports.${name} to be a factory function, got ${typeof registry[name]}`);
   }
   const maxConcurrent = options.maxConcurrentPerOrigin ?? DEFAULT_MAX_CONCURRENT_PER_ORIGIN;
   if (maxConcurrent !== false && !(Number.isInteger(maxConcurrent) && maxConcurrent >= 1)) {
     throw new RangeError(`expected options.maxConcurrentPerOrigin to be an integer >= 1 or false, got ${String(maxConcurrent)}`);
   }
-  if (options.circuitBreaker !== undefined && options.circuitBreaker !== false) checkObject('options.circuitBreaker', options.circuitBreaker);
+  if (options.circuitBreaker !== undefined && options.circuitBreaker !== false)
+    checkObject('options.circuitBreaker', options.circuitBreaker);
   const limitsFor = createPeerLimitsFor({
     maxConcurrent: maxConcurrent === false ? undefined : maxConcurrent,
     breaker: options.circuitBreaker === false ? undefined : (options.circuitBreaker ?? {}),
@@ -499,7 +514,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         let items: AsyncIterable<StreamItem>;
         try {
           // Heartbeats and other signs of life restart the idle timer too.
-          const streamOptions: TransportCallOptions = { ...transportOptions(callOptions, deadline.signal, lastEventId), onActivity: deadline.touch };
+          const streamOptions: TransportCallOptions = {
+            ...transportOptions(callOptions, deadline.signal, lastEventId),
+            onActivity: deadline.touch,
+          };
           items = await bound.transport.open(method, prepared, streamOptions);
         } finally {
           // A stream holds its slot only until it is open.

@@ -22,7 +22,6 @@ interface Deadline {
   classify(error: unknown): unknown;
 }
 
-
 // A class, not a closure bag: one of these is made per call, so its methods live on the prototype.
 class RequestDeadline implements Deadline {
   readonly #controller = new AbortController();

@@ -131,11 +131,15 @@ export class CardResolver {
   #verificationCache: VerificationCache | undefined;
 
   constructor(options: CardResolverOptions = {}) {
-    if (typeof options !== 'object' || options === null) throw new TypeError(`expected CardResolverOptions, got ${options === null ? 'null' : typeof options}`);
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError(`expected CardResolverOptions, got ${options === null ? 'null' : typeof options}`);
     if (options.trustedKeys !== undefined && !Array.isArray(options.trustedKeys)) {
       throw new TypeError(`expected trustedKeys to be an array of keys, got ${typeof options.trustedKeys}`);
     }
-    if (options.jkuPrefixes !== undefined && (!Array.isArray(options.jkuPrefixes) || !options.jkuPrefixes.every((p) => typeof p === 'string'))) {
+    if (
+      options.jkuPrefixes !== undefined &&
+      (!Array.isArray(options.jkuPrefixes) || !options.jkuPrefixes.every((p) => typeof p === 'string'))
+    ) {
       throw new TypeError(`expected jkuPrefixes to be an array of strings, got ${typeof options.jkuPrefixes}`);
     }
     this.#options = options;

@@ -30,8 +30,7 @@ export interface A2AValidator {
 /** Returns the first problem found as `path: expected ...`, or `undefined` when the value fits. */
 type Check = (value: unknown, path: string) => FieldViolation | undefined;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 const expected = (field: string, description: string): FieldViolation => ({ field, description: `expected ${description}` });
@@ -131,7 +130,12 @@ const RESULTS: Record<A2AMethod, Check> = {
   SendMessage: exactlyOne({ task, message }),
   SendStreamingMessage: streamResponse,
   GetTask: task,
-  ListTasks: object({ tasks: optional(array(task)), nextPageToken: optionalString, pageSize: optional(number), totalSize: optional(number) }),
+  ListTasks: object({
+    tasks: optional(array(task)),
+    nextPageToken: optionalString,
+    pageSize: optional(number),
+    totalSize: optional(number),
+  }),
   CancelTask: task,
   SubscribeToTask: streamResponse,
   CreateTaskPushNotificationConfig: pushConfig,
@@ -163,7 +167,9 @@ const PARAMS: Record<A2AMethod, Check> = {
 function camelCase(type: ProtoMessageName | undefined, value: unknown): Validation<unknown> {
   if (type === undefined) return { ok: true, value };
   const renamed = fromProtoJson(type, value);
-  return renamed.success ? { ok: true, value: renamed.data } : { ok: false, message: renamed.error.message, violations: renamed.error.violations };
+  return renamed.success
+    ? { ok: true, value: renamed.data }
+    : { ok: false, message: renamed.error.message, violations: renamed.error.violations };
 }
 
 function run<T>(check: Check | undefined, value: unknown): Validation<T> {

@@ -44,11 +44,7 @@ function isAbortLike(error: unknown): boolean {
 
 /** Maps an error thrown while fetching or reading into one of our errors. */
 export function toClientError(error: unknown, call: Pick<HttpCall, 'url' | 'signal' | 'timeoutMs'>, timedOut: boolean): Error {
-  if (
-    A2ATransportError.isInstance(error) ||
-    A2ATimeoutError.isInstance(error) ||
-    A2AAbortError.isInstance(error)
-  ) {
+  if (A2ATransportError.isInstance(error) || A2ATimeoutError.isInstance(error) || A2AAbortError.isInstance(error)) {
     return error;
   }
   if (timedOut) return new A2ATimeoutError(call.timeoutMs ?? 0, { cause: error });
@@ -108,7 +104,12 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
         hooks: {
           beforeRequest: [
             (built) =>
-              send(built.url, body === undefined ? { method: built.method, headers: built.headers, signal } : { method: built.method, headers: built.headers, body, signal }),
+              send(
+                built.url,
+                body === undefined
+                  ? { method: built.method, headers: built.headers, signal }
+                  : { method: built.method, headers: built.headers, body, signal },
+              ),
           ],
         },
       });

@@ -67,7 +67,8 @@ export function composeInterceptors(input: Interceptors | readonly Interceptors[
     for (const [index, item] of list.entries()) {
       const hook = typeof item === 'object' && item !== null ? item[key] : item;
       if (hook === undefined) continue;
-      if (typeof hook !== 'function') throw new TypeError(`expected interceptors[${index}].${key} to be a function, got ${hook === null ? 'null' : typeof hook}`);
+      if (typeof hook !== 'function')
+        throw new TypeError(`expected interceptors[${index}].${key} to be a function, got ${hook === null ? 'null' : typeof hook}`);
       hooks.push(hook as (arg: never) => unknown);
     }
     // After hooks unwind: the first interceptor wraps all the others.

@@ -1,7 +1,6 @@
 // Lenient v0.3 -> v1.0 card normalizer: the fallback for legacy cards the strict a2a-types translator refuses.
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const LEGACY_BINDINGS: Record<string, string> = { JSONRPC: 'JSONRPC', 'HTTP+JSON': 'HTTP+JSON', GRPC: 'GRPC', REST: 'HTTP+JSON' };
 
@@ -24,7 +23,16 @@ export function normalizeLegacyCard(value: unknown): unknown {
   const capabilities = isObject(value.capabilities) ? { ...value.capabilities } : {};
   if (value.supportsAuthenticatedExtendedCard === true) capabilities.extendedAgentCard = true;
   delete capabilities.stateTransitionHistory;
-  const { url: _url, preferredTransport: _p, additionalInterfaces: _a, protocolVersion: _v, supportsAuthenticatedExtendedCard: _s, security: _sec, securitySchemes: _schemes, ...rest } = value;
+  const {
+    url: _url,
+    preferredTransport: _p,
+    additionalInterfaces: _a,
+    protocolVersion: _v,
+    supportsAuthenticatedExtendedCard: _s,
+    security: _sec,
+    securitySchemes: _schemes,
+    ...rest
+  } = value;
   // v0.3 security shapes differ from v1.0; callers needing them should read the raw card.
   return {
     ...rest,

@@ -2,15 +2,10 @@ import { parseStreamResponse, type StreamResponse } from '@a2aplane/a2a-types';
 
 /** Structurally a2a-identity's `createWebhookVerifier(...)`: checks a webhook's signature headers. */
 /** A verifier's verdict: a2a-identity's `createWebhookVerifier` returns the `ok` form. */
-type WebhookCheck =
-  | { valid: boolean; reason?: string; [key: string]: unknown }
-  | { ok: boolean; reason?: string; [key: string]: unknown };
+type WebhookCheck = { valid: boolean; reason?: string; [key: string]: unknown } | { ok: boolean; reason?: string; [key: string]: unknown };
 
 export interface WebhookVerifierLike {
-  verify(
-    headers: Headers | Record<string, string | string[] | undefined>,
-    body: string | Uint8Array,
-  ): WebhookCheck | Promise<WebhookCheck>;
+  verify(headers: Headers | Record<string, string | string[] | undefined>, body: string | Uint8Array): WebhookCheck | Promise<WebhookCheck>;
 }
 
 export type PushNotificationResult =

@@ -65,7 +65,11 @@ describe('retry policy', () => {
 
   it('an A2A application error (TaskNotFound) comes back typed and is not retried', async () => {
     const server = await serve((req, res) =>
-      json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: string }).id, error: { code: -32001, message: 'Task not found' } }),
+      json(res, 200, {
+        jsonrpc: '2.0',
+        id: (JSON.parse(req.body) as { id: string }).id,
+        error: { code: -32001, message: 'Task not found' },
+      }),
     );
     const client = createA2AClient({ card: cardFor(server.url), retry: fastRetry });
     const error = await client.getTask({ id: 'missing' }).catch((e: unknown) => e);
@@ -293,7 +297,11 @@ describe('transport selection and fallback (spec §8.3.2)', () => {
   it('does not fall back on an application error', async () => {
     const server = await serve((req, res) => {
       if (req.url.startsWith('/a2a/jsonrpc')) {
-        return json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: string }).id, error: { code: -32001, message: 'nope' } });
+        return json(res, 200, {
+          jsonrpc: '2.0',
+          id: (JSON.parse(req.body) as { id: string }).id,
+          error: { code: -32001, message: 'nope' },
+        });
       }
       json(res, 200, task('t'));
     });
@@ -326,7 +334,9 @@ describe('transport selection and fallback (spec §8.3.2)', () => {
 
 describe('headers, governance propagation and auth', () => {
   it('sends A2A-Version, A2A-Extensions, traceparent and the ruvector context (ADR-159)', async () => {
-    const server = await serve((req, res) => json(res, 200, rpcResult(req.body, { message: { messageId: 'r', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })));
+    const server = await serve((req, res) =>
+      json(res, 200, rpcResult(req.body, { message: { messageId: 'r', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })),
+    );
     const client = createA2AClient({ card: cardFor(server.url), extensions: ['urn:x:one', 'urn:x:two'], tenant: 'team' });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     await client.sendMessage(userMessage(), {
@@ -355,7 +365,12 @@ describe('headers, governance propagation and auth', () => {
     });
     const client = createA2AClient({
       card: cardFor(server.url),
-      auth: bearerAuth({ getToken: () => token, refresh: () => { token = 'new'; } }),
+      auth: bearerAuth({
+        getToken: () => token,
+        refresh: () => {
+          token = 'new';
+        },
+      }),
     });
     await expect(client.getTask({ id: 't' })).resolves.toMatchObject({ id: 't' });
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);

@@ -104,7 +104,9 @@ describe('verify-on-discover (ADR-159 M3)', () => {
       json(res, 500, {});
     });
     const client = createA2AClient({ baseUrl: server.url, cardVerifier: tampered });
-    const error = await client.sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }).catch((e: unknown) => e);
+    const error = await client
+      .sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } })
+      .catch((e: unknown) => e);
     expect(CardSignatureInvalidError.isInstance(error)).toBe(true);
     expect((error as CardSignatureInvalidError).result).toEqual({ status: 'tampered', keyId: 'k1' });
     expect(server.requests.map((r) => r.url)).toEqual(['/.well-known/agent-card.json']);
@@ -128,9 +130,9 @@ describe('verify-on-discover (ADR-159 M3)', () => {
 
   it.each(['untrusted-key', 'unsupported-algorithm', 'malformed'] as const)('rejects status %s even with policy allow', async (status) => {
     const server = await serve((_req, res) => json(res, 200, cardFor('http://x')));
-    await expect(
-      discoverAgentCard(server.url, { cardVerifier: async () => ({ status }), unsignedCardPolicy: 'allow' }),
-    ).rejects.toSatisfy((e: unknown) => CardSignatureInvalidError.isInstance(e));
+    await expect(discoverAgentCard(server.url, { cardVerifier: async () => ({ status }), unsignedCardPolicy: 'allow' })).rejects.toSatisfy(
+      (e: unknown) => CardSignatureInvalidError.isInstance(e),
+    );
   });
 
   it('applies unsignedCardPolicy to no-signature: allow, warn, reject', async () => {
@@ -140,8 +142,8 @@ describe('verify-on-discover (ADR-159 M3)', () => {
     const warnings: string[] = [];
     await discoverAgentCard(server.url, { cardVerifier: verifier, unsignedCardPolicy: 'warn', onWarning: (m) => warnings.push(m) });
     expect(warnings).toHaveLength(1);
-    await expect(discoverAgentCard(server.url, { cardVerifier: verifier, unsignedCardPolicy: 'reject' })).rejects.toSatisfy(
-      (e: unknown) => CardSignatureInvalidError.isInstance(e),
+    await expect(discoverAgentCard(server.url, { cardVerifier: verifier, unsignedCardPolicy: 'reject' })).rejects.toSatisfy((e: unknown) =>
+      CardSignatureInvalidError.isInstance(e),
     );
     // Without a verifier, 'reject' refuses cards that carry no signatures at all.
     await expect(discoverAgentCard(server.url, { unsignedCardPolicy: 'reject' })).rejects.toSatisfy((e: unknown) =>

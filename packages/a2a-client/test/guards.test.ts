@@ -155,9 +155,9 @@ describe('structural guards: accepted values', () => {
       { artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ data: { x: 1 } }] }, append: true } },
     ];
     for (const item of items) expect(structuralValidator.result('SendStreamingMessage', item).ok).toBe(true);
-    expect(structuralValidator.result('SubscribeToTask', { statusUpdate: { taskId: 't', status: { state: 'TASK_STATE_WORKING' } } }).ok).toBe(
-      false,
-    );
+    expect(
+      structuralValidator.result('SubscribeToTask', { statusUpdate: { taskId: 't', status: { state: 'TASK_STATE_WORKING' } } }).ok,
+    ).toBe(false);
   });
 
   it('fills in the ProtoJSON defaults the schemas fill in', () => {
@@ -194,14 +194,22 @@ describe('strictValidator (@a2aplane/a2a-client/strict)', () => {
   const deep: [string, A2AMethod, unknown][] = [
     ['a timestamp that is not ISO-8601 UTC', 'GetTask', { ...task, status: { ...task.status, timestamp: 'yesterday' } }],
     ['raw bytes that are not base64', 'SendMessage', { message: { ...message, parts: [{ raw: '***not base64***' }] } }],
-    ['a skill-less extension with a non-string description', 'GetExtendedAgentCard', {
-      ...cardFor('http://x'),
-      capabilities: { extensions: [{ uri: 'urn:x', description: 7 }] },
-    }],
-    ['a push config with an empty authentication scheme', 'GetTaskPushNotificationConfig', {
-      url: 'https://hook',
-      authentication: { scheme: '' },
-    }],
+    [
+      'a skill-less extension with a non-string description',
+      'GetExtendedAgentCard',
+      {
+        ...cardFor('http://x'),
+        capabilities: { extensions: [{ uri: 'urn:x', description: 7 }] },
+      },
+    ],
+    [
+      'a push config with an empty authentication scheme',
+      'GetTaskPushNotificationConfig',
+      {
+        url: 'https://hook',
+        authentication: { scheme: '' },
+      },
+    ],
   ];
 
   it.each(deep)('%s: guards accept, strict rejects', (_name, method, value) => {

@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type A2AServer, type AgentExecutor, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import {
+  type A2AServer,
+  type AgentExecutor,
+  createA2AServer,
+  createAgentCard,
+  createNodeHttpHandler,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2AClient } from '../src/index.js';
 

@@ -94,7 +94,10 @@ describe('call interceptors', () => {
     const calls: string[] = [];
     const client = createA2AClient({
       card: cardFor(server.url),
-      interceptors: { beforeCall: (c) => void calls.push(`before ${c.method} ${c.streaming}`), afterCall: (o) => void calls.push(`after ${o.ok}`) },
+      interceptors: {
+        beforeCall: (c) => void calls.push(`before ${c.method} ${c.streaming}`),
+        afterCall: (o) => void calls.push(`after ${o.ok}`),
+      },
     });
     for await (const _event of client.sendStreamingMessage(userMessage())) calls.push('event');
     expect(calls).toEqual(['before SendStreamingMessage true', 'event', 'after true']);

@@ -43,13 +43,20 @@ function custom(
 }
 
 const card = (...urls: string[]) =>
-  cardFor('http://unused.test', urls.map((url) => ({ url, protocolBinding: 'CUSTOM', protocolVersion: '1.0' })));
+  cardFor(
+    'http://unused.test',
+    urls.map((url) => ({ url, protocolBinding: 'CUSTOM', protocolVersion: '1.0' })),
+  );
 
 describe('default timeouts', () => {
   it('a unary call times out after 10 s by default', async () => {
     vi.useFakeTimers();
     expect(DEFAULT_TIMEOUT_MS).toBe(10_000);
-    const client = createA2AClient({ card: card('http://a.test'), transports: { CUSTOM: custom((o) => untilAborted(o.signal)) }, retry: { retries: 0 } });
+    const client = createA2AClient({
+      card: card('http://a.test'),
+      transports: { CUSTOM: custom((o) => untilAborted(o.signal)) },
+      retry: { retries: 0 },
+    });
     let settled: unknown;
     const pending = client.getTask({ id: 't' }).catch((e: unknown) => {
       settled = e;
@@ -158,7 +165,8 @@ describe('stream idle timeout and heartbeats', () => {
     servers.push(server);
     const client = createA2AClient({ card: cardFor(server.url), streamIdleTimeoutMs: 100 });
     const states: string[] = [];
-    for await (const event of client.subscribeToTask({ id: 't-8' })) states.push(event.task?.status.state ?? event.statusUpdate?.status.state ?? '?');
+    for await (const event of client.subscribeToTask({ id: 't-8' }))
+      states.push(event.task?.status.state ?? event.statusUpdate?.status.state ?? '?');
     expect(states).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
   });
 });
@@ -203,7 +211,12 @@ describe('per-origin concurrency cap', () => {
           await untilAborted(o.signal);
         })(),
     );
-    const client = createA2AClient({ card: card('http://a.test'), transports: { CUSTOM: hold }, maxConcurrentPerOrigin: 1, timeoutMs: false });
+    const client = createA2AClient({
+      card: card('http://a.test'),
+      transports: { CUSTOM: hold },
+      maxConcurrentPerOrigin: 1,
+      timeoutMs: false,
+    });
     const holder = new AbortController();
     const first = client.getTask({ id: 'a' }, { signal: holder.signal }).catch((e: unknown) => e);
     const waiting = new AbortController();
@@ -265,8 +278,13 @@ describe('per-origin circuit breaker', () => {
 
   it('A2A errors from the agent do not open it; an open origin falls back to the next interface', async () => {
     const notFound = custom(() => Promise.reject(new TaskNotFoundError({ message: 'nope' })));
-    const client = createA2AClient({ card: card('http://a.test'), transports: { CUSTOM: notFound }, circuitBreaker: { failureThreshold: 1 } });
-    for (let i = 0; i < 3; i++) await expect(client.getTask({ id: 't' })).rejects.toSatisfy((e: unknown) => TaskNotFoundError.isInstance(e));
+    const client = createA2AClient({
+      card: card('http://a.test'),
+      transports: { CUSTOM: notFound },
+      circuitBreaker: { failureThreshold: 1 },
+    });
+    for (let i = 0; i < 3; i++)
+      await expect(client.getTask({ id: 't' })).rejects.toSatisfy((e: unknown) => TaskNotFoundError.isInstance(e));
 
     const calls: string[] = [];
     const byUrl = custom(async (_o, url) => {

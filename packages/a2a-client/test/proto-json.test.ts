@@ -8,7 +8,16 @@ import { cardFor } from './helpers/server.js';
 const protoTask = {
   id: 't-1',
   context_id: 'c-1',
-  status: { state: 'TASK_STATE_COMPLETED', message: { message_id: 'm-2', context_id: 'c-1', task_id: 't-1', role: 'ROLE_AGENT', parts: [{ text: 'done', media_type: 'text/plain' }] } },
+  status: {
+    state: 'TASK_STATE_COMPLETED',
+    message: {
+      message_id: 'm-2',
+      context_id: 'c-1',
+      task_id: 't-1',
+      role: 'ROLE_AGENT',
+      parts: [{ text: 'done', media_type: 'text/plain' }],
+    },
+  },
   artifacts: [{ artifact_id: 'a-1', parts: [{ data: { keep_this: 1 } }] }],
   metadata: { some_key: 1 },
 };
@@ -65,7 +74,9 @@ describe('ProtoJSON results read by the client', () => {
   it('card discovery reads a card in proto names', async () => {
     const { supportedInterfaces, ...rest } = cardFor('http://agent.test');
     const fetch: FetchLike = async () =>
-      new Response(JSON.stringify({ ...rest, supported_interfaces: supportedInterfaces }), { headers: { 'Content-Type': 'application/json' } });
+      new Response(JSON.stringify({ ...rest, supported_interfaces: supportedInterfaces }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
     const card = await discoverAgentCard('http://agent.test', { fetch });
     expect(card.supportedInterfaces).toEqual(supportedInterfaces);
   });

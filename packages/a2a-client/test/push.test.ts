@@ -37,7 +37,7 @@ describe('parsePushNotification (spec §4.3.3 push delivery)', () => {
     });
   });
 
-  it('accepts a2a-identity\'s synchronous webhook verifier as it is', async () => {
+  it("accepts a2a-identity's synchronous webhook verifier as it is", async () => {
     const signer = createHmacWebhookSigner('shared-secret');
     const verifier = createWebhookVerifier({ hmacSecret: 'shared-secret' });
     const signed = await parsePushNotification(signer.sign(body), body, { verifier });

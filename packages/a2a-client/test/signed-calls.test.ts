@@ -32,7 +32,14 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const securitySchemes = { key: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } } };
   a2a = createA2AServer({
-    card: createAgentCard({ baseUrl, name: 'verified', description: 'knows its callers', skills: [], securitySchemes, capabilities: { streaming: true } }),
+    card: createAgentCard({
+      baseUrl,
+      name: 'verified',
+      description: 'knows its callers',
+      skills: [],
+      securitySchemes,
+      capabilities: { streaming: true },
+    }),
     executor: {
       async execute(context, events) {
         const task = createTaskUpdater(context, events);
@@ -43,7 +50,10 @@ beforeAll(async () => {
     },
     authenticate: createHttpSignatureAuthenticator({
       verifier: createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [caller] }) }),
-      fallback: createAuthenticator({ securitySchemes, apiKey: createStaticApiKeyVerifier({ 'k-1': { id: 'api-key-peer', scheme: 'key' } }) }),
+      fallback: createAuthenticator({
+        securitySchemes,
+        apiKey: createStaticApiKeyVerifier({ 'k-1': { id: 'api-key-peer', scheme: 'key' } }),
+      }),
     }),
   });
   http.on('request', createNodeHttpHandler(a2a, { heartbeatMs: 0 }));
@@ -96,7 +106,11 @@ describe.each([['JSONRPC'], ['HTTP+JSON']] as const)('a2a-client signs its calls
   });
 
   it('a peer that does not sign keeps working with an API key', async () => {
-    const client = createA2AClient({ baseUrl, preferredBindings: [binding], auth: apiKeyAuth({ name: 'X-API-Key', value: 'k-1', location: 'header' }) });
+    const client = createA2AClient({
+      baseUrl,
+      preferredBindings: [binding],
+      auth: apiKeyAuth({ name: 'X-API-Key', value: 'k-1', location: 'header' }),
+    });
     expect((await client.sendMessage(hello())).task?.status.message?.parts[0]?.text).toBe('hello api-key-peer');
   });
 

@@ -55,7 +55,10 @@ function fakeTransport(behaviour: {
 }
 
 const grpcCard = (others: AgentCard['supportedInterfaces'] = []): AgentCard =>
-  cardFor('http://unused.test', [{ url: 'grpc.agent.test:443', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'acme' }, ...others]);
+  cardFor('http://unused.test', [
+    { url: 'grpc.agent.test:443', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'acme' },
+    ...others,
+  ]);
 
 /** Resolves when `signal` aborts, rejecting with an abort-like error, as a real transport would. */
 const untilAborted = (signal: AbortSignal | undefined): Promise<never> =>

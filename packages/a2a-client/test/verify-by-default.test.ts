@@ -55,7 +55,9 @@ describe('discovery verifies every signed card by default', () => {
     current = kind;
     const before = server.requests.length;
     const client = createA2AClient({ baseUrl: server.url, ...dev, retry: { retries: 0 } });
-    const error = await client.sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } }).catch((e: unknown) => e);
+    const error = await client
+      .sendMessage({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } })
+      .catch((e: unknown) => e);
     expect(CardSignatureInvalidError.isInstance(error)).toBe(true);
     expect((error as CardSignatureInvalidError).status).toBe(status);
     expect(server.requests.slice(before).some((r) => r.url.startsWith('/a2a'))).toBe(false);
@@ -64,7 +66,9 @@ describe('discovery verifies every signed card by default', () => {
   it('without the development flag a loopback http jku is not fetched: the valid card fails closed (untrusted-key)', async () => {
     current = 'valid';
     const before = server.requests.length;
-    await expect(discoverAgentCard(server.url)).rejects.toSatisfy((e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === 'untrusted-key');
+    await expect(discoverAgentCard(server.url)).rejects.toSatisfy(
+      (e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === 'untrusted-key',
+    );
     expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/.well-known/agent-card.json']);
   });
 
@@ -86,7 +90,10 @@ describe('discovery verifies every signed card by default', () => {
   });
 
   it('pinned keys refuse a tampered card and an AgentID mismatch too', async () => {
-    for (const [kind, status] of [['tampered', 'tampered'], ['agent-id-mismatch', 'agent-id-mismatch']] as const) {
+    for (const [kind, status] of [
+      ['tampered', 'tampered'],
+      ['agent-id-mismatch', 'agent-id-mismatch'],
+    ] as const) {
       current = kind;
       await expect(new CardResolver({ trustedKeys: [exportPublicJwk(agent)] }).resolve(server.url)).rejects.toSatisfy(
         (e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === status,

@@ -67,10 +67,13 @@ type SkillSet = ReadonlySet<string> | undefined;
 function compileRules(rules: readonly CallRule[]): Map<string, SkillSet> {
   const compiled = new Map<string, SkillSet>();
   rules.forEach((rule, index) => {
-    if (rule === null || typeof rule !== 'object') throw new TypeError(`expected rules[${index}] to be a { caller, skills } object, got ${rule === null ? 'null' : typeof rule}`);
+    if (rule === null || typeof rule !== 'object')
+      throw new TypeError(`expected rules[${index}] to be a { caller, skills } object, got ${rule === null ? 'null' : typeof rule}`);
     const caller = typeof rule.caller === 'string' ? rule.caller.toLowerCase() : rule.caller;
     if (typeof caller !== 'string' || !CALL_RULE_CALLER_PATTERN.test(caller)) {
-      throw new TypeError(`expected rules[${index}].caller to be an AgentID, "tier:0".."tier:3" or "*", got ${JSON.stringify(rule.caller)}`);
+      throw new TypeError(
+        `expected rules[${index}].caller to be an AgentID, "tier:0".."tier:3" or "*", got ${JSON.stringify(rule.caller)}`,
+      );
     }
     if (!Array.isArray(rule.skills) || rule.skills.some((skill) => typeof skill !== 'string' || skill === '')) {
       throw new TypeError(`expected rules[${index}].skills to be an array of skill ids, got ${JSON.stringify(rule.skills)}`);
@@ -97,11 +100,13 @@ export function createCallAuthorizer(options: CallAuthorizerOptions): CallAuthor
   const requireVerified = options.requireVerifiedCaller ?? true;
   const tiers = new Map<string, AgentTier>();
   for (const [agentId, tier] of Object.entries(options.tiers ?? {})) {
-    if (!AGENT_ID_PATTERN.test(agentId)) throw new TypeError(`expected tiers keys to be AgentIDs (64 hex characters), got ${JSON.stringify(agentId)}`);
+    if (!AGENT_ID_PATTERN.test(agentId))
+      throw new TypeError(`expected tiers keys to be AgentIDs (64 hex characters), got ${JSON.stringify(agentId)}`);
     if (!isAgentTier(tier)) throw new TypeError(`expected tiers.${agentId} to be 0, 1, 2 or 3, got ${JSON.stringify(tier)}`);
     tiers.set(agentId.toLowerCase(), tier);
   }
-  if (options.rules !== undefined && !Array.isArray(options.rules)) throw new TypeError(`expected rules to be an array, got ${typeof options.rules}`);
+  if (options.rules !== undefined && !Array.isArray(options.rules))
+    throw new TypeError(`expected rules to be an array, got ${typeof options.rules}`);
   const rules = options.rules === undefined ? undefined : compileRules(options.rules);
 
   const unauthenticated = (skill: string): CallAuthorization => ({

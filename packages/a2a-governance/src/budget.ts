@@ -383,7 +383,8 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`expected windowMs to be > 0, got ${windowMs}`);
   const overflow: BudgetOverflow = options.overflow ?? { kind: 'shed' };
   if (overflow.kind === 'queue') checkLimit('overflow.maxQueueDepth', overflow.maxQueueDepth, true);
-  else if (overflow.kind !== 'shed') throw new TypeError(`expected overflow.kind to be 'shed' or 'queue', got ${String((overflow as { kind: unknown }).kind)}`);
+  else if (overflow.kind !== 'shed')
+    throw new TypeError(`expected overflow.kind to be 'shed' or 'queue', got ${String((overflow as { kind: unknown }).kind)}`);
   const maxQueueDepth = overflow.kind === 'queue' ? overflow.maxQueueDepth : 0;
   const clock = options.clock ?? Date.now;
   const timers: TimerFunctions = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
@@ -522,7 +523,13 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
   const refused = (refusal: Refusal): CachedRefusal => {
     const seconds = retrySeconds(refusal.retryAfterMs);
     const last = lastRefusal;
-    if (last !== undefined && last.limit === refusal.limit && last.observed === refusal.observed && last.cap === refusal.cap && last.retryAfterSeconds === seconds) {
+    if (
+      last !== undefined &&
+      last.limit === refusal.limit &&
+      last.observed === refusal.observed &&
+      last.cap === refusal.cap &&
+      last.retryAfterSeconds === seconds
+    ) {
       return last;
     }
     const error = budgetError(
@@ -530,7 +537,14 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       { limit: refusal.limit, observed: String(refusal.observed), cap: String(refusal.cap) },
       seconds,
     );
-    lastRefusal = { limit: refusal.limit, observed: refusal.observed, cap: refusal.cap, retryAfterSeconds: seconds, error, rejected: undefined };
+    lastRefusal = {
+      limit: refusal.limit,
+      observed: refusal.observed,
+      cap: refusal.cap,
+      retryAfterSeconds: seconds,
+      error,
+      rejected: undefined,
+    };
     return lastRefusal;
   };
 
@@ -542,7 +556,14 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
       { limit: 'queue_full', maxQueueDepth: String(maxQueueDepth) },
       seconds,
     );
-    lastQueueFull = { limit: 'queue_full', observed: maxQueueDepth, cap: maxQueueDepth, retryAfterSeconds: seconds, error, rejected: undefined };
+    lastQueueFull = {
+      limit: 'queue_full',
+      observed: maxQueueDepth,
+      cap: maxQueueDepth,
+      retryAfterSeconds: seconds,
+      error,
+      rejected: undefined,
+    };
     return rejection(lastQueueFull);
   };
 
@@ -604,7 +625,12 @@ export function createInMemoryBudgetLedger(options: GlobalBudgetOptions = {}): B
     disarm();
   }
 
-  const enqueue = (request: BudgetAcquireRequest, signal: AbortSignal | undefined, headRefusal: Refusal | undefined, now: number): Promise<BudgetTicket> =>
+  const enqueue = (
+    request: BudgetAcquireRequest,
+    signal: AbortSignal | undefined,
+    headRefusal: Refusal | undefined,
+    now: number,
+  ): Promise<BudgetTicket> =>
     new Promise<BudgetTicket>((resolve, reject) => {
       const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
       if (signal) {

@@ -22,7 +22,9 @@ const CONFIG_ERROR_BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-governa
 export class ConfigError extends Error {
   readonly violations: readonly ConfigViolation[];
   constructor(violations: readonly ConfigViolation[], message?: string) {
-    super(message ?? `invalid operator config: ${violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`);
+    super(
+      message ?? `invalid operator config: ${violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`,
+    );
     this.name = 'ConfigError';
     this.violations = Object.freeze([...violations]);
     CONFIG_ERROR_BRAND.mark(this);
@@ -239,11 +241,15 @@ export function materializeConfig(
 
   const routing = config.routing;
   if (routing !== undefined && Object.keys(routing).length > 0) {
-    const fallback = routing.fallback === undefined ? [] : typeof routing.fallback === 'string' ? [routing.fallback] : [...routing.fallback];
+    const fallback =
+      routing.fallback === undefined ? [] : typeof routing.fallback === 'string' ? [routing.fallback] : [...routing.fallback];
     if (routing.default_selector === undefined) {
       violations.push({ field: 'routing.default_selector', description: 'required when the routing block is present' });
     } else if (!known.has(routing.default_selector)) {
-      violations.push({ field: 'routing.default_selector', description: `unknown selector "${routing.default_selector}"; known: ${knownList}` });
+      violations.push({
+        field: 'routing.default_selector',
+        description: `unknown selector "${routing.default_selector}"; known: ${knownList}`,
+      });
     }
     fallback.forEach((name, index) => {
       if (!known.has(name)) {
@@ -263,7 +269,9 @@ export function materializeConfig(
   if (global !== undefined) {
     const budget: GlobalBudgetOptions = {
       overflow:
-        global.overflow === 'queue' ? { kind: 'queue', maxQueueDepth: global.max_queue_depth ?? DEFAULT_MAX_QUEUE_DEPTH } : { kind: 'shed' },
+        global.overflow === 'queue'
+          ? { kind: 'queue', maxQueueDepth: global.max_queue_depth ?? DEFAULT_MAX_QUEUE_DEPTH }
+          : { kind: 'shed' },
     };
     if (global.overflow !== 'queue' && global.max_queue_depth !== undefined) {
       violations.push({ field: 'budget.global.max_queue_depth', description: 'only meaningful with overflow = "queue"' });
@@ -299,7 +307,8 @@ export function materializeConfig(
     if (trust.tiers !== undefined) {
       materialized.tiers = Object.fromEntries(Object.entries(trust.tiers).map(([id, tier]) => [id.toLowerCase(), tier as AgentTier]));
     }
-    if (trust.rules !== undefined) materialized.rules = trust.rules.map((rule) => ({ caller: rule.caller.toLowerCase(), skills: [...rule.skills] }));
+    if (trust.rules !== undefined)
+      materialized.rules = trust.rules.map((rule) => ({ caller: rule.caller.toLowerCase(), skills: [...rule.skills] }));
     result.trust = materialized;
   }
 

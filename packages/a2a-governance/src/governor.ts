@@ -223,12 +223,22 @@ export class Governor {
   }
 
   /** Ends the authorize stage: throws the refusal, or records the acceptance. */
-  private authorized(verdict: CallAuthorization, input: GovernedTaskInput<{ readonly id: string }>, trace: StageTrace | undefined, started: number | undefined): void {
+  private authorized(
+    verdict: CallAuthorization,
+    input: GovernedTaskInput<{ readonly id: string }>,
+    trace: StageTrace | undefined,
+    started: number | undefined,
+  ): void {
     if (!verdict.allowed) this.rejected('authorize', verdict.error, 'authorize', input, trace, started);
     this.accepted('authorize', input, trace, started);
   }
 
-  private accepted(stage: GovernanceStage, input: GovernedTaskInput<{ readonly id: string }>, trace: StageTrace | undefined, started: number | undefined): void {
+  private accepted(
+    stage: GovernanceStage,
+    input: GovernedTaskInput<{ readonly id: string }>,
+    trace: StageTrace | undefined,
+    started: number | undefined,
+  ): void {
     this.options.events?.emit({ type: 'accepted', stage, ...eventBase(input) });
     trace?.finish(stage, started!, 'accepted');
   }
@@ -251,7 +261,10 @@ export class Governor {
   }
 
   /** The budget gate; the fast path when the ledger grants at once. */
-  private admitBudget<T extends { readonly id: string }>(input: GovernedTaskInput<T>, trace: StageTrace | undefined): Promise<GovernedTask<T>> {
+  private admitBudget<T extends { readonly id: string }>(
+    input: GovernedTaskInput<T>,
+    trace: StageTrace | undefined,
+  ): Promise<GovernedTask<T>> {
     const { budget } = this.options;
     if (budget === undefined) return Promise.resolve(this.admitAfterBudget(input, undefined, trace));
     const started = trace?.start('budget');
@@ -294,7 +307,12 @@ export class Governor {
   }
 
   /** Inbound recursion: may this agent join the incoming lineage? */
-  private checkRecursion(recursion: RecursionPolicy, incoming: TaskContext, input: GovernedTaskInput<{ readonly id: string }>, trace: StageTrace | undefined): void {
+  private checkRecursion(
+    recursion: RecursionPolicy,
+    incoming: TaskContext,
+    input: GovernedTaskInput<{ readonly id: string }>,
+    trace: StageTrace | undefined,
+  ): void {
     const started = trace?.start('recursion');
     let verdict: RecursionCheck;
     try {
@@ -313,7 +331,12 @@ export class Governor {
    * visited, the refusal is the `RecursionLimitError` of the first of them rather than the
    * selector's, so the caller learns that the call graph, not the pool, is the problem.
    */
-  private routeTask<T extends { readonly id: string }>(route: GovernedRoute<T>, context: TaskContext, input: GovernedTaskInput<T>, trace: StageTrace | undefined): T | undefined {
+  private routeTask<T extends { readonly id: string }>(
+    route: GovernedRoute<T>,
+    context: TaskContext,
+    input: GovernedTaskInput<T>,
+    trace: StageTrace | undefined,
+  ): T | undefined {
     const { recursion } = this.options;
     let eligible = route.candidates;
     if (recursion !== undefined) {
@@ -358,14 +381,18 @@ export class Governor {
   }
 
   /** Recursion (or the route), policy and the task's context; any refusal or throw gives the ticket and the slot back. */
-  private admitAfterBudget<T extends { readonly id: string }>(input: GovernedTaskInput<T>, ticket: BudgetTicket | undefined, trace: StageTrace | undefined): GovernedTask<T> {
+  private admitAfterBudget<T extends { readonly id: string }>(
+    input: GovernedTaskInput<T>,
+    ticket: BudgetTicket | undefined,
+    trace: StageTrace | undefined,
+  ): GovernedTask<T> {
     const { recursion, policy, events, selfAgentId } = this.options;
     const { incoming, route } = input;
     let admission: PolicyAdmission | undefined;
     try {
       let receiver: T | undefined;
       if (route !== undefined) {
-        if (incoming === undefined) throw new TypeError('expected incoming (the delegating task\'s context) with route, got undefined');
+        if (incoming === undefined) throw new TypeError("expected incoming (the delegating task's context) with route, got undefined");
         receiver = this.routeTask(route, incoming, input, trace);
       } else if (incoming !== undefined && recursion !== undefined) {
         this.checkRecursion(recursion, incoming, input, trace);
@@ -391,7 +418,10 @@ export class Governor {
 
       const receivingAgentId = receiver === undefined ? selfAgentId : receiver.id;
       const context: TaskContext = incoming
-        ? childContext(incoming, input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId })
+        ? childContext(
+            incoming,
+            input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId },
+          )
         : createRootContext({ rootAgentId: selfAgentId });
 
       // One signal for the runner: policy limits and caller cancellation. Only two live sources
@@ -415,7 +445,14 @@ export class Governor {
           () => {
             const reason = policySignal.reason;
             if (A2AError.isInstance(reason)) {
-              events.emit({ type: 'aborted', stage: 'policy', reason: reasonOf(reason, 'policy'), error: reason, ...base, traceId: context.traceId });
+              events.emit({
+                type: 'aborted',
+                stage: 'policy',
+                reason: reasonOf(reason, 'policy'),
+                error: reason,
+                ...base,
+                traceId: context.traceId,
+              });
             }
           },
           { once: true },
@@ -522,7 +559,8 @@ class AdmittedTask<T extends { readonly id: string }> implements GovernedTask<T>
     spend?.record({ traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
     events?.emit({ type: 'metered', traceId: context.traceId, rootAgentId: context.rootAgentId, usd, tokens });
     try {
-      this.finished = budget && ticket ? budget.meter(ticket, { usd, tokens, traceId: context.traceId, rootAgentId: context.rootAgentId }) : settled();
+      this.finished =
+        budget && ticket ? budget.meter(ticket, { usd, tokens, traceId: context.traceId, rootAgentId: context.rootAgentId }) : settled();
     } catch (error) {
       this.finished = Promise.reject(error);
     }

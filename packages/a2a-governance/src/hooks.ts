@@ -34,7 +34,8 @@ export interface GovernanceHooks {
 
 export function checkHooks(hooks: GovernanceHooks | undefined): void {
   if (hooks === undefined) return;
-  if (hooks === null || typeof hooks !== 'object') throw new TypeError(`expected hooks to be an object, got ${hooks === null ? 'null' : typeof hooks}`);
+  if (hooks === null || typeof hooks !== 'object')
+    throw new TypeError(`expected hooks to be an object, got ${hooks === null ? 'null' : typeof hooks}`);
   for (const name of ['onStageStart', 'onStageFinish'] as const) {
     if (hooks[name] !== undefined && typeof hooks[name] !== 'function') {
       throw new TypeError(`expected hooks.${name} to be a function, got ${typeof hooks[name]}`);
@@ -101,7 +102,19 @@ export class StageTrace {
     const hook = this.hooks.onStageFinish;
     if (hook === undefined) return;
     const endTime = now();
-    const info = new StageFinish(stage, this.dispatchId, this.caller, this.skill, this.traceId, startTime, decision, reason, error, endTime, Math.max(0, endTime - startTime));
+    const info = new StageFinish(
+      stage,
+      this.dispatchId,
+      this.caller,
+      this.skill,
+      this.traceId,
+      startTime,
+      decision,
+      reason,
+      error,
+      endTime,
+      Math.max(0, endTime - startTime),
+    );
     try {
       hook.call(this.hooks, info);
     } catch {

@@ -140,7 +140,9 @@ export class TaskPolicyEngine {
     // Safe by default: a deployment that never thought about concurrency still gets a cap.
     if (defaults.maxConcurrency === undefined) defaults.maxConcurrency = DEFAULT_MAX_CONCURRENCY;
     this.defaults = effectivePolicy(defaults);
-    this.perCaller = new Map(Object.entries(options.perCaller ?? {}).map(([caller, policy]) => [caller, effectivePolicy(merge(defaults, policy))]));
+    this.perCaller = new Map(
+      Object.entries(options.perCaller ?? {}).map(([caller, policy]) => [caller, effectivePolicy(merge(defaults, policy))]),
+    );
     this.estimateCost = options.estimateCost;
     this.clock = options.clock ?? Date.now;
     this.timers = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
@@ -265,7 +267,9 @@ class Admission implements PolicyAdmission {
     private readonly timers: TimerFunctions,
   ) {
     this.controller =
-      policy.maxTokens === undefined && policy.maxDurationMs === undefined && policy.maxCostUsd === undefined ? undefined : new AbortController();
+      policy.maxTokens === undefined && policy.maxDurationMs === undefined && policy.maxCostUsd === undefined
+        ? undefined
+        : new AbortController();
     this.signal = this.controller?.signal ?? neverAbortedSignal();
     this.startedAt = clock();
     if (policy.maxDurationMs !== undefined) {

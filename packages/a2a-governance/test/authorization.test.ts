@@ -28,8 +28,14 @@ describe('createCallAuthorizer: trust allowlist and skill rules (ADR-159 r2 open
     const authorizer = createCallAuthorizer({ identity: allowlist([A]) });
     expect(authorizer.authorize({ caller: A, callerAgentId: A, skill: 'echo' })).toEqual({ allowed: true });
     expect(authorizer.authorize({ caller: A, callerAgentId: A.toUpperCase(), skill: 'echo' })).toEqual({ allowed: true });
-    expect(refusal(authorizer.authorize({ caller: B, callerAgentId: B, skill: 'echo' }))).toEqual({ reason: 'FORBIDDEN', limit: 'allowlist' });
-    expect(refusal(authorizer.authorize({ caller: 'api-key-user', skill: 'echo' }))).toEqual({ reason: 'UNAUTHENTICATED', limit: 'unverified' });
+    expect(refusal(authorizer.authorize({ caller: B, callerAgentId: B, skill: 'echo' }))).toEqual({
+      reason: 'FORBIDDEN',
+      limit: 'allowlist',
+    });
+    expect(refusal(authorizer.authorize({ caller: 'api-key-user', skill: 'echo' }))).toEqual({
+      reason: 'UNAUTHENTICATED',
+      limit: 'unverified',
+    });
   });
 
   it('lets unverified callers through only when told (the allow-all default keeps unsigned peers working)', () => {
@@ -51,11 +57,17 @@ describe('createCallAuthorizer: trust allowlist and skill rules (ADR-159 r2 open
     });
     expect(authorizer.authorize({ caller: A, callerAgentId: A, skill: 'admin' })).toEqual({ allowed: true });
     expect(authorizer.authorize({ caller: A, callerAgentId: A, skill: 'echo' })).toEqual({ allowed: true });
-    expect(refusal(authorizer.authorize({ caller: A, callerAgentId: A, skill: 'rag.query' }))).toEqual({ reason: 'FORBIDDEN', limit: 'rules' });
+    expect(refusal(authorizer.authorize({ caller: A, callerAgentId: A, skill: 'rag.query' }))).toEqual({
+      reason: 'FORBIDDEN',
+      limit: 'rules',
+    });
     expect(authorizer.authorize({ caller: B, callerAgentId: B, skill: 'rag.query' })).toEqual({ allowed: true });
     expect(refusal(authorizer.authorize({ caller: B, callerAgentId: B, skill: 'admin' }))).toEqual({ reason: 'FORBIDDEN', limit: 'rules' });
     expect(authorizer.authorize({ caller: C, callerAgentId: C, skill: 'echo' })).toEqual({ allowed: true });
-    expect(refusal(authorizer.authorize({ caller: 'anonymous', skill: 'echo' }))).toEqual({ reason: 'UNAUTHENTICATED', limit: 'unverified' });
+    expect(refusal(authorizer.authorize({ caller: 'anonymous', skill: 'echo' }))).toEqual({
+      reason: 'UNAUTHENTICATED',
+      limit: 'unverified',
+    });
     const everything = createCallAuthorizer({ identity: allowAll, rules: [{ caller: A, skills: ['*'] }] });
     expect(everything.authorize({ caller: A, callerAgentId: A, skill: 'anything' })).toEqual({ allowed: true });
   });
@@ -69,7 +81,9 @@ describe('createCallAuthorizer: trust allowlist and skill rules (ADR-159 r2 open
 
   it('rejects bad options with "expected X, got Y" TypeErrors', () => {
     expect(() => createCallAuthorizer({} as never)).toThrow(/expected identity to be an IdentityResolver/);
-    expect(() => createCallAuthorizer({ identity: allowAll, rules: [{ caller: 'tier:9', skills: ['s'] }] })).toThrow(/expected rules\[0\]\.caller/);
+    expect(() => createCallAuthorizer({ identity: allowAll, rules: [{ caller: 'tier:9', skills: ['s'] }] })).toThrow(
+      /expected rules\[0\]\.caller/,
+    );
     expect(() => createCallAuthorizer({ identity: allowAll, rules: [{ caller: A, skills: [''] }] })).toThrow(/expected rules\[0\]\.skills/);
     expect(() => createCallAuthorizer({ identity: allowAll, tiers: { nope: 1 } })).toThrow(/expected tiers keys to be AgentIDs/);
     expect(() => createCallAuthorizer({ identity: allowAll, tiers: { [A]: 7 as never } })).toThrow(/expected tiers\./);
@@ -99,7 +113,10 @@ describe('Governor: authorize is the first gate, before the budget', () => {
   });
 
   it('takes the asynchronous path with an asynchronous resolver, same outcome', async () => {
-    const governor = new Governor({ selfAgentId: 'self', authorize: createCallAuthorizer({ identity: { isAllowed: async (id) => id === A } }) });
+    const governor = new Governor({
+      selfAgentId: 'self',
+      authorize: createCallAuthorizer({ identity: { isAllowed: async (id) => id === A } }),
+    });
     await expect(governor.admit({ caller: A, callerAgentId: A, skill: 's' })).resolves.toMatchObject({ context: { rootAgentId: 'self' } });
     await expect(governor.admit({ caller: B, callerAgentId: B, skill: 's' })).rejects.toMatchObject({ reason: 'FORBIDDEN' });
   });
@@ -117,10 +134,14 @@ describe('operator config [trust]', () => {
   });
 
   it('names every bad trust field', () => {
-    const parsed = validateOperatorConfig({ trust: { allowlist: ['agent-7'], tiers: { [A]: 5 }, rules: [{ caller: 'boss', skills: [] }], extra: 1 } });
+    const parsed = validateOperatorConfig({
+      trust: { allowlist: ['agent-7'], tiers: { [A]: 5 }, rules: [{ caller: 'boss', skills: [] }], extra: 1 },
+    });
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
     const fields = parsed.violations.map((v) => v.field);
-    expect(fields).toEqual(expect.arrayContaining(['trust', 'trust.allowlist[0]', `trust.tiers.${A}`, 'trust.rules[0].caller', 'trust.rules[0].skills']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['trust', 'trust.allowlist[0]', `trust.tiers.${A}`, 'trust.rules[0].caller', 'trust.rules[0].skills']),
+    );
   });
 });

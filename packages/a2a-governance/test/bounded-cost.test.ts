@@ -1,6 +1,13 @@
 import { BudgetExceededError, RecursionLimitError } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
-import { type BudgetLedger, Governor, RecursionPolicy, SpendAggregator, type TaskContext, createInMemoryBudgetLedger } from '../src/index.js';
+import {
+  type BudgetLedger,
+  Governor,
+  RecursionPolicy,
+  SpendAggregator,
+  type TaskContext,
+  createInMemoryBudgetLedger,
+} from '../src/index.js';
 
 const COST = 0.01;
 

@@ -1,6 +1,12 @@
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type BudgetAcquireRequest, type BudgetLedger, type BudgetTicket, type GlobalBudgetOptions, createInMemoryBudgetLedger } from '../src/index.js';
+import {
+  type BudgetAcquireRequest,
+  type BudgetLedger,
+  type BudgetTicket,
+  type GlobalBudgetOptions,
+  createInMemoryBudgetLedger,
+} from '../src/index.js';
 
 async function outcome(promise: Promise<BudgetTicket>): Promise<{ ok: true; ticket: BudgetTicket } | { ok: false; error: unknown }> {
   try {
@@ -23,12 +29,28 @@ const scenarios: Array<[string, GlobalBudgetOptions, Step[]]> = [
   [
     'tasks cap, shed, window rolls',
     { maxTasksPerMinute: 2 },
-    [{ acquire: {} }, { advance: 10_000 }, { acquire: {} }, { acquire: {} }, { advance: 50_000 }, { acquire: {} }, { acquire: {} }, { advance: 10_000 }, { acquire: {} }],
+    [
+      { acquire: {} },
+      { advance: 10_000 },
+      { acquire: {} },
+      { acquire: {} },
+      { advance: 50_000 },
+      { acquire: {} },
+      { acquire: {} },
+      { advance: 10_000 },
+      { acquire: {} },
+    ],
   ],
   [
     'usd reservations, shed',
     { maxUsdPerMinute: 1 },
-    [{ acquire: { estimatedUsd: 0.6 } }, { acquire: { estimatedUsd: 0.5 } }, { meter: 0, usd: 0.4 }, { acquire: { estimatedUsd: 0.5 } }, { acquire: { estimatedUsd: 2 } }],
+    [
+      { acquire: { estimatedUsd: 0.6 } },
+      { acquire: { estimatedUsd: 0.5 } },
+      { meter: 0, usd: 0.4 },
+      { acquire: { estimatedUsd: 0.5 } },
+      { acquire: { estimatedUsd: 2 } },
+    ],
   ],
   [
     'tokens, many grants in one millisecond',
@@ -68,7 +90,11 @@ describe('tryAcquire has the semantics of acquire (table-driven)', () => {
           trace.push(
             result.ok
               ? { ok: true, acquiredAt: result.ticket.acquiredAt }
-              : { ok: false, limit: (result.error as BudgetExceededError).metadata.limit, retryAfterSeconds: (result.error as BudgetExceededError).retryAfterSeconds },
+              : {
+                  ok: false,
+                  limit: (result.error as BudgetExceededError).metadata.limit,
+                  retryAfterSeconds: (result.error as BudgetExceededError).retryAfterSeconds,
+                },
           );
         } else if ('meter' in step) {
           await ledger.meter(tickets[step.meter]!, { usd: step.usd, tokens: step.tokens });
@@ -120,7 +146,12 @@ describe('shared refusals', () => {
     expect(BudgetExceededError.isInstance(error)).toBe(true);
     const budgetError = error as BudgetExceededError;
     expect(budgetError).toBeInstanceOf(BudgetExceededError);
-    expect(budgetError).toMatchObject({ reason: 'BUDGET_EXCEEDED', httpStatus: 429, retryAfterSeconds: 60, metadata: { limit: 'tasks', observed: '1', cap: '1' } });
+    expect(budgetError).toMatchObject({
+      reason: 'BUDGET_EXCEEDED',
+      httpStatus: 429,
+      retryAfterSeconds: 60,
+      metadata: { limit: 'tasks', observed: '1', cap: '1' },
+    });
     expect(Object.isFrozen(budgetError)).toBe(true);
     expect(Object.isFrozen(budgetError.metadata)).toBe(true);
     expect(budgetError.toRestError().error.details[0]).toMatchObject({ reason: 'BUDGET_EXCEEDED', metadata: { limit: 'tasks' } });
@@ -130,10 +161,11 @@ describe('shared refusals', () => {
   it('a refusal that differs (here retryAfterSeconds) gets its own error', async () => {
     const ledger = createInMemoryBudgetLedger({ maxTasksPerMinute: 1 });
     await ledger.acquire({});
-    const refusal = (): Promise<BudgetExceededError> => ledger.acquire({}).then(
-      () => Promise.reject(new Error('expected a refusal')),
-      (reason: unknown) => reason as BudgetExceededError,
-    );
+    const refusal = (): Promise<BudgetExceededError> =>
+      ledger.acquire({}).then(
+        () => Promise.reject(new Error('expected a refusal')),
+        (reason: unknown) => reason as BudgetExceededError,
+      );
     const early = await refusal();
     vi.advanceTimersByTime(1_500);
     const later = await refusal();

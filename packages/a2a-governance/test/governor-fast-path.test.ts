@@ -18,10 +18,21 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 /** The same ledger seen through the async interface only (as a shared backend would offer it). */
 function asyncOnly(ledger: BudgetLedger): BudgetLedger {
-  return { acquire: (request, signal) => ledger.acquire(request, signal), meter: (ticket, actual) => ledger.meter(ticket, actual), snapshot: () => ledger.snapshot() };
+  return {
+    acquire: (request, signal) => ledger.acquire(request, signal),
+    meter: (ticket, actual) => ledger.meter(ticket, actual),
+    snapshot: () => ledger.snapshot(),
+  };
 }
 
-type Attempt = { caller: string; skill: string; depth: number; self?: string; estimatedCostUsd?: number; finish?: { usd?: number; tokens?: number } };
+type Attempt = {
+  caller: string;
+  skill: string;
+  depth: number;
+  self?: string;
+  estimatedCostUsd?: number;
+  finish?: { usd?: number; tokens?: number };
+};
 
 const attempts: Attempt[] = [
   { caller: 'A', skill: 'echo', depth: 1, finish: { usd: 0.1, tokens: 10 } },
@@ -64,10 +75,23 @@ describe('Governor: the synchronous budget path decides as the async one (table-
       const outcomes: unknown[] = [];
       const open: GovernedTask[] = [];
       for (const attempt of attempts) {
-        const governor = new Governor({ selfAgentId: attempt.self ?? 'agent-self', budget: view(ledger), recursion: new RecursionPolicy(), policy, events, spend });
+        const governor = new Governor({
+          selfAgentId: attempt.self ?? 'agent-self',
+          budget: view(ledger),
+          recursion: new RecursionPolicy(),
+          policy,
+          events,
+          spend,
+        });
         const incoming = attempt.depth === 0 ? undefined : contextAt(attempt.depth);
         try {
-          const task = await governor.admit({ caller: attempt.caller, skill: attempt.skill, incoming, parentTaskId: 'p', estimatedCostUsd: attempt.estimatedCostUsd });
+          const task = await governor.admit({
+            caller: attempt.caller,
+            skill: attempt.skill,
+            incoming,
+            parentTaskId: 'p',
+            estimatedCostUsd: attempt.estimatedCostUsd,
+          });
           outcomes.push({ ok: true, depth: task.context.depth, visited: task.context.visitedAgents });
           if (attempt.finish) await task.finish(attempt.finish);
           else open.push(task);
@@ -78,13 +102,22 @@ describe('Governor: the synchronous budget path decides as the async one (table-
       }
       for (const task of open) await task.finish({});
       // A task without an incoming context starts a fresh (random) trace.
-      const events_ = seen.map((event) => ({ ...event, error: 'error' in event ? event.error.reason : undefined, traceId: event.traceId === TRACE ? TRACE : event.traceId && 'fresh' }));
+      const events_ = seen.map((event) => ({
+        ...event,
+        error: 'error' in event ? event.error.reason : undefined,
+        traceId: event.traceId === TRACE ? TRACE : event.traceId && 'fresh',
+      }));
       return { outcomes, events: events_, counts: events.counts(), ledger: ledger.snapshot(), spend: spend.byTrace(TRACE) };
     }
     const reference = await run(asyncOnly);
     const result = await run(wrap);
     expect(result).toEqual(reference);
-    expect(reference.counts).toMatchObject({ 'rejected.budget': 2, 'rejected.policy.allowedSkills': 1, 'rejected.recursion.depth': 1, 'rejected.recursion.revisit': 1 });
+    expect(reference.counts).toMatchObject({
+      'rejected.budget': 2,
+      'rejected.policy.allowedSkills': 1,
+      'rejected.recursion.depth': 1,
+      'rejected.recursion.revisit': 1,
+    });
     expect(reference.ledger).toMatchObject({ inFlight: 0, reserved: { usd: 0 } });
   });
 

@@ -15,7 +15,11 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 function recorder() {
   const starts: GovernanceStageStart[] = [];
   const finishes: GovernanceStageFinish[] = [];
-  return { starts, finishes, hooks: { onStageStart: (s: GovernanceStageStart) => starts.push(s), onStageFinish: (f: GovernanceStageFinish) => finishes.push(f) } };
+  return {
+    starts,
+    finishes,
+    hooks: { onStageStart: (s: GovernanceStageStart) => starts.push(s), onStageFinish: (f: GovernanceStageFinish) => finishes.push(f) },
+  };
 }
 
 describe('Governor stage hooks (start/finish per stage, one dispatch id per admit)', () => {
@@ -32,7 +36,12 @@ describe('Governor stage hooks (start/finish per stage, one dispatch id per admi
     const task = await governor.admit({ caller: 'A', skill: 's', incoming: createRootContext({ rootAgentId: 'A', traceId: TRACE }) });
     await task.finish({});
     expect(starts.map((s) => s.stage)).toEqual(['authorize', 'budget', 'recursion', 'policy']);
-    expect(finishes.map((f) => `${f.stage}:${f.decision}`)).toEqual(['authorize:accepted', 'budget:accepted', 'recursion:accepted', 'policy:accepted']);
+    expect(finishes.map((f) => `${f.stage}:${f.decision}`)).toEqual([
+      'authorize:accepted',
+      'budget:accepted',
+      'recursion:accepted',
+      'policy:accepted',
+    ]);
     expect(new Set([...starts, ...finishes].map((s) => s.dispatchId))).toEqual(new Set([task.dispatchId]));
     expect(task.dispatchId).toMatch(/^[0-9a-f-]{36}$/);
     for (const f of finishes) {
@@ -46,7 +55,12 @@ describe('Governor stage hooks (start/finish per stage, one dispatch id per admi
 
   it('a rejection finishes its stage with the reason, and later stages never start', async () => {
     const { starts, finishes, hooks } = recorder();
-    const governor = new Governor({ selfAgentId: 'B', budget: createInMemoryBudgetLedger({ maxTasksPerMinute: 0 }), policy: new TaskPolicyEngine(), hooks });
+    const governor = new Governor({
+      selfAgentId: 'B',
+      budget: createInMemoryBudgetLedger({ maxTasksPerMinute: 0 }),
+      policy: new TaskPolicyEngine(),
+      hooks,
+    });
     await expect(governor.admit({ caller: 'A', skill: 's' })).rejects.toMatchObject({ reason: 'BUDGET_EXCEEDED' });
     expect(starts.map((s) => s.stage)).toEqual(['budget']);
     expect(finishes).toEqual([expect.objectContaining({ stage: 'budget', decision: 'rejected', reason: 'tasks' })]);
@@ -78,7 +92,9 @@ describe('Governor stage hooks (start/finish per stage, one dispatch id per admi
   it('without hooks there is no dispatch id; bad hooks are TypeErrors', async () => {
     const task = await new Governor({ selfAgentId: 'B' }).admit({ caller: 'A', skill: 's' });
     expect(task.dispatchId).toBeUndefined();
-    expect(() => new Governor({ selfAgentId: 'B', hooks: { onStageStart: 'log' as never } })).toThrow(/expected hooks.onStageStart to be a function/);
+    expect(() => new Governor({ selfAgentId: 'B', hooks: { onStageStart: 'log' as never } })).toThrow(
+      /expected hooks.onStageStart to be a function/,
+    );
   });
 });
 
@@ -114,7 +130,13 @@ describe('Governor routes (the outbound pipeline of the Dispatcher)', () => {
     const governor = new Governor({ selfAgentId: 'A', budget, recursion: new RecursionPolicy() });
     const visited = { ...createRootContext({ rootAgentId: 'A' }), visitedAgents: ['A', 'P1', 'P2'] };
     await expect(
-      governor.admit({ caller: 'A', skill: 's', incoming: visited, estimatedCostUsd: 0.5, route: { candidates: peers, select: (e) => e[0] } }),
+      governor.admit({
+        caller: 'A',
+        skill: 's',
+        incoming: visited,
+        estimatedCostUsd: 0.5,
+        route: { candidates: peers, select: (e) => e[0] },
+      }),
     ).rejects.toMatchObject({ reason: 'RECURSION_LIMIT', metadata: { limit: 'revisit', agentId: 'P1' } });
     const selectorError = new (await import('@a2aplane/a2a-types')).UnsupportedOperationError({ message: 'no peer' });
     await expect(

@@ -83,7 +83,13 @@ describe('Governor: budget -> recursion -> policy (ADR-159 M3 test 6 dispatch_or
     const { recursion, check } = spyRecursion();
     const { engine } = spyPolicy({ default: { allowedSkills: ['ok'] } });
     const events = createGovernanceEvents();
-    const governor = new Governor({ selfAgentId: 'B', budget: createInMemoryBudgetLedger({ maxTasksPerMinute: 5 }), recursion, policy: engine, events });
+    const governor = new Governor({
+      selfAgentId: 'B',
+      budget: createInMemoryBudgetLedger({ maxTasksPerMinute: 5 }),
+      recursion,
+      policy: engine,
+      events,
+    });
     const incoming = createRootContext({ rootAgentId: 'A' });
     const error = await rejection(governor.admit({ caller: 'A', skill: 'nope', incoming }));
     expect(PolicyViolationError.isInstance(error)).toBe(true);

@@ -1,6 +1,13 @@
 import { BudgetExceededError, PolicyViolationError } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
-import { createGovernanceEvents, createInMemoryBudgetLedger, Governor, materializeConfig, TaskPolicyEngine, validateOperatorConfig } from '../src/index.js';
+import {
+  createGovernanceEvents,
+  createInMemoryBudgetLedger,
+  Governor,
+  materializeConfig,
+  TaskPolicyEngine,
+  validateOperatorConfig,
+} from '../src/index.js';
 
 describe('cost estimates and mid-task cost limits', () => {
   it('estimateCost feeds the ledger reservation and the policy check when admit has no estimate', async () => {
@@ -12,7 +19,11 @@ describe('cost estimates and mid-task cost limits', () => {
     const unknown = await governor.admit({ caller: 'c', skill: 'small' });
     expect(budget.snapshot().reserved.usd).toBe(0);
     await unknown.finish({});
-    const strict = new Governor({ selfAgentId: 'self', policy: new TaskPolicyEngine({ default: { maxCostUsd: 0.1 } }), estimateCost: () => 0.4 });
+    const strict = new Governor({
+      selfAgentId: 'self',
+      policy: new TaskPolicyEngine({ default: { maxCostUsd: 0.1 } }),
+      estimateCost: () => 0.4,
+    });
     await expect(strict.admit({ caller: 'c', skill: 'big' })).rejects.toSatisfy((e: unknown) => PolicyViolationError.isInstance(e));
   });
 

@@ -38,10 +38,14 @@ try {
     plugins: [{ local: bin('protoc-gen-es'), out: join(work, 'out'), opt: ['target=ts', 'import_extension=js'] }],
   };
   writeFileSync(join(work, 'buf.gen.yaml'), JSON.stringify(template));
-  execFileSync(bin('buf'), ['generate', src, '--template', join(work, 'buf.gen.yaml'), ...[...seen].flatMap((file) => ['--path', join(src, file)])], {
-    cwd: work,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    bin('buf'),
+    ['generate', src, '--template', join(work, 'buf.gen.yaml'), ...[...seen].flatMap((file) => ['--path', join(src, file)])],
+    {
+      cwd: work,
+      stdio: 'inherit',
+    },
+  );
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(dirname(outDir), { recursive: true });
   cpSync(join(work, 'out'), outDir, { recursive: true });

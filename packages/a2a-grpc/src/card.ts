@@ -5,7 +5,8 @@ import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentInterface, PROTOCOL_BIN
  * or `127.0.0.1:50051` (what gRPC clients, the official SDK's included, dial).
  */
 export function grpcInterface(target: string): AgentInterface {
-  if (typeof target !== 'string' || target.trim() === '') throw new TypeError(`expected a gRPC target such as host:port, got ${JSON.stringify(target)}`);
+  if (typeof target !== 'string' || target.trim() === '')
+    throw new TypeError(`expected a gRPC target such as host:port, got ${JSON.stringify(target)}`);
   return { url: target, protocolBinding: PROTOCOL_BINDING.grpc, protocolVersion: A2A_PROTOCOL_VERSION };
 }
 

@@ -1,6 +1,30 @@
-import { A2A_PROTOCOL_VERSION, type A2AMethod, type A2ARequestMap, type A2AResultMap, InvalidAgentResponseError, isA2AMethod, UnauthenticatedError } from '@a2aplane/a2a-types';
-import { A2AAbortError, A2ATimeoutError, A2ATransportError, type A2AValidator, type AuthProvider, SseEventTooLargeError, structuralValidator } from '@a2aplane/a2a-client';
-import { type CallOptions as GrpcCallOptions, type ChannelCredentials, type ChannelOptions, Client, Metadata, type ServiceError, status as Status } from '@grpc/grpc-js';
+import {
+  A2A_PROTOCOL_VERSION,
+  type A2AMethod,
+  type A2ARequestMap,
+  type A2AResultMap,
+  InvalidAgentResponseError,
+  isA2AMethod,
+  UnauthenticatedError,
+} from '@a2aplane/a2a-types';
+import {
+  A2AAbortError,
+  A2ATimeoutError,
+  A2ATransportError,
+  type A2AValidator,
+  type AuthProvider,
+  SseEventTooLargeError,
+  structuralValidator,
+} from '@a2aplane/a2a-client';
+import {
+  type CallOptions as GrpcCallOptions,
+  type ChannelCredentials,
+  type ChannelOptions,
+  Client,
+  Metadata,
+  type ServiceError,
+  status as Status,
+} from '@grpc/grpc-js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
 import { A2A_VERSION_METADATA_KEY } from './metadata.js';
 import { fromGrpcStatus, httpStatusOfGrpcCode, readStatusDetails } from './status.js';
@@ -64,8 +88,10 @@ export class GrpcTransport {
   private readonly auth: AuthProvider | undefined;
 
   constructor(options: GrpcTransportOptions) {
-    if (typeof options?.target !== 'string' || options.target === '') throw new TypeError(`expected target to be a gRPC target such as host:port, got ${typeof options?.target}`);
-    if (!options.credentials) throw new TypeError('expected credentials (credentials.createSsl or, deliberately, createInsecure), got none');
+    if (typeof options?.target !== 'string' || options.target === '')
+      throw new TypeError(`expected target to be a gRPC target such as host:port, got ${typeof options?.target}`);
+    if (!options.credentials)
+      throw new TypeError('expected credentials (credentials.createSsl or, deliberately, createInsecure), got none');
     this.url = options.target;
     this.auth = options.auth;
     this.client = new Client(options.target, options.credentials, options.channelOptions);
@@ -99,7 +125,12 @@ export class GrpcTransport {
           try {
             resolve(decodeToJson(operation.output, response as Buffer));
           } catch (cause) {
-            reject(new InvalidAgentResponseError({ message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`, cause }));
+            reject(
+              new InvalidAgentResponseError({
+                message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`,
+                cause,
+              }),
+            );
           }
         },
       );
@@ -119,7 +150,11 @@ export class GrpcTransport {
   }
 
   /** Opens a server stream; resolves once the agent sent its response headers (or the first event). */
-  async open(method: A2AMethod, params: Record<string, unknown>, options: GrpcTransportCallOptions = {}): Promise<AsyncIterable<GrpcStreamItem>> {
+  async open(
+    method: A2AMethod,
+    params: Record<string, unknown>,
+    options: GrpcTransportCallOptions = {},
+  ): Promise<AsyncIterable<GrpcStreamItem>> {
     const operation = this.operation(method, true);
     const request = this.encode(operation, params);
     try {
@@ -130,9 +165,21 @@ export class GrpcTransport {
     }
   }
 
-  private async stream(operation: GrpcOperation, request: Buffer, metadata: Metadata, options: GrpcTransportCallOptions): Promise<AsyncIterable<GrpcStreamItem>> {
+  private async stream(
+    operation: GrpcOperation,
+    request: Buffer,
+    metadata: Metadata,
+    options: GrpcTransportCallOptions,
+  ): Promise<AsyncIterable<GrpcStreamItem>> {
     if (options.signal?.aborted) throw new A2AAbortError({ cause: options.signal.reason });
-    const call = this.client.makeServerStreamRequest<Buffer, Buffer>(operation.path, passBytes.serialize, passBytes.deserialize, request, metadata, this.callOptions(options));
+    const call = this.client.makeServerStreamRequest<Buffer, Buffer>(
+      operation.path,
+      passBytes.serialize,
+      passBytes.deserialize,
+      request,
+      metadata,
+      this.callOptions(options),
+    );
     const onAbort = (): void => call.cancel();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const items: GrpcStreamItem[] = [];
@@ -157,7 +204,10 @@ export class GrpcTransport {
       try {
         items.push({ data: decodeToJson(operation.output, bytes), id: undefined });
       } catch (cause) {
-        failure = new InvalidAgentResponseError({ message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`, cause });
+        failure = new InvalidAgentResponseError({
+          message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`,
+          cause,
+        });
         call.cancel();
       }
       // Backpressure: stop reading from the socket while the consumer has items to take.
@@ -245,7 +295,12 @@ export class GrpcTransport {
   private async metadata(operation: GrpcOperation, options: GrpcTransportCallOptions): Promise<Metadata> {
     let headers: Iterable<[string, string]> = Object.entries(options.headers ?? {});
     if (this.auth) {
-      const request = { method: 'POST', url: new URL(`http://${this.url}${operation.path}`), headers: new Headers(options.headers ?? {}), body: undefined };
+      const request = {
+        method: 'POST',
+        url: new URL(`http://${this.url}${operation.path}`),
+        headers: new Headers(options.headers ?? {}),
+        body: undefined,
+      };
       await this.auth.apply(request);
       headers = request.headers.entries();
     }
@@ -265,8 +320,10 @@ export class GrpcTransport {
 
   private toError(error: ServiceError, options: GrpcTransportCallOptions): Error {
     if (error.code === Status.CANCELLED && options.signal?.aborted) return new A2AAbortError({ cause: options.signal.reason });
-    if (error.code === Status.DEADLINE_EXCEEDED && options.timeoutMs !== undefined) return new A2ATimeoutError(options.timeoutMs, { cause: error });
-    if (readStatusDetails(error.metadata).some((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo')) return fromGrpcStatus(error);
+    if (error.code === Status.DEADLINE_EXCEEDED && options.timeoutMs !== undefined)
+      return new A2ATimeoutError(options.timeoutMs, { cause: error });
+    if (readStatusDetails(error.metadata).some((detail) => detail['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo'))
+      return fromGrpcStatus(error);
     // `status` is the HTTP status the code stands for (UNAUTHENTICATED -> 401, ...), as the HTTP transports report it.
     return new A2ATransportError(`gRPC ${Status[error.code] ?? error.code}: ${error.details}`, {
       status: httpStatusOfGrpcCode(error.code),
@@ -302,7 +359,10 @@ export class GrpcA2AClient {
   sendMessage(params: A2ARequestMap['SendMessage'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['SendMessage']> {
     return this.unary('SendMessage', params, options);
   }
-  sendStreamingMessage(params: A2ARequestMap['SendStreamingMessage'], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap['SendStreamingMessage']> {
+  sendStreamingMessage(
+    params: A2ARequestMap['SendStreamingMessage'],
+    options?: GrpcTransportCallOptions,
+  ): AsyncIterable<A2AResultMap['SendStreamingMessage']> {
     return this.stream('SendStreamingMessage', params, options);
   }
   getTask(params: A2ARequestMap['GetTask'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['GetTask']> {
@@ -314,7 +374,10 @@ export class GrpcA2AClient {
   cancelTask(params: A2ARequestMap['CancelTask'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['CancelTask']> {
     return this.unary('CancelTask', params, options);
   }
-  subscribeToTask(params: A2ARequestMap['SubscribeToTask'], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap['SubscribeToTask']> {
+  subscribeToTask(
+    params: A2ARequestMap['SubscribeToTask'],
+    options?: GrpcTransportCallOptions,
+  ): AsyncIterable<A2AResultMap['SubscribeToTask']> {
     return this.stream('SubscribeToTask', params, options);
   }
   createTaskPushNotificationConfig(
@@ -323,7 +386,10 @@ export class GrpcA2AClient {
   ): Promise<A2AResultMap['CreateTaskPushNotificationConfig']> {
     return this.unary('CreateTaskPushNotificationConfig', params, options);
   }
-  getTaskPushNotificationConfig(params: A2ARequestMap['GetTaskPushNotificationConfig'], options?: GrpcTransportCallOptions): Promise<A2AResultMap['GetTaskPushNotificationConfig']> {
+  getTaskPushNotificationConfig(
+    params: A2ARequestMap['GetTaskPushNotificationConfig'],
+    options?: GrpcTransportCallOptions,
+  ): Promise<A2AResultMap['GetTaskPushNotificationConfig']> {
     return this.unary('GetTaskPushNotificationConfig', params, options);
   }
   listTaskPushNotificationConfigs(
@@ -338,7 +404,10 @@ export class GrpcA2AClient {
   ): Promise<A2AResultMap['DeleteTaskPushNotificationConfig']> {
     return this.unary('DeleteTaskPushNotificationConfig', params, options);
   }
-  getExtendedAgentCard(params: A2ARequestMap['GetExtendedAgentCard'] = {}, options?: GrpcTransportCallOptions): Promise<A2AResultMap['GetExtendedAgentCard']> {
+  getExtendedAgentCard(
+    params: A2ARequestMap['GetExtendedAgentCard'] = {},
+    options?: GrpcTransportCallOptions,
+  ): Promise<A2AResultMap['GetExtendedAgentCard']> {
     return this.unary('GetExtendedAgentCard', params, options);
   }
 
@@ -346,11 +415,19 @@ export class GrpcA2AClient {
     this.transport.close();
   }
 
-  private async unary<M extends A2AMethod>(method: M, params: A2ARequestMap[M], options?: GrpcTransportCallOptions): Promise<A2AResultMap[M]> {
+  private async unary<M extends A2AMethod>(
+    method: M,
+    params: A2ARequestMap[M],
+    options?: GrpcTransportCallOptions,
+  ): Promise<A2AResultMap[M]> {
     return this.check(method, await this.transport.call(method, this.checkParams(method, params), options));
   }
 
-  private async *stream<M extends A2AMethod>(method: M, params: A2ARequestMap[M], options?: GrpcTransportCallOptions): AsyncIterable<A2AResultMap[M]> {
+  private async *stream<M extends A2AMethod>(
+    method: M,
+    params: A2ARequestMap[M],
+    options?: GrpcTransportCallOptions,
+  ): AsyncIterable<A2AResultMap[M]> {
     const items = await this.transport.open(method, this.checkParams(method, params), options);
     for await (const item of items) yield this.check(method, item.data);
   }

@@ -32,7 +32,9 @@ function operationOf(method: DescMethod): GrpcOperation {
 }
 
 /** Every operation of `lf.a2a.v1.A2AService`, by A2A method name. */
-export const GRPC_OPERATIONS: ReadonlyMap<A2AMethod, GrpcOperation> = new Map(A2AService.methods.map((m) => [m.name as A2AMethod, operationOf(m)]));
+export const GRPC_OPERATIONS: ReadonlyMap<A2AMethod, GrpcOperation> = new Map(
+  A2AService.methods.map((m) => [m.name as A2AMethod, operationOf(m)]),
+);
 
 /** Protobuf binary -> ProtoJSON. Throws on malformed input. */
 export function decodeToJson(schema: DescMessage, bytes: Uint8Array): JsonValue {

@@ -99,7 +99,15 @@ function writeTimestamp(writer: BinaryWriter, number: number, value: unknown): v
   check.setUTCHours(Number(hour), Number(minute), Number(second), 0);
   const ms = check.getTime();
   // Out-of-range parts (month 13, second 61) roll over: such strings go to protobuf-es.
-  if (Number.isNaN(ms) || check.getUTCMonth() !== Number(month) - 1 || check.getUTCDate() !== Number(day) || check.getUTCHours() !== Number(hour) || check.getUTCMinutes() !== Number(minute) || check.getUTCSeconds() !== Number(second)) fail();
+  if (
+    Number.isNaN(ms) ||
+    check.getUTCMonth() !== Number(month) - 1 ||
+    check.getUTCDate() !== Number(day) ||
+    check.getUTCHours() !== Number(hour) ||
+    check.getUTCMinutes() !== Number(minute) ||
+    check.getUTCSeconds() !== Number(second)
+  )
+    fail();
   let seconds = ms / 1000;
   if (zone !== 'Z') {
     const sign = zone?.[0] === '-' ? -1 : 1;
@@ -167,7 +175,10 @@ function writeFields(writer: BinaryWriter, plan: Plan, json: Record<string, unkn
     switch (field.fieldKind) {
       case 'scalar':
         if (field.presence === IMPLICIT && isDefaultScalar(value)) continue;
-        writer.tag(field.number, field.scalar === ScalarType.STRING || field.scalar === ScalarType.BYTES ? WireType.LengthDelimited : WireType.Varint);
+        writer.tag(
+          field.number,
+          field.scalar === ScalarType.STRING || field.scalar === ScalarType.BYTES ? WireType.LengthDelimited : WireType.Varint,
+        );
         writeScalar(writer, field.scalar, value);
         break;
       case 'enum': {
@@ -279,7 +290,8 @@ function readFields(plan: Plan, reader: BinaryReader, end: number): { [key: stri
         if (field.listKind === 'message') list.push(readMessage(field.message, reader.bytes()));
         else if (wireType === WireType.LengthDelimited && field.scalar !== ScalarType.STRING && field.scalar !== ScalarType.BYTES) {
           const packedEnd = reader.uint32() + reader.pos;
-          while (reader.pos < packedEnd) list.push(field.listKind === 'enum' ? enumName(field as never, reader.int32()) : readScalar(reader, field.scalar));
+          while (reader.pos < packedEnd)
+            list.push(field.listKind === 'enum' ? enumName(field as never, reader.int32()) : readScalar(reader, field.scalar));
         } else list.push(field.listKind === 'enum' ? enumName(field as never, reader.int32()) : readScalar(reader, field.scalar));
         break;
       }

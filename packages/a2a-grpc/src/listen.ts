@@ -39,8 +39,10 @@ export interface A2AGrpcBinding extends A2AGrpcListener {
  * bound port (`withGrpcInterface(card, binding.target)`) before its core exists.
  */
 export async function bindA2AGrpc(options: BindA2AGrpcOptions): Promise<A2AGrpcBinding> {
-  if (!options?.credentials) throw new TypeError('expected credentials (ServerCredentials.createSsl or, deliberately, createInsecure), got none');
-  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new RangeError(`expected a port 0..65535, got ${options.port}`);
+  if (!options?.credentials)
+    throw new TypeError('expected credentials (ServerCredentials.createSsl or, deliberately, createInsecure), got none');
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+    throw new RangeError(`expected a port 0..65535, got ${options.port}`);
   const server = new Server(options.serverOptions);
   const host = options.host ?? '127.0.0.1';
   const hostPart = host.includes(':') ? `[${host}]` : host;

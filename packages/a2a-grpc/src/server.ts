@@ -1,6 +1,13 @@
 import type { JsonValue } from '@bufbuild/protobuf';
 import { type A2AError, InternalError, InvalidParamsError } from '@a2aplane/a2a-types';
-import { type A2AServer, type AuthenticationRequest, type CoreRequest, type CoreResponse, type StreamEvent, toA2AError } from '@a2aplane/a2a-server-express';
+import {
+  type A2AServer,
+  type AuthenticationRequest,
+  type CoreRequest,
+  type CoreResponse,
+  type StreamEvent,
+  toA2AError,
+} from '@a2aplane/a2a-server-express';
 import type {
   Metadata,
   sendUnaryData,
@@ -11,7 +18,14 @@ import type {
 } from '@grpc/grpc-js';
 import { type GrpcOperation, GRPC_OPERATIONS, decodeToJson, encodeFromJson, passBytes } from './codec.js';
 import { A2AService } from './gen/a2a_pb.js';
-import { A2A_EXTENSIONS_METADATA_KEY, A2A_VERSION_METADATA_KEY, authRequestOf, metadataText, metadataTexts, peerAddress } from './metadata.js';
+import {
+  A2A_EXTENSIONS_METADATA_KEY,
+  A2A_VERSION_METADATA_KEY,
+  authRequestOf,
+  metadataText,
+  metadataTexts,
+  peerAddress,
+} from './metadata.js';
 import { toGrpcStatus } from './status.js';
 
 export interface A2AGrpcServiceOptions {
@@ -114,7 +128,12 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
   }
 
   /** Writes the events to the call, waiting for `drain` under backpressure; stops when the call is cancelled. */
-  async function pipe(operation: GrpcOperation, events: AsyncIterable<StreamEvent>, call: ServerWritableStream<Buffer, Buffer>, signal: AbortSignal): Promise<A2AError | undefined> {
+  async function pipe(
+    operation: GrpcOperation,
+    events: AsyncIterable<StreamEvent>,
+    call: ServerWritableStream<Buffer, Buffer>,
+    signal: AbortSignal,
+  ): Promise<A2AError | undefined> {
     const iterator = events[Symbol.asyncIterator]();
     const cancelled = new Promise<IteratorResult<StreamEvent>>((resolve) => {
       if (signal.aborted) resolve({ done: true, value: undefined });
@@ -131,15 +150,16 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
           onError(`${operation.method} event does not encode as ${operation.output.typeName}`, error);
           return new InternalError();
         }
-        if (!call.write(bytes)) await new Promise<void>((resolve) => {
-          const done = (): void => {
-            call.off('drain', done);
-            signal.removeEventListener('abort', done);
-            resolve();
-          };
-          call.on('drain', done);
-          signal.addEventListener('abort', done, { once: true });
-        });
+        if (!call.write(bytes))
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              call.off('drain', done);
+              signal.removeEventListener('abort', done);
+              resolve();
+            };
+            call.on('drain', done);
+            signal.addEventListener('abort', done, { once: true });
+          });
       }
     } catch (error) {
       return toA2AError(error);

@@ -107,4 +107,3 @@ export function fromGrpcStatus(status: { code: number; details?: string; metadat
   const message = status.details || `gRPC status ${status.code}`;
   return fromRestError(httpStatusOfGrpcCode(status.code), { error: { message, details } });
 }
-

@@ -33,7 +33,8 @@ export function createGrpcTransportFactory(options: GrpcTransportFactoryOptions)
   if (!options?.credentials) throw new TypeError('expected credentials (credentials.createSsl or, deliberately, createInsecure), got none');
   const built = new Set<GrpcTransport>();
   const factory = (agentInterface: AgentInterface, context: GrpcTransportContext = {}): GrpcTransport => {
-    if (agentInterface?.protocolBinding !== 'GRPC') throw new TypeError(`expected a GRPC interface, got ${String(agentInterface?.protocolBinding)}`);
+    if (agentInterface?.protocolBinding !== 'GRPC')
+      throw new TypeError(`expected a GRPC interface, got ${String(agentInterface?.protocolBinding)}`);
     const transport = new GrpcTransport({
       target: agentInterface.url,
       credentials: options.credentials,

@@ -98,7 +98,13 @@ describe('a2a-client with the GRPC transport registered', () => {
     const gate = createGate();
     agent = await startAgent({ executor: gatedExecutor(gate) });
     const { factory: grpc } = countingFactory();
-    const client = createA2AClient({ card: agent.card, transports: { GRPC: grpc }, preferredBindings: ['GRPC'], timeoutMs: 300, retry: { retries: 0 } });
+    const client = createA2AClient({
+      card: agent.card,
+      transports: { GRPC: grpc },
+      preferredBindings: ['GRPC'],
+      timeoutMs: 300,
+      retry: { retries: 0 },
+    });
     const error = await client.sendMessage({ message: userMessage('slow') }).catch((e: unknown) => e);
     expect(A2ATimeoutError.isInstance(error)).toBe(true);
     const current = agent;

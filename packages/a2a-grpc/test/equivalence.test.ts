@@ -21,9 +21,15 @@ const executor: AgentExecutor = {
     const text = context.message.parts.map((p) => ('text' in p ? p.text : '')).join('');
     task.submit();
     task.startWork();
-    if (text === 'wait') await Promise.race([gate.wait, new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }))]);
+    if (text === 'wait')
+      await Promise.race([gate.wait, new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }))]);
     if (context.signal.aborted) return;
-    task.addArtifact([{ text: `echo: ${text}` }, { data: { n: 1, list: [true, null] } }], { artifactId: 'out', name: 'echo', lastChunk: true, metadata: { k: 'v' } });
+    task.addArtifact([{ text: `echo: ${text}` }, { data: { n: 1, list: [true, null] } }], {
+      artifactId: 'out',
+      name: 'echo',
+      lastChunk: true,
+      metadata: { k: 'v' },
+    });
     task.complete('done');
   },
 };
@@ -43,7 +49,8 @@ beforeAll(async () => {
     }),
     extendedCard: (principal) => ({ ...card, name: `extended for ${principal.id}` }),
   });
-  const http = (binding: 'JSONRPC' | 'HTTP+JSON') => createA2AClient({ card: agent.card, preferredBindings: [binding], headers: AUTH, retry: { retries: 0 } });
+  const http = (binding: 'JSONRPC' | 'HTTP+JSON') =>
+    createA2AClient({ card: agent.card, preferredBindings: [binding], headers: AUTH, retry: { retries: 0 } });
   clients = { JSONRPC: http('JSONRPC'), 'HTTP+JSON': http('HTTP+JSON'), GRPC: agent.client() };
 });
 afterAll(() => agent?.close());
@@ -95,7 +102,9 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
   });
 
   it('SendStreamingMessage', async () => {
-    const [events] = await same('SendStreamingMessage', (c) => collect(c.sendStreamingMessage({ message: userMessage('stream') }, gRPC(c)) as AsyncIterable<StreamResponse>));
+    const [events] = await same('SendStreamingMessage', (c) =>
+      collect(c.sendStreamingMessage({ message: userMessage('stream') }, gRPC(c)) as AsyncIterable<StreamResponse>),
+    );
     expect(events?.length).toBeGreaterThan(2);
   });
 
@@ -110,14 +119,18 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
 
   it('CancelTask and SubscribeToTask', async () => {
     gate = createGate();
-    const started = await Promise.all(BINDINGS.map(() => clients.JSONRPC.sendMessage({ message: userMessage('wait'), configuration: { returnImmediately: true } })));
+    const started = await Promise.all(
+      BINDINGS.map(() => clients.JSONRPC.sendMessage({ message: userMessage('wait'), configuration: { returnImmediately: true } })),
+    );
     const ids = started.map((s) => s.task?.id as string);
     const byBinding = (binding: Binding) => ids[BINDINGS.indexOf(binding)] as string;
     const canceled = await same('CancelTask', (c, binding) => c.cancelTask({ id: byBinding(binding) }, gRPC(c)));
     expect(canceled.map((t) => t.status.state)).toEqual(['TASK_STATE_CANCELED', 'TASK_STATE_CANCELED', 'TASK_STATE_CANCELED']);
 
     gate = createGate();
-    const running = await Promise.all(BINDINGS.map(() => clients.JSONRPC.sendMessage({ message: userMessage('wait'), configuration: { returnImmediately: true } })));
+    const running = await Promise.all(
+      BINDINGS.map(() => clients.JSONRPC.sendMessage({ message: userMessage('wait'), configuration: { returnImmediately: true } })),
+    );
     const streams = await Promise.all(
       BINDINGS.map(async (binding, i) => {
         const client = clients[binding] as A2AClient;
@@ -142,10 +155,18 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
   it('push notification config create, get, list, delete', async () => {
     const sent = await clients.JSONRPC.sendMessage({ message: userMessage('push') });
     const taskId = sent.task?.id as string;
-    await same(undefined, (c, binding) => c.createTaskPushNotificationConfig({ taskId, id: `cfg-${binding}`, url: 'https://hooks.example.com/a2a', token: 't' }, gRPC(c)).then(({ id: _id, ...rest }) => rest));
-    await same(undefined, (c, binding) => c.getTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }, gRPC(c)).then(({ id: _id, ...rest }) => rest));
+    await same(undefined, (c, binding) =>
+      c
+        .createTaskPushNotificationConfig({ taskId, id: `cfg-${binding}`, url: 'https://hooks.example.com/a2a', token: 't' }, gRPC(c))
+        .then(({ id: _id, ...rest }) => rest),
+    );
+    await same(undefined, (c, binding) =>
+      c.getTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }, gRPC(c)).then(({ id: _id, ...rest }) => rest),
+    );
     await same('ListTaskPushNotificationConfigs', (c) => c.listTaskPushNotificationConfigs({ taskId }, gRPC(c)));
-    await same('DeleteTaskPushNotificationConfig', (c, binding) => c.deleteTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }, gRPC(c)));
+    await same('DeleteTaskPushNotificationConfig', (c, binding) =>
+      c.deleteTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }, gRPC(c)),
+    );
     expect((await clients.GRPC.listTaskPushNotificationConfigs({ taskId }, { headers: AUTH })).configs ?? []).toEqual([]);
   });
 

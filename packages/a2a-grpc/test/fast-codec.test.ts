@@ -5,7 +5,8 @@ import { referenceDecodeToJson, referenceEncodeFromJson } from '../src/codec.js'
 import { fastDecode, fastEncode, Unsupported } from '../src/fast-codec.js';
 import { GRPC_OPERATIONS } from '../src/index.js';
 
-const op = (method: Parameters<typeof GRPC_OPERATIONS.get>[0]) => GRPC_OPERATIONS.get(method) as NonNullable<ReturnType<typeof GRPC_OPERATIONS.get>>;
+const op = (method: Parameters<typeof GRPC_OPERATIONS.get>[0]) =>
+  GRPC_OPERATIONS.get(method) as NonNullable<ReturnType<typeof GRPC_OPERATIONS.get>>;
 const SendMessageResponse = op('SendMessage').output;
 const SendMessageRequest = op('SendMessage').input;
 const StreamResponse = op('SendStreamingMessage').output;
@@ -56,25 +57,51 @@ describe('the lean codec agrees with protobuf-es', () => {
 
   it('status and artifact updates, with defaults and explicit values', () => {
     agrees(StreamResponse, { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' }, metadata: {} } });
-    agrees(StreamResponse, { artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: '' }] }, append: false, lastChunk: true } });
+    agrees(StreamResponse, {
+      artifactUpdate: { taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: '' }] }, append: false, lastChunk: true },
+    });
   });
 
   it('requests with optional fields at their default (explicit presence) and enums', () => {
     agrees(SendMessageRequest, {
       tenant: '',
       message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }], extensions: [] },
-      configuration: { historyLength: 0, returnImmediately: false, acceptedOutputModes: ['text/plain'], taskPushNotificationConfig: { url: 'https://h', authentication: { scheme: 'Bearer' } } },
+      configuration: {
+        historyLength: 0,
+        returnImmediately: false,
+        acceptedOutputModes: ['text/plain'],
+        taskPushNotificationConfig: { url: 'https://h', authentication: { scheme: 'Bearer' } },
+      },
       metadata: { a: 1 },
     });
-    agrees(ListTasksRequest, { status: 'TASK_STATE_WORKING', pageSize: 10, includeArtifacts: false, statusTimestampAfter: '2026-01-01T00:00:00Z' });
+    agrees(ListTasksRequest, {
+      status: 'TASK_STATE_WORKING',
+      pageSize: 10,
+      includeArtifacts: false,
+      statusTimestampAfter: '2026-01-01T00:00:00Z',
+    });
     agrees(ListTasksResponse, { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 });
   });
 
   it('timestamps: fraction digits, offsets, range', () => {
-    for (const timestamp of ['1970-01-01T00:00:00Z', '2026-01-02T03:04:05.1Z', '2026-01-02T03:04:05.120Z', '2026-01-02T03:04:05.123456Z', '2026-01-02T03:04:05.000000001Z', '2026-06-30T23:59:59+02:00', '1969-12-31T23:59:59.5-05:30', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z']) {
+    for (const timestamp of [
+      '1970-01-01T00:00:00Z',
+      '2026-01-02T03:04:05.1Z',
+      '2026-01-02T03:04:05.120Z',
+      '2026-01-02T03:04:05.123456Z',
+      '2026-01-02T03:04:05.000000001Z',
+      '2026-06-30T23:59:59+02:00',
+      '1969-12-31T23:59:59.5-05:30',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59.999999999Z',
+    ]) {
       agrees(StreamResponse, { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp } } });
     }
-    expect(() => fastEncode(StreamResponse, { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '2026-13-02T03:04:05Z' } } })).toThrow(Unsupported);
+    expect(() =>
+      fastEncode(StreamResponse, {
+        statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '2026-13-02T03:04:05Z' } },
+      }),
+    ).toThrow(Unsupported);
   });
 
   it('random tasks', () => {
@@ -86,31 +113,58 @@ describe('the lean codec agrees with protobuf-es', () => {
       fc.record({ raw: fc.uint8Array({ maxLength: 8 }).map((b) => Buffer.from(b).toString('base64')) }),
     );
     const message = fc.record(
-      { messageId: text, role: fc.constantFrom('ROLE_USER', 'ROLE_AGENT', 'ROLE_UNSPECIFIED'), parts: fc.array(part, { maxLength: 3 }), taskId: text, extensions: fc.array(text, { maxLength: 2 }) },
+      {
+        messageId: text,
+        role: fc.constantFrom('ROLE_USER', 'ROLE_AGENT', 'ROLE_UNSPECIFIED'),
+        parts: fc.array(part, { maxLength: 3 }),
+        taskId: text,
+        extensions: fc.array(text, { maxLength: 2 }),
+      },
       { requiredKeys: ['messageId', 'role', 'parts'] },
     );
-    const state = fc.constantFrom('TASK_STATE_UNSPECIFIED', 'TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED');
+    const state = fc.constantFrom(
+      'TASK_STATE_UNSPECIFIED',
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      'TASK_STATE_COMPLETED',
+      'TASK_STATE_FAILED',
+    );
     const arbitraryTask = fc.record(
       {
         id: text,
         contextId: text,
         status: fc.record(
-          { state, message, timestamp: fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()) },
+          {
+            state,
+            message,
+            timestamp: fc
+              .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+              .map((d) => d.toISOString()),
+          },
           { requiredKeys: ['state'] },
         ),
         history: fc.array(message, { maxLength: 2 }),
-        artifacts: fc.array(fc.record({ artifactId: text, parts: fc.array(part, { maxLength: 2 }), name: text, description: text }), { maxLength: 2 }),
+        artifacts: fc.array(fc.record({ artifactId: text, parts: fc.array(part, { maxLength: 2 }), name: text, description: text }), {
+          maxLength: 2,
+        }),
       },
       { requiredKeys: ['id', 'status'] },
     );
-    fc.assert(fc.property(arbitraryTask, (t) => agrees(StreamResponse, { task: t })), { numRuns: 200 });
+    fc.assert(
+      fc.property(arbitraryTask, (t) => agrees(StreamResponse, { task: t })),
+      { numRuns: 200 },
+    );
   });
 
   it('hands what it does not cover to protobuf-es: proto field names, wrong types, two oneof members, null data', () => {
-    expect(() => fastEncode(SendMessageResponse, { task: { id: 't', context_id: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toThrow(Unsupported);
+    expect(() => fastEncode(SendMessageResponse, { task: { id: 't', context_id: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toThrow(
+      Unsupported,
+    );
     expect(() => fastEncode(SendMessageResponse, { task: { id: 1, status: { state: 'TASK_STATE_WORKING' } } })).toThrow(Unsupported);
     expect(() => fastEncode(SendMessageResponse, { task: { id: 't', status: { state: 'NOT_A_STATE' } } })).toThrow(Unsupported);
     expect(() => fastEncode(StreamResponse, { task: { id: 't' }, message: { messageId: 'm' } })).toThrow(Unsupported);
-    expect(() => fastEncode(SendMessageRequest, { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: null }] } })).toThrow(Unsupported);
+    expect(() => fastEncode(SendMessageRequest, { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: null }] } })).toThrow(
+      Unsupported,
+    );
   });
 });

@@ -1,12 +1,37 @@
 import { A2AError, ERROR_INFO_TYPE, PolicyViolationError } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATimeoutError, bearerAuth, SseEventTooLargeError } from '@a2aplane/a2a-client';
-import { createA2AServer, createAuthenticator, createStaticApiKeyVerifier, createTokenBucketRateLimiter } from '@a2aplane/a2a-server-express';
+import {
+  createA2AServer,
+  createAuthenticator,
+  createStaticApiKeyVerifier,
+  createTokenBucketRateLimiter,
+} from '@a2aplane/a2a-server-express';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { Client, credentials, Metadata, Server, ServerCredentials, type ServerUnaryCall, type ServiceError, type sendUnaryData, status } from '@grpc/grpc-js';
+import {
+  Client,
+  credentials,
+  Metadata,
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type ServiceError,
+  type sendUnaryData,
+  status,
+} from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetTaskRequestSchema, SendMessageRequestSchema } from '../src/gen/a2a_pb.js';
 import { a2aServiceDefinition, bindA2AGrpc, GrpcA2AClient, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
-import { baseCard, collect, createGate, echoExecutor, eventually, gatedExecutor, startAgent, type TestAgent, userMessage } from './helpers.js';
+import {
+  baseCard,
+  collect,
+  createGate,
+  echoExecutor,
+  eventually,
+  gatedExecutor,
+  startAgent,
+  type TestAgent,
+  userMessage,
+} from './helpers.js';
 
 let agent: TestAgent | undefined;
 afterEach(async () => {
@@ -18,11 +43,18 @@ afterEach(async () => {
 function rawCall(target: string, path: string, body: Buffer, metadata = new Metadata()): Promise<ServiceError> {
   const client = new Client(target, credentials.createInsecure());
   return new Promise((resolve, reject) => {
-    client.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, body, metadata, (error) => {
-      client.close();
-      if (error) resolve(error);
-      else reject(new Error('expected an error status'));
-    });
+    client.makeUnaryRequest(
+      path,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      body,
+      metadata,
+      (error) => {
+        client.close();
+        if (error) resolve(error);
+        else reject(new Error('expected an error status'));
+      },
+    );
   });
 }
 
@@ -192,7 +224,10 @@ describe('gRPC errors', () => {
   });
 
   it('a control-plane refusal keeps its reason and domain (rate limit -> RESOURCE_EXHAUSTED)', async () => {
-    agent = await startAgent({ executor: echoExecutor, rateLimiter: createTokenBucketRateLimiter({ capacity: 1, refillPerSecond: 0.001 }) });
+    agent = await startAgent({
+      executor: echoExecutor,
+      rateLimiter: createTokenBucketRateLimiter({ capacity: 1, refillPerSecond: 0.001 }),
+    });
     const client = agent.client();
     await client.listTasks({});
     const error = await rejection(client.listTasks({}));
@@ -216,10 +251,19 @@ describe('gRPC errors', () => {
         readTaskContext: () => ({ ok: true, context: undefined }),
       },
     });
-    const body = Buffer.from(toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: 'm', role: 1, parts: [{ content: { case: 'text', value: 'x' } }] } })));
+    const body = Buffer.from(
+      toBinary(
+        SendMessageRequestSchema,
+        create(SendMessageRequestSchema, { message: { messageId: 'm', role: 1, parts: [{ content: { case: 'text', value: 'x' } }] } }),
+      ),
+    );
     const error = await rawCall(agent.grpc.target, '/lf.a2a.v1.A2AService/SendMessage', body);
     expect(error.code).toBe(status.PERMISSION_DENIED);
-    expect(readStatusDetails(error.metadata)[0]).toMatchObject({ reason: 'POLICY_VIOLATION', domain: 'a2aplane', metadata: { skill: 'echo' } });
+    expect(readStatusDetails(error.metadata)[0]).toMatchObject({
+      reason: 'POLICY_VIOLATION',
+      domain: 'a2aplane',
+      metadata: { skill: 'echo' },
+    });
     const streamed = await rejection(collect(agent.client().sendStreamingMessage({ message: userMessage('x') })));
     expect(A2AError.isInstance(streamed) && streamed.reason).toBe('POLICY_VIOLATION');
     expect(admitted).toEqual(['echo', 'echo']);
@@ -301,7 +345,9 @@ describe('client transport', () => {
         callback(null, Buffer.alloc(0));
       },
     });
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
     let token = 'stale';
     const client = new GrpcA2AClient({
       target: `127.0.0.1:${port}`,
@@ -330,7 +376,11 @@ describe('client transport', () => {
     agent = await startAgent({ executor: echoExecutor });
     const transport = agent.client().transport;
     let activity = 0;
-    const small = await transport.open('SendStreamingMessage', { message: userMessage('a') }, { maxEventBytes: 20, onActivity: () => activity++ });
+    const small = await transport.open(
+      'SendStreamingMessage',
+      { message: userMessage('a') },
+      { maxEventBytes: 20, onActivity: () => activity++ },
+    );
     const error = await rejection(collect(small));
     expect(error).toBeInstanceOf(SseEventTooLargeError);
     expect(activity).toBe(1);

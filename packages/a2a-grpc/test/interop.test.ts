@@ -16,7 +16,13 @@ import {
 } from '@a2a-js/sdk';
 import { type Client, ClientFactory, ClientFactoryOptions } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
-import { AgentEvent, type AgentExecutor as SdkExecutor, DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  type AgentExecutor as SdkExecutor,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+} from '@a2a-js/sdk/server';
 import { A2AService as SdkA2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import { createAuthenticator, createStaticApiKeyVerifier, createTaskUpdater, type AgentExecutor } from '@a2aplane/a2a-server-express';
 import { A2AError } from '@a2aplane/a2a-types';
@@ -76,7 +82,10 @@ describe('official @a2a-js/sdk gRPC client -> our gRPC server', () => {
       extendedCard: (principal) => ({ ...card, name: `extended for ${principal.id}` }),
     });
     const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory()], preferredTransports: ['GRPC'] }),
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new GrpcTransportFactory()],
+        preferredTransports: ['GRPC'],
+      }),
     );
     client = await factory.createFromAgentCard(SdkAgentCard.fromJSON(agent.card));
     expect(client.transport.protocolName).toBe('GRPC');
@@ -116,15 +125,19 @@ describe('official @a2a-js/sdk gRPC client -> our gRPC server', () => {
 
   it('push config create / get / list / delete', async () => {
     const task = (await client.sendMessage(sdkMessage('push'))) as SdkTask;
-    const created = await client.createTaskPushNotificationConfig(TaskPushNotificationConfig.fromJSON({ taskId: task.id, url: 'https://hooks.example.com/x' }));
-    expect(created.id).not.toBe('');
-    expect((await client.getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest.fromJSON({ taskId: task.id, id: created.id }))).url).toBe(
-      'https://hooks.example.com/x',
+    const created = await client.createTaskPushNotificationConfig(
+      TaskPushNotificationConfig.fromJSON({ taskId: task.id, url: 'https://hooks.example.com/x' }),
     );
+    expect(created.id).not.toBe('');
+    expect(
+      (await client.getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest.fromJSON({ taskId: task.id, id: created.id }))).url,
+    ).toBe('https://hooks.example.com/x');
     const listed = await client.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: task.id }));
     expect(listed.configs.map((c) => c.id)).toEqual([created.id]);
     await client.deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest.fromJSON({ taskId: task.id, id: created.id }));
-    expect((await client.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: task.id }))).configs).toEqual([]);
+    expect(
+      (await client.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: task.id }))).configs,
+    ).toEqual([]);
   });
 
   it('GetExtendedAgentCard with the API key as service parameter (metadata)', async () => {
@@ -150,7 +163,14 @@ describe('our gRPC client -> official @a2a-js/sdk gRPC server', () => {
       const { taskId, contextId } = ctx;
       const content = ctx.userMessage.parts[0]?.content;
       const text = content?.$case === 'text' ? content.value : '';
-      const task: SdkTask = { id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined };
+      const task: SdkTask = {
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      };
       bus.publish(AgentEvent.task(task));
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
       if (text === 'wait') {
@@ -162,7 +182,14 @@ describe('our gRPC client -> official @a2a-js/sdk gRPC server', () => {
         artifactId: 'out',
         name: '',
         description: '',
-        parts: [{ content: { $case: 'text', value: `echo: ${text}` }, metadata: undefined, filename: '', mediaType: '' } as SdkArtifact['parts'][number]],
+        parts: [
+          {
+            content: { $case: 'text', value: `echo: ${text}` },
+            metadata: undefined,
+            filename: '',
+            mediaType: '',
+          } as SdkArtifact['parts'][number],
+        ],
         metadata: undefined,
         extensions: [],
       };
@@ -172,7 +199,14 @@ describe('our gRPC client -> official @a2a-js/sdk gRPC server', () => {
     },
     async cancelTask(taskId, bus) {
       const entry = waiting.get(taskId);
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId: entry?.contextId ?? '', status: status(TaskState.TASK_STATE_CANCELED), metadata: undefined }));
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: entry?.contextId ?? '',
+          status: status(TaskState.TASK_STATE_CANCELED),
+          metadata: undefined,
+        }),
+      );
       bus.finished();
       entry?.resolve();
     },
@@ -189,10 +223,21 @@ describe('our gRPC client -> official @a2a-js/sdk gRPC server', () => {
       defaultOutputModes: ['text/plain'],
       skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
     });
-    const extended = SdkAgentCard.fromJSON({ ...SdkAgentCard.toJSON(card) as object, name: 'official extended' });
-    const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), sdkExecutor, undefined, new InMemoryPushNotificationStore(), undefined, extended);
+    const extended = SdkAgentCard.fromJSON({ ...(SdkAgentCard.toJSON(card) as object), name: 'official extended' });
+    const handler = new DefaultRequestHandler(
+      card,
+      new InMemoryTaskStore(),
+      sdkExecutor,
+      undefined,
+      new InMemoryPushNotificationStore(),
+      undefined,
+      extended,
+    );
     server = new Server();
-    server.addService(SdkA2AService, grpcService({ requestHandler: handler, userBuilder: async () => ({ isAuthenticated: true, userName: 'bob' }) }));
+    server.addService(
+      SdkA2AService,
+      grpcService({ requestHandler: handler, userBuilder: async () => ({ isAuthenticated: true, userName: 'bob' }) }),
+    );
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );

@@ -30,7 +30,8 @@ export type CallerKeyResolver = (agentId: string) => Promise<VerificationKey | u
  * `verifyAgentCard` (same-origin `jku`, AgentID bound to the signer). Failures are not cached.
  */
 export function createCallerKeyResolver(options: CallerKeyResolverOptions): CallerKeyResolver {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`expected CallerKeyResolverOptions, got ${describeValue(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`expected CallerKeyResolverOptions, got ${describeValue(options)}`);
   if (options.cardUrlOf !== undefined && typeof options.cardUrlOf !== 'function') {
     throw new TypeError(`expected cardUrlOf to be a function, got ${describeValue(options.cardUrlOf)}`);
   }
@@ -40,7 +41,8 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
       typeof key === 'object' && key !== null && 'publicKey' in key && key.publicKey instanceof Uint8Array
         ? { ok: true as const, key: { algorithm: key.algorithm, kid: key.kid, publicKey: key.publicKey } }
         : readPublicJwk(key);
-    if (!read.ok || read.key.algorithm !== 'EdDSA') throw new TypeError(`expected an Ed25519 key at keys[${index}], got ${read.ok ? read.key.algorithm : read.reason}`);
+    if (!read.ok || read.key.algorithm !== 'EdDSA')
+      throw new TypeError(`expected an Ed25519 key at keys[${index}], got ${read.ok ? read.key.algorithm : read.reason}`);
     pinned.set(agentIdFromPublicKey(read.key.publicKey), read.key);
   });
   const ttlMs = options.ttlMs ?? 300_000;
@@ -51,9 +53,14 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
   async function fromCard(agentId: string, cardUrl: string): Promise<VerificationKey | undefined> {
     const doFetch = options.fetch ?? globalThis.fetch;
     const url = new URL(cardUrl);
-    const loopback = options.allowInsecureLoopback === true && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    const loopback =
+      options.allowInsecureLoopback === true && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
     if (url.protocol !== 'https:' && !loopback) return undefined;
-    const response = await doFetch(url.href, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(5000) });
+    const response = await doFetch(url.href, {
+      headers: { accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(5000),
+    });
     if (!response.ok) return undefined;
     const text = await response.text();
     if (text.length > 1_048_576) return undefined;

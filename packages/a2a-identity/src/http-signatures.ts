@@ -171,7 +171,8 @@ export interface ParsedHttpSignature {
 export function readHttpSignature(message: HttpSignatureMessage, label?: string, preferred?: string): ParsedHttpSignature {
   const inputHeader = headerOf(message, 'signature-input');
   const signatureHeader = headerOf(message, 'signature');
-  if (inputHeader === undefined || signatureHeader === undefined) throw new HttpSignatureError('Signature-Input and Signature are both required');
+  if (inputHeader === undefined || signatureHeader === undefined)
+    throw new HttpSignatureError('Signature-Input and Signature are both required');
   let inputs: ReturnType<typeof parseDictionary>;
   let signatures: ReturnType<typeof parseDictionary>;
   try {
@@ -180,7 +181,8 @@ export function readHttpSignature(message: HttpSignatureMessage, label?: string,
   } catch (error) {
     throw new HttpSignatureError(error instanceof StructuredFieldError ? error.message : 'unreadable signature fields');
   }
-  const chosen = label ?? (preferred !== undefined && inputs.has(preferred) ? preferred : inputs.size === 1 ? [...inputs.keys()][0] : undefined);
+  const chosen =
+    label ?? (preferred !== undefined && inputs.has(preferred) ? preferred : inputs.size === 1 ? [...inputs.keys()][0] : undefined);
   if (chosen === undefined) throw new HttpSignatureError('several signatures and no label to choose one');
   const input = inputs.get(chosen);
   const signature = signatures.get(chosen);
@@ -256,7 +258,8 @@ export interface HttpRequestSigner {
 
 /** Signs requests as the agent whose Ed25519 key this is (RFC 9421, `keyid` = AgentID, a fresh nonce each time). */
 export function createHttpRequestSigner(options: HttpRequestSignerOptions): HttpRequestSigner {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`expected HttpRequestSignerOptions, got ${describeValue(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`expected HttpRequestSignerOptions, got ${describeValue(options)}`);
   const { key } = options;
   if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array) || !(key.publicKey instanceof Uint8Array)) {
     throw new TypeError(`expected an Ed25519 KeyPair as key, got ${describeValue(key)}`);
@@ -318,7 +321,8 @@ export interface NonceCache {
  */
 export function createNonceCache(options?: { maxEntries?: number; clock?: () => number }): NonceCache {
   const maxEntries = options?.maxEntries ?? 500_000;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
+    throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
   const clock = options?.clock ?? Date.now;
   const entries = new Map<string, number>();
   let lastFullSweep = Number.NEGATIVE_INFINITY;
@@ -434,15 +438,20 @@ const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
  * seen before; `keyid` is the caller's AgentID and the resolved key must hash to it. Never throws.
  */
 export function createHttpSignatureVerifier(options: HttpSignatureVerifierOptions): HttpSignatureVerifier {
-  if (typeof options?.resolveKey !== 'function') throw new TypeError(`expected options.resolveKey to be a function, got ${describeValue(options?.resolveKey)}`);
+  if (typeof options?.resolveKey !== 'function')
+    throw new TypeError(`expected options.resolveKey to be a function, got ${describeValue(options?.resolveKey)}`);
   const maxWindow = options.maxWindowSeconds ?? DEFAULT_MAX_WINDOW_SECONDS;
   const skew = options.clockSkewSeconds ?? DEFAULT_SKEW_SECONDS;
-  if (!Number.isSafeInteger(maxWindow) || maxWindow < 1) throw new RangeError(`expected maxWindowSeconds >= 1, got ${describeValue(maxWindow)}`);
+  if (!Number.isSafeInteger(maxWindow) || maxWindow < 1)
+    throw new RangeError(`expected maxWindowSeconds >= 1, got ${describeValue(maxWindow)}`);
   if (!Number.isSafeInteger(skew) || skew < 0) throw new RangeError(`expected clockSkewSeconds >= 0, got ${describeValue(skew)}`);
   const clock = options.clock ?? Date.now;
   const nonces = options.nonces ?? createNonceCache({ clock });
   const authorities = options.authorities === undefined ? undefined : new Set(options.authorities.map((a) => a.toLowerCase()));
-  if (options.authorities !== undefined && (!Array.isArray(options.authorities) || !options.authorities.every((a) => typeof a === 'string' && a !== ''))) {
+  if (
+    options.authorities !== undefined &&
+    (!Array.isArray(options.authorities) || !options.authorities.every((a) => typeof a === 'string' && a !== ''))
+  ) {
     throw new TypeError(`expected options.authorities to be an array of host[:port] strings, got ${describeValue(options.authorities)}`);
   }
   const checkEd25519 = options.verifyEd25519;
@@ -466,20 +475,27 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const created = params.get('created');
     const expires = params.get('expires');
     const nonce = params.get('nonce');
-    if (typeof keyid !== 'string' || !isAgentId(keyid)) return fail('unsupported', 'keyid must be the caller AgentID (64 lowercase hex characters)');
-    if (alg !== undefined && alg !== 'ed25519') return fail('unsupported', `alg must be ed25519, got ${typeof alg === 'string' ? alg : 'a non-string'}`);
+    if (typeof keyid !== 'string' || !isAgentId(keyid))
+      return fail('unsupported', 'keyid must be the caller AgentID (64 lowercase hex characters)');
+    if (alg !== undefined && alg !== 'ed25519')
+      return fail('unsupported', `alg must be ed25519, got ${typeof alg === 'string' ? alg : 'a non-string'}`);
     if (typeof created !== 'number' || typeof expires !== 'number') return fail('incomplete', 'created and expires are required');
-    if (typeof nonce !== 'string' || nonce.length < 16 || nonce.length > 128) return fail('incomplete', 'a nonce of 16 to 128 characters is required');
-    if (expires <= created || expires - created > maxWindow) return fail('expired', `the signature window must be 1 to ${maxWindow} seconds`);
+    if (typeof nonce !== 'string' || nonce.length < 16 || nonce.length > 128)
+      return fail('incomplete', 'a nonce of 16 to 128 characters is required');
+    if (expires <= created || expires - created > maxWindow)
+      return fail('expired', `the signature window must be 1 to ${maxWindow} seconds`);
     const now = Math.floor(clock() / 1000);
     if (created > now + skew) return fail('not-yet-valid', 'created is in the future');
     if (expires < now - skew) return fail('expired', 'the signature has expired');
     const covers = (name: string) => components.includes(name);
     const coversTarget = covers('@target-uri') || (covers('@authority') && covers('@path') && covers('@query'));
-    if (!covers('@method') || !coversTarget) return fail('incomplete', 'the signature must cover @method and the target (@authority @path @query, or @target-uri)');
-    if (authorities && !authorities.has(request.authority.toLowerCase())) return fail('wrong-authority', 'the request is not addressed to this server');
+    if (!covers('@method') || !coversTarget)
+      return fail('incomplete', 'the signature must cover @method and the target (@authority @path @query, or @target-uri)');
+    if (authorities && !authorities.has(request.authority.toLowerCase()))
+      return fail('wrong-authority', 'the request is not addressed to this server');
     const method = request.method.toUpperCase();
-    if (request.body === undefined && !BODYLESS.has(method)) return fail('incomplete', 'the request body is not available to check its digest');
+    if (request.body === undefined && !BODYLESS.has(method))
+      return fail('incomplete', 'the request body is not available to check its digest');
     const hasBody = request.body !== undefined && request.body.length > 0;
     if (hasBody && !covers('content-digest')) return fail('incomplete', 'a request with a body must cover content-digest');
 
@@ -501,7 +517,8 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     }
     // Last, once the signature is known good: junk cannot fill the cache.
     // A 64-bit AgentID prefix keeps entries small; nonces are random (128 bits from our signer).
-    if (!nonces.add(`${keyid.slice(0, 16)}:${nonce}`, (expires + skew) * 1000)) return fail('replayed', 'this nonce was already used (or the replay cache is full)');
+    if (!nonces.add(`${keyid.slice(0, 16)}:${nonce}`, (expires + skew) * 1000))
+      return fail('replayed', 'this nonce was already used (or the replay cache is full)');
     return { ok: true, agentId: keyid, created, expires };
   }
 

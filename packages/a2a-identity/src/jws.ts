@@ -17,7 +17,8 @@ export function signBytes(key: KeyPair, signingInput: Uint8Array): Uint8Array {
 export function verifyBytes(algorithm: SigningAlgorithm, key: VerificationKey, signingInput: Uint8Array, signature: Uint8Array): boolean {
   try {
     if (algorithm !== key.algorithm || signature.length !== 64) return false;
-    if (algorithm === 'EdDSA') return key.publicKey.length === 32 && ed25519.verify(signature, signingInput, key.publicKey, { zip215: false });
+    if (algorithm === 'EdDSA')
+      return key.publicKey.length === 32 && ed25519.verify(signature, signingInput, key.publicKey, { zip215: false });
     return p256.verify(signature, sha256(signingInput), key.publicKey, { prehash: false, lowS: false, format: 'compact' });
   } catch {
     return false;

@@ -69,7 +69,10 @@ interface JwksEntry {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Is `jku` a URL this resolver may fetch? Exposed so callers can explain a refusal. */
-export function isAllowedJkuUrl(jku: string, options: Pick<JwksKeyResolverOptions, 'allowInsecureLoopback' | 'allowedJkuPrefixes'> = {}): boolean {
+export function isAllowedJkuUrl(
+  jku: string,
+  options: Pick<JwksKeyResolverOptions, 'allowInsecureLoopback' | 'allowedJkuPrefixes'> = {},
+): boolean {
   let url: URL;
   try {
     url = new URL(jku);
@@ -90,20 +93,26 @@ export function isAllowedJkuUrl(jku: string, options: Pick<JwksKeyResolverOption
  * fetch); a failed or malformed JWKS yields no keys and is not cached; invalid JWK entries are skipped.
  */
 export function createJwksKeyResolver(options: JwksKeyResolverOptions = {}): KeyResolver {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`expected JwksKeyResolverOptions, got ${describeValue(options)}`);
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError(`expected fetch to be a function, got ${describeValue(options.fetch)}`);
-  if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`expected clock to be a function, got ${describeValue(options.clock)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`expected JwksKeyResolverOptions, got ${describeValue(options)}`);
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw new TypeError(`expected fetch to be a function, got ${describeValue(options.fetch)}`);
+  if (options.clock !== undefined && typeof options.clock !== 'function')
+    throw new TypeError(`expected clock to be a function, got ${describeValue(options.clock)}`);
   const prefixes = options.allowedJkuPrefixes;
   if (prefixes !== undefined && (!Array.isArray(prefixes) || !prefixes.every((p) => typeof p === 'string'))) {
     throw new TypeError(`expected allowedJkuPrefixes to be an array of strings, got ${describeValue(prefixes)}`);
   }
   const ttlMs = options.ttlMs ?? 300_000;
-  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 0) throw new RangeError(`expected ttlMs >= 0, got ${describeValue(ttlMs)}`);
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 0)
+    throw new RangeError(`expected ttlMs >= 0, got ${describeValue(ttlMs)}`);
   const clock = options.clock ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 5000;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`expected timeoutMs > 0, got ${describeValue(timeoutMs)}`);
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`expected timeoutMs > 0, got ${describeValue(timeoutMs)}`);
   const maxBytes = options.maxBytes ?? 65_536;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`expected maxBytes to be an integer >= 1, got ${describeValue(maxBytes)}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new RangeError(`expected maxBytes to be an integer >= 1, got ${describeValue(maxBytes)}`);
   const cache = new Map<string, JwksEntry>();
 
   async function load(url: string): Promise<VerificationKey[]> {

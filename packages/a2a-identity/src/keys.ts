@@ -59,7 +59,9 @@ export function generateKeyPair(algorithm: SigningAlgorithm, options?: { kid?: s
 export function keyPairFromPrivateKey(algorithm: SigningAlgorithm, privateKey: Uint8Array, kid?: string): KeyPair {
   if (kid !== undefined && typeof kid !== 'string') throw new TypeError(`expected kid to be a string, got ${describeValue(kid)}`);
   if (!(privateKey instanceof Uint8Array) || privateKey.length !== 32) {
-    throw new TypeError(`expected a 32-byte private key, got ${privateKey instanceof Uint8Array ? `${privateKey.length} bytes` : typeof privateKey}`);
+    throw new TypeError(
+      `expected a 32-byte private key, got ${privateKey instanceof Uint8Array ? `${privateKey.length} bytes` : typeof privateKey}`,
+    );
   }
   if (!isSigningAlgorithm(algorithm)) throw new TypeError(`expected 'EdDSA' or 'ES256', got ${JSON.stringify(algorithm)}`);
   const publicKey = algorithm === 'EdDSA' ? ed25519.getPublicKey(privateKey) : p256.getPublicKey(privateKey, false);
@@ -83,9 +85,7 @@ function publicJwkMembers(algorithm: SigningAlgorithm, publicKey: Uint8Array): P
 /** The public JWK (with `kid`, `alg`, `use: 'sig'`) to publish in a JWKS. */
 export function exportPublicJwk(key: KeyPair | VerificationKey): PublicJwk {
   const base = publicJwkMembers(key.algorithm, key.publicKey);
-  return base.kty === 'OKP'
-    ? { ...base, kid: key.kid, alg: 'EdDSA', use: 'sig' }
-    : { ...base, kid: key.kid, alg: 'ES256', use: 'sig' };
+  return base.kty === 'OKP' ? { ...base, kid: key.kid, alg: 'EdDSA', use: 'sig' } : { ...base, kid: key.kid, alg: 'ES256', use: 'sig' };
 }
 
 /** The private JWK; keep it secret (files with mode 0600, a secret store). */

@@ -26,7 +26,11 @@ export interface SignedCard {
  * removed, protected header `{"alg","typ":"JOSE","kid","jku"?}`, one signature per key.
  * Sign once at startup and serve `json`; re-sign only when the card changes.
  */
-export function signAgentCard(card: AgentCard | Record<string, unknown>, keys: KeyPair | KeyPair[], options?: SignAgentCardOptions): SignedCard {
+export function signAgentCard(
+  card: AgentCard | Record<string, unknown>,
+  keys: KeyPair | KeyPair[],
+  options?: SignAgentCardOptions,
+): SignedCard {
   if (typeof card !== 'object' || card === null || Array.isArray(card)) {
     throw new TypeError(`expected an agent card object, got ${card === null ? 'null' : Array.isArray(card) ? 'array' : typeof card}`);
   }
@@ -38,7 +42,8 @@ export function signAgentCard(card: AgentCard | Record<string, unknown>, keys: K
       throw new TypeError(`expected a KeyPair (algorithm, kid, privateKey) at index ${index}, got ${got}`);
     }
   });
-  if (options?.jku !== undefined && typeof options.jku !== 'string') throw new TypeError(`expected jku to be a string, got ${typeof options.jku}`);
+  if (options?.jku !== undefined && typeof options.jku !== 'string')
+    throw new TypeError(`expected jku to be a string, got ${typeof options.jku}`);
 
   const canonicalPayload = canonicalCardPayload(card);
   const payloadB64 = encodeBase64Url(canonicalPayload);

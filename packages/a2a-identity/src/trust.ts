@@ -29,11 +29,15 @@ export function createAllowlistIdentityResolver(agentIds: Iterable<string>): Ide
  * Allows everyone and records who it let in (ADR-159 default: allow-all and log), so a naive
  * deployment works on day one and an operator can turn the log into an allowlist.
  */
-export function createAllowAllIdentityResolver(options?: { onAllow?: (agentId: string) => void; maxRecorded?: number }): IdentityResolver & {
+export function createAllowAllIdentityResolver(options?: {
+  onAllow?: (agentId: string) => void;
+  maxRecorded?: number;
+}): IdentityResolver & {
   allowed(): readonly string[];
 } {
   const maxRecorded = options?.maxRecorded ?? 10_000;
-  if (!Number.isSafeInteger(maxRecorded) || maxRecorded < 0) throw new RangeError(`expected maxRecorded to be an integer >= 0, got ${describeValue(maxRecorded)}`);
+  if (!Number.isSafeInteger(maxRecorded) || maxRecorded < 0)
+    throw new RangeError(`expected maxRecorded to be an integer >= 0, got ${describeValue(maxRecorded)}`);
   if (options?.onAllow !== undefined && typeof options.onAllow !== 'function') {
     throw new TypeError(`expected onAllow to be a function, got ${describeValue(options.onAllow)}`);
   }

@@ -43,7 +43,8 @@ export function createVerificationCache(options?: { maxEntries?: number; ttlMs?:
   const maxEntries = options?.maxEntries ?? 1000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
   const ttlMs = options?.ttlMs ?? 300_000;
-  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 0) throw new RangeError(`expected ttlMs >= 0, got ${describeValue(ttlMs)}`);
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 0)
+    throw new RangeError(`expected ttlMs >= 0, got ${describeValue(ttlMs)}`);
   const clock = options?.clock ?? Date.now;
   if (typeof clock !== 'function') throw new TypeError(`expected clock to be a function, got ${describeValue(clock)}`);
   const entries = new Map<string, { value: CardVerificationResult; expiresAt: number }>();
@@ -106,7 +107,11 @@ type Outcome =
  * When several signatures fail, the reported status is the most alarming one:
  * tampered > unsupported-algorithm > malformed > untrusted-key.
  */
-export async function verifyAgentCard(cardJson: string | Record<string, unknown>, resolver: KeyResolver, options?: VerifyAgentCardOptions): Promise<CardVerificationResult> {
+export async function verifyAgentCard(
+  cardJson: string | Record<string, unknown>,
+  resolver: KeyResolver,
+  options?: VerifyAgentCardOptions,
+): Promise<CardVerificationResult> {
   try {
     return await verifyUnsafe(cardJson, resolver, options);
   } catch (error) {
@@ -114,7 +119,11 @@ export async function verifyAgentCard(cardJson: string | Record<string, unknown>
   }
 }
 
-async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver: KeyResolver, options?: VerifyAgentCardOptions): Promise<CardVerificationResult> {
+async function verifyUnsafe(
+  cardJson: string | Record<string, unknown>,
+  resolver: KeyResolver,
+  options?: VerifyAgentCardOptions,
+): Promise<CardVerificationResult> {
   let card: unknown = cardJson;
   if (typeof cardJson === 'string') {
     try {
@@ -125,9 +134,11 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
     const duplicate = findDuplicateKey(cardJson);
     if (duplicate !== undefined) return { status: 'malformed', detail: `agent card repeats the member name ${JSON.stringify(duplicate)}` };
   }
-  if (typeof card !== 'object' || card === null || Array.isArray(card)) return { status: 'malformed', detail: 'agent card is not a JSON object' };
+  if (typeof card !== 'object' || card === null || Array.isArray(card))
+    return { status: 'malformed', detail: 'agent card is not a JSON object' };
   const signatures = (card as Record<string, unknown>).signatures;
-  if (signatures === undefined || signatures === null || (Array.isArray(signatures) && signatures.length === 0)) return { status: 'no-signature' };
+  if (signatures === undefined || signatures === null || (Array.isArray(signatures) && signatures.length === 0))
+    return { status: 'no-signature' };
   if (!Array.isArray(signatures)) return { status: 'malformed', detail: 'signatures is not an array' };
 
   let payload: Uint8Array;
@@ -137,7 +148,9 @@ async function verifyUnsafe(cardJson: string | Record<string, unknown>, resolver
     return { status: 'malformed', detail: `agent card cannot be canonicalized: ${error instanceof Error ? error.message : String(error)}` };
   }
 
-  const cacheKey = options?.cache ? `${resolverId(resolver)}:${encodeBase64Url(await sha256Digest(payload))}:${JSON.stringify(signatures)}` : undefined;
+  const cacheKey = options?.cache
+    ? `${resolverId(resolver)}:${encodeBase64Url(await sha256Digest(payload))}:${JSON.stringify(signatures)}`
+    : undefined;
   if (cacheKey !== undefined) {
     const hit = options?.cache?.get(cacheKey);
     if (hit) return hit;
@@ -193,7 +206,8 @@ function summarize(outcomes: Outcome[]): CardVerificationResult {
 function parseSignature(entry: unknown, index: number): ParsedSignature | { error: string } {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return { error: `signatures[${index}] is not an object` };
   const { protected: protectedB64, signature } = entry as Record<string, unknown>;
-  if (typeof protectedB64 !== 'string' || typeof signature !== 'string') return { error: `signatures[${index}] lacks protected/signature strings` };
+  if (typeof protectedB64 !== 'string' || typeof signature !== 'string')
+    return { error: `signatures[${index}] lacks protected/signature strings` };
   const headerBytes = decodeBase64Url(protectedB64);
   const signatureBytes = decodeBase64Url(signature);
   if (!headerBytes || !signatureBytes) return { error: `signatures[${index}] is not base64url` };
@@ -205,7 +219,8 @@ function parseSignature(entry: unknown, index: number): ParsedSignature | { erro
   } catch {
     return { error: `signatures[${index}] protected header is not JSON` };
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return { error: `signatures[${index}] protected header is not an object` };
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    return { error: `signatures[${index}] protected header is not an object` };
   const unprotected = (entry as Record<string, unknown>).header;
   if (unprotected !== undefined && (typeof unprotected !== 'object' || unprotected === null || Array.isArray(unprotected))) {
     return { error: `signatures[${index}] unprotected header is not an object` };
@@ -231,8 +246,10 @@ async function checkSignature(entry: unknown, index: number, payloadB64: string,
   if (Object.hasOwn(parsed.unprotectedHeader, 'crit')) {
     return { kind: 'unsupported', algorithm: `${alg} (unprotected crit: ${JSON.stringify(parsed.unprotectedHeader.crit)})` };
   }
-  if (header.kid !== undefined && typeof header.kid !== 'string') return { kind: 'malformed', detail: `signatures[${index}] kid is not a string` };
-  if (header.jku !== undefined && typeof header.jku !== 'string') return { kind: 'malformed', detail: `signatures[${index}] jku is not a string` };
+  if (header.kid !== undefined && typeof header.kid !== 'string')
+    return { kind: 'malformed', detail: `signatures[${index}] kid is not a string` };
+  if (header.jku !== undefined && typeof header.jku !== 'string')
+    return { kind: 'malformed', detail: `signatures[${index}] jku is not a string` };
   const kid = header.kid as string | undefined;
   const jku = header.jku as string | undefined;
 

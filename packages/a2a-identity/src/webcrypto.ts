@@ -41,14 +41,20 @@ function cryptoKeyOf(key: VerificationKey): Promise<CryptoKey> {
  * when the platform cannot verify at all (no WebCrypto, or no Ed25519 in it), so that is never
  * mistaken for a bad signature.
  */
-export async function verifySignature(algorithm: SigningAlgorithm, key: VerificationKey, data: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function verifySignature(
+  algorithm: SigningAlgorithm,
+  key: VerificationKey,
+  data: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   if (algorithm !== key.algorithm || signature.length !== 64) return false;
   if (algorithm === 'EdDSA' ? key.publicKey.length !== 32 : key.publicKey.length !== 65) return false;
   const api = subtle();
   try {
     return await api.verify(VERIFY[algorithm], await cryptoKeyOf(key), signature as BufferSource, data as BufferSource);
   } catch (error) {
-    if ((error as { name?: unknown })?.name === 'NotSupportedError') throw new TypeError(`expected WebCrypto to support ${algorithm}, got NotSupportedError`);
+    if ((error as { name?: unknown })?.name === 'NotSupportedError')
+      throw new TypeError(`expected WebCrypto to support ${algorithm}, got NotSupportedError`);
     return false;
   }
 }

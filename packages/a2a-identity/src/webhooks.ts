@@ -63,12 +63,14 @@ function secretBytes(secret: string | Uint8Array): Uint8Array {
 }
 
 function checkBody(body: unknown): void {
-  if (typeof body !== 'string' && !(body instanceof Uint8Array)) throw new TypeError(`expected the body as string or Uint8Array, got ${typeof body}`);
+  if (typeof body !== 'string' && !(body instanceof Uint8Array))
+    throw new TypeError(`expected the body as string or Uint8Array, got ${typeof body}`);
 }
 
 function resolveTimestamp(options?: { timestamp?: number }): number {
   const timestamp = options?.timestamp ?? Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new RangeError(`expected a timestamp in whole Unix seconds, got ${timestamp}`);
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new RangeError(`expected a timestamp in whole Unix seconds, got ${timestamp}`);
   return timestamp;
 }
 
@@ -89,7 +91,10 @@ export function createHmacWebhookSigner(secret: string | Uint8Array): WebhookSig
 /** Ed25519 signer with the agent's key: receivers verify with the public key, no shared secret. */
 export function createEd25519WebhookSigner(key: KeyPair): WebhookSigner {
   if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array)) {
-    const got = typeof key === 'object' && key !== null && isSigningAlgorithm(key.algorithm) ? `${key.algorithm} ${key.privateKey instanceof Uint8Array ? 'KeyPair' : 'public key'}` : describeValue(key);
+    const got =
+      typeof key === 'object' && key !== null && isSigningAlgorithm(key.algorithm)
+        ? `${key.algorithm} ${key.privateKey instanceof Uint8Array ? 'KeyPair' : 'public key'}`
+        : describeValue(key);
     throw new TypeError(`expected an EdDSA KeyPair, got ${got}`);
   }
   return {
@@ -148,14 +153,24 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): {
     if (key instanceof Uint8Array) edKey = key;
     else if (key?.algorithm === 'EdDSA') edKey = key.publicKey;
     if (edKey?.length !== 32) {
-      const got = key instanceof Uint8Array ? `${key.length} bytes` : typeof key === 'object' && key !== null && 'algorithm' in key ? `a ${String(key.algorithm)} key` : describeValue(key);
+      const got =
+        key instanceof Uint8Array
+          ? `${key.length} bytes`
+          : typeof key === 'object' && key !== null && 'algorithm' in key
+            ? `a ${String(key.algorithm)} key`
+            : describeValue(key);
       throw new TypeError(`expected a 32-byte Ed25519 public key or an EdDSA VerificationKey, got ${got}`);
     }
   }
-  if (!hmacKey && !edKey) throw new TypeError(`expected hmacSecret or ed25519PublicKey, got ${options === undefined || options === null ? describeValue(options) : 'neither'}`);
-  if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`expected clock to be a function, got ${describeValue(options.clock)}`);
+  if (!hmacKey && !edKey)
+    throw new TypeError(
+      `expected hmacSecret or ed25519PublicKey, got ${options === undefined || options === null ? describeValue(options) : 'neither'}`,
+    );
+  if (options.clock !== undefined && typeof options.clock !== 'function')
+    throw new TypeError(`expected clock to be a function, got ${describeValue(options.clock)}`);
   const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
-  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) throw new RangeError(`expected toleranceSeconds >= 0, got ${describeValue(tolerance)}`);
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0)
+    throw new RangeError(`expected toleranceSeconds >= 0, got ${describeValue(tolerance)}`);
   const clock = options.clock ?? Date.now;
 
   return {
@@ -175,7 +190,8 @@ export function createWebhookVerifier(options: WebhookVerifierOptions): {
         if (!fields?.alg || !sig) return { ok: false, reason: 'malformed' };
         const algorithm = fields.alg;
         if (algorithm !== 'hmac-sha256' && algorithm !== 'ed25519') return { ok: false, reason: 'unsupported-algorithm' };
-        if ((algorithm === 'hmac-sha256' && !hmacKey) || (algorithm === 'ed25519' && !edKey)) return { ok: false, reason: 'unsupported-algorithm' };
+        if ((algorithm === 'hmac-sha256' && !hmacKey) || (algorithm === 'ed25519' && !edKey))
+          return { ok: false, reason: 'unsupported-algorithm' };
 
         const timestamp = Number(timestampText);
         const now = Math.floor(clock() / 1000);

@@ -21,8 +21,16 @@ const hex = (text: string) => Uint8Array.from(text.match(/../g)!.map((h) => Numb
  */
 const VECTORS: Array<[string, string, string]> = [
   ['32 zero bytes', '00'.repeat(32), 'f5977c8283546a63723bc31d2619124f11db4658643336741df81757d5ad3062'],
-  ['bytes 0x00..0x1f', Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''), '69f07c8840ce80024db30939882c3d5bbc9c98b3e31e4513ebd2ca9b4503cdd3'],
-  ['RFC 8032 TEST 1 public key', 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a', '7cb16e94954c73e793776b730c4fa20fe747987ce43b49c66deb6b4aa49be50d'],
+  [
+    'bytes 0x00..0x1f',
+    Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join(''),
+    '69f07c8840ce80024db30939882c3d5bbc9c98b3e31e4513ebd2ca9b4503cdd3',
+  ],
+  [
+    'RFC 8032 TEST 1 public key',
+    'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
+    '7cb16e94954c73e793776b730c4fa20fe747987ce43b49c66deb6b4aa49be50d',
+  ],
 ];
 
 function baseCard(): AgentCard {
@@ -49,7 +57,12 @@ describe('ADR-159 r2 — AgentID', () => {
     expect(pair.kid).toBe(VECTORS[2]![2]);
   });
 
-  it.each([['uppercase', 'F'.repeat(64)], ['short', 'a'.repeat(63)], ['number', 1], ['null', null]])('isAgentId rejects %s', (_n, v) => {
+  it.each([
+    ['uppercase', 'F'.repeat(64)],
+    ['short', 'a'.repeat(63)],
+    ['number', 1],
+    ['null', null],
+  ])('isAgentId rejects %s', (_n, v) => {
     expect(isAgentId(v)).toBe(false);
   });
 
@@ -88,12 +101,14 @@ describe('ADR-159 r2 — card ↔ key binding', () => {
     expect(checkCardAgentId(other, generateKeyPair('ES256'))).toMatchObject({ ok: false, reason: 'not-ed25519' });
   });
 
-  it.each([['null', null], ['a string', 'card'], ['no capabilities', {}], ['extensions not an array', { capabilities: { extensions: 1 } }]])(
-    'never throws on an untrusted card: %s',
-    (_n, card) => {
-      expect(checkCardAgentId(card, key)).toMatchObject({ ok: false, reason: 'missing' });
-    },
-  );
+  it.each([
+    ['null', null],
+    ['a string', 'card'],
+    ['no capabilities', {}],
+    ['extensions not an array', { capabilities: { extensions: 1 } }],
+  ])('never throws on an untrusted card: %s', (_n, card) => {
+    expect(checkCardAgentId(card, key)).toMatchObject({ ok: false, reason: 'missing' });
+  });
 
   it('a non-string agent_id is a mismatch, not a crash', () => {
     const card = { capabilities: { extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: { agent_id: 42 } }] } };

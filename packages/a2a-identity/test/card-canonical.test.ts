@@ -48,7 +48,18 @@ describe('spec §8.4.1 — canonicalization', () => {
       securityRequirements: [],
       defaultInputModes: [],
       defaultOutputModes: [],
-      skills: [{ id: 's', name: '', description: '', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [{ schemes: {} }] }],
+      skills: [
+        {
+          id: 's',
+          name: '',
+          description: '',
+          tags: [],
+          examples: [],
+          inputModes: [],
+          outputModes: [],
+          securityRequirements: [{ schemes: {} }],
+        },
+      ],
       signatures: [{ protected: 'x', signature: 'y' }],
     };
     expect(text(canonicalCardPayload(card))).toBe(
@@ -59,14 +70,23 @@ describe('spec §8.4.1 — canonicalization', () => {
   });
 
   it('keeps optional fields explicitly set to their default, and required fields at their default', () => {
-    const card = { name: '', description: '', documentationUrl: '', iconUrl: '', capabilities: { streaming: false, extendedAgentCard: false }, skills: [] };
+    const card = {
+      name: '',
+      description: '',
+      documentationUrl: '',
+      iconUrl: '',
+      capabilities: { streaming: false, extendedAgentCard: false },
+      skills: [],
+    };
     expect(text(canonicalCardPayload(card))).toBe(
       '{"capabilities":{"extendedAgentCard":false,"streaming":false},"description":"","documentationUrl":"","iconUrl":"","name":"","skills":[]}',
     );
   });
 
   it('treats null on non-required fields as not set (proto JSON) and keeps null on required ones', () => {
-    expect(text(canonicalCardPayload({ name: null, provider: null, iconUrl: null, capabilities: { extensions: null } }))).toBe('{"capabilities":{},"name":null}');
+    expect(text(canonicalCardPayload({ name: null, provider: null, iconUrl: null, capabilities: { extensions: null } }))).toBe(
+      '{"capabilities":{},"name":null}',
+    );
   });
 
   it('never trims inside Struct values or unknown members', () => {
@@ -87,11 +107,18 @@ describe('spec §8.4.1 — canonicalization', () => {
   });
 
   it('keeps a __proto__ member as data', () => {
-    expect(text(canonicalCardPayload(JSON.parse('{"name":"n","__proto__":{"polluted":true}}')))).toBe('{"__proto__":{"polluted":true},"name":"n"}');
+    expect(text(canonicalCardPayload(JSON.parse('{"name":"n","__proto__":{"polluted":true}}')))).toBe(
+      '{"__proto__":{"polluted":true},"name":"n"}',
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it.each([['a string', 'x'], ['null', null], ['an array', []], ['a number', 1]])('throws TypeError on %s', (_n, value) => {
+  it.each([
+    ['a string', 'x'],
+    ['null', null],
+    ['an array', []],
+    ['a number', 1],
+  ])('throws TypeError on %s', (_n, value) => {
     expect(() => canonicalCardPayload(value)).toThrow(TypeError);
   });
 });

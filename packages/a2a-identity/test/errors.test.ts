@@ -51,7 +51,11 @@ describe('programmer errors: TypeError / RangeError "expected X, got Y"', () => 
     ['createVerificationCache with a NaN ttl', () => createVerificationCache({ ttlMs: Number.NaN }), RangeError],
     ['createAllowlistIdentityResolver with a bad id', () => createAllowlistIdentityResolver(['x']), TypeError],
     ['createAllowAllIdentityResolver with a negative maxRecorded', () => createAllowAllIdentityResolver({ maxRecorded: -1 }), RangeError],
-    ['createAllowAllIdentityResolver with a non-function onAllow', () => createAllowAllIdentityResolver({ onAllow: 'log' as never }), TypeError],
+    [
+      'createAllowAllIdentityResolver with a non-function onAllow',
+      () => createAllowAllIdentityResolver({ onAllow: 'log' as never }),
+      TypeError,
+    ],
     ['createHmacWebhookSigner with an empty secret', () => createHmacWebhookSigner(''), TypeError],
     ['createEd25519WebhookSigner with an ES256 key', () => createEd25519WebhookSigner(es), TypeError],
     ['createEd25519WebhookSigner with a public key', () => createEd25519WebhookSigner(toVerificationKey(ed) as KeyPair), TypeError],

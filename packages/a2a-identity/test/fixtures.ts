@@ -72,7 +72,6 @@ export const SPEC_SAMPLE_CARD_JSON = String.raw`{
   ]
 }`;
 
-
 /** A card that sets every field of the v1.0 AgentCard (and a vendor member), for table-driven tamper tests. */
 export function fullCard(): Record<string, unknown> {
   return {
@@ -94,7 +93,11 @@ export function fullCard(): Record<string, unknown> {
           uri: 'urn:a2aplane:extension:ruvector:v1',
           description: 'control plane',
           required: false,
-          params: { agent_id: '7cb16e94954c73e793776b730c4fa20fe747987ce43b49c66deb6b4aa49be50d', webhook_algos: ['hmac-sha256', 'ed25519'], depth: 3 },
+          params: {
+            agent_id: '7cb16e94954c73e793776b730c4fa20fe747987ce43b49c66deb6b4aa49be50d',
+            webhook_algos: ['hmac-sha256', 'ed25519'],
+            depth: 3,
+          },
         },
       ],
     },

@@ -5,7 +5,12 @@ import { createPinnedKeyResolver, importJwk, isKeyPair, signAgentCard, verifyAge
 import { SPEC_SAMPLE_CARD_JSON } from './fixtures.js';
 
 /** RFC 8037 A.1 Ed25519 key; its AgentID is the default kid. */
-const KEY = importJwk({ kty: 'OKP', crv: 'Ed25519', d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' });
+const KEY = importJwk({
+  kty: 'OKP',
+  crv: 'Ed25519',
+  d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A',
+  x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+});
 
 /**
  * Derived independently of this library with node:crypto: protected header

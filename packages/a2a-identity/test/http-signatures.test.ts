@@ -50,7 +50,8 @@ const B26_BASE = [
   '"content-length": 18',
   '"@signature-params": ("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"',
 ].join('\n');
-const B26_SIGNATURE_INPUT = 'sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"';
+const B26_SIGNATURE_INPUT =
+  'sig-b26=("date" "@method" "@path" "@authority" "content-type" "content-length");created=1618884473;keyid="test-key-ed25519"';
 const B26_SIGNATURE = 'sig-b26=:wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==:';
 
 describe('RFC 9421 test vectors (Ed25519, Appendix B.2.6 with the B.1.4 key)', () => {
@@ -66,13 +67,21 @@ describe('RFC 9421 test vectors (Ed25519, Appendix B.2.6 with the B.1.4 key)', (
   });
 
   it('signing reproduces the B.2.6 Signature-Input and Signature (Ed25519 is deterministic)', () => {
-    const signed = signHttpMessage(TEST_REQUEST, { key: b14Key, label: 'sig-b26', components: B26_COMPONENTS, params: { created: 1618884473, keyid: 'test-key-ed25519' } });
+    const signed = signHttpMessage(TEST_REQUEST, {
+      key: b14Key,
+      label: 'sig-b26',
+      components: B26_COMPONENTS,
+      params: { created: 1618884473, keyid: 'test-key-ed25519' },
+    });
     expect(signed.signatureInput).toBe(B26_SIGNATURE_INPUT);
     expect(signed.signature).toBe(B26_SIGNATURE);
   });
 
   it('the B.2.6 signature verifies with the B.1.4 public key, and not after a covered field changes', async () => {
-    const message = { ...TEST_REQUEST, headers: { ...TEST_REQUEST.headers, 'Signature-Input': B26_SIGNATURE_INPUT, Signature: B26_SIGNATURE } };
+    const message = {
+      ...TEST_REQUEST,
+      headers: { ...TEST_REQUEST.headers, 'Signature-Input': B26_SIGNATURE_INPUT, Signature: B26_SIGNATURE },
+    };
     const parsed = readHttpSignature(message);
     expect(parsed.base).toBe(B26_BASE);
     expect(await verifyHttpSignatureWith(parsed, b14Public)).toBe(true);
@@ -98,7 +107,11 @@ async function signedRequest(
 ): Promise<VerifiableRequest> {
   const method = init.method ?? 'POST';
   const url = new URL(init.url ?? 'https://agent.example.com/a2a/jsonrpc');
-  const signer = createHttpRequestSigner({ key: signerOptions.key ?? caller, clock: signerOptions.clock ?? (() => NOW), ...(signerOptions.ttlSeconds ? { ttlSeconds: signerOptions.ttlSeconds } : {}) });
+  const signer = createHttpRequestSigner({
+    key: signerOptions.key ?? caller,
+    clock: signerOptions.clock ?? (() => NOW),
+    ...(signerOptions.ttlSeconds ? { ttlSeconds: signerOptions.ttlSeconds } : {}),
+  });
   const headers = await signer.sign({ method, url, body: init.body });
   return {
     method,
@@ -111,7 +124,11 @@ async function signedRequest(
 
 function verifier(overrides: { clock?: () => number; nonces?: ReturnType<typeof createNonceCache> } = {}) {
   const resolveKey = createCallerKeyResolver({ keys: [caller] });
-  return createHttpSignatureVerifier({ resolveKey, clock: overrides.clock ?? (() => NOW), ...(overrides.nonces ? { nonces: overrides.nonces } : {}) });
+  return createHttpSignatureVerifier({
+    resolveKey,
+    clock: overrides.clock ?? (() => NOW),
+    ...(overrides.nonces ? { nonces: overrides.nonces } : {}),
+  });
 }
 
 describe('the a2aplane request-signature profile', () => {
@@ -121,7 +138,9 @@ describe('the a2aplane request-signature profile', () => {
     const request = await signedRequest({ body });
     const input = (request.headers as Record<string, string>)['signature-input']!;
     expect(input).toMatch(
-      new RegExp(`^a2a=\\("@method" "@authority" "@path" "@query" "content-digest"\\);created=1800000000;expires=1800000060;nonce="[A-Za-z0-9_-]{22}";alg="ed25519";keyid="${callerId}"$`),
+      new RegExp(
+        `^a2a=\\("@method" "@authority" "@path" "@query" "content-digest"\\);created=1800000000;expires=1800000060;nonce="[A-Za-z0-9_-]{22}";alg="ed25519";keyid="${callerId}"$`,
+      ),
     );
     expect((request.headers as Record<string, string>)['content-digest']).toBe(await contentDigest(body));
     expect(await verifier().verify(request)).toEqual({ ok: true, agentId: callerId, created: 1800000000, expires: 1800000060 });
@@ -143,8 +162,15 @@ describe('the a2aplane request-signature profile', () => {
   it('an altered body is refused (digest-mismatch); a forged digest for it breaks the signature', async () => {
     const request = await signedRequest({ body });
     const altered = body.replace('SendMessage', 'CancelTask');
-    expect(await verifier().verify({ ...request, body: new TextEncoder().encode(altered) })).toMatchObject({ ok: false, reason: 'digest-mismatch' });
-    const forged = { ...request, body: new TextEncoder().encode(altered), headers: { ...request.headers, 'content-digest': await contentDigest(altered) } };
+    expect(await verifier().verify({ ...request, body: new TextEncoder().encode(altered) })).toMatchObject({
+      ok: false,
+      reason: 'digest-mismatch',
+    });
+    const forged = {
+      ...request,
+      body: new TextEncoder().encode(altered),
+      headers: { ...request.headers, 'content-digest': await contentDigest(altered) },
+    };
     expect(await verifier().verify(forged)).toMatchObject({ ok: false, reason: 'bad-signature' });
   });
 
@@ -168,7 +194,11 @@ describe('the a2aplane request-signature profile', () => {
   });
 
   it('with authorities set, a request signed for another server (relayed here) is refused', async () => {
-    const strict = createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [caller] }), clock: () => NOW, authorities: ['agent.example.com'] });
+    const strict = createHttpSignatureVerifier({
+      resolveKey: createCallerKeyResolver({ keys: [caller] }),
+      clock: () => NOW,
+      authorities: ['agent.example.com'],
+    });
     expect((await strict.verify(await signedRequest({ body }))).ok).toBe(true);
     const relayed = await signedRequest({ body, url: 'https://other.example.com/a2a/jsonrpc' });
     expect(await strict.verify(relayed)).toMatchObject({ ok: false, reason: 'wrong-authority' });
@@ -184,7 +214,10 @@ describe('the a2aplane request-signature profile', () => {
   it('a stranger signing under the caller AgentID fails the signature check', async () => {
     const request = await signedRequest({ body }, { key: stranger });
     const headers = request.headers as Record<string, string>;
-    const swapped = { ...request, headers: { ...headers, 'signature-input': headers['signature-input']!.replace(agentIdFromPublicKey(stranger.publicKey), callerId) } };
+    const swapped = {
+      ...request,
+      headers: { ...headers, 'signature-input': headers['signature-input']!.replace(agentIdFromPublicKey(stranger.publicKey), callerId) },
+    };
     expect(await verifier().verify(swapped)).toMatchObject({ ok: false, reason: 'bad-signature' });
   });
 
@@ -192,9 +225,15 @@ describe('the a2aplane request-signature profile', () => {
     const v = verifier();
     const request = await signedRequest({ body });
     const headers = request.headers as Record<string, string>;
-    expect(await v.verify({ ...request, headers: { 'content-type': 'application/json' } })).toMatchObject({ ok: false, reason: 'unsigned' });
+    expect(await v.verify({ ...request, headers: { 'content-type': 'application/json' } })).toMatchObject({
+      ok: false,
+      reason: 'unsigned',
+    });
     expect(await v.verify({ ...request, headers: { ...headers, signature: undefined } })).toMatchObject({ ok: false, reason: 'malformed' });
-    expect(await v.verify({ ...request, headers: { ...headers, 'signature-input': 'a2a=(' } })).toMatchObject({ ok: false, reason: 'malformed' });
+    expect(await v.verify({ ...request, headers: { ...headers, 'signature-input': 'a2a=(' } })).toMatchObject({
+      ok: false,
+      reason: 'malformed',
+    });
     expect(await v.verify({ ...request, body: undefined })).toMatchObject({ ok: false, reason: 'incomplete' });
     const noDigest = { ...headers, 'signature-input': headers['signature-input']!.replace(' "content-digest"', '') };
     expect(await v.verify({ ...request, headers: noDigest })).toMatchObject({ ok: false, reason: 'incomplete' });

@@ -62,7 +62,7 @@ describe('RFC 8785 §3.2.2 — sample input', () => {
     expect(Array.from(bytes.slice(11, 14))).toEqual([0xe2, 0x82, 0xac]);
   });
 
-  it('§3.2.4 — the sample canonicalizes to exactly the RFC\'s UTF-8 bytes', () => {
+  it("§3.2.4 — the sample canonicalizes to exactly the RFC's UTF-8 bytes", () => {
     // The hex dump printed in RFC 8785 §3.2.4, copied verbatim.
     const RFC_HEX = `
       7b 22 6c 69 74 65 72 61 6c 73 22 3a 5b 6e 75 6c 6c 2c 74 72
@@ -71,7 +71,9 @@ describe('RFC 8785 §3.2.2 — sample input', () => {
       65 2b 33 30 2c 34 2e 35 2c 30 2e 30 30 32 2c 31 65 2d 32 37
       5d 2c 22 73 74 72 69 6e 67 22 3a 22 e2 82 ac 24 5c 75 30 30
       30 66 5c 6e 41 27 42 5c 22 5c 5c 5c 5c 5c 22 2f 22 7d`;
-    const expected = RFC_HEX.trim().split(/\s+/).map((h) => Number.parseInt(h, 16));
+    const expected = RFC_HEX.trim()
+      .split(/\s+/)
+      .map((h) => Number.parseInt(h, 16));
     const input = JSON.parse(
       '{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\\u20ac$\\u000F\\u000aA\'\\u0042\\u0022\\u005c\\\\\\"\\/", "literals": [null, true, false]}',
     );

@@ -152,14 +152,29 @@ describe('createJwksKeyResolver (spec §8.4.2 jku)', () => {
   it('refuses a declared Content-Length above maxBytes without reading, and counts bytes, not characters', async () => {
     const jwks = JSON.stringify(createJwks([ed]));
     const declared = () => new Response(jwks, { headers: { 'content-length': String(10 * jwks.length) } });
-    expect(await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: declared }).fetchImpl, maxBytes: 2 * jwks.length }).resolve({ alg: 'EdDSA', jku: JWKS_URL })).toEqual([]);
+    expect(
+      await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: declared }).fetchImpl, maxBytes: 2 * jwks.length }).resolve({
+        alg: 'EdDSA',
+        jku: JWKS_URL,
+      }),
+    ).toEqual([]);
     // 'é' is one character but two UTF-8 bytes.
     const multiByte = `${jwks.slice(0, -1)},"note":"${'é'.repeat(600)}"}`;
     const limit = jwks.length + 700;
     expect(multiByte.length).toBeLessThan(limit);
     const respond = () => new Response(multiByte);
-    expect(await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: respond }).fetchImpl, maxBytes: limit }).resolve({ alg: 'EdDSA', jku: JWKS_URL })).toEqual([]);
-    expect(await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: respond }).fetchImpl, maxBytes: limit + 600 }).resolve({ alg: 'EdDSA', jku: JWKS_URL })).toHaveLength(1);
+    expect(
+      await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: respond }).fetchImpl, maxBytes: limit }).resolve({
+        alg: 'EdDSA',
+        jku: JWKS_URL,
+      }),
+    ).toEqual([]);
+    expect(
+      await createJwksKeyResolver({ fetch: fakeFetch({ [JWKS_URL]: respond }).fetchImpl, maxBytes: limit + 600 }).resolve({
+        alg: 'EdDSA',
+        jku: JWKS_URL,
+      }),
+    ).toHaveLength(1);
   });
 
   it('skips invalid entries and keeps valid ones', async () => {

@@ -17,9 +17,19 @@ import {
 const enc = new TextEncoder();
 
 /** RFC 8037 Appendix A.1 Ed25519 key (same key as RFC 8032 §7.1 TEST 1). */
-const RFC8037_JWK = { kty: 'OKP', crv: 'Ed25519', d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+const RFC8037_JWK = {
+  kty: 'OKP',
+  crv: 'Ed25519',
+  d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A',
+  x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+};
 /** Public part of the RFC 7515 Appendix A.3 ES256 key. */
-const RFC7515_ES256_PUBLIC = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' };
+const RFC7515_ES256_PUBLIC = {
+  kty: 'EC',
+  crv: 'P-256',
+  x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+  y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+};
 /**
  * A P-256 key pair whose public point and the signature below were produced with node:crypto
  * (`createECDH('prime256v1').setPrivateKey(d)`, `sign('sha256', …, { dsaEncoding: 'ieee-p1363' })`).
@@ -54,7 +64,9 @@ describe('keys and JWK (RFC 7517, RFC 8037, RFC 7638)', () => {
   it('RFC 8037 A.3: thumbprint of the Ed25519 key', () => {
     const imported = importJwk(RFC8037_JWK);
     expect(imported.ok).toBe(true);
-    expect(jwkThumbprint(exportPublicJwk(imported.ok ? imported.key : (undefined as never)))).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
+    expect(jwkThumbprint(exportPublicJwk(imported.ok ? imported.key : (undefined as never)))).toBe(
+      'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+    );
   });
 
   it('RFC 8037 A.4: Ed25519 signature of "Example of Ed25519 signing"', () => {
@@ -136,7 +148,9 @@ describe('keys and JWK (RFC 7517, RFC 8037, RFC 7638)', () => {
   });
 
   it('keyPairFromPrivateKey matches RFC 8032 §7.1 TEST 1', () => {
-    const seed = Uint8Array.from('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'.match(/../g)!.map((h) => Number.parseInt(h, 16)));
+    const seed = Uint8Array.from(
+      '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60'.match(/../g)!.map((h) => Number.parseInt(h, 16)),
+    );
     const pair = keyPairFromPrivateKey('EdDSA', seed);
     expect(encodeBase64Url(pair.publicKey)).toBe(RFC8037_JWK.x);
     expect(() => keyPairFromPrivateKey('EdDSA', new Uint8Array(31))).toThrow(TypeError);

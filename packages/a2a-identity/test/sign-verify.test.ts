@@ -182,14 +182,25 @@ describe('spec §8.4.3 — trust and algorithm confusion', () => {
   it('the spec §8.5 sample (key-1 unknown here) -> untrusted-key', async () => {
     expect(await verifyAgentCard(SPEC_SAMPLE_CARD_JSON, trusted)).toEqual({ status: 'untrusted-key', kids: ['key-1'] });
     const sample = JSON.parse(SPEC_SAMPLE_CARD_JSON) as { signatures: Array<{ protected: string }> };
-    expect(decodeHeader(sample.signatures[0]!.protected)).toEqual({ alg: 'ES256', typ: 'JOSE', kid: 'key-1', jku: 'https://example.com/agent/jwks.json' });
+    expect(decodeHeader(sample.signatures[0]!.protected)).toEqual({
+      alg: 'ES256',
+      typ: 'JOSE',
+      kid: 'key-1',
+      jku: 'https://example.com/agent/jwks.json',
+    });
   });
 
   const card = fullCard();
   const attempts: Array<[string, () => { protected: string; signature: string }]> = [
     ['alg none', () => forgeSignature(card, { alg: 'none', typ: 'JOSE', kid: ed.kid }, () => new Uint8Array(0))],
-    ['HS256 keyed with the Ed25519 public key', () => forgeSignature(card, { alg: 'HS256', typ: 'JOSE', kid: ed.kid }, (i) => hmac(sha256, ed.publicKey, i))],
-    ['HS256 keyed with the P-256 public key', () => forgeSignature(card, { alg: 'HS256', typ: 'JOSE', kid: es.kid }, (i) => hmac(sha256, es.publicKey, i))],
+    [
+      'HS256 keyed with the Ed25519 public key',
+      () => forgeSignature(card, { alg: 'HS256', typ: 'JOSE', kid: ed.kid }, (i) => hmac(sha256, ed.publicKey, i)),
+    ],
+    [
+      'HS256 keyed with the P-256 public key',
+      () => forgeSignature(card, { alg: 'HS256', typ: 'JOSE', kid: es.kid }, (i) => hmac(sha256, es.publicKey, i)),
+    ],
     ['RS256', () => forgeSignature(card, { alg: 'RS256', typ: 'JOSE', kid: ed.kid }, () => new Uint8Array(256))],
     ['ES256 header naming an Ed25519 key', () => forgeSignature(card, { alg: 'ES256', typ: 'JOSE', kid: ed.kid }, signWith(ed))],
     ['EdDSA header naming a P-256 key', () => forgeSignature(card, { alg: 'EdDSA', typ: 'JOSE', kid: es.kid }, signWith(ed))],
@@ -217,12 +228,17 @@ describe('spec §8.4.3 — trust and algorithm confusion', () => {
     const valid = signAgentCard(card, ed).card.signatures![0]!;
     const other = generateKeyPair('EdDSA');
     for (const header of [{ alg: 'none' }, { kid: other.kid }, { typ: 'JWT' }]) {
-      expect((await verifyAgentCard({ ...card, signatures: [{ ...valid, header }] }, trusted)).status, JSON.stringify(header)).toBe('malformed');
+      expect((await verifyAgentCard({ ...card, signatures: [{ ...valid, header }] }, trusted)).status, JSON.stringify(header)).toBe(
+        'malformed',
+      );
     }
     expect((await verifyAgentCard({ ...card, signatures: [{ ...valid, header: 'x' }] }, trusted)).status).toBe('malformed');
     // An unprotected jku never steers key resolution: only the protected header is trusted.
     const ignored = { note: 'unsigned', jku: 'https://evil.example/jwks.json' };
-    expect(await verifyAgentCard({ ...card, signatures: [{ ...valid, header: ignored }] }, trusted)).toMatchObject({ status: 'valid', kid: ed.kid });
+    expect(await verifyAgentCard({ ...card, signatures: [{ ...valid, header: ignored }] }, trusted)).toMatchObject({
+      status: 'valid',
+      kid: ed.kid,
+    });
   });
 
   it('a correctly signed crit header is still refused (RFC 7515 §4.1.11)', async () => {
@@ -249,8 +265,15 @@ describe('AgentID binding (ADR-159 r2): the declared agent_id must belong to a s
   });
 
   it('with several valid signatures, the one whose key hashes to the declared AgentID is reported, in either order', async () => {
-    for (const keys of [[attacker, ed], [ed, attacker]]) {
-      expect(await verifyAgentCard(signAgentCard(fullCard(), keys).json, both)).toMatchObject({ status: 'valid', kid: ed.kid, agentId: agentIdFromPublicKey(ed.publicKey) });
+    for (const keys of [
+      [attacker, ed],
+      [ed, attacker],
+    ]) {
+      expect(await verifyAgentCard(signAgentCard(fullCard(), keys).json, both)).toMatchObject({
+        status: 'valid',
+        kid: ed.kid,
+        agentId: agentIdFromPublicKey(ed.publicKey),
+      });
     }
   });
 
@@ -277,7 +300,10 @@ describe('spec §8.4.3 — key rotation', () => {
     const stale = signAgentCard({ ...cardWithoutAgentId(), version: '1.0.0' }, oldKey).card.signatures![0]!;
     const current = signAgentCard(cardWithoutAgentId(), newKey).card.signatures![0]!;
     const resolver = createPinnedKeyResolver([oldKey, newKey]);
-    for (const signatures of [[stale, current], [current, stale]]) {
+    for (const signatures of [
+      [stale, current],
+      [current, stale],
+    ]) {
       expect(await verifyAgentCard({ ...cardWithoutAgentId(), signatures }, resolver)).toMatchObject({ status: 'valid', kid: newKey.kid });
     }
     expect((await verifyAgentCard({ ...cardWithoutAgentId(), signatures: [stale] }, resolver)).status).toBe('tampered');
@@ -323,9 +349,18 @@ describe('spec §8.4.3 — inputs that are not signed cards', () => {
     ['a signature that is not an object', JSON.stringify({ ...fullCard(), signatures: [42] })],
     ['a signature without protected', JSON.stringify({ ...fullCard(), signatures: [{ signature: validSig.signature }] })],
     ['padding in base64url', JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, signature: `${validSig.signature}==` }] })],
-    ['standard base64 alphabet', JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, protected: `+/${validSig.protected.slice(2)}` }] })],
-    ['protected header not JSON', JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, protected: encodeBase64Url(enc.encode('{alg')) }] })],
-    ['protected header without alg', JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, protected: encodeBase64Url(enc.encode('{"kid":"k"}')) }] })],
+    [
+      'standard base64 alphabet',
+      JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, protected: `+/${validSig.protected.slice(2)}` }] }),
+    ],
+    [
+      'protected header not JSON',
+      JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, protected: encodeBase64Url(enc.encode('{alg')) }] }),
+    ],
+    [
+      'protected header without alg',
+      JSON.stringify({ ...fullCard(), signatures: [{ ...validSig, protected: encodeBase64Url(enc.encode('{"kid":"k"}')) }] }),
+    ],
     ['a lone surrogate in the card', `{"name":"\\ud800","signatures":${JSON.stringify([validSig])}}`],
   ])('%s -> malformed', async (_name, json) => {
     expect((await verifyAgentCard(json, trusted)).status).toBe('malformed');
@@ -359,7 +394,9 @@ describe('spec §8.4.3 — inputs that are not signed cards', () => {
       const result = await verifyAgentCard(corrupted, trusted);
       statuses.add(result.status);
     }
-    expect([...statuses].every((s) => ['valid', 'tampered', 'untrusted-key', 'unsupported-algorithm', 'no-signature', 'malformed'].includes(s))).toBe(true);
+    expect(
+      [...statuses].every((s) => ['valid', 'tampered', 'untrusted-key', 'unsupported-algorithm', 'no-signature', 'malformed'].includes(s)),
+    ).toBe(true);
     expect(statuses.has('malformed')).toBe(true);
   });
 });
@@ -398,7 +435,7 @@ describe('verification cache (cheap verify-on-discover)', () => {
     expect(counter.calls).toBe(3);
   });
 
-  it('a cache shared between resolvers never lends one resolver\'s trust to another', async () => {
+  it("a cache shared between resolvers never lends one resolver's trust to another", async () => {
     const cache = createVerificationCache();
     const json = signAgentCard(fullCard(), ed).json;
     expect((await verifyAgentCard(json, createPinnedKeyResolver([ed]), { cache })).status).toBe('valid');

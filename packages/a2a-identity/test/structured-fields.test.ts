@@ -6,7 +6,11 @@ describe('structured fields (RFC 8941), the part RFC 9421 uses', () => {
     const dict = parseDictionary('a=("@method" "x-h");created=1;keyid="k\\"1";flag, b=:AAE=:;p=tok, c, d=?0');
     const a = dict.get('a') as { items: Array<{ value: unknown }>; params: Map<string, unknown> };
     expect(a.items.map((i) => i.value)).toEqual(['@method', 'x-h']);
-    expect([...a.params]).toEqual([['created', 1], ['keyid', 'k"1'], ['flag', true]]);
+    expect([...a.params]).toEqual([
+      ['created', 1],
+      ['keyid', 'k"1'],
+      ['flag', true],
+    ]);
     expect(serializeInnerList(a as never)).toBe('("@method" "x-h");created=1;keyid="k\\"1";flag');
     expect((dict.get('b') as { value: Uint8Array }).value).toEqual(new Uint8Array([0, 1]));
     expect((dict.get('b') as { params: Map<string, unknown> }).params.get('p')).toEqual({ token: 'tok' });
@@ -14,9 +18,12 @@ describe('structured fields (RFC 8941), the part RFC 9421 uses', () => {
     expect((dict.get('d') as { value: unknown }).value).toBe(false);
   });
 
-  it.each(['a=', 'a=(', 'a="unterminated', 'a=:AAE', 'a=:A:', 'a=1.5', 'A=1', 'a=1,', 'a=1 b=2', 'a="\\x"', 'a=:AA=A:'])('refuses %s', (text) => {
-    expect(() => parseDictionary(text)).toThrow(StructuredFieldError);
-  });
+  it.each(['a=', 'a=(', 'a="unterminated', 'a=:AAE', 'a=:A:', 'a=1.5', 'A=1', 'a=1,', 'a=1 b=2', 'a="\\x"', 'a=:AA=A:'])(
+    'refuses %s',
+    (text) => {
+      expect(() => parseDictionary(text)).toThrow(StructuredFieldError);
+    },
+  );
 
   it('base64 round-trips and is strict about padding and alphabet', () => {
     for (const length of [0, 1, 2, 3, 4, 31, 32, 64]) {

@@ -14,7 +14,9 @@ const clock = () => NOW * 1000;
 const body = JSON.stringify({ statusUpdate: { taskId: 't1', status: { state: 'TASK_STATE_COMPLETED' } } });
 const key = generateKeyPair('EdDSA');
 
-const setups: Array<[string, () => WebhookSigner, () => ReturnType<typeof createWebhookVerifier>, () => ReturnType<typeof createWebhookVerifier>]> = [
+const setups: Array<
+  [string, () => WebhookSigner, () => ReturnType<typeof createWebhookVerifier>, () => ReturnType<typeof createWebhookVerifier>]
+> = [
   [
     'hmac-sha256',
     () => createHmacWebhookSigner('s3cret'),
@@ -49,12 +51,18 @@ describe.each(setups)('webhook signatures (%s)', (algorithm, signer, verifier, w
   });
 
   it('modified body -> bad-signature', () => {
-    expect(verifier().verify(signer().sign(body, { timestamp: NOW }), body.replace('t1', 't2'))).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(verifier().verify(signer().sign(body, { timestamp: NOW }), body.replace('t1', 't2'))).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
   });
 
   it('timestamp swapped to a fresh one -> bad-signature (the timestamp is signed)', () => {
     const headers = signer().sign(body, { timestamp: NOW - 1000 });
-    expect(verifier().verify({ ...headers, [WEBHOOK_TIMESTAMP_HEADER]: String(NOW) }, body)).toEqual({ ok: false, reason: 'bad-signature' });
+    expect(verifier().verify({ ...headers, [WEBHOOK_TIMESTAMP_HEADER]: String(NOW) }, body)).toEqual({
+      ok: false,
+      reason: 'bad-signature',
+    });
   });
 
   it('replayed outside the window -> expired; inside -> ok', () => {
@@ -78,7 +86,11 @@ describe('webhook verifier — malformed input never throws', () => {
     ['garbage', { ...good, [WEBHOOK_SIGNATURE_HEADER]: 'garbage' }, 'malformed'],
     ['duplicate field', { ...good, [WEBHOOK_SIGNATURE_HEADER]: `${good[WEBHOOK_SIGNATURE_HEADER]},alg=hmac-sha256` }, 'malformed'],
     ['bad base64url', { ...good, [WEBHOOK_SIGNATURE_HEADER]: 'alg=hmac-sha256,sig=a+b/' }, 'malformed'],
-    ['two signature headers', { ...good, [WEBHOOK_SIGNATURE_HEADER]: [good[WEBHOOK_SIGNATURE_HEADER]!, good[WEBHOOK_SIGNATURE_HEADER]!] }, 'malformed'],
+    [
+      'two signature headers',
+      { ...good, [WEBHOOK_SIGNATURE_HEADER]: [good[WEBHOOK_SIGNATURE_HEADER]!, good[WEBHOOK_SIGNATURE_HEADER]!] },
+      'malformed',
+    ],
     ['unknown alg', { ...good, [WEBHOOK_SIGNATURE_HEADER]: 'alg=hmac-sha1,sig=AAAA' }, 'unsupported-algorithm'],
     ['ed25519 when only HMAC is configured', { ...good, [WEBHOOK_SIGNATURE_HEADER]: 'alg=ed25519,sig=AAAA' }, 'unsupported-algorithm'],
     ['truncated MAC', { ...good, [WEBHOOK_SIGNATURE_HEADER]: good[WEBHOOK_SIGNATURE_HEADER]!.slice(0, -3) }, 'bad-signature'],
@@ -103,7 +115,10 @@ describe('webhook verifier — malformed input never throws', () => {
   it('one verifier can accept both algorithms', () => {
     const both = createWebhookVerifier({ hmacSecret: 's3cret', ed25519PublicKey: key, clock });
     expect(both.verify(good, body)).toMatchObject({ ok: true, algorithm: 'hmac-sha256' });
-    expect(both.verify(createEd25519WebhookSigner(key).sign(body, { timestamp: NOW }), body)).toMatchObject({ ok: true, algorithm: 'ed25519' });
+    expect(both.verify(createEd25519WebhookSigner(key).sign(body, { timestamp: NOW }), body)).toMatchObject({
+      ok: true,
+      algorithm: 'ed25519',
+    });
   });
 
   it('HMAC vector: HMAC-SHA256("s3cret", "1767225600.{}") in base64url', () => {

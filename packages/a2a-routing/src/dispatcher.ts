@@ -101,12 +101,15 @@ export class Dispatcher {
     if (typeof options?.selfAgentId !== 'string' || options.selfAgentId === '') {
       throw new TypeError(`expected selfAgentId to be a non-empty string, got ${typeof options?.selfAgentId}`);
     }
-    if (typeof options.selector?.select !== 'function') throw new TypeError(`expected selector to be a PeerSelector, got ${typeof options.selector}`);
-    if (typeof options.remoteExecutor !== 'function') throw new TypeError(`expected remoteExecutor to be a function, got ${typeof options.remoteExecutor}`);
+    if (typeof options.selector?.select !== 'function')
+      throw new TypeError(`expected selector to be a PeerSelector, got ${typeof options.selector}`);
+    if (typeof options.remoteExecutor !== 'function')
+      throw new TypeError(`expected remoteExecutor to be a function, got ${typeof options.remoteExecutor}`);
     if (typeof options.pool?.candidates !== 'function') throw new TypeError(`expected pool to be a PeerPool, got ${typeof options.pool}`);
     if (options.governor !== undefined) {
       // Structural, not instanceof: a bundle may carry its own copy of a2a-governance.
-      if (typeof options.governor?.admit !== 'function') throw new TypeError(`expected governor to be a Governor, got ${typeof options.governor}`);
+      if (typeof options.governor?.admit !== 'function')
+        throw new TypeError(`expected governor to be a Governor, got ${typeof options.governor}`);
       const beside = GATE_OPTIONS.filter((name) => options[name] !== undefined);
       if (beside.length > 0) throw new TypeError(`expected the gates on the governor, got ${beside.join(', ')} beside it`);
       if (options.governor.selfAgentId !== options.selfAgentId) {
@@ -143,7 +146,10 @@ export class Dispatcher {
       gated.route = {
         candidates: [{ id: target }],
         select: (eligible) => {
-          peer = target === selfAgentId || eligible.length === 0 ? undefined : pool.candidates(task).find((candidate) => candidate.id === target);
+          peer =
+            target === selfAgentId || eligible.length === 0
+              ? undefined
+              : pool.candidates(task).find((candidate) => candidate.id === target);
           if (peer === undefined) {
             throw new NoEligiblePeerError({
               message: `agent ${target} cannot take skill ${task.skillId} (unknown, not qualified, or its breaker is open)`,
@@ -197,7 +203,10 @@ export class Dispatcher {
       const executor: Executor = peer ? this.options.remoteExecutor(peer) : this.options.fallback!;
       kind = executor.kind;
       const message = input.request.message;
-      const request: SendMessageRequest = { ...input.request, message: { ...message, metadata: writeTaskContext(message.metadata, context) } };
+      const request: SendMessageRequest = {
+        ...input.request,
+        message: { ...message, metadata: writeTaskContext(message.metadata, context) },
+      };
       outcome = await executor.execute({
         request,
         context,

@@ -86,7 +86,11 @@ const taskIdOf = (event: StreamResponse): string | undefined =>
  * first event to name it if none has), then stops the source's stream and rejects with the signal's
  * reason. Local and remote sources both end the task CANCELED.
  */
-export function createStreamingExecutor(kind: 'local' | 'remote', source: MessageStreamSource, options: StreamingExecutorOptions = {}): Executor {
+export function createStreamingExecutor(
+  kind: 'local' | 'remote',
+  source: MessageStreamSource,
+  options: StreamingExecutorOptions = {},
+): Executor {
   if (kind !== 'local' && kind !== 'remote') throw new TypeError(`expected kind 'local' or 'remote', got ${String(kind)}`);
   if (typeof source?.stream !== 'function') throw new TypeError(`expected a MessageStreamSource, got ${typeof source}`);
   const cancelTimeoutMs = options.cancelTimeoutMs ?? DEFAULT_CANCEL_TIMEOUT_MS;
@@ -97,7 +101,10 @@ export function createStreamingExecutor(kind: 'local' | 'remote', source: Messag
       const { context, signal, onUpdate } = input;
       if (signal.aborted) throw abortReason(signal);
       const message = input.request.message;
-      const request: SendMessageRequest = { ...input.request, message: { ...message, metadata: writeTaskContext(message.metadata, context) } };
+      const request: SendMessageRequest = {
+        ...input.request,
+        message: { ...message, metadata: writeTaskContext(message.metadata, context) },
+      };
       const updates: StreamResponse[] = [];
       let task: Task | undefined;
       let reply: Message | undefined;
@@ -127,7 +134,8 @@ export function createStreamingExecutor(kind: 'local' | 'remote', source: Messag
           task = applyStreamResponse(task, event);
           onUpdate?.(event);
         }
-        if (signal.aborted && source.cancel) await cancelAt(source.cancel.bind(source), task?.id, pending, iterator, request.tenant, cancelTimeoutMs);
+        if (signal.aborted && source.cancel)
+          await cancelAt(source.cancel.bind(source), task?.id, pending, iterator, request.tenant, cancelTimeoutMs);
       } finally {
         if (onAbort) signal.removeEventListener('abort', onAbort);
         if (!finished) {

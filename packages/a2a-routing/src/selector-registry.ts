@@ -42,7 +42,8 @@ export function createDefaultSelectorRegistry(): SelectorRegistry {
   return new SelectorRegistry()
     .register('cheapest_under_latency', (options) => {
       const budgetMs = numberOption(options, 'budgetMs');
-      if (budgetMs === undefined) throw new TypeError('expected budgetMs (routing.latency_budget_ms) for cheapest_under_latency, got undefined');
+      if (budgetMs === undefined)
+        throw new TypeError('expected budgetMs (routing.latency_budget_ms) for cheapest_under_latency, got undefined');
       return cheapestUnderLatency({ budgetMs });
     })
     .register('lowest_latency', () => lowestLatency())

@@ -23,7 +23,8 @@ function minBy(peers: readonly PeerSnapshot[], compare: (a: PeerSnapshot, b: Pee
  */
 export function cheapestUnderLatency(options: { budgetMs: number }): PeerSelector {
   const budgetMs = options?.budgetMs;
-  if (typeof budgetMs !== 'number' || !(budgetMs > 0)) throw new RangeError(`expected budgetMs to be a number > 0, got ${String(budgetMs)}`);
+  if (typeof budgetMs !== 'number' || !(budgetMs > 0))
+    throw new RangeError(`expected budgetMs to be a number > 0, got ${String(budgetMs)}`);
   return {
     name: 'cheapest_under_latency',
     select(task, peers) {

@@ -8,10 +8,22 @@ import {
   TaskPolicyEngine,
 } from '@a2aplane/a2a-governance';
 import { describe, expect, it, vi } from 'vitest';
-import { Dispatcher, type DispatcherOptions, type ExecutionOutcome, type Executor, lowestLatency, PeerPool, type PeerSelector } from '../src/index.js';
+import {
+  Dispatcher,
+  type DispatcherOptions,
+  type ExecutionOutcome,
+  type Executor,
+  lowestLatency,
+  PeerPool,
+  type PeerSelector,
+} from '../src/index.js';
 import { card, request } from './fixtures.js';
 
-const OK: ExecutionOutcome = { final: { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } }, updates: [], usage: { usd: 0.01, tokens: 5 } };
+const OK: ExecutionOutcome = {
+  final: { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } },
+  updates: [],
+  usage: { usd: 0.01, tokens: 5 },
+};
 
 function setup(overrides: Partial<DispatcherOptions> = {}) {
   const pool = new PeerPool();
@@ -34,7 +46,9 @@ describe('Dispatcher runs the Governor: a throw at any stage gives every resourc
     expect(budget.snapshot().reserved.usd).toBe(0);
     expect(budget.snapshot().inFlight).toBe(0);
     // Before the fix $0.90 stayed reserved and this $0.90 task was refused with BUDGET_EXCEEDED.
-    await expect(dispatchWith(dispatcher, createRootContext({ rootAgentId: 'agent-a' }), 0.9)).resolves.toMatchObject({ peerId: 'agent-b' });
+    await expect(dispatchWith(dispatcher, createRootContext({ rootAgentId: 'agent-a' }), 0.9)).resolves.toMatchObject({
+      peerId: 'agent-b',
+    });
     expect(execute).toHaveBeenCalledTimes(1);
   });
 
@@ -74,13 +88,20 @@ describe('Dispatcher runs the Governor: a throw at any stage gives every resourc
     });
     const { dispatcher } = setup({ governor });
     await dispatchWith(dispatcher, createRootContext({ rootAgentId: 'agent-a' }), 0.1);
-    expect(finishes.map((f) => `${f.stage}:${f.decision}`)).toEqual(['budget:accepted', 'recursion:accepted', 'selector:accepted', 'policy:accepted']);
+    expect(finishes.map((f) => `${f.stage}:${f.decision}`)).toEqual([
+      'budget:accepted',
+      'recursion:accepted',
+      'selector:accepted',
+      'policy:accepted',
+    ]);
     expect(new Set(finishes.map((f) => f.dispatchId)).size).toBe(1);
   });
 
   it('refuses a half-plugged configuration: gates beside a governor, or the governor of another agent', () => {
     const governor = new Governor({ selfAgentId: 'agent-a' });
-    expect(() => setup({ governor, recursion: new RecursionPolicy() })).toThrow(/expected the gates on the governor, got recursion beside it/);
+    expect(() => setup({ governor, recursion: new RecursionPolicy() })).toThrow(
+      /expected the gates on the governor, got recursion beside it/,
+    );
     expect(() => setup({ governor: new Governor({ selfAgentId: 'agent-z' }) })).toThrow(/expected the governor of agent-a/);
   });
 });

@@ -14,8 +14,18 @@ describe('executors (ADR-159 "Remote ≡ local": same outcome for the same strea
     const remote = createStreamingExecutor('remote', replaySource(STREAM));
     expect(local.kind).toBe('local');
     expect(remote.kind).toBe('remote');
-    const a = await local.execute({ request: request(), context, signal: new AbortController().signal, onUpdate: (u) => seenLocal.push(u) });
-    const b = await remote.execute({ request: request(), context, signal: new AbortController().signal, onUpdate: (u) => seenRemote.push(u) });
+    const a = await local.execute({
+      request: request(),
+      context,
+      signal: new AbortController().signal,
+      onUpdate: (u) => seenLocal.push(u),
+    });
+    const b = await remote.execute({
+      request: request(),
+      context,
+      signal: new AbortController().signal,
+      onUpdate: (u) => seenRemote.push(u),
+    });
     expect(a).toEqual(b);
     expect(seenLocal).toEqual(seenRemote);
     expect(a.updates).toHaveLength(STREAM.length);
@@ -25,11 +35,15 @@ describe('executors (ADR-159 "Remote ≡ local": same outcome for the same strea
 
   it('a message-only stream gives { message }; an empty stream is InvalidAgentResponseError', async () => {
     const message = { messageId: 'r-1', role: 'ROLE_AGENT' as const, parts: [{ text: 'hi' }] };
-    const outcome = await createLocalExecutor(replaySource([{ message }])).execute({ request: request(), context, signal: new AbortController().signal });
+    const outcome = await createLocalExecutor(replaySource([{ message }])).execute({
+      request: request(),
+      context,
+      signal: new AbortController().signal,
+    });
     expect(outcome.final).toEqual({ message });
-    await expect(createLocalExecutor(replaySource([])).execute({ request: request(), context, signal: new AbortController().signal })).rejects.toSatisfy(
-      (error: unknown) => InvalidAgentResponseError.isInstance(error),
-    );
+    await expect(
+      createLocalExecutor(replaySource([])).execute({ request: request(), context, signal: new AbortController().signal }),
+    ).rejects.toSatisfy((error: unknown) => InvalidAgentResponseError.isInstance(error));
   });
 
   it('abort stops even a source that ignores the signal, with the signal reason', async () => {
@@ -133,7 +147,9 @@ describe('executors (ADR-159 "Remote ≡ local": same outcome for the same strea
   });
 
   it('measureUsage reports usage', async () => {
-    const executor = createStreamingExecutor('remote', replaySource(STREAM), { measureUsage: (_final, updates) => ({ tokens: updates.length * 10 }) });
+    const executor = createStreamingExecutor('remote', replaySource(STREAM), {
+      measureUsage: (_final, updates) => ({ tokens: updates.length * 10 }),
+    });
     const outcome = await executor.execute({ request: request(), context, signal: new AbortController().signal });
     expect(outcome.usage).toEqual({ tokens: 50 });
   });

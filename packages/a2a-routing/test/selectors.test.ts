@@ -15,9 +15,23 @@ import {
 import { card } from './fixtures.js';
 
 // Three peers with different cost / latency / load (ADR-159 M3 routing_selectors).
-const fast: PeerSnapshot = { id: 'fast', card: card({ streaming: true }), ewmaLatencyMs: 50, ewmaCostUsd: 0.09, openTasks: 4, failureRate: 0.2 };
+const fast: PeerSnapshot = {
+  id: 'fast',
+  card: card({ streaming: true }),
+  ewmaLatencyMs: 50,
+  ewmaCostUsd: 0.09,
+  openTasks: 4,
+  failureRate: 0.2,
+};
 const cheap: PeerSnapshot = { id: 'cheap', card: card(), ewmaLatencyMs: 3000, ewmaCostUsd: 0.01, openTasks: 0, failureRate: 0 };
-const balanced: PeerSnapshot = { id: 'balanced', card: card({ streaming: true }), ewmaLatencyMs: 800, ewmaCostUsd: 0.03, openTasks: 1, failureRate: 0.05 };
+const balanced: PeerSnapshot = {
+  id: 'balanced',
+  card: card({ streaming: true }),
+  ewmaLatencyMs: 800,
+  ewmaCostUsd: 0.03,
+  openTasks: 1,
+  failureRate: 0.05,
+};
 const peers = [fast, cheap, balanced];
 const task = { skillId: 'analysis' };
 
@@ -69,7 +83,12 @@ describe('stock selectors (ADR-159 r2 "Routing strategy")', () => {
 
 describe('SelectorRegistry', () => {
   it('has the four stock names', () => {
-    expect(createDefaultSelectorRegistry().names().sort()).toEqual(['capability_match', 'cheapest_under_latency', 'lowest_latency', 'round_robin']);
+    expect(createDefaultSelectorRegistry().names().sort()).toEqual([
+      'capability_match',
+      'cheapest_under_latency',
+      'lowest_latency',
+      'round_robin',
+    ]);
   });
 
   it('an unknown name is a startup error (UnknownSelectorError)', () => {
@@ -87,7 +106,10 @@ describe('SelectorRegistry', () => {
   });
 
   it('custom factories receive options', () => {
-    const registry = new SelectorRegistry().register('sla_tier', (options) => ({ name: `sla_${String(options.tier)}`, select: () => undefined }));
+    const registry = new SelectorRegistry().register('sla_tier', (options) => ({
+      name: `sla_${String(options.tier)}`,
+      select: () => undefined,
+    }));
     expect(registry.create('sla_tier', { tier: 'gold' }).name).toBe('sla_gold');
   });
 

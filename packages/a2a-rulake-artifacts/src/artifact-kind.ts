@@ -1,4 +1,12 @@
-import { type Artifact, describeValue, type Part, RUVECTOR_KEYS, type Struct, readRuvectorMetadata, withRuvectorMetadata } from '@a2aplane/a2a-types';
+import {
+  type Artifact,
+  describeValue,
+  type Part,
+  RUVECTOR_KEYS,
+  type Struct,
+  readRuvectorMetadata,
+  withRuvectorMetadata,
+} from '@a2aplane/a2a-types';
 import { ARTIFACT_KIND_VERSION, SUPPORTED_ARTIFACT_KIND_VERSIONS, checkArtifactVersion } from './versioning.js';
 import { isWitness } from './witness.js';
 
@@ -118,7 +126,9 @@ function partsOf(kind: ArtifactKind, version: string): Part[] {
     }
     case 'raw':
       if (!Array.isArray(kind.parts) || kind.parts.length === 0) {
-        throw new RangeError(`expected parts to be a non-empty array of Parts, got ${Array.isArray(kind.parts) ? 'an empty array' : describeValue(kind.parts)}`);
+        throw new RangeError(
+          `expected parts to be a non-empty array of Parts, got ${Array.isArray(kind.parts) ? 'an empty array' : describeValue(kind.parts)}`,
+        );
       }
       return kind.parts.map((part) => ({ ...part }));
     default:
@@ -242,7 +252,8 @@ function decode(wireKind: string, parts: unknown[], options: FromArtifactOptions
         return { ok: false, note: 'RuLakeWitness payload is malformed' };
       }
       const marked = readRuvectorMetadata(isRecord(part.metadata) ? part.metadata : undefined)?.[RVLAKE_WITNESS_KEY];
-      if (marked !== undefined && marked !== witness) return { ok: false, note: 'RuLakeWitness rvlake_witness does not match data.witness' };
+      if (marked !== undefined && marked !== witness)
+        return { ok: false, note: 'RuLakeWitness rvlake_witness does not match data.witness' };
       // Least privilege: a capability this reader does not know grants nothing.
       const known = [...new Set(capabilities.filter(isCapability))];
       const kind: ArtifactKind = { kind: 'rulake_witness', witness, dataRef, capabilities: known };

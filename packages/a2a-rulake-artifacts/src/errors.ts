@@ -12,9 +12,7 @@ abstract class BrandedError extends Error {
 }
 
 function hasName(value: unknown, name: string): boolean {
-  return (
-    BRAND.is(value) && (value as { name?: unknown }).name === name
-  );
+  return BRAND.is(value) && (value as { name?: unknown }).name === name;
 }
 
 /** The grant does not include the capability the operation needs (ADR-159 r2 scoped grants). */
@@ -69,7 +67,14 @@ export class WitnessNotFoundError extends BrandedError {
   }
 }
 
-export type VectorCodecErrorCode = 'bad-magic' | 'unsupported-version' | 'bad-header' | 'truncated' | 'bad-block' | 'count-mismatch' | 'trailing-bytes';
+export type VectorCodecErrorCode =
+  | 'bad-magic'
+  | 'unsupported-version'
+  | 'bad-header'
+  | 'truncated'
+  | 'bad-block'
+  | 'count-mismatch'
+  | 'trailing-bytes';
 
 /** Encoded vector bytes are malformed. */
 export class VectorCodecError extends BrandedError {

@@ -1,4 +1,12 @@
-import { type Artifact, type Message, type Part, RUVECTOR_KEYS, type Struct, readRuvectorMetadata, withRuvectorMetadata } from '@a2aplane/a2a-types';
+import {
+  type Artifact,
+  type Message,
+  type Part,
+  RUVECTOR_KEYS,
+  type Struct,
+  readRuvectorMetadata,
+  withRuvectorMetadata,
+} from '@a2aplane/a2a-types';
 import { type ArtifactKind, type Capability, fromArtifact, isCapability, toArtifact } from './artifact-kind.js';
 import { describeValue } from '@a2aplane/a2a-types';
 import { HandOffError, WitnessNotFoundError } from './errors.js';
@@ -74,7 +82,8 @@ export async function resolveHandOff(
   options: ResolveHandOffOptions = {},
 ): Promise<{ vectors: AsyncIterable<Float32Array>; witness: string; capabilities: Capability[] }> {
   assertStore(store, ['stream', 'has']);
-  if (typeof options !== 'object' || options === null) throw new TypeError(`expected options to be an object, got ${describeValue(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`expected options to be an object, got ${describeValue(options)}`);
   if (options.require !== undefined) assertCapabilities(options.require, 'options.require');
   const read = fromArtifact(artifact);
   if (read.kind !== 'rulake_witness') {
@@ -147,7 +156,11 @@ export function readHandOffMessage(message: Message): Artifact | undefined {
 }
 
 function assertStore(store: unknown, methods: Array<keyof WitnessStore>): asserts store is WitnessStore {
-  if (typeof store !== 'object' || store === null || !methods.every((name) => typeof (store as Record<string, unknown>)[name] === 'function')) {
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    !methods.every((name) => typeof (store as Record<string, unknown>)[name] === 'function')
+  ) {
     throw new TypeError(`expected store to be a WitnessStore (${methods.join(', ')}), got ${describeValue(store)}`);
   }
 }

@@ -41,4 +41,10 @@ export {
 export { artifactCardParams, memoryExtensionParams, readArtifactKindVersions, readMemoryParams } from './memory-extension.js';
 export type { MemoryExtensionParamsOptions, RuLakeMemoryParams } from './memory-extension.js';
 export { HANDOFF_ARTIFACT_ID_KEY, createHandOffMessage, handOffVectors, readHandOffMessage, resolveHandOff } from './handoff.js';
-export type { CreateHandOffMessageOptions, HandOffVectorsOptions, HandOffVectorsResult, ResolveHandOffOptions, RuLakeWitnessKind } from './handoff.js';
+export type {
+  CreateHandOffMessageOptions,
+  HandOffVectorsOptions,
+  HandOffVectorsResult,
+  ResolveHandOffOptions,
+  RuLakeWitnessKind,
+} from './handoff.js';

@@ -31,7 +31,8 @@ export function memoryExtensionParams(options: MemoryExtensionParamsOptions = {}
     throw new TypeError(`expected shard to be a string, got ${typeof options.shard}`);
   }
   const version = options.witnessFormatVersion ?? WITNESS_FORMAT_VERSION;
-  if (!Number.isInteger(version) || version < 1) throw new RangeError(`expected witnessFormatVersion to be an integer >= 1, got ${describeValue(version)}`);
+  if (!Number.isInteger(version) || version < 1)
+    throw new RangeError(`expected witnessFormatVersion to be an integer >= 1, got ${describeValue(version)}`);
   const params: RuLakeMemoryParams = { type: 'rvlake' };
   if (options.shard !== undefined) params.shard = options.shard;
   params.capabilities = [...new Set(capabilities)];
@@ -43,9 +44,10 @@ export function memoryExtensionParams(options: MemoryExtensionParamsOptions = {}
  * The card-extension params this package owns: `memory` and `artifact_kind_versions_supported`.
  * Merge them into the `params` of the `RUVECTOR_EXTENSION_URI` extension with the other ruvector keys.
  */
-export function artifactCardParams(
-  options: MemoryExtensionParamsOptions & { artifactKindVersions?: readonly string[] } = {},
-): { memory: RuLakeMemoryParams; artifact_kind_versions_supported: string[] } {
+export function artifactCardParams(options: MemoryExtensionParamsOptions & { artifactKindVersions?: readonly string[] } = {}): {
+  memory: RuLakeMemoryParams;
+  artifact_kind_versions_supported: string[];
+} {
   return {
     memory: memoryExtensionParams(options),
     artifact_kind_versions_supported: [...(options.artifactKindVersions ?? SUPPORTED_ARTIFACT_KIND_VERSIONS)],

@@ -35,7 +35,11 @@ export function artifactVersionNegotiator(
     const advertised = readArtifactKindVersions(card);
     if (advertised === undefined) {
       return requireAdvertised
-        ? { ok: false, reason: 'the card advertises no artifact_kind_versions_supported', metadata: { local: supported.join(','), remote: '' } }
+        ? {
+            ok: false,
+            reason: 'the card advertises no artifact_kind_versions_supported',
+            metadata: { local: supported.join(','), remote: '' },
+          }
         : { ok: true };
     }
     const version = negotiateArtifactKindVersion(supported, advertised);

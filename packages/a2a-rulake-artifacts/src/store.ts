@@ -33,7 +33,8 @@ export interface WitnessStore {
  * witness string throws `WitnessNotFoundError`, so it never reaches a path or a key.
  */
 export function assertGrant(grant: WitnessGrant, capability: Capability): void {
-  if (!isCapability(capability)) throw new TypeError(`expected capability to be 'read' | 'write' | 'search', got ${describeValue(capability)}`);
+  if (!isCapability(capability))
+    throw new TypeError(`expected capability to be 'read' | 'write' | 'search', got ${describeValue(capability)}`);
   if (typeof grant !== 'object' || grant === null || typeof grant.witness !== 'string' || !Array.isArray(grant.capabilities)) {
     throw new TypeError(`expected grant to be { witness: string, capabilities: Capability[] }, got ${describeValue(grant)}`);
   }

@@ -148,7 +148,8 @@ export async function* decodeVectors(chunks: AsyncIterable<Uint8Array> | Iterabl
         done = true;
         break;
       }
-      if (!(next.value instanceof Uint8Array)) throw new TypeError(`expected every chunk to be a Uint8Array, got ${describeValue(next.value)}`);
+      if (!(next.value instanceof Uint8Array))
+        throw new TypeError(`expected every chunk to be a Uint8Array, got ${describeValue(next.value)}`);
       queue.push(next.value);
     }
     return queue.available >= n;

@@ -21,7 +21,6 @@ function assertBytes(value: unknown, what: string): asserts value is Uint8Array 
   }
 }
 
-
 /** Lowercase hex SHAKE-256 (32-byte output) of `bytes`. */
 export function computeWitness(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');

@@ -119,7 +119,8 @@ describe('ADR-159 r2: receivers that do not understand a kind degrade to Raw', (
       const wire = JSON.stringify(toArtifact(kind));
       for (let i = 0; i < 150; i++) {
         const at = Math.floor(random() * wire.length);
-        const corrupted = wire.slice(0, at) + String.fromCharCode(32 + Math.floor(random() * 95)) + wire.slice(at + 1 + Math.floor(random() * 3));
+        const corrupted =
+          wire.slice(0, at) + String.fromCharCode(32 + Math.floor(random() * 95)) + wire.slice(at + 1 + Math.floor(random() * 3));
         let value: unknown;
         try {
           value = JSON.parse(corrupted);
@@ -193,12 +194,15 @@ describe('ADR-159 r2 schema-enforced JSON', () => {
 
   it('validates with an ajv-style function and a {valid, errors} function', () => {
     expect(validateStructured({ kind: 'structured_json', value: { answer: 1 } }, ajvLike)).toEqual({ ok: true });
-    expect(validateStructured({ kind: 'structured_json', value: 3 }, ajvLike)).toEqual({ ok: false, errors: [{ message: 'missing answer' }] });
+    expect(validateStructured({ kind: 'structured_json', value: 3 }, ajvLike)).toEqual({
+      ok: false,
+      errors: [{ message: 'missing answer' }],
+    });
     const fn = (value: unknown) => ({ valid: value === 1, errors: ['not one'] });
     expect(validateStructured({ kind: 'structured_json', value: 2 }, fn)).toEqual({ ok: false, errors: ['not one'] });
   });
 
-  it('accepts a function shaped like ajv\'s ValidateFunction (type-checked), errors null on success', () => {
+  it("accepts a function shaped like ajv's ValidateFunction (type-checked), errors null on success", () => {
     // ajv/dist/types: `(this: Ajv | any, data: any, dataCxt?) => data is T` plus `errors`, `schema`.
     interface AjvErrorObject {
       instancePath: string;
@@ -215,13 +219,26 @@ describe('ADR-159 r2 schema-enforced JSON', () => {
     }
     const validate = ((data: unknown) => {
       const ok = typeof data === 'object' && data !== null && typeof (data as { answer?: unknown }).answer === 'number';
-      validate.errors = ok ? null : [{ instancePath: '/answer', schemaPath: '#/properties/answer/type', keyword: 'type', params: { type: 'number' }, message: 'must be number' }];
+      validate.errors = ok
+        ? null
+        : [
+            {
+              instancePath: '/answer',
+              schemaPath: '#/properties/answer/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+            },
+          ];
       return ok;
     }) as AjvValidateFunction<{ answer: number }>;
     validate.schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
     const validator: StructuredValidator = validate;
     expect(validateStructured({ kind: 'structured_json', value: { answer: 1 } }, validator)).toEqual({ ok: true });
-    expect(validateStructured({ kind: 'structured_json', value: { answer: 'x' } }, validator)).toMatchObject({ ok: false, errors: [{ keyword: 'type' }] });
+    expect(validateStructured({ kind: 'structured_json', value: { answer: 'x' } }, validator)).toMatchObject({
+      ok: false,
+      errors: [{ keyword: 'type' }],
+    });
     const artifact = toArtifact({ kind: 'structured_json', value: { answer: 'x' }, schema: 'urn:answer' });
     expect(fromArtifact(artifact, { validators: { 'urn:answer': validate } })).toMatchObject({ kind: 'raw' });
   });

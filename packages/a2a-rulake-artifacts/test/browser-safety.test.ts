@@ -30,6 +30,8 @@ describe('browser and edge safety of the root entry', () => {
 
   it.each(files.map((file) => [relative(SRC, file), file]))('%s uses no Node built-ins, Buffer or process', (_name, file) => {
     const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-    expect(code).not.toMatch(/from ['"]node:|from ['"](fs|path|crypto|url|os|stream)['"]|require\(|\bBuffer\b|\bprocess\.|reference types="node"/);
+    expect(code).not.toMatch(
+      /from ['"]node:|from ['"](fs|path|crypto|url|os|stream)['"]|require\(|\bBuffer\b|\bprocess\.|reference types="node"/,
+    );
   });
 });

@@ -38,21 +38,46 @@ describe('programmer errors: TypeError / RangeError "expected X, got Y"', () => 
   const cases: Array<[string, () => unknown, typeof TypeError | typeof RangeError]> = [
     ['toArtifact of null', () => toArtifact(null as never), TypeError],
     ['toArtifact with a non-string text', () => toArtifact({ kind: 'text', text: 1 } as never), TypeError],
-    ['toArtifact with a bad witness', () => toArtifact({ kind: 'vector_ref', backend: 'b', collection: 'c', witness: 'x', dim: 1, count: 1 }), TypeError],
-    ['toArtifact with dim 0', () => toArtifact({ kind: 'vector_ref', backend: 'b', collection: 'c', witness: WITNESS, dim: 0, count: 1 }), RangeError],
+    [
+      'toArtifact with a bad witness',
+      () => toArtifact({ kind: 'vector_ref', backend: 'b', collection: 'c', witness: 'x', dim: 1, count: 1 }),
+      TypeError,
+    ],
+    [
+      'toArtifact with dim 0',
+      () => toArtifact({ kind: 'vector_ref', backend: 'b', collection: 'c', witness: WITNESS, dim: 0, count: 1 }),
+      RangeError,
+    ],
     ['toArtifact with empty Raw parts', () => toArtifact({ kind: 'raw', parts: [] }), RangeError],
-    ['toArtifact with an unknown capability', () => toArtifact({ kind: 'rulake_witness', witness: WITNESS, dataRef: 'x', capabilities: ['admin'] } as unknown as ArtifactKind), TypeError],
+    [
+      'toArtifact with an unknown capability',
+      () => toArtifact({ kind: 'rulake_witness', witness: WITNESS, dataRef: 'x', capabilities: ['admin'] } as unknown as ArtifactKind),
+      TypeError,
+    ],
     ['validateStructured with a non-validator', () => validateStructured({ kind: 'structured_json', value: 1 }, 5 as never), TypeError],
     ['negotiateArtifactKindVersion with a string', () => negotiateArtifactKindVersion('1' as never, ['1']), TypeError],
     ['checkArtifactVersion with numbers', () => checkArtifactVersion('1', [1] as never), TypeError],
     ['computeWitness of a string', () => computeWitness('abc' as never), TypeError],
     ['a witness hasher fed an array', () => createWitnessHasher().update([1] as never), TypeError],
     ['the node witness hasher fed a string', () => createNodeWitnessHasher().update('x' as never), TypeError],
-    ['assertGrant with an unknown capability', () => assertGrant({ witness: WITNESS, capabilities: ['read'] }, 'admin' as never), TypeError],
+    [
+      'assertGrant with an unknown capability',
+      () => assertGrant({ witness: WITNESS, capabilities: ['read'] }, 'admin' as never),
+      TypeError,
+    ],
     ['assertGrant with a null grant', () => assertGrant(null as never, 'read'), TypeError],
     ['store.get with a null grant', () => store.get(null as never), TypeError],
     ['store.put of a string', () => store.put('text' as never), TypeError],
-    ['store.put of a stream of numbers', () => store.put((async function* () { yield 1 as never; })()), TypeError],
+    [
+      'store.put of a stream of numbers',
+      () =>
+        store.put(
+          (async function* () {
+            yield 1 as never;
+          })(),
+        ),
+      TypeError,
+    ],
     ['memoryExtensionParams with an unknown capability', () => memoryExtensionParams({ capabilities: ['root' as never] }), TypeError],
     ['memoryExtensionParams with witness format 0', () => memoryExtensionParams({ witnessFormatVersion: 0 }), RangeError],
     ['encodeVectors with dim 0', () => collect(encodeVectors([], 0)), RangeError],
@@ -63,12 +88,24 @@ describe('programmer errors: TypeError / RangeError "expected X, got Y"', () => 
     ['handOffVectors without a store', () => handOffVectors(undefined as never, generateVectors(1, 2), 2), TypeError],
     ['handOffVectors with non-iterable vectors', () => handOffVectors(store, 42 as never, 2), TypeError],
     ['handOffVectors with a string dim', () => handOffVectors(store, generateVectors(1, 2), '2' as never), TypeError],
-    ['handOffVectors with an unknown capability', () => handOffVectors(store, generateVectors(1, 2), 2, { capabilities: ['admin' as never] }), TypeError],
+    [
+      'handOffVectors with an unknown capability',
+      () => handOffVectors(store, generateVectors(1, 2), 2, { capabilities: ['admin' as never] }),
+      TypeError,
+    ],
     ['resolveHandOff with a non-store', () => resolveHandOff({} as never, witnessArtifact), TypeError],
-    ['resolveHandOff requiring an unknown capability', () => resolveHandOff(store, witnessArtifact, { require: ['admin' as never] }), TypeError],
+    [
+      'resolveHandOff requiring an unknown capability',
+      () => resolveHandOff(store, witnessArtifact, { require: ['admin' as never] }),
+      TypeError,
+    ],
     ['createHandOffMessage of null', () => createHandOffMessage(null as never), TypeError],
     ['createFileSystemWitnessStore without a directory', () => createFileSystemWitnessStore({ directory: '' }), TypeError],
-    ['createFileSystemWitnessStore with readChunkBytes 0', () => createFileSystemWitnessStore({ directory: '/tmp/x', readChunkBytes: 0 }), RangeError],
+    [
+      'createFileSystemWitnessStore with readChunkBytes 0',
+      () => createFileSystemWitnessStore({ directory: '/tmp/x', readChunkBytes: 0 }),
+      RangeError,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, run, type) => {
@@ -79,7 +116,13 @@ describe('programmer errors: TypeError / RangeError "expected X, got Y"', () => 
 
   it('nothing is written to the tier when handOffVectors gets bad arguments', async () => {
     let puts = 0;
-    const counting = { ...createInMemoryWitnessStore(), put: async () => { puts++; return { witness: WITNESS, dataRef: 'x', size: 0 }; } };
+    const counting = {
+      ...createInMemoryWitnessStore(),
+      put: async () => {
+        puts++;
+        return { witness: WITNESS, dataRef: 'x', size: 0 };
+      },
+    };
     await thrown(() => handOffVectors(counting, generateVectors(1, 2), 2, { capabilities: ['admin' as never] }));
     await thrown(() => handOffVectors(counting, generateVectors(1, 2), Number.NaN));
     expect(puts).toBe(0);

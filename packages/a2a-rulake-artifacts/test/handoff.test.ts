@@ -48,7 +48,10 @@ describe('hand-off through the in-memory store', () => {
   it('ADR-159 r2 scoped grant: write and search are checked on resolve when the receiver needs them', async () => {
     const store = createInMemoryWitnessStore();
     const readOnly = (await handOffVectors(store, generateVectors(10, 4), 4, { capabilities: ['read'] })).artifact;
-    await expect(resolveHandOff(store, readOnly, { require: ['search'] })).rejects.toMatchObject({ name: 'WitnessAccessDeniedError', required: 'search' });
+    await expect(resolveHandOff(store, readOnly, { require: ['search'] })).rejects.toMatchObject({
+      name: 'WitnessAccessDeniedError',
+      required: 'search',
+    });
     await expect(resolveHandOff(store, readOnly, { require: ['write'] })).rejects.toBeInstanceOf(WitnessAccessDeniedError);
     const readSearch = (await handOffVectors(store, generateVectors(10, 4), 4, { capabilities: ['read', 'search'] })).artifact;
     const { vectors } = await resolveHandOff(store, readSearch, { require: ['search'] });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  WitnessAccessDeniedError,
-  WitnessNotFoundError,
-  computeWitness,
-  createInMemoryWitnessStore,
-} from '../src/index.js';
+import { WitnessAccessDeniedError, WitnessNotFoundError, computeWitness, createInMemoryWitnessStore } from '../src/index.js';
 import { chunked, concatBytes, sameBytes } from './helpers.js';
 
 const bytes = new TextEncoder().encode('the shared memory tier'.repeat(10_000));

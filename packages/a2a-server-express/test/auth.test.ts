@@ -1,11 +1,6 @@
 import { type SecurityScheme, UnauthenticatedError } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
-import {
-  type AuthRequest,
-  createAuthenticator,
-  createStaticApiKeyVerifier,
-  timingSafeEqualString,
-} from '../src/auth/index.js';
+import { type AuthRequest, createAuthenticator, createStaticApiKeyVerifier, timingSafeEqualString } from '../src/auth/index.js';
 
 function req(headers: Record<string, string> = {}, query = ''): AuthRequest {
   return { headers, query: new URLSearchParams(query), method: 'POST' };
@@ -162,9 +157,7 @@ describe('createAuthenticator (spec §7.3-§7.4)', () => {
       scheme: 'key',
     });
     await expect(auth(req({}, 'api_key=k-alice'))).resolves.toMatchObject({ scheme: 'q' });
-    expect(await rejection(auth(req({ 'x-api-key': 'k-alice', authorization: 'Bearer bad' })))).toBeInstanceOf(
-      UnauthenticatedError,
-    );
+    expect(await rejection(auth(req({ 'x-api-key': 'k-alice', authorization: 'Bearer bad' })))).toBeInstanceOf(UnauthenticatedError);
   });
 
   it('throws at construction when a declared scheme has no verifier or a requirement names an unknown scheme', () => {

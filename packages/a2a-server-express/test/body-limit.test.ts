@@ -34,7 +34,11 @@ async function listen(binding: Binding): Promise<{ url: string; close(): Promise
  * writes 64 KiB chunks as fast as the socket takes them) and resolves, once the server closed the
  * connection, with the status line it sent and the bytes written until then.
  */
-function endlessUpload(url: string, path: string, contentType = 'application/json'): Promise<{ status: number | undefined; bytesSent: number }> {
+function endlessUpload(
+  url: string,
+  path: string,
+  contentType = 'application/json',
+): Promise<{ status: number | undefined; bytesSent: number }> {
   return new Promise((resolve) => {
     const { port } = new URL(url);
     const chunk = Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 'x'), Buffer.from('\r\n')]);
@@ -46,7 +50,9 @@ function endlessUpload(url: string, path: string, contentType = 'application/jso
     });
     socket.on('error', () => undefined);
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1]) || undefined, bytesSent }));
-    socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${contentType}\r\nA2A-Version: 1.0\r\ntransfer-encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: ${contentType}\r\nA2A-Version: 1.0\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
     const pump = (): void => {
       while (!socket.destroyed) {
         bytesSent += chunk.length;

@@ -6,7 +6,9 @@ describe('cloneStored (the task store copy)', () => {
     const task = {
       id: 't',
       status: { state: 'TASK_STATE_WORKING', timestamp: '2026-01-01T00:00:00.000Z' },
-      history: [{ messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }, { data: { n: 1, list: [1, null, 'a'], deep: { a: { b: true } } } }] }],
+      history: [
+        { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }, { data: { n: 1, list: [1, null, 'a'], deep: { a: { b: true } } } }] },
+      ],
       metadata: { absent: undefined, zero: 0, empty: '' },
     };
     const copy = cloneStored(task);
@@ -30,7 +32,7 @@ describe('cloneStored (the task store copy)', () => {
     expect(cloneStored([1, , 3])).toStrictEqual(structuredClone([1, , 3]));
   });
 
-  it('never lets an own __proto__ key (from JSON.parse) change the copy\'s prototype', () => {
+  it("never lets an own __proto__ key (from JSON.parse) change the copy's prototype", () => {
     const parsed = JSON.parse('{"a":1,"__proto__":{"polluted":true}}') as Record<string, unknown>;
     const copy = cloneStored(parsed);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);

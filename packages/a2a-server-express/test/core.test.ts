@@ -16,7 +16,11 @@ describe('binding-neutral core', () => {
         throw new Error('database down: password=hunter2');
       },
     });
-    const result = await badAuth.handle({ method: 'ListTasks', params: {}, auth: { headers: {}, query: new URLSearchParams(), method: 'POST' } });
+    const result = await badAuth.handle({
+      method: 'ListTasks',
+      params: {},
+      auth: { headers: {}, query: new URLSearchParams(), method: 'POST' },
+    });
     expect(result.kind === 'error' && result.error.reason).toBe('UNAUTHENTICATED');
     expect(result.kind === 'error' && result.error.message).not.toContain('hunter2');
     await server.close();
@@ -82,7 +86,10 @@ describe('binding-neutral core', () => {
         },
       },
     });
-    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } } });
+    const sent = await server.handle({
+      method: 'SendMessage',
+      params: { message: userMessage('x'), configuration: { returnImmediately: true } },
+    });
     const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
     const canceled = await server.handle({ method: 'CancelTask', params: { id } });
     expect(canceled.kind === 'result' && (canceled.result as { status: { state: string } }).status.state).toBe('TASK_STATE_CANCELED');
@@ -107,7 +114,10 @@ describe('binding-neutral core', () => {
         },
       },
     });
-    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } } });
+    const sent = await server.handle({
+      method: 'SendMessage',
+      params: { message: userMessage('x'), configuration: { returnImmediately: true } },
+    });
     const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
     const sub = await server.handle({ method: 'SubscribeToTask', params: { id } });
     expect(sub.kind).toBe('stream');
@@ -143,7 +153,9 @@ describe('binding-neutral core', () => {
     gate.open();
     for (let i = 0; i < 50 && server.stats().liveTasks > 0; i++) await new Promise((r) => setTimeout(r, 5));
     const list = await server.handle({ method: 'ListTasks', params: {} });
-    expect(list.kind === 'result' && (list.result as { tasks: { status: { state: string } }[] }).tasks[0]?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(list.kind === 'result' && (list.result as { tasks: { status: { state: string } }[] }).tasks[0]?.status.state).toBe(
+      'TASK_STATE_COMPLETED',
+    );
     await server.close();
   });
 
@@ -165,7 +177,9 @@ describe('binding-neutral core', () => {
         },
       });
       const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x') } });
-      expect(sent.kind === 'result' && (sent.result as { task: { status: { state: string } } }).task.status.state).toBe('TASK_STATE_FAILED');
+      expect(sent.kind === 'result' && (sent.result as { task: { status: { state: string } } }).task.status.state).toBe(
+        'TASK_STATE_FAILED',
+      );
       await server.close();
     }
   });
@@ -182,7 +196,7 @@ describe('binding-neutral core', () => {
 });
 
 describe('the executor signal', () => {
-  it('aborts with the governor\'s reason, read before or after the governor stops the task', async () => {
+  it("aborts with the governor's reason, read before or after the governor stops the task", async () => {
     for (const readFirst of [true, false]) {
       const governor = new AbortController();
       const gate = createGate();
@@ -210,7 +224,10 @@ describe('the executor signal', () => {
           },
         },
       });
-      const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } } });
+      const sent = await server.handle({
+        method: 'SendMessage',
+        params: { message: userMessage('x'), configuration: { returnImmediately: true } },
+      });
       expect(sent.kind).toBe('result');
       governor.abort('max duration');
       gate.open();
@@ -240,7 +257,19 @@ describe('the executor request context', () => {
     });
     await server.handle({ method: 'SendMessage', params: { message: userMessage('x') }, version: '1.0' });
     expect(seen?.keys).toEqual(
-      ['acceptedOutputModes', 'contextId', 'extensions', 'message', 'principal', 'skillId', 'task', 'taskContext', 'taskId', 'tenant', 'version'].sort(),
+      [
+        'acceptedOutputModes',
+        'contextId',
+        'extensions',
+        'message',
+        'principal',
+        'skillId',
+        'task',
+        'taskContext',
+        'taskId',
+        'tenant',
+        'version',
+      ].sort(),
     );
     expect(seen?.signalIsOwn).toBe(false);
     expect(seen?.aborted).toBe(false);
@@ -267,7 +296,11 @@ describe('late subscribers after a burst of events', () => {
         },
       },
     });
-    const sent = await server.handle({ method: 'SendMessage', params: { message: userMessage('x'), configuration: { returnImmediately: true } }, version: '1.0' });
+    const sent = await server.handle({
+      method: 'SendMessage',
+      params: { message: userMessage('x'), configuration: { returnImmediately: true } },
+      version: '1.0',
+    });
     const id = ((sent as { result: { task: { id: string } } }).result.task as { id: string }).id;
     for (let i = 0; i < 50 && (await server.store.lastSeq({ tenant: '', taskId: id })) < 5; i++) await new Promise((r) => setTimeout(r, 2));
     const resumed = await server.handle({ method: 'SubscribeToTask', params: { id }, lastEventId: '1', version: '1.0' });

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ExecutionSignal } from '../src/core/execution-signal.js';
 
-describe('ExecutionSignal (the executor\'s lazily made AbortSignal)', () => {
+describe("ExecutionSignal (the executor's lazily made AbortSignal)", () => {
   it('follows its sources only once read, and stops following on unfollow()', () => {
     const governor = new AbortController();
     const execution = new ExecutionSignal(governor.signal, undefined);
@@ -16,7 +16,7 @@ describe('ExecutionSignal (the executor\'s lazily made AbortSignal)', () => {
     expect(signal.aborted).toBe(false);
   });
 
-  it('aborts with the source\'s reason, whether the source aborts before or after the first read', () => {
+  it("aborts with the source's reason, whether the source aborts before or after the first read", () => {
     const before = new AbortController();
     const early = new ExecutionSignal(before.signal, undefined);
     before.abort('budget');

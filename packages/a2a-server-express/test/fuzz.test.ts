@@ -53,12 +53,18 @@ const METHODS = [
 /** Nested arrays or objects, 1 to 3 000 levels: past the default depth limit more often than not. */
 const deepValue = fc
   .tuple(fc.integer({ min: 1, max: 3_000 }), fc.boolean())
-  .map(([depth, objects]) => JSON.parse(objects ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown);
+  .map(
+    ([depth, objects]) =>
+      JSON.parse(objects ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown,
+  );
 const jsonValue = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   { weight: 2, arbitrary: deepValue },
   { weight: 1, arbitrary: fc.string({ maxLength: 3_000 }) },
-  { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'a'), fc.jsonValue({ maxDepth: 2 })) },
+  {
+    weight: 1,
+    arbitrary: fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'a'), fc.jsonValue({ maxDepth: 2 })),
+  },
 );
 const part = fc.oneof(
   fc.record({ text: fc.oneof(fc.constantFrom(...COMMANDS), fc.string()) }),
@@ -90,7 +96,13 @@ const configuration = fc.record(
 );
 const params = fc.oneof(
   { weight: 4, arbitrary: fc.record({ message, configuration }, { requiredKeys: ['message'] }) },
-  { weight: 1, arbitrary: fc.record({ id: fc.oneof(fc.string(), jsonValue), historyLength: fc.anything(), pageSize: fc.anything(), metadata: jsonValue }, { requiredKeys: [] }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { id: fc.oneof(fc.string(), jsonValue), historyLength: fc.anything(), pageSize: fc.anything(), metadata: jsonValue },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
 const id = fc.oneof(fc.integer(), fc.string({ maxLength: 300 }), fc.constant(null), fc.double(), fc.object(), deepValue);
@@ -113,7 +125,21 @@ const jsonRpcBody = fc.oneof(
   },
 );
 const restPath = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('/message:send', '/message:stream', '/tasks', '/tasks/x', '/tasks/x:cancel', '/tasks/x:subscribe', '/extendedAgentCard', '/t/tasks/%ZZ', '/tasks/x/pushNotificationConfigs', '/acme/message:send') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      '/message:send',
+      '/message:stream',
+      '/tasks',
+      '/tasks/x',
+      '/tasks/x:cancel',
+      '/tasks/x:subscribe',
+      '/extendedAgentCard',
+      '/t/tasks/%ZZ',
+      '/tasks/x/pushNotificationConfigs',
+      '/acme/message:send',
+    ),
+  },
   // Dot segments would leave the REST mount (the URL parser resolves them, %2e included).
   { weight: 1, arbitrary: fc.webPath().filter((path) => !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) },
 );
@@ -134,7 +160,11 @@ describe.each(BINDINGS)('fuzz (%s)', (binding) => {
       fc.asyncProperty(fc.array(request, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
         await Promise.all(
           batch.map(async ([body, v1]) => {
-            const reply = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(v1 ? { 'A2A-Version': '1.0' } : {}) }, body });
+            const reply = await send(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', ...(v1 ? { 'A2A-Version': '1.0' } : {}) },
+              body,
+            });
             expectJsonRpcReply(reply, body, expectedJsonRpcId(body));
           }),
         );
@@ -168,10 +198,20 @@ describe.each(BINDINGS)('fuzz (%s)', (binding) => {
   it(`process survival: the hostile corpus (${HOSTILE_CASES.length} bodies), each answered spec-shaped with its id, the process alive and serving after each`, async () => {
     const url = child.urls[binding];
     for (const hostile of HOSTILE_CASES) {
-      const reply = await send(`${url}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: hostile.jsonRpc });
+      const reply = await send(`${url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: hostile.jsonRpc,
+      });
       expectJsonRpcReply(reply, hostile.jsonRpc, expectedJsonRpcId(hostile.jsonRpc));
       if (hostile.rest !== undefined) {
-        expectRestReply(await send(`${url}/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: hostile.rest }));
+        expectRestReply(
+          await send(`${url}/a2a/rest/message:send`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+            body: hostile.rest,
+          }),
+        );
       }
       await expectAliveAndServing(url, hostile.name);
     }

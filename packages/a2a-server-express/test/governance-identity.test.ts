@@ -2,7 +2,14 @@ import { createCallAuthorizer, createInMemoryBudgetLedger, Governor, RecursionPo
 import { agentIdFromPublicKey, createAllowlistIdentityResolver, generateKeyPair } from '@a2aplane/a2a-identity';
 import type { SecurityScheme } from '@a2aplane/a2a-types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentExecutor, createA2AServer, createAuthenticator, createStaticApiKeyVerifier, createTaskUpdater, type GovernanceOptions } from '../src/index.js';
+import {
+  type AgentExecutor,
+  createA2AServer,
+  createAuthenticator,
+  createStaticApiKeyVerifier,
+  createTaskUpdater,
+  type GovernanceOptions,
+} from '../src/index.js';
 import { echoExecutor, rest, rpc, startServer, type TestServer, testCard, userMessage } from './helpers.js';
 
 let server: TestServer | undefined;
@@ -12,7 +19,7 @@ afterEach(async () => {
 });
 
 type Json = Record<string, unknown>;
-const errorOf = (body: Json) => (body.error as { code: number; data: Json[] });
+const errorOf = (body: Json) => body.error as { code: number; data: Json[] };
 const reasonOf = (body: Json) => (errorOf(body).data[0] as { reason: string }).reason;
 
 const LISTED = agentIdFromPublicKey(generateKeyPair('EdDSA').publicKey);
@@ -69,7 +76,11 @@ describe('call authorization inside the governance pipeline (issue 16.3)', () =>
 
   it('refuses an unlisted agent before the stream opens, and a refused caller costs no budget', async () => {
     const budget = createInMemoryBudgetLedger({ maxTasksPerMinute: 1 });
-    const governor = new Governor({ selfAgentId: 'self', authorize: createCallAuthorizer({ identity: createAllowlistIdentityResolver([LISTED]) }), budget });
+    const governor = new Governor({
+      selfAgentId: 'self',
+      authorize: createCallAuthorizer({ identity: createAllowlistIdentityResolver([LISTED]) }),
+      budget,
+    });
     server = await startServer({ executor: echoExecutor, authenticate: authenticate(), governance: governor });
     for (let i = 0; i < 3; i++) {
       const refused = await rpc(server.url, 'SendStreamingMessage', { message: userMessage('hi') }, { 'X-API-Key': 'key-unlisted' });
@@ -101,19 +112,30 @@ describe('call authorization inside the governance pipeline (issue 16.3)', () =>
       readTaskContext: (metadata) => governor.readTaskContext(metadata),
     };
     server = await startServer({ executor, authenticate: authenticate(), governance });
-    const first = await rpc(server.url, 'SendMessage', { message: userMessage('a'), configuration: { returnImmediately: true } }, { 'X-API-Key': 'key-listed' });
+    const first = await rpc(
+      server.url,
+      'SendMessage',
+      { message: userMessage('a'), configuration: { returnImmediately: true } },
+      { 'X-API-Key': 'key-listed' },
+    );
     expect(first.body.result).toBeDefined();
     // Another credential of the same agent shares the agent's bucket of one.
-    const second = await rpc(server.url, 'SendMessage', { message: userMessage('b'), configuration: { returnImmediately: true } }, { 'X-API-Key': 'key-listed-2' });
+    const second = await rpc(
+      server.url,
+      'SendMessage',
+      { message: userMessage('b'), configuration: { returnImmediately: true } },
+      { 'X-API-Key': 'key-listed-2' },
+    );
     expect(reasonOf(second.body)).toBe('POLICY_VIOLATION');
     // A plain principal without an AgentID keys on its id.
-    const plain = await rpc(server.url, 'SendMessage', { message: userMessage('c'), configuration: { returnImmediately: true } }, { 'X-API-Key': 'key-plain' });
+    const plain = await rpc(
+      server.url,
+      'SendMessage',
+      { message: userMessage('c'), configuration: { returnImmediately: true } },
+      { 'X-API-Key': 'key-plain' },
+    );
     expect(plain.body.result).toBeDefined();
-    expect(seen).toEqual([
-      { caller: LISTED, callerAgentId: LISTED },
-      { caller: LISTED, callerAgentId: LISTED },
-      { caller: 'plain-user' },
-    ]);
+    expect(seen).toEqual([{ caller: LISTED, callerAgentId: LISTED }, { caller: LISTED, callerAgentId: LISTED }, { caller: 'plain-user' }]);
     for (const open of gates) open();
   });
 });
@@ -130,16 +152,26 @@ describe('governance that cannot be half-plugged (issue 16.4)', () => {
     };
     const { body } = await rpc(server.url, 'SendMessage', { message: userMessage('x', { metadata: { ruvector: { context: deep } } }) });
     expect(reasonOf(body)).toBe('RECURSION_LIMIT');
-    const viaRest = await rest(server.url, 'POST', '/message:send', { message: userMessage('x', { metadata: { ruvector: { context: deep } } }) });
+    const viaRest = await rest(server.url, 'POST', '/message:send', {
+      message: userMessage('x', { metadata: { ruvector: { context: deep } } }),
+    });
     expect(viaRest.status).not.toBe(200);
     expect(JSON.stringify(viaRest.body)).toContain('RECURSION_LIMIT');
   });
 
   it('refuses a governance object without readTaskContext (it used to turn the recursion guard off silently)', () => {
     const governor = new Governor({ selfAgentId: 'self', recursion: new RecursionPolicy({ maxCallDepth: 2 }) });
-    expect(() => createA2AServer({ card: testCard(), executor: echoExecutor, governance: { admit: (input: Parameters<GovernanceOptions['admit']>[0]) => governor.admit(input) } as unknown as GovernanceOptions })).toThrow(
+    expect(() =>
+      createA2AServer({
+        card: testCard(),
+        executor: echoExecutor,
+        governance: { admit: (input: Parameters<GovernanceOptions['admit']>[0]) => governor.admit(input) } as unknown as GovernanceOptions,
+      }),
+    ).toThrow(
       /expected governance to be a Governor \(admit and readTaskContext functions\), got admit: function, readTaskContext: undefined/,
     );
-    expect(() => createA2AServer({ card: testCard(), executor: echoExecutor, governance: null as unknown as GovernanceOptions })).toThrow(TypeError);
+    expect(() => createA2AServer({ card: testCard(), executor: echoExecutor, governance: null as unknown as GovernanceOptions })).toThrow(
+      TypeError,
+    );
   });
 });

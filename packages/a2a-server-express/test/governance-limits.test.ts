@@ -39,7 +39,10 @@ async function sendAndSettle(server: ReturnType<typeof serverWith>, request = se
   return stored!.task;
 }
 
-const errorInfoOf = (task: Task) => task.status.message?.parts.find((part) => part.data !== undefined)?.data as { reason: string; metadata: Record<string, string> } | undefined;
+const errorInfoOf = (task: Task) =>
+  task.status.message?.parts.find((part) => part.data !== undefined)?.data as
+    | { reason: string; metadata: Record<string, string> }
+    | undefined;
 
 describe('limits end tasks FAILED, whatever the executor does with its signal', () => {
   it('maxTokens: a 5-token task under maxTokens 1 ends FAILED with POLICY_VIOLATION (maxTokens)', async () => {
@@ -119,7 +122,9 @@ describe('limits end tasks FAILED, whatever the executor does with its signal', 
         task.complete();
       },
     });
-    const responses = await Promise.all(Array.from({ length: 2000 }, () => server.handle({ method: 'SendMessage', params: send(), version: '1.0' })));
+    const responses = await Promise.all(
+      Array.from({ length: 2000 }, () => server.handle({ method: 'SendMessage', params: send(), version: '1.0' })),
+    );
     const completed = responses.filter((r) => r.kind === 'result').length;
     const shed = responses.filter((r) => r.kind === 'error' && r.error.reason === 'BUDGET_EXCEEDED').length;
     for (let i = 0; i < 100 && budget.snapshot().inFlight > 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -89,8 +89,13 @@ describe('governance plug-in (ADR-159 dispatch pipeline)', () => {
 
   it('a malformed message.metadata.ruvector.context is InvalidParamsError and never reaches the executor', async () => {
     const { executor, contexts } = recordingExecutor();
-    server = await startServer({ executor, governance: { admit: new Governor({ selfAgentId: 'self' }).admit.bind(new Governor({ selfAgentId: 'self' })), readTaskContext } });
-    const { body } = await rpc(server.url, 'SendMessage', { message: userMessage('x', { metadata: { ruvector: { context: { trace_id: 42 } } } }) });
+    server = await startServer({
+      executor,
+      governance: { admit: new Governor({ selfAgentId: 'self' }).admit.bind(new Governor({ selfAgentId: 'self' })), readTaskContext },
+    });
+    const { body } = await rpc(server.url, 'SendMessage', {
+      message: userMessage('x', { metadata: { ruvector: { context: { trace_id: 42 } } } }),
+    });
     expect((body.error as Json).code).toBe(-32602);
     expect(contexts).toHaveLength(0);
   });
@@ -105,7 +110,9 @@ describe('governance plug-in (ADR-159 dispatch pipeline)', () => {
       {
         governor: new Governor({ selfAgentId: 'self', recursion: new RecursionPolicy({ maxCallDepth: 1 }) }),
         message: userMessage('x', {
-          metadata: { ruvector: { context: { trace_id: 'ab'.repeat(16), depth: 1, root_agent_id: 'root', visited_agents: ['root', 'mid'] } } },
+          metadata: {
+            ruvector: { context: { trace_id: 'ab'.repeat(16), depth: 1, root_agent_id: 'root', visited_agents: ['root', 'mid'] } },
+          },
         }),
         reason: 'RECURSION_LIMIT',
       },
@@ -140,7 +147,6 @@ describe('governance plug-in (ADR-159 dispatch pipeline)', () => {
         return new Response(null, { status: 200 });
       }) as typeof fetch,
       ssrf: { resolve: async () => ['93.184.216.34'] },
-      
     });
     server = await startServer({
       executor: echoExecutor,

@@ -60,7 +60,10 @@ describe.each(BINDINGS)('hostile input shapes (%s)', (binding) => {
   it('deep nesting in metadata is invalid params (-32602) with the request id, over JSON-RPC', async () => {
     const url = await start(binding);
     const message = { ...userMessage('deep'), metadata: { deep: nested(2_000) } };
-    const { status, json } = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 'deep-1', method: 'SendMessage', params: { message } }));
+    const { status, json } = await postRpc(
+      url,
+      JSON.stringify({ jsonrpc: '2.0', id: 'deep-1', method: 'SendMessage', params: { message } }),
+    );
     expect(status).toBe(200);
     expect(json.id).toBe('deep-1');
     expect(json.error).toMatchObject({ code: -32602 });
@@ -88,14 +91,25 @@ describe.each(BINDINGS)('hostile input shapes (%s)', (binding) => {
 
   it('strings and arrays over the configured limits are invalid params', async () => {
     const url = await start(binding, { inputLimits: { maxStringLength: 1_000, maxItems: 50 } });
-    const long = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('x'.repeat(1_001)) } }));
+    const long = await postRpc(
+      url,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('x'.repeat(1_001)) } }),
+    );
     expect(long.json).toMatchObject({ id: 1, error: { code: -32602 } });
     const wide = await postRpc(
       url,
-      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { ...userMessage('x'), metadata: { list: new Array(51).fill(0) } } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'SendMessage',
+        params: { message: { ...userMessage('x'), metadata: { list: new Array(51).fill(0) } } },
+      }),
     );
     expect(wide.json).toMatchObject({ id: 2, error: { code: -32602 } });
-    const fits = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: userMessage('x'.repeat(1_000)) } }));
+    const fits = await postRpc(
+      url,
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: userMessage('x'.repeat(1_000)) } }),
+    );
     expect(fits.json.result).toBeDefined();
   });
 
@@ -113,11 +127,18 @@ describe.each(BINDINGS)('hostile input shapes (%s)', (binding) => {
     const config = { url: 'http://169.254.169.254/latest', token: 't' };
     const inline = await postRpc(
       url,
-      JSON.stringify({ jsonrpc: '2.0', id: 'p', method: 'SendMessage', params: { message: userMessage('x'), configuration: { taskPushNotificationConfig: config } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'p',
+        method: 'SendMessage',
+        params: { message: userMessage('x'), configuration: { taskPushNotificationConfig: config } },
+      }),
     );
     expect(inline.json).toMatchObject({ id: 'p', error: { code: -32602 } });
     expect((inline.json.error as { message: string }).message).toMatch(/Webhook URL rejected/);
-    const tasks = (await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 'l', method: 'ListTasks', params: {} }))).json.result as { tasks: Task[] };
+    const tasks = (await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 'l', method: 'ListTasks', params: {} }))).json.result as {
+      tasks: Task[];
+    };
     expect(tasks.tasks).toHaveLength(0);
   });
 });
@@ -147,12 +168,19 @@ describe('failures on the request path end the task, never the process', () => {
         async execute(context, events) {
           events.publish({ id: context.taskId, contextId: context.contextId, status: { state: 'TASK_STATE_WORKING' } });
           // Executor-made data is not input: the store's copy overflows on it.
-          events.publish({ taskId: context.taskId, contextId: context.contextId, artifact: { artifactId: 'a', parts: [{ data: nested(200_000) }] } });
+          events.publish({
+            taskId: context.taskId,
+            contextId: context.contextId,
+            artifact: { artifactId: 'a', parts: [{ data: nested(200_000) }] },
+          });
           throw new Error('agent crashed');
         },
       };
       const url = await start('node:http', { executor, onError: (message) => errors.push(message) });
-      const { json } = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('x') } }));
+      const { json } = await postRpc(
+        url,
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: userMessage('x') } }),
+      );
       expect((json.result as { task: Task }).task.status.state).toBe('TASK_STATE_FAILED');
       expect(errors).toContain('executor failed');
       expect(errors.some((message) => message.startsWith('event processing failed'))).toBe(true);
@@ -171,7 +199,10 @@ describe('failures on the request path end the task, never the process', () => {
       };
       const errors: string[] = [];
       const url = await start('node:http', { store, onError: (message) => errors.push(message) });
-      const { json } = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: userMessage('x') } }));
+      const { json } = await postRpc(
+        url,
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: userMessage('x') } }),
+      );
       expect(json.id).toBe(2);
       // The task could not even be stored FAILED: the caller hears an internal error, not a hang.
       expect(json.error).toMatchObject({ code: -32603, message: 'The task could not be stored' });
@@ -203,7 +234,10 @@ describe('failures on the request path end the task, never the process', () => {
           readTaskContext: () => ({ ok: true, context: undefined }),
         },
       });
-      const { json } = await postRpc(url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: userMessage('x') } }));
+      const { json } = await postRpc(
+        url,
+        JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'SendMessage', params: { message: userMessage('x') } }),
+      );
       expect(json.id).toBe(3);
       expect(json.error).toBeDefined();
       expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);

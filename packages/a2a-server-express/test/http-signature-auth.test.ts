@@ -40,7 +40,13 @@ async function listen(server: Server): Promise<string> {
 function a2aServer(baseUrl: string, native = false): A2AServer {
   const securitySchemes = { key: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } } };
   const server = createA2AServer({
-    card: createAgentCard({ baseUrl, name: 'verified', description: 'Knows who calls', skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }], securitySchemes }),
+    card: createAgentCard({
+      baseUrl,
+      name: 'verified',
+      description: 'Knows who calls',
+      skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [] }],
+      securitySchemes,
+    }),
     executor: {
       async execute(context, events) {
         const task = createTaskUpdater(context, events);
@@ -57,7 +63,10 @@ function a2aServer(baseUrl: string, native = false): A2AServer {
           allowInsecureLoopback: true,
         }),
       }),
-      fallback: createAuthenticator({ securitySchemes, apiKey: createStaticApiKeyVerifier({ 'k-legacy': { id: 'legacy-peer', scheme: 'key' } }) }),
+      fallback: createAuthenticator({
+        securitySchemes,
+        apiKey: createStaticApiKeyVerifier({ 'k-legacy': { id: 'legacy-peer', scheme: 'key' } }),
+      }),
     }),
   });
   a2aServers.push(server);
@@ -67,8 +76,14 @@ function a2aServer(baseUrl: string, native = false): A2AServer {
 beforeAll(async () => {
   // The carded caller publishes its signed card and JWKS on its own origin.
   const cardHost = createServer((req, res) => {
-    const card = withAgentIdExtension(createAgentCard({ baseUrl: cardHostUrl, name: 'carded', description: 'a caller', skills: [] }), cardedId);
-    const body = req.url === '/.well-known/jwks.json' ? JSON.stringify(createJwks([carded])) : signAgentCard(card, carded, { jku: `${cardHostUrl}/.well-known/jwks.json` }).json;
+    const card = withAgentIdExtension(
+      createAgentCard({ baseUrl: cardHostUrl, name: 'carded', description: 'a caller', skills: [] }),
+      cardedId,
+    );
+    const body =
+      req.url === '/.well-known/jwks.json'
+        ? JSON.stringify(createJwks([carded]))
+        : signAgentCard(card, carded, { jku: `${cardHostUrl}/.well-known/jwks.json` }).json;
     res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   cardHostUrl = await listen(cardHost);
@@ -210,7 +225,9 @@ describe.each([
 describe('express.json() in front of the binding', () => {
   it('a signed POST is refused (the raw body is gone, its digest cannot be checked); the API key still works', async () => {
     const { url, body } = a2aRequest(expressJsonUrl, 'JSONRPC');
-    expect(outcome('JSONRPC', await send(url, body, await signerOf().sign({ method: 'POST', url, body })))).toMatch(/^refused:.*UNAUTHENTICATED/);
+    expect(outcome('JSONRPC', await send(url, body, await signerOf().sign({ method: 'POST', url, body })))).toMatch(
+      /^refused:.*UNAUTHENTICATED/,
+    );
     expect(outcome('JSONRPC', await send(url, body, { 'x-api-key': 'k-legacy' }))).toBe('hello key:legacy-peer');
   });
 });

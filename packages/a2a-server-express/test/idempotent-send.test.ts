@@ -33,7 +33,8 @@ const send = (messageId: string, extra: Partial<SendMessageRequest['message']> =
   message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }], ...extra },
 });
 
-const taskOf = (response: { kind: string; result?: unknown }) => (response as { result: { task: { id: string; status: { state: string } } } }).result.task;
+const taskOf = (response: { kind: string; result?: unknown }) =>
+  (response as { result: { task: { id: string; status: { state: string } } } }).result.task;
 
 describe('idempotent SendMessage (spec §3.3.1)', () => {
   it('the same messageId twice from one caller makes one task and runs the executor once', async () => {
@@ -91,7 +92,12 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
   it('keys are per caller: another principal with the same messageId gets its own task', async () => {
     const agent = heldExecutor();
     const server = createA2AServer({ card: testCard(), executor: agent.executor });
-    const alice = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'alice', scheme: 'bearer' } });
+    const alice = server.handle({
+      method: 'SendMessage',
+      params: send('m-1'),
+      version: '1.0',
+      principal: { id: 'alice', scheme: 'bearer' },
+    });
     const bob = server.handle({ method: 'SendMessage', params: send('m-1'), version: '1.0', principal: { id: 'bob', scheme: 'bearer' } });
     await new Promise((resolve) => setTimeout(resolve, 10));
     agent.release();
@@ -110,7 +116,12 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
       governance: {
         admit: async () => {
           if (refuse) throw new Error('not now');
-          return { context: { traceId: 't', depth: 0, rootAgentId: 'a', visitedAgents: ['a'] }, signal: new AbortController().signal, meterTokens() {}, finish: async () => undefined };
+          return {
+            context: { traceId: 't', depth: 0, rootAgentId: 'a', visitedAgents: ['a'] },
+            signal: new AbortController().signal,
+            meterTokens() {},
+            finish: async () => undefined,
+          };
         },
         readTaskContext: () => ({ ok: true, context: undefined }),
       },

@@ -2,7 +2,11 @@ import type { Task, TaskState } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { InMemoryTaskStore } from '../src/index.js';
 
-const task = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, timestamp: string, contextId = 'c'): Task => ({ id, contextId, status: { state, timestamp } });
+const task = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, timestamp: string, contextId = 'c'): Task => ({
+  id,
+  contextId,
+  status: { state, timestamp },
+});
 
 describe('InMemoryTaskStore', () => {
   it('expires terminal tasks after the TTL, keeps live ones', async () => {
@@ -40,7 +44,11 @@ describe('InMemoryTaskStore', () => {
     await put('d', 'TASK_STATE_WORKING', 1500); // full: the only terminal task goes first
     expect(await store.get({ tenant: '', taskId: 'a' })).toBeUndefined();
     // Full with nothing terminal: a live task is never evicted, the new one is refused.
-    await expect(put('e', 'TASK_STATE_WORKING', 1500)).rejects.toMatchObject({ name: 'TaskStoreFullError', limit: 'maxTasks', httpStatus: 429 });
+    await expect(put('e', 'TASK_STATE_WORKING', 1500)).rejects.toMatchObject({
+      name: 'TaskStoreFullError',
+      limit: 'maxTasks',
+      httpStatus: 429,
+    });
     expect(await store.get({ tenant: '', taskId: 'b' })).toBeDefined();
     expect((await store.list({ tenant: '', owner: 'a', pageSize: 10 }))?.records.map((r) => r.task.id).sort()).toEqual(['b', 'c', 'd']);
   });
@@ -62,7 +70,12 @@ describe('InMemoryTaskStore', () => {
   it('lists by owner and tenant, newest status first, with filters and stable cursors', async () => {
     const store = new InMemoryTaskStore({ now: () => 10 });
     for (let i = 0; i < 7; i++) {
-      await store.upsert({ tenant: 't', owner: 'a', task: task(`t${i}`, i % 2 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING', `2026-01-01T00:00:0${i}Z`, i < 3 ? 'x' : 'y'), updatedAt: i });
+      await store.upsert({
+        tenant: 't',
+        owner: 'a',
+        task: task(`t${i}`, i % 2 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING', `2026-01-01T00:00:0${i}Z`, i < 3 ? 'x' : 'y'),
+        updatedAt: i,
+      });
     }
     await store.upsert({ tenant: 't', owner: 'b', task: task('other', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
     await store.upsert({ tenant: 'u', owner: 'a', task: task('tenant-u', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
@@ -76,7 +89,9 @@ describe('InMemoryTaskStore', () => {
     expect(third?.nextPageToken).toBe('');
     expect((await store.list({ tenant: 't', owner: 'a', pageSize: 10, contextId: 'x' }))?.totalSize).toBe(3);
     expect((await store.list({ tenant: 't', owner: 'a', pageSize: 10, status: 'TASK_STATE_COMPLETED' }))?.totalSize).toBe(3);
-    expect((await store.list({ tenant: 't', owner: 'a', pageSize: 10, statusTimestampAfter: Date.parse('2026-01-01T00:00:04Z') }))?.totalSize).toBe(2);
+    expect(
+      (await store.list({ tenant: 't', owner: 'a', pageSize: 10, statusTimestampAfter: Date.parse('2026-01-01T00:00:04Z') }))?.totalSize,
+    ).toBe(2);
     expect(await store.list({ tenant: 't', owner: 'a', pageSize: 10, pageToken: '!!' })).toBeUndefined();
   });
 
@@ -85,7 +100,9 @@ describe('InMemoryTaskStore', () => {
     const key = { tenant: '', taskId: 'a' };
     await store.upsert({ tenant: '', owner: '', task: task('a', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 0 });
     for (let i = 0; i < 5; i++) {
-      expect(await store.appendEvent(key, { statusUpdate: { taskId: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toBe(i + 1);
+      expect(await store.appendEvent(key, { statusUpdate: { taskId: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toBe(
+        i + 1,
+      );
     }
     expect((await store.readEvents(key, 3)).map((e) => e.seq)).toEqual([4, 5]);
     expect((await store.readEvents(key, 0)).map((e) => e.seq)).toEqual([3, 4, 5]);

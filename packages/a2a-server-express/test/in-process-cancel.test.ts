@@ -52,7 +52,9 @@ describe('in-process cancel (server.stream signal and server.cancel)', () => {
     const controller = new AbortController();
     const principal = { id: 'alice', scheme: 'bearer' };
     const taskId = await untilWorking(server.stream(request(), { signal: controller.signal, principal }));
-    await expect(server.cancel({ id: taskId }, { principal: { id: 'mallory', scheme: 'bearer' } })).rejects.toMatchObject({ reason: 'TASK_NOT_FOUND' });
+    await expect(server.cancel({ id: taskId }, { principal: { id: 'mallory', scheme: 'bearer' } })).rejects.toMatchObject({
+      reason: 'TASK_NOT_FOUND',
+    });
     const canceled = await server.cancel({ id: taskId }, { principal });
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     controller.abort();

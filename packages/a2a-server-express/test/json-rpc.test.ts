@@ -94,7 +94,10 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
         },
       },
     });
-    const sent = await rpc(server.url, 'SendMessage', { message: userMessage('x', { contextId: 'ctx-1' }), configuration: { returnImmediately: true } });
+    const sent = await rpc(server.url, 'SendMessage', {
+      message: userMessage('x', { contextId: 'ctx-1' }),
+      configuration: { returnImmediately: true },
+    });
     const id = ((sent.body.result as Json).task as Json).id as string;
     const got = await rpc(server.url, 'GetTask', { id });
     expect((got.body.result as Json).id).toBe(id);
@@ -171,7 +174,10 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
     server = await startServer({ executor: echoExecutor, card: testCard({ capabilities: { streaming: true, pushNotifications: false } }) });
     const { body } = await rpc(server.url, 'ListTaskPushNotificationConfigs', { taskId: 'x' });
     expect(errorOf(body).code).toBe(-32003);
-    const inline = await rpc(server.url, 'SendMessage', { message: userMessage('x'), configuration: { taskPushNotificationConfig: { url: 'https://h.example' } } });
+    const inline = await rpc(server.url, 'SendMessage', {
+      message: userMessage('x'),
+      configuration: { taskPushNotificationConfig: { url: 'https://h.example' } },
+    });
     expect(errorOf(inline.body).code).toBe(-32003);
   });
 
@@ -210,9 +216,11 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
   it('JSON-RPC envelope errors: parse, invalid request, method not found, invalid params (§9.5)', async () => {
     server = await startServer({ executor: echoExecutor });
     const post = (body: string) =>
-      fetch(`${server!.url}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body }).then(
-        async (r) => (await r.json()) as Json,
-      );
+      fetch(`${server!.url}/a2a/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body,
+      }).then(async (r) => (await r.json()) as Json);
     expect(errorOf(await post('{oops')).code).toBe(-32700);
     expect(errorOf(await post('[]')).code).toBe(-32600);
     expect(errorOf(await post('{"jsonrpc":"2.0","id":1,"method":"Nope"}')).code).toBe(-32601);

@@ -1,7 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type A2AServer, type AuthenticationRequest, createA2AServer, createNodeHttpHandler, createTaskUpdater, type CoreRequest } from '../src/index.js';
+import {
+  type A2AServer,
+  type AuthenticationRequest,
+  createA2AServer,
+  createNodeHttpHandler,
+  createTaskUpdater,
+  type CoreRequest,
+} from '../src/index.js';
 import { createGate, echoExecutor, rpc, startServer, type TestServer, testCard, userMessage } from './helpers.js';
 
 let server: TestServer | undefined;
@@ -29,7 +36,11 @@ describe('node:http binding: what each request carries into the core', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
     });
     expect(((await viaQuery.json()) as Json).result).toBeDefined();
-    expect(seen[0]).toMatchObject({ headers: { 'x-user': 'alice', 'a2a-version': '1.0', 'content-type': 'application/json' }, query: '', method: 'POST' });
+    expect(seen[0]).toMatchObject({
+      headers: { 'x-user': 'alice', 'a2a-version': '1.0', 'content-type': 'application/json' },
+      query: '',
+      method: 'POST',
+    });
     expect(seen[1]).toMatchObject({ query: 'user=bob&A2A-Version=1.0', method: 'POST' });
     expect(seen[1]?.headers['a2a-version']).toBeUndefined();
   });

@@ -64,9 +64,13 @@ describe('ProtoJSON input on the wire (proto field names)', () => {
     const camel = { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] } };
     expect(fastParseSendMessageRequest(camel)).toEqual(camel);
     expect(fastParseSendMessageRequest({ message: { ...camel.message, context_id: 'c' } })).toBeUndefined();
-    expect(fastParseSendMessageRequest({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x', media_type: 't' }] } })).toBeUndefined();
+    expect(
+      fastParseSendMessageRequest({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x', media_type: 't' }] } }),
+    ).toBeUndefined();
     expect(fastParseSendMessageRequest({ ...camel, configuration: { history_length: 1 } })).toBeUndefined();
-    expect(fastParseSendMessageRequest({ ...camel, configuration: { taskPushNotificationConfig: { url: 'https://h', task_id: 't' } } })).toBeUndefined();
+    expect(
+      fastParseSendMessageRequest({ ...camel, configuration: { taskPushNotificationConfig: { url: 'https://h', task_id: 't' } } }),
+    ).toBeUndefined();
   });
 });
 
@@ -107,12 +111,15 @@ describe("REST at the root (restPath: '/')", () => {
   });
 
   it('node:http: an unknown path is the handler 404, not an A2A error', async () => {
-    await withListener(createNodeHttpHandler(createA2AServer({ card: testCard(), executor: echoExecutor }), { restPath: '/' }), async (url) => {
-      expect((await send(url)).status).toBe(200);
-      const other = await fetch(`${url}/static/app.js`);
-      expect(other.status).toBe(404);
-      // The handler's own 404 (no ErrorInfo), not A2A's METHOD_NOT_FOUND for a path it claimed.
-      expect(((await other.json()) as { error: { details: unknown[] } }).error.details).toEqual([]);
-    });
+    await withListener(
+      createNodeHttpHandler(createA2AServer({ card: testCard(), executor: echoExecutor }), { restPath: '/' }),
+      async (url) => {
+        expect((await send(url)).status).toBe(200);
+        const other = await fetch(`${url}/static/app.js`);
+        expect(other.status).toBe(404);
+        // The handler's own 404 (no ErrorInfo), not A2A's METHOD_NOT_FOUND for a path it claimed.
+        expect(((await other.json()) as { error: { details: unknown[] } }).error.details).toEqual([]);
+      },
+    );
   });
 });

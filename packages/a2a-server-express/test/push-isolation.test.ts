@@ -37,7 +37,7 @@ function manualSleep(): { sleep: NonNullable<PushSenderOptions['sleep']>; pendin
 }
 
 describe('push isolation (issue 14: one slow webhook must not starve the others)', () => {
-  it('a receiver that accepts and never answers does not delay another tenant\'s notifications', async () => {
+  it("a receiver that accepts and never answers does not delay another tenant's notifications", async () => {
     const slow = await receiver([], 'hold');
     const fast = await receiver();
     const events: PushDeliveryEvent[] = [];
@@ -73,7 +73,12 @@ describe('push isolation (issue 14: one slow webhook must not starve the others)
     const failing = await receiver([{ status: 503 }]);
     const other = await receiver();
     const sleeper = manualSleep();
-    const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, maxConcurrency: 1, sleep: sleeper.sleep, random: () => 0.5 });
+    const sender = createPushSender({
+      ssrf: { allowLoopback: true, allowHttp: true },
+      maxConcurrency: 1,
+      sleep: sleeper.sleep,
+      random: () => 0.5,
+    });
     sender.notify({ config: { id: 'a', url: failing.url }, payload: status('a', 1), taskId: 'a' });
     await waitFor(() => sleeper.pending.length === 1);
     // The only slot is free while the first delivery waits for its retry.
@@ -86,14 +91,16 @@ describe('push isolation (issue 14: one slow webhook must not starve the others)
     expect(failing.requests).toHaveLength(2);
   });
 
-  it('delivers the notifications of one task in order: a later one waits for the earlier one\'s retries', async () => {
+  it("delivers the notifications of one task in order: a later one waits for the earlier one's retries", async () => {
     // The first delivery's first attempt fails; the ones after it must not overtake it.
     const hook = await receiver([{ status: 503 }, { status: 503 }]);
     const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, sleep: async () => undefined, random: () => 0.5 });
     const config: TaskPushNotificationConfig = { id: 'cfg', url: hook.url };
     for (let n = 1; n <= 5; n++) sender.notify({ config, payload: status('task-1', n), taskId: 'task-1' });
     await sender.flush();
-    const arrivals = hook.requests.map((r) => (JSON.parse(r.body) as { statusUpdate: { metadata: { n: number } } }).statusUpdate.metadata.n);
+    const arrivals = hook.requests.map(
+      (r) => (JSON.parse(r.body) as { statusUpdate: { metadata: { n: number } } }).statusUpdate.metadata.n,
+    );
     // Two failed attempts of 1, then 1 delivered, then 2..5: attempts arrive in task order.
     expect(arrivals).toEqual([1, 1, 1, 2, 3, 4, 5]);
   });
@@ -140,7 +147,12 @@ describe('push sender close()', () => {
     const failing = await receiver([], { status: 503 });
     const sleeper = manualSleep();
     const events: PushDeliveryEvent[] = [];
-    const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, maxConcurrencyPerDestination: 1, sleep: sleeper.sleep, onEvent: (event) => events.push(event) });
+    const sender = createPushSender({
+      ssrf: { allowLoopback: true, allowHttp: true },
+      maxConcurrencyPerDestination: 1,
+      sleep: sleeper.sleep,
+      onEvent: (event) => events.push(event),
+    });
     sender.notify({ config: { id: 'h', url: held.url }, payload: status('h', 1), taskId: 'h' });
     sender.notify({ config: { id: 'h', url: held.url }, payload: status('h', 2), taskId: 'h' });
     sender.notify({ config: { id: 'f', url: failing.url }, payload: status('f', 1), taskId: 'f' });
@@ -156,7 +168,7 @@ describe('push sender close()', () => {
 });
 
 describe('push isolation through the server', () => {
-  it('a caller whose webhook never answers does not delay another caller\'s task notifications', async () => {
+  it("a caller whose webhook never answers does not delay another caller's task notifications", async () => {
     const { startServer, rpc, userMessage } = await import('./helpers.js');
     const slow = await receiver([], 'hold');
     const fast = await receiver();
@@ -167,7 +179,10 @@ describe('push isolation through the server', () => {
     try {
       // Caller A: 20 tasks, each pushing its 4 events to a receiver that never answers.
       for (let i = 0; i < 20; i++) {
-        await rpc(server.url, 'SendMessage', { message: userMessage(`a${i}`), configuration: { taskPushNotificationConfig: { url: slow.url } } });
+        await rpc(server.url, 'SendMessage', {
+          message: userMessage(`a${i}`),
+          configuration: { taskPushNotificationConfig: { url: slow.url } },
+        });
       }
       await waitFor(() => slow.held.length >= 4);
       // Caller B: one task, its events pushed to a healthy receiver.
@@ -175,9 +190,13 @@ describe('push isolation through the server', () => {
       await rpc(server.url, 'SendMessage', { message: userMessage('b'), configuration: { taskPushNotificationConfig: { url: fast.url } } });
       await waitFor(() => fast.requests.length >= 4);
       const elapsed = performance.now() - started;
-      console.log(`through the server: caller B's ${fast.requests.length} notifications arrived ${elapsed.toFixed(1)} ms after its SendMessage, with caller A's receiver holding ${slow.held.length} connections`);
+      console.log(
+        `through the server: caller B's ${fast.requests.length} notifications arrived ${elapsed.toFixed(1)} ms after its SendMessage, with caller A's receiver holding ${slow.held.length} connections`,
+      );
       expect(fast.requests).toHaveLength(4);
-      const states = fast.requests.map((r) => JSON.parse(r.body) as { task?: { status: { state: string } }; statusUpdate?: { status: { state: string } } });
+      const states = fast.requests.map(
+        (r) => JSON.parse(r.body) as { task?: { status: { state: string } }; statusUpdate?: { status: { state: string } } },
+      );
       // In task order: the task first, the completion last.
       expect(states[0]?.task).toBeDefined();
       expect(states.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');

@@ -73,7 +73,7 @@ describe('push sender with @a2aplane/a2a-identity signers (ADR-159 M4 push_signi
 });
 
 describe('per-registration webhook secrets (issue 15 item 5)', () => {
-  it('HMAC keyed by each push config\'s own token: a receiver cannot verify (or forge) another\'s notifications', async () => {
+  it("HMAC keyed by each push config's own token: a receiver cannot verify (or forge) another's notifications", async () => {
     const alice = await startReceiver();
     const bob = await startReceiver();
     try {
@@ -86,7 +86,11 @@ describe('per-registration webhook secrets (issue 15 item 5)', () => {
         sleep: async () => undefined,
       });
       sender.notify({ config: { id: 'a', url: alice.url, token: 'alice-secret' }, payload, taskId: 'task-9' });
-      sender.notify({ config: { id: 'b', url: bob.url, authentication: { scheme: 'Bearer', credentials: 'bob-secret' } }, payload, taskId: 'task-9' });
+      sender.notify({
+        config: { id: 'b', url: bob.url, authentication: { scheme: 'Bearer', credentials: 'bob-secret' } },
+        payload,
+        taskId: 'task-9',
+      });
       sender.notify({ config: { id: 'c', url: bob.url }, payload, taskId: 'task-9' });
       await sender.flush();
       const [toAlice] = alice.requests;
@@ -94,7 +98,8 @@ describe('per-registration webhook secrets (issue 15 item 5)', () => {
       const toBob = bob.requests.find((r) => r.headers.authorization !== undefined);
       const unsigned = bob.requests.find((r) => r.headers.authorization === undefined);
       expect(bob.requests).toHaveLength(2);
-      const verify = (secret: string, request: typeof toAlice) => createWebhookVerifier({ hmacSecret: secret }).verify(request?.headers ?? {}, request?.body ?? '').ok;
+      const verify = (secret: string, request: typeof toAlice) =>
+        createWebhookVerifier({ hmacSecret: secret }).verify(request?.headers ?? {}, request?.body ?? '').ok;
       expect(verify('alice-secret', toAlice)).toBe(true);
       expect(verify('bob-secret', toAlice)).toBe(false);
       expect(verify('bob-secret', toBob)).toBe(true);

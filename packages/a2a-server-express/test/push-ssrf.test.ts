@@ -146,9 +146,7 @@ describe('checkWebhookUrl (spec §13.2 SSRF)', () => {
     }
     // allowLoopback does not open private or metadata space.
     expect((await checkWebhookUrl('https://10.0.0.1/', { allowLoopback: true })).ok).toBe(false);
-    expect((await checkWebhookUrl('http://169.254.169.254/', { allowLoopback: true, allowPrivate: true, allowHttp: true })).ok).toBe(
-      false,
-    );
+    expect((await checkWebhookUrl('http://169.254.169.254/', { allowLoopback: true, allowPrivate: true, allowHttp: true })).ok).toBe(false);
   });
 
   it('allows private ranges only with allowPrivate', async () => {

@@ -37,7 +37,11 @@ describe('HTTP+JSON binding (spec §11)', () => {
     server = await startServer({ executor: echoExecutor });
     const ok = await rest(server.url, 'POST', '/message:send', { message: userMessage('hi') }, { 'content-type': 'application/a2a+json' });
     expect(ok.status).toBe(200);
-    const bad = await fetch(`${server.url}/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    const bad = await fetch(`${server.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
     expect(bad.status).toBe(415);
     expect(errorOf((await bad.json()) as Json).details[0]?.reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
   });
@@ -54,7 +58,11 @@ describe('HTTP+JSON binding (spec §11)', () => {
     const push = await rest(server.url, 'GET', '/tasks/t1/pushNotificationConfigs');
     expect(push.status).toBe(400);
     expect(errorOf(push.body).details[0]?.reason).toBe('PUSH_NOTIFICATION_NOT_SUPPORTED');
-    const parse = await fetch(`${server.url}/a2a/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{x' });
+    const parse = await fetch(`${server.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{x',
+    });
     expect(parse.status).toBe(400);
     const unknown = await rest(server.url, 'GET', '/nothing/here/at/all');
     expect(unknown.status).toBe(404);
@@ -177,6 +185,8 @@ describe('agent card (spec §8)', () => {
   it('refuses a JWKS that is not one, or that holds a private key, when the handler is created', () => {
     const a2a = createA2AServer({ card: testCard(), executor: echoExecutor });
     expect(() => createNodeHttpHandler(a2a, { jwks: { keys: 'nope' } as unknown as { keys: object[] } })).toThrow(TypeError);
-    expect(() => createNodeHttpHandler(a2a, { jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x', d: 'secret' }] } })).toThrow(/private "d"/);
+    expect(() => createNodeHttpHandler(a2a, { jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'x', d: 'secret' }] } })).toThrow(
+      /private "d"/,
+    );
   });
 });

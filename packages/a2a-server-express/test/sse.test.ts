@@ -77,7 +77,10 @@ describe('SSE streaming (spec §3.5.2, ADR M2)', () => {
   it('M2 test 2: two concurrent streams of one task get the same events in the same order', async () => {
     const gate = createGate();
     server = await startServer({ executor: gatedExecutor(gate) });
-    const first = await rest(server.url, 'POST', '/message:send', { message: userMessage('x'), configuration: { returnImmediately: true } });
+    const first = await rest(server.url, 'POST', '/message:send', {
+      message: userMessage('x'),
+      configuration: { returnImmediately: true },
+    });
     const taskId = ((first.body as Json).task as Json).id as string;
     const a = fetch(`${server.url}/a2a/rest/tasks/${taskId}:subscribe`, { headers: V1 });
     const b = fetch(`${server.url}/a2a/rest/tasks/${taskId}:subscribe`, { method: 'POST', headers: V1 });
@@ -116,7 +119,9 @@ describe('SSE streaming (spec §3.5.2, ADR M2)', () => {
       if (((got.body.result as Json).status as Json).state === 'TASK_STATE_COMPLETED') break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    const resumed = await fetch(`${server.url}/a2a/rest/tasks/${taskId}:subscribe`, { headers: { ...V1, 'Last-Event-ID': seen[1]?.id as string } });
+    const resumed = await fetch(`${server.url}/a2a/rest/tasks/${taskId}:subscribe`, {
+      headers: { ...V1, 'Last-Event-ID': seen[1]?.id as string },
+    });
     const { events } = await readSse(resumed);
     const log = await server.server.store.readEvents({ tenant: '', taskId }, 0);
     const all = [...seen.map((e) => ({ id: e.id, data: e.data.result })), ...events.map((e) => ({ id: e.id, data: e.data }))];

@@ -63,8 +63,15 @@ describe('InMemoryTaskStore byte budget', () => {
     expect(await store.get({ tenant: '', taskId: 'live' })).toBeDefined();
     expect(await store.get({ tenant: '', taskId: 'new' })).toBeDefined();
     expect(store.stats().bytes).toBeLessThanOrEqual(10_000);
-    const refused = store.upsert({ tenant: '', owner: '', task: task('more', 'TASK_STATE_WORKING', 'd'.repeat(2_000)), updatedAt: Date.now() });
-    await expect(refused).rejects.toSatisfy((error) => TaskStoreFullError.isInstance(error) && (error as TaskStoreFullError).limit === 'maxBytes');
+    const refused = store.upsert({
+      tenant: '',
+      owner: '',
+      task: task('more', 'TASK_STATE_WORKING', 'd'.repeat(2_000)),
+      updatedAt: Date.now(),
+    });
+    await expect(refused).rejects.toSatisfy(
+      (error) => TaskStoreFullError.isInstance(error) && (error as TaskStoreFullError).limit === 'maxBytes',
+    );
     expect(store.stats().tasks).toBe(2);
   });
 
@@ -73,14 +80,19 @@ describe('InMemoryTaskStore byte budget', () => {
     const key = { tenant: '', taskId: 't' };
     await store.upsert({ tenant: '', owner: '', task: task('t', 'TASK_STATE_WORKING', 'x'.repeat(1_000)), updatedAt: Date.now() });
     await store.appendEvent(key, { task: task('t', 'TASK_STATE_WORKING', 'x'.repeat(1_000)) });
-    await expect(store.upsert({ tenant: '', owner: '', task: task('t', 'TASK_STATE_WORKING', 'x'.repeat(4_000)), updatedAt: Date.now() })).rejects.toMatchObject({
+    await expect(
+      store.upsert({ tenant: '', owner: '', task: task('t', 'TASK_STATE_WORKING', 'x'.repeat(4_000)), updatedAt: Date.now() }),
+    ).rejects.toMatchObject({
       limit: 'maxTaskBytes',
     });
     // A small final write still goes in, so the server can record FAILED.
     await store.upsert({ tenant: '', owner: '', task: task('t', 'TASK_STATE_FAILED', 'x'.repeat(1_000)), updatedAt: Date.now() });
     expect((await store.get(key))?.task.status.state).toBe('TASK_STATE_FAILED');
     // Old log entries make room for new ones rather than fail the task.
-    for (let i = 0; i < 5; i++) await store.appendEvent(key, { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_FAILED' }, metadata: { pad: 'p'.repeat(900) } } });
+    for (let i = 0; i < 5; i++)
+      await store.appendEvent(key, {
+        statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_FAILED' }, metadata: { pad: 'p'.repeat(900) } },
+      });
     expect(store.stats().bytes).toBeLessThanOrEqual(8_000 + 4_096);
   });
 

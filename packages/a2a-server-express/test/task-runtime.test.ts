@@ -62,9 +62,14 @@ describe('TaskRuntime write queue', () => {
     expect((await store.get({ tenant: '', taskId: 't' }))?.task.status.state).toBe('TASK_STATE_FAILED');
   });
 
-  it('a first event the store refuses fails the listeners with the store\'s wire error', async () => {
+  it("a first event the store refuses fails the listeners with the store's wire error", async () => {
     const store = new InMemoryTaskStore({ maxTasks: 1 });
-    await store.upsert({ tenant: '', owner: '', task: { id: 'other', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } }, updatedAt: 0 });
+    await store.upsert({
+      tenant: '',
+      owner: '',
+      task: { id: 'other', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+      updatedAt: 0,
+    });
     const errors: unknown[] = [];
     const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', { store, pushSender: undefined, onAgentError: () => undefined });
     runtime.addListener((signal) => {

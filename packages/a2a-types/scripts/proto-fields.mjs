@@ -47,7 +47,10 @@ for (const rawLine of source.split('\n')) {
 }
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-writeFileSync(join(packageDir, 'test', 'fixtures', 'proto-fields.json'), `${JSON.stringify({ source: 'a2a.proto (A2A v1.0)', messages }, null, 2)}\n`);
+writeFileSync(
+  join(packageDir, 'test', 'fixtures', 'proto-fields.json'),
+  `${JSON.stringify({ source: 'a2a.proto (A2A v1.0)', messages }, null, 2)}\n`,
+);
 
 // The runtime table: only what renaming needs (aliases) and where to recurse (message-typed fields).
 const lines = [];
@@ -66,7 +69,8 @@ for (const [message, fields] of Object.entries(messages)) {
     children.push(`${f.jsonName}: '${map ? '{}' : ''}${type}'`);
   }
   const pairs = renamed.map((f) => `'${f.jsonName}'`);
-  const list = (items, indent) => (items.length === 0 ? '' : `\n${items.map((item) => `${indent}${item},`).join('\n')}\n${indent.slice(2)}`);
+  const list = (items, indent) =>
+    items.length === 0 ? '' : `\n${items.map((item) => `${indent}${item},`).join('\n')}\n${indent.slice(2)}`;
   lines.push(`  ${message}: [[${list(pairs, '      ')}], {${list(children, '      ')}}],`);
 }
 writeFileSync(

@@ -32,7 +32,8 @@ export class CircuitBreaker {
   constructor(options: CircuitBreakerOptions = {}) {
     const threshold = options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD;
     const cooldown = options.cooldownMs ?? DEFAULT_COOLDOWN_MS;
-    if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError(`expected failureThreshold to be an integer >= 1, got ${threshold}`);
+    if (!Number.isInteger(threshold) || threshold < 1)
+      throw new RangeError(`expected failureThreshold to be an integer >= 1, got ${threshold}`);
     if (typeof cooldown !== 'number' || !(cooldown >= 0)) throw new RangeError(`expected cooldownMs to be a number >= 0, got ${cooldown}`);
     this.failureThreshold = threshold;
     this.cooldownMs = cooldown;

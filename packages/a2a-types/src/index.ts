@@ -273,9 +273,7 @@ export {
   RUVECTOR_NAMESPACE,
   withRuvectorMetadata,
 } from './ruvector-metadata.js';
-export {
-  applyStreamResponse,
-} from './task-aggregation.js';
+export { applyStreamResponse } from './task-aggregation.js';
 export {
   formatTraceparent,
   generateSpanId,

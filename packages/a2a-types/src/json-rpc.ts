@@ -1,10 +1,5 @@
 import { A2AError } from './errors/a2a-error.js';
-import {
-  InvalidParamsError,
-  InvalidRequestError,
-  JSONParseError,
-  MethodNotFoundError,
-} from './errors/classes.js';
+import { InvalidParamsError, InvalidRequestError, JSONParseError, MethodNotFoundError } from './errors/classes.js';
 import { fromJsonRpcError } from './errors/convert.js';
 import { isA2AMethod, OPERATION_MESSAGES } from './methods.js';
 import { type A2AMethod, type A2ARequestMap, type A2AResultMap, OPERATIONS } from './operations.js';

@@ -67,7 +67,9 @@ export const REST_BINDINGS: { readonly [M in A2AMethod]: RestBinding } = {
   SubscribeToTask: rest('GET', '/tasks/{id}:subscribe', { alternateVerbs: ['POST'] }),
   CreateTaskPushNotificationConfig: rest('POST', '/tasks/{taskId}/pushNotificationConfigs'),
   GetTaskPushNotificationConfig: rest('GET', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
-  ListTaskPushNotificationConfigs: rest('GET', '/tasks/{taskId}/pushNotificationConfigs', { query: { pageSize: 'int', pageToken: 'string' } }),
+  ListTaskPushNotificationConfigs: rest('GET', '/tasks/{taskId}/pushNotificationConfigs', {
+    query: { pageSize: 'int', pageToken: 'string' },
+  }),
   DeleteTaskPushNotificationConfig: rest('DELETE', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
   GetExtendedAgentCard: rest('GET', '/extendedAgentCard'),
 };

@@ -3,59 +3,55 @@
 // in snake_case: `messageId` -> `message_id`), and the message type of
 // each message-typed field by JSON name ('{}Type' for a map whose values are that type).
 export const PROTO_MESSAGES = {
-  SendMessageConfiguration: [[
-      'acceptedOutputModes',
-      'taskPushNotificationConfig',
-      'historyLength',
-      'returnImmediately',
-    ], {
+  SendMessageConfiguration: [
+    ['acceptedOutputModes', 'taskPushNotificationConfig', 'historyLength', 'returnImmediately'],
+    {
       taskPushNotificationConfig: 'TaskPushNotificationConfig',
-    }],
-  Task: [[
-      'contextId',
-    ], {
+    },
+  ],
+  Task: [
+    ['contextId'],
+    {
       status: 'TaskStatus',
       artifacts: 'Artifact',
       history: 'Message',
-    }],
-  TaskStatus: [[], {
+    },
+  ],
+  TaskStatus: [
+    [],
+    {
       message: 'Message',
-    }],
-  Part: [[
-      'mediaType',
-    ], {}],
-  Message: [[
-      'messageId',
-      'contextId',
-      'taskId',
-      'referenceTaskIds',
-    ], {
+    },
+  ],
+  Part: [['mediaType'], {}],
+  Message: [
+    ['messageId', 'contextId', 'taskId', 'referenceTaskIds'],
+    {
       parts: 'Part',
-    }],
-  Artifact: [[
-      'artifactId',
-    ], {
+    },
+  ],
+  Artifact: [
+    ['artifactId'],
+    {
       parts: 'Part',
-    }],
-  TaskStatusUpdateEvent: [[
-      'taskId',
-      'contextId',
-    ], {
+    },
+  ],
+  TaskStatusUpdateEvent: [
+    ['taskId', 'contextId'],
+    {
       status: 'TaskStatus',
-    }],
-  TaskArtifactUpdateEvent: [[
-      'taskId',
-      'contextId',
-      'lastChunk',
-    ], {
+    },
+  ],
+  TaskArtifactUpdateEvent: [
+    ['taskId', 'contextId', 'lastChunk'],
+    {
       artifact: 'Artifact',
-    }],
+    },
+  ],
   AuthenticationInfo: [[], {}],
-  AgentInterface: [[
-      'protocolBinding',
-      'protocolVersion',
-    ], {}],
-  AgentCard: [[
+  AgentInterface: [['protocolBinding', 'protocolVersion'], {}],
+  AgentCard: [
+    [
       'supportedInterfaces',
       'documentationUrl',
       'securitySchemes',
@@ -63,7 +59,8 @@ export const PROTO_MESSAGES = {
       'defaultInputModes',
       'defaultOutputModes',
       'iconUrl',
-    ], {
+    ],
+    {
       supportedInterfaces: 'AgentInterface',
       provider: 'AgentProvider',
       capabilities: 'AgentCapabilities',
@@ -71,146 +68,114 @@ export const PROTO_MESSAGES = {
       securityRequirements: 'SecurityRequirement',
       skills: 'AgentSkill',
       signatures: 'AgentCardSignature',
-    }],
+    },
+  ],
   AgentProvider: [[], {}],
-  AgentCapabilities: [[
-      'pushNotifications',
-      'extendedAgentCard',
-    ], {
+  AgentCapabilities: [
+    ['pushNotifications', 'extendedAgentCard'],
+    {
       extensions: 'AgentExtension',
-    }],
+    },
+  ],
   AgentExtension: [[], {}],
-  AgentSkill: [[
-      'inputModes',
-      'outputModes',
-      'securityRequirements',
-    ], {
+  AgentSkill: [
+    ['inputModes', 'outputModes', 'securityRequirements'],
+    {
       securityRequirements: 'SecurityRequirement',
-    }],
+    },
+  ],
   AgentCardSignature: [[], {}],
-  TaskPushNotificationConfig: [[
-      'taskId',
-    ], {
+  TaskPushNotificationConfig: [
+    ['taskId'],
+    {
       authentication: 'AuthenticationInfo',
-    }],
+    },
+  ],
   StringList: [[], {}],
-  SecurityRequirement: [[], {
+  SecurityRequirement: [
+    [],
+    {
       schemes: '{}StringList',
-    }],
-  SecurityScheme: [[
-      'apiKeySecurityScheme',
-      'httpAuthSecurityScheme',
-      'oauth2SecurityScheme',
-      'openIdConnectSecurityScheme',
-      'mtlsSecurityScheme',
-    ], {
+    },
+  ],
+  SecurityScheme: [
+    ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'oauth2SecurityScheme', 'openIdConnectSecurityScheme', 'mtlsSecurityScheme'],
+    {
       apiKeySecurityScheme: 'APIKeySecurityScheme',
       httpAuthSecurityScheme: 'HTTPAuthSecurityScheme',
       oauth2SecurityScheme: 'OAuth2SecurityScheme',
       openIdConnectSecurityScheme: 'OpenIdConnectSecurityScheme',
       mtlsSecurityScheme: 'MutualTlsSecurityScheme',
-    }],
+    },
+  ],
   APIKeySecurityScheme: [[], {}],
-  HTTPAuthSecurityScheme: [[
-      'bearerFormat',
-    ], {}],
-  OAuth2SecurityScheme: [[
-      'oauth2MetadataUrl',
-    ], {
+  HTTPAuthSecurityScheme: [['bearerFormat'], {}],
+  OAuth2SecurityScheme: [
+    ['oauth2MetadataUrl'],
+    {
       flows: 'OAuthFlows',
-    }],
-  OpenIdConnectSecurityScheme: [[
-      'openIdConnectUrl',
-    ], {}],
+    },
+  ],
+  OpenIdConnectSecurityScheme: [['openIdConnectUrl'], {}],
   MutualTlsSecurityScheme: [[], {}],
-  OAuthFlows: [[
-      'authorizationCode',
-      'clientCredentials',
-      'deviceCode',
-    ], {
+  OAuthFlows: [
+    ['authorizationCode', 'clientCredentials', 'deviceCode'],
+    {
       authorizationCode: 'AuthorizationCodeOAuthFlow',
       clientCredentials: 'ClientCredentialsOAuthFlow',
       implicit: 'ImplicitOAuthFlow',
       password: 'PasswordOAuthFlow',
       deviceCode: 'DeviceCodeOAuthFlow',
-    }],
-  AuthorizationCodeOAuthFlow: [[
-      'authorizationUrl',
-      'tokenUrl',
-      'refreshUrl',
-      'pkceRequired',
-    ], {}],
-  ClientCredentialsOAuthFlow: [[
-      'tokenUrl',
-      'refreshUrl',
-    ], {}],
-  ImplicitOAuthFlow: [[
-      'authorizationUrl',
-      'refreshUrl',
-    ], {}],
-  PasswordOAuthFlow: [[
-      'tokenUrl',
-      'refreshUrl',
-    ], {}],
-  DeviceCodeOAuthFlow: [[
-      'deviceAuthorizationUrl',
-      'tokenUrl',
-      'refreshUrl',
-    ], {}],
-  SendMessageRequest: [[], {
+    },
+  ],
+  AuthorizationCodeOAuthFlow: [['authorizationUrl', 'tokenUrl', 'refreshUrl', 'pkceRequired'], {}],
+  ClientCredentialsOAuthFlow: [['tokenUrl', 'refreshUrl'], {}],
+  ImplicitOAuthFlow: [['authorizationUrl', 'refreshUrl'], {}],
+  PasswordOAuthFlow: [['tokenUrl', 'refreshUrl'], {}],
+  DeviceCodeOAuthFlow: [['deviceAuthorizationUrl', 'tokenUrl', 'refreshUrl'], {}],
+  SendMessageRequest: [
+    [],
+    {
       message: 'Message',
       configuration: 'SendMessageConfiguration',
-    }],
-  GetTaskRequest: [[
-      'historyLength',
-    ], {}],
-  ListTasksRequest: [[
-      'contextId',
-      'pageSize',
-      'pageToken',
-      'historyLength',
-      'statusTimestampAfter',
-      'includeArtifacts',
-    ], {}],
-  ListTasksResponse: [[
-      'nextPageToken',
-      'pageSize',
-      'totalSize',
-    ], {
+    },
+  ],
+  GetTaskRequest: [['historyLength'], {}],
+  ListTasksRequest: [['contextId', 'pageSize', 'pageToken', 'historyLength', 'statusTimestampAfter', 'includeArtifacts'], {}],
+  ListTasksResponse: [
+    ['nextPageToken', 'pageSize', 'totalSize'],
+    {
       tasks: 'Task',
-    }],
+    },
+  ],
   CancelTaskRequest: [[], {}],
-  GetTaskPushNotificationConfigRequest: [[
-      'taskId',
-    ], {}],
-  DeleteTaskPushNotificationConfigRequest: [[
-      'taskId',
-    ], {}],
+  GetTaskPushNotificationConfigRequest: [['taskId'], {}],
+  DeleteTaskPushNotificationConfigRequest: [['taskId'], {}],
   SubscribeToTaskRequest: [[], {}],
-  ListTaskPushNotificationConfigsRequest: [[
-      'taskId',
-      'pageSize',
-      'pageToken',
-    ], {}],
+  ListTaskPushNotificationConfigsRequest: [['taskId', 'pageSize', 'pageToken'], {}],
   GetExtendedAgentCardRequest: [[], {}],
-  SendMessageResponse: [[], {
+  SendMessageResponse: [
+    [],
+    {
       task: 'Task',
       message: 'Message',
-    }],
-  StreamResponse: [[
-      'statusUpdate',
-      'artifactUpdate',
-    ], {
+    },
+  ],
+  StreamResponse: [
+    ['statusUpdate', 'artifactUpdate'],
+    {
       task: 'Task',
       message: 'Message',
       statusUpdate: 'TaskStatusUpdateEvent',
       artifactUpdate: 'TaskArtifactUpdateEvent',
-    }],
-  ListTaskPushNotificationConfigsResponse: [[
-      'nextPageToken',
-    ], {
+    },
+  ],
+  ListTaskPushNotificationConfigsResponse: [
+    ['nextPageToken'],
+    {
       configs: 'TaskPushNotificationConfig',
-    }],
+    },
+  ],
 } as const satisfies Record<string, readonly [readonly string[], Readonly<Record<string, string>>]>;
 
 /** A message of a2a.proto, by name. */

@@ -1,8 +1,6 @@
 import { A2A_METHODS, type A2AMethod, type HttpVerb, type QueryParamKind, REST_BINDINGS } from './methods.js';
 
-type Segment =
-  | { kind: 'literal'; value: string }
-  | { kind: 'param'; name: string; suffix: string };
+type Segment = { kind: 'literal'; value: string } | { kind: 'param'; name: string; suffix: string };
 
 interface CompiledRoute {
   method: A2AMethod;
@@ -68,10 +66,7 @@ function matchSegments(segments: readonly Segment[], parts: readonly string[]): 
  * Paths without a tenant win over tenant-prefixed ones, so `/tasks/x` is always GetTask.
  * Returns `undefined` when no route matches, `{ allowedVerbs }` when the path matches with another verb.
  */
-export function matchRestRoute(
-  verb: string,
-  path: string,
-): RestRouteMatch | { method?: undefined; allowedVerbs: HttpVerb[] } | undefined {
+export function matchRestRoute(verb: string, path: string): RestRouteMatch | { method?: undefined; allowedVerbs: HttpVerb[] } | undefined {
   const parts = path.split('/').filter(Boolean);
   const upperVerb = verb.toUpperCase();
   const allowed = new Set<HttpVerb>();

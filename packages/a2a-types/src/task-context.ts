@@ -77,7 +77,9 @@ export function generateSpanId(): string {
 }
 
 /** The wire form of a context (accepts a read-only `visitedAgents`). */
-export function taskContextToWire(context: Readonly<Omit<TaskContext, 'visitedAgents'>> & { readonly visitedAgents: readonly string[] }): TaskContextWire {
+export function taskContextToWire(
+  context: Readonly<Omit<TaskContext, 'visitedAgents'>> & { readonly visitedAgents: readonly string[] },
+): TaskContextWire {
   const wire: TaskContextWire = {
     trace_id: context.traceId,
     depth: context.depth,
@@ -101,10 +103,7 @@ export function taskContextFromWire(wire: TaskContextWire): TaskContext {
 }
 
 /** A copy of `metadata` carrying `context` at `ruvector.context`; other keys are kept. */
-export function writeTaskContext(
-  metadata: Struct | undefined,
-  context: Parameters<typeof taskContextToWire>[0],
-): Record<string, unknown> {
+export function writeTaskContext(metadata: Struct | undefined, context: Parameters<typeof taskContextToWire>[0]): Record<string, unknown> {
   return withRuvectorMetadata(metadata, { [RUVECTOR_KEYS.context]: taskContextToWire(context) });
 }
 

@@ -48,11 +48,7 @@ export function createValidationFailure(violations: readonly FieldViolation[]): 
  * violation with its field path. `fieldPrefix` roots the paths (`params` for JSON-RPC, say).
  * Unknown fields are dropped, so the result only holds fields of the model.
  */
-export function parseWith<S extends z.core.$ZodType>(
-  schema: S,
-  input: unknown,
-  fieldPrefix = '',
-): ParseResult<z.output<S>> {
+export function parseWith<S extends z.core.$ZodType>(schema: S, input: unknown, fieldPrefix = ''): ParseResult<z.output<S>> {
   // The function form works for any zod 4 schema, classic or mini.
   const result = z.safeParse(schema, input);
   if (result.success) return { success: true, data: result.data };

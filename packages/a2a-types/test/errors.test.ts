@@ -104,7 +104,14 @@ describe('error classes (spec §5.4, §9.5, §11.6)', () => {
     expect(error.toJsonRpcError()).toEqual({
       code: -32001,
       message: 'Task not found',
-      data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org', metadata: { taskId: 't' } }],
+      data: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'TASK_NOT_FOUND',
+          domain: 'a2a-protocol.org',
+          metadata: { taskId: 't' },
+        },
+      ],
     });
     expect(new ForbiddenError().toRestError()).toEqual({
       error: {

@@ -67,7 +67,11 @@ describe('round trip: parse -> JSON.stringify -> JSON.parse equals the input', (
       a2a.ListTaskPushNotificationConfigsRequestSchema,
       { tenant: 'a', taskId: 't', pageSize: 10, pageToken: 'p' },
     ],
-    ['ListTaskPushNotificationConfigsResponse', a2a.ListTaskPushNotificationConfigsResponseSchema, { configs: [fx.pushConfig], nextPageToken: '' }],
+    [
+      'ListTaskPushNotificationConfigsResponse',
+      a2a.ListTaskPushNotificationConfigsResponseSchema,
+      { configs: [fx.pushConfig], nextPageToken: '' },
+    ],
     ['GetExtendedAgentCardRequest', a2a.GetExtendedAgentCardRequestSchema, { tenant: 'acme' }],
     ['Empty', a2a.EmptySchema, {}],
     ['AgentInterface', a2a.AgentInterfaceSchema, fx.agentInterface],
@@ -94,7 +98,13 @@ describe('round trip: parse -> JSON.stringify -> JSON.parse equals the input', (
   it('every SecurityScheme kind is covered', () => {
     const kinds = Object.values(fx.securitySchemes).map((scheme) => Object.keys(scheme)[0]);
     expect(kinds.sort()).toEqual(
-      ['apiKeySecurityScheme', 'httpAuthSecurityScheme', 'mtlsSecurityScheme', 'oauth2SecurityScheme', 'openIdConnectSecurityScheme'].sort(),
+      [
+        'apiKeySecurityScheme',
+        'httpAuthSecurityScheme',
+        'mtlsSecurityScheme',
+        'oauth2SecurityScheme',
+        'openIdConnectSecurityScheme',
+      ].sort(),
     );
   });
 
@@ -182,9 +192,7 @@ describe('rejections report the exact field path', () => {
     ['garbage', 'yesterday'],
     ['date only', '2025-01-02'],
   ])('malformed timestamp (%s)', (_name, timestamp) => {
-    expect(fieldsOf(a2a.TaskSchema, { ...fx.task, status: { state: 'TASK_STATE_WORKING', timestamp } })).toEqual([
-      'status.timestamp',
-    ]);
+    expect(fieldsOf(a2a.TaskSchema, { ...fx.task, status: { state: 'TASK_STATE_WORKING', timestamp } })).toEqual(['status.timestamp']);
     expect(fieldsOf(a2a.ListTasksRequestSchema, { statusTimestampAfter: timestamp })).toEqual(['statusTimestampAfter']);
   });
   it('accepts timestamps with and without fractional seconds', () => {

@@ -66,11 +66,18 @@ const card = {
   securityRequirements: [requirement],
   defaultInputModes: ['text/plain'],
   defaultOutputModes: ['text/plain'],
-  skills: [{ id: 's', name: 's', description: 'd', tags: ['t'], inputModes: ['a'], outputModes: ['b'], securityRequirements: [requirement] }],
+  skills: [
+    { id: 's', name: 's', description: 'd', tags: ['t'], inputModes: ['a'], outputModes: ['b'], securityRequirements: [requirement] },
+  ],
   signatures: [{ protected: 'p', signature: 's', header: { key_id: 'k' } }],
   iconUrl: 'https://x/icon.png',
 };
-const configuration = { acceptedOutputModes: ['text/plain'], taskPushNotificationConfig: pushConfig, historyLength: 2, returnImmediately: true };
+const configuration = {
+  acceptedOutputModes: ['text/plain'],
+  taskPushNotificationConfig: pushConfig,
+  historyLength: 2,
+  returnImmediately: true,
+};
 
 /** Each message of a2a.proto: its schema and camelCase samples that together set every field. */
 const CASES: Record<string, [z.core.$ZodType, unknown[]]> = {
@@ -81,7 +88,10 @@ const CASES: Record<string, [z.core.$ZodType, unknown[]]> = {
   Message: [a2a.MessageSchema, [message]],
   Artifact: [a2a.ArtifactSchema, [artifact]],
   TaskStatusUpdateEvent: [a2a.TaskStatusUpdateEventSchema, [{ taskId: 't1', contextId: 'c1', status }]],
-  TaskArtifactUpdateEvent: [a2a.TaskArtifactUpdateEventSchema, [{ taskId: 't1', contextId: 'c1', artifact, append: true, lastChunk: true }]],
+  TaskArtifactUpdateEvent: [
+    a2a.TaskArtifactUpdateEventSchema,
+    [{ taskId: 't1', contextId: 'c1', artifact, append: true, lastChunk: true }],
+  ],
   AuthenticationInfo: [a2a.AuthenticationInfoSchema, [pushConfig.authentication]],
   AgentInterface: [a2a.AgentInterfaceSchema, card.supportedInterfaces],
   AgentCard: [a2a.AgentCardSchema, [card]],
@@ -142,7 +152,10 @@ const CASES: Record<string, [z.core.$ZodType, unknown[]]> = {
       { artifactUpdate: { taskId: 't1', contextId: 'c1', artifact, lastChunk: true } },
     ],
   ],
-  ListTaskPushNotificationConfigsResponse: [a2a.ListTaskPushNotificationConfigsResponseSchema, [{ configs: [pushConfig], nextPageToken: 'n' }]],
+  ListTaskPushNotificationConfigsResponse: [
+    a2a.ListTaskPushNotificationConfigsResponseSchema,
+    [{ configs: [pushConfig], nextPageToken: 'n' }],
+  ],
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -235,7 +248,9 @@ describe('ProtoJSON input: proto field names are accepted (table from a2a.proto)
     expect(send.success && send.data).toEqual(parsed('SendMessageRequest', { message, configuration }));
     const create = a2a.parseOperationParams('CreateTaskPushNotificationConfig', { task_id: 't1', url: 'https://example.com/h' });
     expect(create.success && create.data).toEqual({ taskId: 't1', url: 'https://example.com/h' });
-    const query = new URLSearchParams('history_length=2&context_id=c1&page_size=5&include_artifacts=true&status_timestamp_after=2025-01-01T01:00:00%2B01:00');
+    const query = new URLSearchParams(
+      'history_length=2&context_id=c1&page_size=5&include_artifacts=true&status_timestamp_after=2025-01-01T01:00:00%2B01:00',
+    );
     const list = a2a.parseOperationParams('ListTasks', a2a.restRequestToParams('ListTasks', { pathParams: {}, query }));
     expect(list.success && list.data).toEqual({
       historyLength: 2,
@@ -244,12 +259,18 @@ describe('ProtoJSON input: proto field names are accepted (table from a2a.proto)
       includeArtifacts: true,
       statusTimestampAfter: '2025-01-01T00:00:00Z',
     });
-    const both = a2a.restRequestToParams('GetTask', { pathParams: { id: 't1' }, query: new URLSearchParams('historyLength=1&history_length=2') });
+    const both = a2a.restRequestToParams('GetTask', {
+      pathParams: { id: 't1' },
+      query: new URLSearchParams('historyLength=1&history_length=2'),
+    });
     expect(a2a.parseOperationParams('GetTask', both).success).toBe(false);
   });
 
   it('results read by a client take proto names (parseOperationResult)', () => {
-    const result = a2a.parseOperationResult('SendStreamingMessage', toProtoNames('StreamResponse', { statusUpdate: { taskId: 't1', contextId: 'c1', status } }));
+    const result = a2a.parseOperationResult(
+      'SendStreamingMessage',
+      toProtoNames('StreamResponse', { statusUpdate: { taskId: 't1', contextId: 'c1', status } }),
+    );
     expect(result.success && result.data).toEqual(parsed('StreamResponse', { statusUpdate: { taskId: 't1', contextId: 'c1', status } }));
   });
 });

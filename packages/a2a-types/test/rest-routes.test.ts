@@ -78,7 +78,7 @@ describe('matchRestRoute (spec §11.3)', () => {
 });
 
 describe('restRequestToParams / paramsToRestRequest (spec §11.5)', () => {
-  it('reads only the body\'s own fields: a message under __proto__ is not a message', () => {
+  it("reads only the body's own fields: a message under __proto__ is not a message", () => {
     const body = JSON.parse('{"__proto__":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}') as unknown;
     const params = restRequestToParams('SendMessage', { pathParams: {}, body }) as Record<string, unknown>;
     expect(params.message).toBeUndefined();
@@ -136,14 +136,15 @@ describe('restRequestToParams / paramsToRestRequest (spec §11.5)', () => {
     expect(params).toEqual({ historyLength: 5, includeArtifacts: true, pageSize: 'abc', status: 'TASK_STATE_FAILED' });
     const parsed = parseWith(OPERATIONS.ListTasks.params, params);
     expect(parsed.success ? [] : parsed.error.violations.map((v) => v.field)).toEqual(['pageSize']);
-    expect(
-      restRequestToParams('ListTasks', { pathParams: {}, query: new URLSearchParams('includeArtifacts=false') }),
-    ).toEqual({ includeArtifacts: false });
+    expect(restRequestToParams('ListTasks', { pathParams: {}, query: new URLSearchParams('includeArtifacts=false') })).toEqual({
+      includeArtifacts: false,
+    });
   });
   it('path parameters and tenant win over body fields', () => {
-    expect(
-      restRequestToParams('CancelTask', { pathParams: { id: 'real' }, tenant: 't', body: { id: 'fake', tenant: 'x' } }),
-    ).toEqual({ id: 'real', tenant: 't' });
+    expect(restRequestToParams('CancelTask', { pathParams: { id: 'real' }, tenant: 't', body: { id: 'fake', tenant: 'x' } })).toEqual({
+      id: 'real',
+      tenant: 't',
+    });
   });
   it('a non-object POST body is passed through for the schema to reject', () => {
     expect(restRequestToParams('SendMessage', { pathParams: {}, body: [1] })).toEqual([1]);

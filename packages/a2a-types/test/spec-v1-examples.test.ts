@@ -74,9 +74,7 @@ describe('spec §6.3 multi-turn interaction', () => {
   });
   // The status message of the example has no messageId, which Message requires (spec §4.1.4).
   it('the input-required response is rejected for the missing status.message.messageId', () => {
-    expect(violationFields(SendMessageResponseSchema, ex.s6_3_input_required_response)).toEqual([
-      'task.status.message.messageId',
-    ]);
+    expect(violationFields(SendMessageResponseSchema, ex.s6_3_input_required_response)).toEqual(['task.status.message.messageId']);
     const fixed = structuredClone(ex.s6_3_input_required_response) as { task: { status: { message: Record<string, unknown> } } };
     fixed.task.status.message.messageId = 'm';
     expectRoundTrip(SendMessageResponseSchema, fixed);

@@ -106,9 +106,9 @@ describe('applyStreamResponse (spec §3.2.3 stream aggregation)', () => {
   });
 
   it('events for another task are ignored', () => {
-    expect(
-      applyStreamResponse(base, { statusUpdate: { taskId: 'other', contextId: 'c', status: { state: 'TASK_STATE_FAILED' } } }),
-    ).toBe(base);
+    expect(applyStreamResponse(base, { statusUpdate: { taskId: 'other', contextId: 'c', status: { state: 'TASK_STATE_FAILED' } } })).toBe(
+      base,
+    );
     expect(
       applyStreamResponse(base, {
         artifactUpdate: { taskId: 'other', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: 'x' }] } },

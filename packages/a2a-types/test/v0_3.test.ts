@@ -293,7 +293,11 @@ describe('method names, params and results', () => {
     ['ListTasks', { contextId: 'c', pageSize: 5 }, { contextId: 'c', pageSize: 5 }],
     ['CancelTask', { id: 't-1', metadata: { why: 'x' } }, { id: 't-1', metadata: { why: 'x' } }],
     ['SubscribeToTask', { id: 't-1' }, { id: 't-1' }],
-    ['CreateTaskPushNotificationConfig', fx.taskPushNotificationConfig, { taskId: 't-1', ...fx.pushNotificationConfig, authentication: { scheme: 'Bearer', credentials: 'secret' } }],
+    [
+      'CreateTaskPushNotificationConfig',
+      fx.taskPushNotificationConfig,
+      { taskId: 't-1', ...fx.pushNotificationConfig, authentication: { scheme: 'Bearer', credentials: 'secret' } },
+    ],
     ['GetTaskPushNotificationConfig', { id: 't-1', pushNotificationConfigId: 'cfg-1' }, { taskId: 't-1', id: 'cfg-1' }],
     ['ListTaskPushNotificationConfigs', { id: 't-1' }, { taskId: 't-1' }],
     ['DeleteTaskPushNotificationConfig', { id: 't-1', pushNotificationConfigId: 'cfg-1' }, { taskId: 't-1', id: 'cfg-1' }],
@@ -350,9 +354,7 @@ describe('method names, params and results', () => {
     expect(json(ops.ListTaskPushNotificationConfigs.resultToV03(configs))).toEqual([fx.taskPushNotificationConfig]);
     expect(ok(ops.DeleteTaskPushNotificationConfig.resultFromV03(null))).toEqual({});
     expect(ops.DeleteTaskPushNotificationConfig.resultToV03({})).toBeNull();
-    expect(json(ops.GetExtendedAgentCard.resultToV03(ok(ops.GetExtendedAgentCard.resultFromV03(fx.agentCard))))).toEqual(
-      fx.agentCard,
-    );
+    expect(json(ops.GetExtendedAgentCard.resultToV03(ok(ops.GetExtendedAgentCard.resultFromV03(fx.agentCard))))).toEqual(fx.agentCard);
   });
 });
 

@@ -1,13 +1,6 @@
 // A tiny consumer that compiles against the built .d.ts files of the published packages,
 // with skipLibCheck off, under bundler and node16 resolution (tooling/gates/run.mjs).
-import {
-  A2A_PROTOCOL_VERSION,
-  type AgentCard,
-  classifyJsonRpcRequest,
-  parseTask,
-  type Task,
-  TaskNotFoundError,
-} from '@a2aplane/a2a-types';
+import { A2A_PROTOCOL_VERSION, type AgentCard, classifyJsonRpcRequest, parseTask, type Task, TaskNotFoundError } from '@a2aplane/a2a-types';
 
 const card: AgentCard = {
   name: 'consumer',
@@ -30,4 +23,6 @@ export const consumer = { card, task, kind: classified.kind, code: error.code };
 // The Node-only gRPC binding: its declarations (protobuf-es and grpc-js types included) compile too.
 import { grpcInterface, type GrpcA2AClientOptions } from '@a2aplane/a2a-grpc';
 
-export const grpcConsumer: { iface: ReturnType<typeof grpcInterface>; options?: GrpcA2AClientOptions } = { iface: grpcInterface('127.0.0.1:50051') };
+export const grpcConsumer: { iface: ReturnType<typeof grpcInterface>; options?: GrpcA2AClientOptions } = {
+  iface: grpcInterface('127.0.0.1:50051'),
+};

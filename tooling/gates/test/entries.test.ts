@@ -63,9 +63,14 @@ describe('built entries share their modules', () => {
     const chunk = 'x'.repeat(256 * 1024);
     const server = root.createA2AServer({
       card: {
-        name: 'slow', description: 'd', version: '1', capabilities: { streaming: true },
+        name: 'slow',
+        description: 'd',
+        version: '1',
+        capabilities: { streaming: true },
         supportedInterfaces: [{ url: 'http://127.0.0.1/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [],
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
       },
       subscriberBufferSize: 4,
       executor: {
@@ -85,16 +90,27 @@ describe('built entries share their modules', () => {
     try {
       const { port } = http.address() as AddressInfo;
       const body = await new Promise<string>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/a2a/rest/message:stream', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' } }, (res) => {
-          res.pause();
-          setTimeout(() => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (data: string) => { text += data; });
-            res.on('end', () => resolve(text));
-            res.resume();
-          }, 300);
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/a2a/rest/message:stream',
+            headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+          },
+          (res) => {
+            res.pause();
+            setTimeout(() => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (data: string) => {
+                text += data;
+              });
+              res.on('end', () => resolve(text));
+              res.resume();
+            }, 300);
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify({ message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'go' }] } }));
       });

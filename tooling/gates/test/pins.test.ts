@@ -40,7 +40,13 @@ describe('surface pins', () => {
     }
     const program = ts.createProgram(
       entries.map(([, file]) => file),
-      { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true },
+      {
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        target: ts.ScriptTarget.ES2022,
+        skipLibCheck: true,
+        noEmit: true,
+      },
     );
     const checker = program.getTypeChecker();
     const surface: Record<string, string[]> = {};

@@ -14,7 +14,8 @@ describe('release plan of the pending changesets', async () => {
 
   it('versions published packages only (apps and tooling are private and ignored)', () => {
     const unexpected = plan.releases
-      .filter((release) => release.type !== 'none' && !published.has(release.name)).map((release) => release.name);
+      .filter((release) => release.type !== 'none' && !published.has(release.name))
+      .map((release) => release.name);
     expect(unexpected).toEqual([]);
   });
 

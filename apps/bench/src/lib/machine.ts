@@ -26,7 +26,15 @@ function versionOf(path: string): string {
 
 export function machineInfo(): MachineInfo {
   const versions: Record<string, string> = {};
-  for (const pkg of ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-server-express', 'a2a-client']) {
+  for (const pkg of [
+    'a2a-types',
+    'a2a-identity',
+    'a2a-governance',
+    'a2a-routing',
+    'a2a-rulake-artifacts',
+    'a2a-server-express',
+    'a2a-client',
+  ]) {
     versions[`@a2aplane/${pkg}`] = versionOf(`${ROOT}packages/${pkg}/package.json`);
   }
   const modules = `${ROOT}apps/bench/node_modules/`;

@@ -21,7 +21,10 @@ export const BENCH_CALLER_ID = agentIdFromPublicKey(BENCH_CALLER.publicKey);
  * (the signature base comes from a2a-identity; the Ed25519 math from node:crypto, which is faster
  * than the library's portable signer), so the load generator does no signing while it measures.
  */
-export async function createSignedHeaderPool(url: string, body: string): Promise<{ fill(count: number): void; next(): Record<string, string> }> {
+export async function createSignedHeaderPool(
+  url: string,
+  body: string,
+): Promise<{ fill(count: number): void; next(): Record<string, string> }> {
   const target = new URL(url);
   const digest = await contentDigest(body);
   const privateKey = createPrivateKey({ key: exportPrivateJwk(BENCH_CALLER) as never, format: 'jwk' });
@@ -32,10 +35,18 @@ export async function createSignedHeaderPool(url: string, body: string): Promise
     const created = Math.floor(Date.now() / 1000);
     const nonce = encodeBase64Url(new TextEncoder().encode(`bench-nonce-${(counter++).toString().padStart(10, '0')}`));
     const params = { created, expires: created + 60, nonce, alg: 'ed25519', keyid: BENCH_CALLER_ID };
-    const base = httpSignatureBase({ method: 'POST', authority: target.host, target: target.pathname + target.search, headers: { 'content-digest': digest } }, components, params);
+    const base = httpSignatureBase(
+      { method: 'POST', authority: target.host, target: target.pathname + target.search, headers: { 'content-digest': digest } },
+      components,
+      params,
+    );
     const signature = sign(null, Buffer.from(base), privateKey).toString('base64');
     const input = base.slice(base.lastIndexOf('"@signature-params": ') + '"@signature-params": '.length);
-    return { 'content-digest': digest, 'signature-input': `${HTTP_SIGNATURE_LABEL}=${input}`, signature: `${HTTP_SIGNATURE_LABEL}=:${signature}:` };
+    return {
+      'content-digest': digest,
+      'signature-input': `${HTTP_SIGNATURE_LABEL}=${input}`,
+      signature: `${HTTP_SIGNATURE_LABEL}=:${signature}:`,
+    };
   };
   return {
     fill(count) {

@@ -23,7 +23,13 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
   if (mode !== 'message' && mode !== 'task' && mode !== 'stream') throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
   const delayMs = Number(value('--delay-ms') ?? 0);
   if (!(delayMs >= 0)) throw new RangeError(`expected --delay-ms to be a number >= 0, got ${value('--delay-ms')}`);
-  return { port: Number(value('--port') ?? 0), mode, events: Number(value('--events') ?? 100), reportRss: argv.includes('--report-rss'), delayMs };
+  return {
+    port: Number(value('--port') ?? 0),
+    mode,
+    events: Number(value('--events') ?? 100),
+    reportRss: argv.includes('--report-rss'),
+    delayMs,
+  };
 }
 
 /** The text every executor answers with. */

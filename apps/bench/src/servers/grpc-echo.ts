@@ -14,7 +14,17 @@ serveGrpc(
   args,
   () => {
     server.addService(
-      { sendMessage: { path: op.path, requestStream: false, responseStream: false, requestSerialize: pass, requestDeserialize: pass, responseSerialize: pass, responseDeserialize: pass } },
+      {
+        sendMessage: {
+          path: op.path,
+          requestStream: false,
+          responseStream: false,
+          requestSerialize: pass,
+          requestDeserialize: pass,
+          responseSerialize: pass,
+          responseDeserialize: pass,
+        },
+      },
       {
         sendMessage: (_call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => callback(null, answer),
       },

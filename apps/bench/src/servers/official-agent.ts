@@ -38,16 +38,39 @@ export function officialExecutor(mode: Mode, events: number): AgentExecutor {
         bus.finished();
         return;
       }
-      const task: Task = { id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined };
+      const task: Task = {
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      };
       bus.publish(AgentEvent.task(task));
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
       if (mode === 'task') {
-        bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact: artifact(replyText(text)), append: false, lastChunk: false, metadata: undefined }));
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: artifact(replyText(text)),
+            append: false,
+            lastChunk: false,
+            metadata: undefined,
+          }),
+        );
       } else {
         const chunks = Math.max(1, events - 3);
         for (let i = 0; i < chunks; i++) {
           bus.publish(
-            AgentEvent.artifactUpdate({ taskId, contextId, artifact: artifact(`chunk ${i}`), append: i > 0, lastChunk: i === chunks - 1, metadata: undefined }),
+            AgentEvent.artifactUpdate({
+              taskId,
+              contextId,
+              artifact: artifact(`chunk ${i}`),
+              append: i > 0,
+              lastChunk: i === chunks - 1,
+              metadata: undefined,
+            }),
           );
         }
       }
@@ -62,7 +85,13 @@ export function officialExecutor(mode: Mode, events: number): AgentExecutor {
 }
 
 /** The official request handler serving `interfaceUrl` with `binding`. */
-export function officialHandler(interfaceUrl: string, binding: 'JSONRPC' | 'GRPC', mode: Mode, events: number, store: InMemoryTaskStore): DefaultRequestHandler {
+export function officialHandler(
+  interfaceUrl: string,
+  binding: 'JSONRPC' | 'GRPC',
+  mode: Mode,
+  events: number,
+  store: InMemoryTaskStore,
+): DefaultRequestHandler {
   const card = AgentCard.fromJSON({
     name: 'bench-official',
     description: 'the @a2a-js/sdk reference server',

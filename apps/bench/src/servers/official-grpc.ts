@@ -7,7 +7,12 @@ import { InMemoryTaskStore, officialHandler } from './official-agent.js';
 
 const args = parseServerArgs();
 const server = new Server();
-serveGrpc(server, args, (target) => {
-  const requestHandler = officialHandler(target, 'GRPC', args.mode, args.events, new InMemoryTaskStore());
-  server.addService(A2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
-}, ServerCredentials.createInsecure());
+serveGrpc(
+  server,
+  args,
+  (target) => {
+    const requestHandler = officialHandler(target, 'GRPC', args.mode, args.events, new InMemoryTaskStore());
+    server.addService(A2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  },
+  ServerCredentials.createInsecure(),
+);

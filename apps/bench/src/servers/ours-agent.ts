@@ -23,7 +23,12 @@ export function executor(mode: Mode, events: number, delayMs = 0): AgentExecutor
       const first = context.message.parts[0];
       const text = first && 'text' in first && typeof first.text === 'string' ? first.text : '';
       if (mode === 'message') {
-        sink.publish({ messageId: globalThis.crypto.randomUUID(), contextId: context.contextId, role: 'ROLE_AGENT', parts: [{ text: replyText(text) }] });
+        sink.publish({
+          messageId: globalThis.crypto.randomUUID(),
+          contextId: context.contextId,
+          role: 'ROLE_AGENT',
+          parts: [{ text: replyText(text) }],
+        });
         return;
       }
       const updater = createTaskUpdater(context, sink);

@@ -11,7 +11,13 @@ import {
   readTaskContext,
 } from '@a2aplane/a2a-governance';
 import { createCallerKeyResolver, createHttpSignatureVerifier } from '@a2aplane/a2a-identity';
-import { InMemoryTaskStore, createA2AServer, createHttpSignatureAuthenticator, createNodeHttpHandler, verifyEd25519 } from '@a2aplane/a2a-server-express';
+import {
+  InMemoryTaskStore,
+  createA2AServer,
+  createHttpSignatureAuthenticator,
+  createNodeHttpHandler,
+  verifyEd25519,
+} from '@a2aplane/a2a-server-express';
 import { BENCH_CALLER } from '../lib/signed.js';
 import { parseServerArgs, serve } from './common.js';
 import { countStored, oursOptions } from './ours-agent.js';

@@ -55,9 +55,14 @@ function installFromTarballs(): { dir: string; versions: Record<string, string> 
     overrides[name] = `$${name}`;
   }
   // The official SDK at the version the bench compares against elsewhere (its exports hide package.json).
-  const sdkVersion = (JSON.parse(readFileSync(join(APP_DIR, 'node_modules', '@a2a-js', 'sdk', 'package.json'), 'utf8')) as { version: string }).version;
+  const sdkVersion = (
+    JSON.parse(readFileSync(join(APP_DIR, 'node_modules', '@a2a-js', 'sdk', 'package.json'), 'utf8')) as { version: string }
+  ).version;
   dependencies['@a2a-js/sdk'] = sdkVersion;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bundle-scratch', private: true, type: 'module', dependencies, overrides }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bundle-scratch', private: true, type: 'module', dependencies, overrides }, null, 2),
+  );
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: dir, stdio: 'pipe' });
   const versions: Record<string, string> = {};
   for (const name of [...Object.keys(dependencies), 'zod']) {
@@ -109,7 +114,13 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
   }
   const share = ours.gzipBytes / official.gzipBytes;
   const markdown = [
-    `Measured as installed: each package is packed (\`pnpm pack\`) and the tarballs are installed with \`npm install\` into a scratch project (${Object.entries(versions).map(([name, version]) => `${name}@${version}`).join(', ')}), then bundled from there with esbuild (bundle, minify, platform browser, format esm, target es2022) and gzip -9; every dependency is included.`,
+    `Measured as installed: each package is packed (\`pnpm pack\`) and the tarballs are installed with \`npm install\` into a scratch project (${Object.entries(
+      versions,
+    )
+      .map(([name, version]) => `${name}@${version}`)
+      .join(
+        ', ',
+      )}), then bundled from there with esbuild (bundle, minify, platform browser, format esm, target es2022) and gzip -9; every dependency is included.`,
     '',
     table(
       ['entry', 'minified', 'gzip -9'],
@@ -122,11 +133,13 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
     '',
     table(
       ['package', 'in ours', 'in official'],
-      [...new Set([...ours.byPackage.slice(0, 8), ...official.byPackage.slice(0, 8)].filter((p) => p.bytes > 0).map((p) => p.name))].map((pkg) => [
-        pkg,
-        kb(ours.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
-        kb(official.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
-      ]),
+      [...new Set([...ours.byPackage.slice(0, 8), ...official.byPackage.slice(0, 8)].filter((p) => p.bytes > 0).map((p) => p.name))].map(
+        (pkg) => [
+          pkg,
+          kb(ours.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
+          kb(official.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
+        ],
+      ),
     ),
     '',
     'Each browser-safe package, whole root entry (`export * from ...`, so no tree shaking):',

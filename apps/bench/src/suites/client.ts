@@ -51,7 +51,14 @@ const cpuMicros = (): number => {
  * Runs every contender for `total` calls with `concurrency` callers, in interleaved blocks so that
  * background load hits them alike. Ratios are medians of the per-block calls/s ratios to `reference`.
  */
-async function runScenario(id: string, contenders: Contender[], total: number, blocks: number, concurrency: number, reference: string): Promise<Scenario> {
+async function runScenario(
+  id: string,
+  contenders: Contender[],
+  total: number,
+  blocks: number,
+  concurrency: number,
+  reference: string,
+): Promise<Scenario> {
   const perBlock = Math.floor(total / blocks);
   const state = contenders.map((c) => ({ ...c, times: [] as number[], failures: 0, elapsed: 0, cpu: 0, blockRate: [] as number[] }));
   for (let block = 0; block < blocks; block++) {
@@ -116,7 +123,12 @@ function scenarioTable(scenario: Scenario, reference: string): string {
 /** esbuild browser bundle (minified, ESM) of `createA2AClient` from the built dist (no source condition), then gzip -9. */
 async function clientBundleGzipBytes(): Promise<{ minified: number; gzip: number }> {
   const result = await build({
-    stdin: { contents: "export { createA2AClient } from '@a2aplane/a2a-client';", resolveDir: APP_DIR, loader: 'ts', sourcefile: 'entry.ts' },
+    stdin: {
+      contents: "export { createA2AClient } from '@a2aplane/a2a-client';",
+      resolveDir: APP_DIR,
+      loader: 'ts',
+      sourcefile: 'entry.ts',
+    },
     bundle: true,
     minify: true,
     platform: 'browser',

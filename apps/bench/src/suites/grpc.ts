@@ -126,10 +126,22 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
         const cpuBefore = processCpuSeconds(server.process.pid);
         const result = await driveUnary(client, measure);
         const cpuAfter = processCpuSeconds(server.process.pid);
-        const cpuMicrosPerCall = cpuBefore === undefined || cpuAfter === undefined || result.calls === 0 ? Number.NaN : ((cpuAfter - cpuBefore) * 1e6) / result.calls;
-        const run = { round, target: target.id, calls: result.calls, invalid: result.invalid, callsPerSecond: result.calls / result.seconds, cpuMicrosPerCall };
+        const cpuMicrosPerCall =
+          cpuBefore === undefined || cpuAfter === undefined || result.calls === 0
+            ? Number.NaN
+            : ((cpuAfter - cpuBefore) * 1e6) / result.calls;
+        const run = {
+          round,
+          target: target.id,
+          calls: result.calls,
+          invalid: result.invalid,
+          callsPerSecond: result.calls / result.seconds,
+          cpuMicrosPerCall,
+        };
         unary.push(run);
-        process.stdout.write(`  unary task r${round} ${target.id}: ${num(run.callsPerSecond)} calls/s, server CPU ${num(cpuMicrosPerCall)} µs/call, ${run.invalid} invalid\n`);
+        process.stdout.write(
+          `  unary task r${round} ${target.id}: ${num(run.callsPerSecond)} calls/s, server CPU ${num(cpuMicrosPerCall)} µs/call, ${run.invalid} invalid\n`,
+        );
       } finally {
         client.close();
         await server.stop();
@@ -146,7 +158,9 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
         await driveStreams(client, subscribers, 1);
         const result = await driveStreams(client, subscribers, measure);
         streaming.push({ target: target.id, subscribers, ...result });
-        process.stdout.write(`  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`);
+        process.stdout.write(
+          `  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`,
+        );
       } finally {
         client.close();
         await server.stop();
@@ -157,7 +171,12 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
   const med = (target: TargetId, pick: (r: GrpcUnaryRun) => number) => median(unary.filter((r) => r.target === target).map(pick));
   const unaryRatio = med('ours-grpc', (r) => r.callsPerSecond) / med('official-grpc', (r) => r.callsPerSecond);
   const cpuRatio = med('official-grpc', (r) => r.cpuMicrosPerCall) / med('ours-grpc', (r) => r.cpuMicrosPerCall);
-  const unaryRows = TARGETS.map((t) => [t.label, num(med(t.id, (r) => r.callsPerSecond)), num(med(t.id, (r) => r.cpuMicrosPerCall)), String(unary.filter((r) => r.target === t.id).reduce((n, r) => n + r.invalid, 0))]);
+  const unaryRows = TARGETS.map((t) => [
+    t.label,
+    num(med(t.id, (r) => r.callsPerSecond)),
+    num(med(t.id, (r) => r.cpuMicrosPerCall)),
+    String(unary.filter((r) => r.target === t.id).reduce((n, r) => n + r.invalid, 0)),
+  ]);
   const streamRows = levels.map((subscribers) => {
     const official = streaming.find((r) => r.target === 'official-grpc' && r.subscribers === subscribers);
     const ours = streaming.find((r) => r.target === 'ours-grpc' && r.subscribers === subscribers);
@@ -174,10 +193,13 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
     '',
     table(['server', 'calls/s', 'server CPU µs/call', 'invalid'], unaryRows),
     '',
-    table(['ratio', 'value', 'goal'], [
-      ['ours / official calls/s (task mode)', ratio(unaryRatio), `>= 2x ${passFail(unaryRatio >= 2)}`],
-      ['official / ours server CPU per call', ratio(cpuRatio), ''],
-    ]),
+    table(
+      ['ratio', 'value', 'goal'],
+      [
+        ['ours / official calls/s (task mode)', ratio(unaryRatio), `>= 2x ${passFail(unaryRatio >= 2)}`],
+        ['official / ours server CPU per call', ratio(cpuRatio), ''],
+      ],
+    ),
     '',
     `\`SendStreamingMessage\` with ${EVENTS_PER_TASK} events per task: N concurrent subscribers each open one stream after another for ${measure} s; every stream must carry ${EVENTS_PER_TASK} events ending in COMPLETED.`,
     '',

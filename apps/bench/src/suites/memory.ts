@@ -56,7 +56,9 @@ export async function runMemory(options: RunOptions): Promise<SuiteResult> {
         samples,
       });
       const last = samples.at(-1);
-      process.stdout.write(`  memory ${target.id}: ${num(result.total2xx)} tasks, RSS ${last ? mib(last.rssBytes) : 'n/a'}, stored ${last?.tasksStored ?? 'n/a'}\n`);
+      process.stdout.write(
+        `  memory ${target.id}: ${num(result.total2xx)} tasks, RSS ${last ? mib(last.rssBytes) : 'n/a'}, stored ${last?.tasksStored ?? 'n/a'}\n`,
+      );
     } finally {
       await server.stop();
     }
@@ -66,11 +68,18 @@ export async function runMemory(options: RunOptions): Promise<SuiteResult> {
   for (let s = 0; s <= seconds; s += 5) marks.push(s);
   marks.push(seconds + 1);
   const nearest = (run: MemoryRun | undefined, second: number) =>
-    run?.samples.reduce<RssSample | undefined>((best, s) => (best === undefined || Math.abs(s.second - second) < Math.abs(best.second - second) ? s : best), undefined);
+    run?.samples.reduce<RssSample | undefined>(
+      (best, s) => (best === undefined || Math.abs(s.second - second) < Math.abs(best.second - second) ? s : best),
+      undefined,
+    );
   const ours = runs.find((r) => r.target === 'ours');
   const official = runs.find((r) => r.target === 'official');
   const cell = (s: RssSample | undefined) => (s ? `${mib(s.rssBytes)} / ${num(s.tasksStored)}` : 'n/a');
-  const rows = marks.map((second) => [second > seconds ? `${second} (after load)` : String(second), cell(nearest(ours, second)), cell(nearest(official, second))]);
+  const rows = marks.map((second) => [
+    second > seconds ? `${second} (after load)` : String(second),
+    cell(nearest(ours, second)),
+    cell(nearest(official, second)),
+  ]);
   const summary = runs.map((r) => {
     const last = r.samples.at(-1);
     const peak = Math.max(...r.samples.map((s) => s.rssBytes));

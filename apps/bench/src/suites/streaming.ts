@@ -65,7 +65,9 @@ export async function runStreaming(options: RunOptions): Promise<SuiteResult> {
         await drive(server.url, subscribers, 1);
         const result = await drive(server.url, subscribers, seconds);
         runs.push({ target: target.id, subscribers, ...result });
-        process.stdout.write(`  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`);
+        process.stdout.write(
+          `  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`,
+        );
       } finally {
         await server.stop();
       }
@@ -74,7 +76,8 @@ export async function runStreaming(options: RunOptions): Promise<SuiteResult> {
   const rows = levels.map((subscribers) => {
     const official = runs.find((r) => r.target === 'official' && r.subscribers === subscribers);
     const ours = runs.find((r) => r.target === 'ours' && r.subscribers === subscribers);
-    const cell = (r: StreamingRun | undefined) => (r ? `${num(r.eventsPerSecond)}${r.mismatches ? ` (${r.mismatches} bad streams)` : ''}` : 'n/a');
+    const cell = (r: StreamingRun | undefined) =>
+      r ? `${num(r.eventsPerSecond)}${r.mismatches ? ` (${r.mismatches} bad streams)` : ''}` : 'n/a';
     return [
       String(subscribers),
       cell(official),

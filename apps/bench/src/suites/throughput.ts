@@ -51,7 +51,8 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
         const server = await startServer(target.file, ['--mode', mode]);
         try {
           // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
-          const signatures = target.id === 'ours-verified' ? await createSignedHeaderPool(`${server.url}/a2a/jsonrpc`, sendMessageBody('hello')) : undefined;
+          const signatures =
+            target.id === 'ours-verified' ? await createSignedHeaderPool(`${server.url}/a2a/jsonrpc`, sendMessageBody('hello')) : undefined;
           signatures?.fill(12_000 * warmupSeconds);
           await load(server.url, mode, warmupSeconds, 50, signatures);
           signatures?.fill(12_000 * measureSeconds);
@@ -59,7 +60,9 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
           const result = await load(server.url, mode, measureSeconds, 50, signatures);
           const cpuAfter = processCpuSeconds(server.process.pid);
           const cpuMicrosPerRequest =
-            cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0 ? Number.NaN : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
+            cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0
+              ? Number.NaN
+              : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
           runs.push({ round, mode, target: target.id, cpuMicrosPerRequest, ...result });
           process.stdout.write(
             `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req${result.valid ? '' : ' INVALID'}\n`,
@@ -88,7 +91,8 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     }
   }
 
-  const find = (mode: ReplyMode, round: number, target: TargetId) => runs.find((r) => r.mode === mode && r.round === round && r.target === target);
+  const find = (mode: ReplyMode, round: number, target: TargetId) =>
+    runs.find((r) => r.mode === mode && r.round === round && r.target === target);
   /** Median over rounds of the ratio computed within each round (both runs valid). */
   const roundRatio = (mode: ReplyMode, n: TargetId, d: TargetId): { median: number; perRound: number[] } => {
     const perRound: number[] = [];
@@ -142,7 +146,11 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     const verified = roundRatio(mode, 'ours-verified', 'ours').median;
     goals[`${mode}: governed + verified callers >= 0.85x ungoverned`] = { value: verified, goal: '>= 0.85x', pass: verified >= 0.85 };
     const cpu = (target: TargetId) =>
-      median(runs.filter((r) => r.mode === mode && r.target === target && r.valid && !Number.isNaN(r.cpuMicrosPerRequest)).map((r) => r.cpuMicrosPerRequest));
+      median(
+        runs
+          .filter((r) => r.mode === mode && r.target === target && r.valid && !Number.isNaN(r.cpuMicrosPerRequest))
+          .map((r) => r.cpuMicrosPerRequest),
+      );
     cpuNotes.push(
       `- ${mode} mode: verifying the caller (RFC 9421 Ed25519 signature, content-digest, nonce) costs ${num(cpu('ours-verified') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: the governance pipeline costs ${num(cpu('ours-governed') - cpu('ours'))} µs of server CPU per request (${num(cpu('ours-governed'))} vs ${num(cpu('ours'))} µs, medians), so by CPU the governed server runs at ${ratio(cpu('ours') / cpu('ours-governed'))} of the ungoverned one.`,
@@ -163,7 +171,12 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   );
   const failures = runs.filter((r) => r.error);
   if (failures.length > 0) {
-    sections.push('', 'Runs that failed to start or run:', '', ...failures.map((r) => `- ${r.mode} round ${r.round} ${r.target}: ${r.error}`));
+    sections.push(
+      '',
+      'Runs that failed to start or run:',
+      '',
+      ...failures.map((r) => `- ${r.mode} round ${r.round} ${r.target}: ${r.error}`),
+    );
   }
   data.goals = goals;
   return { title: 'Server throughput', markdown: sections.join('\n'), data };

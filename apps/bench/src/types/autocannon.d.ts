@@ -22,7 +22,9 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string;
     /** Request templates; `setupRequest` may change each request before it is sent. */
-    requests?: Array<{ setupRequest?: (request: { body?: string } & Record<string, unknown>) => { body?: string } & Record<string, unknown> }>;
+    requests?: Array<{
+      setupRequest?: (request: { body?: string } & Record<string, unknown>) => { body?: string } & Record<string, unknown>;
+    }>;
     timeout?: number;
     verifyBody?: (body: string) => boolean;
   }

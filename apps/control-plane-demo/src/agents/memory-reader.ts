@@ -1,8 +1,4 @@
-import {
-  readHandOffMessage,
-  resolveHandOff,
-  type WitnessStore,
-} from '@a2aplane/a2a-rulake-artifacts';
+import { readHandOffMessage, resolveHandOff, type WitnessStore } from '@a2aplane/a2a-rulake-artifacts';
 import { type AgentExecutor, createTaskUpdater } from '@a2aplane/a2a-server-express';
 
 /** Order-sensitive checksum of a vector stream, computed the same way on both sides. */
@@ -34,7 +30,11 @@ export function createMemoryReaderExecutor(store: WitnessStore): AgentExecutor {
       try {
         const { vectors, witness } = await resolveHandOff(store, artifact);
         const { count, checksum } = await checksumVectors(vectors);
-        task.addArtifact([{ data: { witness, count, checksum, verified: true } }], { artifactId: 'resolution', name: 'resolution', lastChunk: true });
+        task.addArtifact([{ data: { witness, count, checksum, verified: true } }], {
+          artifactId: 'resolution',
+          name: 'resolution',
+          lastChunk: true,
+        });
         task.complete();
       } catch (error) {
         task.fail(error instanceof Error ? `${error.name}: ${error.message}` : 'could not resolve the witness');

@@ -66,7 +66,13 @@ export function createRetrieverExecutor(options: RetrieverOptions): AgentExecuto
       task.submit();
       const request = context.message.parts.find((part) => part.data !== undefined)?.data as Partial<RetrievalRequest> | undefined;
       const { vectors, dim, seed } = request ?? {};
-      if (!Number.isInteger(vectors) || !Number.isInteger(dim) || !Number.isInteger(seed) || (vectors as number) < 0 || (dim as number) < 1) {
+      if (
+        !Number.isInteger(vectors) ||
+        !Number.isInteger(dim) ||
+        !Number.isInteger(seed) ||
+        (vectors as number) < 0 ||
+        (dim as number) < 1
+      ) {
         task.reject('expected a data part {vectors, dim, seed} of integers');
         return;
       }
@@ -76,9 +82,14 @@ export function createRetrieverExecutor(options: RetrieverOptions): AgentExecuto
         return;
       }
       task.startWork(`writing ${vectors} vectors to the tier`);
-      const handOff = await handOffVectors(options.tier, retrievalResult(vectors as number, dim as number, seed as number, context.signal), dim as number, {
-        capabilities: ['read'],
-      });
+      const handOff = await handOffVectors(
+        options.tier,
+        retrievalResult(vectors as number, dim as number, seed as number, context.signal),
+        dim as number,
+        {
+          capabilities: ['read'],
+        },
+      );
       const messageId = globalThis.crypto.randomUUID();
       const message = createHandOffMessage(handOff.artifact, { messageId });
       const result = await options.dispatcher().dispatch({

@@ -26,7 +26,10 @@ export function createWorkerExecutor(options: { stepDelayMs?: number; longStepDe
   return {
     async execute(context, events) {
       const task = createTaskUpdater(context, events);
-      const text = context.message.parts.map((part) => part.text ?? '').join(' ').trim();
+      const text = context.message.parts
+        .map((part) => part.text ?? '')
+        .join(' ')
+        .trim();
       task.submit();
       task.startWork('analysing');
       const delay = /\blong\b/i.test(text) ? longDelay : shortDelay;
@@ -40,7 +43,11 @@ export function createWorkerExecutor(options: { stepDelayMs?: number; longStepDe
       task.addArtifact([{ text: text.toUpperCase() }], { artifactId: 'summary', name: 'summary' });
       await pause(context.signal, delay);
       if (context.signal.aborted) return;
-      task.addArtifact([{ data: { words: words.length, characters: text.length } }], { artifactId: 'stats', name: 'stats', lastChunk: true });
+      task.addArtifact([{ data: { words: words.length, characters: text.length } }], {
+        artifactId: 'stats',
+        name: 'stats',
+        lastChunk: true,
+      });
       events.reportUsage({ tokens: words.length, usd: 0.001 * words.length });
       task.complete('done');
     },

@@ -120,8 +120,12 @@ export async function runBoundedRecursion(
   const cycleNames = ['A', 'B', 'C'];
   let cycle: Awaited<ReturnType<typeof hostDelegators>>;
   try {
-    cycle = await hostDelegators(cyclePlane, cycleNames, 0, { fanOut: 1, levels: Number.POSITIVE_INFINITY }, (name) =>
-      cycleNames[(cycleNames.indexOf(name) + 1) % cycleNames.length],
+    cycle = await hostDelegators(
+      cyclePlane,
+      cycleNames,
+      0,
+      { fanOut: 1, levels: Number.POSITIVE_INFINITY },
+      (name) => cycleNames[(cycleNames.indexOf(name) + 1) % cycleNames.length],
     );
   } catch (error) {
     await Promise.all(tree.agents.map((agent) => agent.close()));
@@ -161,7 +165,12 @@ export async function runBoundedRecursion(
     const a = cycle.peers.get(cycle.agents[0]!.agentId)!;
     const cycleResponse = await a.client.sendMessage(
       {
-        message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'start the cycle' }], metadata: { skillId: DELEGATION_SKILL } },
+        message: {
+          messageId: globalThis.crypto.randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ text: 'start the cycle' }],
+          metadata: { skillId: DELEGATION_SKILL },
+        },
       },
       call,
     );

@@ -74,7 +74,12 @@ export async function runConstantSizeHandOff(
   try {
     const reader = await hostAgent({
       name: 'B memory-reader',
-      skill: { id: RESOLVE_SKILL, name: 'Resolve memory', description: 'Reads a witnessed payload from the shared tier.', tags: ['memory'] },
+      skill: {
+        id: RESOLVE_SKILL,
+        name: 'Resolve memory',
+        description: 'Reads a witnessed payload from the shared tier.',
+        tags: ['memory'],
+      },
       governor: (agentId) => plane.governorFor(agentId),
       executor: () => createMemoryReaderExecutor(tier),
       memory: { shard: pathToFileURL(directory).href, capabilities: ['read'] },
@@ -82,7 +87,12 @@ export async function runConstantSizeHandOff(
     agents.push(reader);
     const retriever = await hostAgent({
       name: 'A retriever',
-      skill: { id: RETRIEVE_SKILL, name: 'Retrieve', description: 'Retrieves vectors and hands them to the memory reader.', tags: ['memory'] },
+      skill: {
+        id: RETRIEVE_SKILL,
+        name: 'Retrieve',
+        description: 'Retrieves vectors and hands them to the memory reader.',
+        tags: ['memory'],
+      },
       governor: (agentId) => plane.governorFor(agentId),
       executor: ({ agentId }) =>
         createRetrieverExecutor({
@@ -120,7 +130,9 @@ export async function runConstantSizeHandOff(
         },
         options.signal ? { signal: options.signal } : {},
       );
-      const report = response.task?.artifacts?.find((artifact) => artifact.artifactId === 'handoff')?.parts[0]?.data as RetrievalReport | undefined;
+      const report = response.task?.artifacts?.find((artifact) => artifact.artifactId === 'handoff')?.parts[0]?.data as
+        | RetrievalReport
+        | undefined;
       if (!report) throw new Error(`agent A returned no hand-off report (task ${response.task?.status.state ?? 'missing'})`);
       // What B must have read: the same seeded vectors, checksummed here independently of A and B.
       const expected = await checksumVectors(
@@ -135,11 +147,14 @@ export async function runConstantSizeHandOff(
         witness: report.witness,
         resolvedCount: report.resolution?.count ?? 0,
         checksumMatches:
-          report.resolution?.verified === true && report.resolution.checksum === expected.checksum && report.resolution.witness === report.witness,
+          report.resolution?.verified === true &&
+          report.resolution.checksum === expected.checksum &&
+          report.resolution.witness === report.witness,
       });
     }
     const sizes = new Set(rows.map((row) => row.requestBodyBytes));
-    const constantSize = sizes.size === 1 && rows.every((row) => row.requestBodyBytes > 0 && row.requestBodyBytes <= HANDOFF_BODY_LIMIT_BYTES);
+    const constantSize =
+      sizes.size === 1 && rows.every((row) => row.requestBodyBytes > 0 && row.requestBodyBytes <= HANDOFF_BODY_LIMIT_BYTES);
     const passed = constantSize && rows.every((row) => row.resolvedCount === row.vectors && row.checksumMatches);
     return { passed, dim, rows, constantSize, agents: summaries };
   } finally {

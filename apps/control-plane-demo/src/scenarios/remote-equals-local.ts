@@ -97,12 +97,14 @@ function localReader(server: A2AServer): TaskReader {
   return {
     async getTask(id) {
       const response = await server.handle({ method: 'GetTask', params: { id }, version: '1.0' });
-      if (response.kind !== 'result') throw new Error(`GetTask failed: ${response.kind === 'error' ? response.error.message : response.kind}`);
+      if (response.kind !== 'result')
+        throw new Error(`GetTask failed: ${response.kind === 'error' ? response.error.message : response.kind}`);
       return response.result;
     },
     async eventLog(id) {
       const response = await server.handle({ method: 'SubscribeToTask', params: { id }, version: '1.0', lastEventId: '0' });
-      if (response.kind !== 'stream') throw new Error(`SubscribeToTask failed: ${response.kind === 'error' ? response.error.message : response.kind}`);
+      if (response.kind !== 'stream')
+        throw new Error(`SubscribeToTask failed: ${response.kind === 'error' ? response.error.message : response.kind}`);
       const events: unknown[] = [];
       for await (const event of response.events) events.push(event.data);
       return events;

@@ -1,4 +1,11 @@
-import { agentIdFromPublicKey, createCallerKeyResolver, createHttpRequestSigner, createHttpSignatureVerifier, generateKeyPair, type KeyPair } from '@a2aplane/a2a-identity';
+import {
+  agentIdFromPublicKey,
+  createCallerKeyResolver,
+  createHttpRequestSigner,
+  createHttpSignatureVerifier,
+  generateKeyPair,
+  type KeyPair,
+} from '@a2aplane/a2a-identity';
 import { createHttpSignatureAuthenticator, verifyEd25519 } from '@a2aplane/a2a-server-express';
 import { A2AError } from '@a2aplane/a2a-types';
 import { type HostedAgent, hostAgent } from '../agent-host.js';
@@ -27,7 +34,8 @@ export interface TrustResult {
 
 const WORK_SKILL = { id: 'work', name: 'Work', description: 'Summarises text.', tags: ['demo'] };
 
-const reasonOf = (error: unknown): string => (A2AError.isInstance(error) ? error.reason : error instanceof Error ? error.name : String(error));
+const reasonOf = (error: unknown): string =>
+  A2AError.isInstance(error) ? error.reason : error instanceof Error ? error.name : String(error);
 
 /**
  * Who may call whom (issue 16, ADR-159 r2 open question 2): a gatekeeper agent serves only the
@@ -48,7 +56,10 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
   const member = agentIdFromPublicKey(memberKey.publicKey);
   const gatekeeperId = agentIdFromPublicKey(gatekeeperKey.publicKey);
   // Who is who: the operator's key directory holds every agent's key; the allowlist does not.
-  const verifier = createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [memberKey, intruderKey, gatekeeperKey] }), verifyEd25519 });
+  const verifier = createHttpSignatureVerifier({
+    resolveKey: createCallerKeyResolver({ keys: [memberKey, intruderKey, gatekeeperKey] }),
+    verifyEd25519,
+  });
   const authenticate = createHttpSignatureAuthenticator({ verifier, allowAnonymous: true });
   const authorize = plane.authorizerFor([member, gatekeeperId]);
 
@@ -72,7 +83,10 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
     const all = await discoverPeers(agents);
     options.onAgents?.(summarizePeers(all));
     const clientOf = async (key: KeyPair | undefined) => {
-      const discovered = await discoverPeers([gatekeeper], () => ({ retry: { retries: 0 }, ...(key ? { auth: createHttpRequestSigner({ key }) } : {}) }));
+      const discovered = await discoverPeers([gatekeeper], () => ({
+        retry: { retries: 0 },
+        ...(key ? { auth: createHttpRequestSigner({ key }) } : {}),
+      }));
       return discovered.get(gatekeeper.agentId)!.client;
     };
     const callAs = async (caller: string, agentId: string | undefined, key: KeyPair | undefined): Promise<TrustCall> => {
@@ -80,7 +94,14 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
       const client = await clientOf(key);
       try {
         const response = await client.sendMessage(
-          { message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: `hello from ${caller}` }], metadata: { skillId: 'work' } } },
+          {
+            message: {
+              messageId: globalThis.crypto.randomUUID(),
+              role: 'ROLE_USER',
+              parts: [{ text: `hello from ${caller}` }],
+              metadata: { skillId: 'work' },
+            },
+          },
           options.signal ? { signal: options.signal } : {},
         );
         return { caller, ...(agentId ? { agentId } : {}), outcome: response.task?.status.state ?? 'message' };

@@ -58,20 +58,20 @@ ${EXIT_CODE_HELP}`,
     // exit code) itself, so its verifier hands discovery the card and keeps the real result.
     let discovered: Awaited<ReturnType<CardResolver['resolve']>>;
     try {
-    discovered = await new CardResolver({
-      fetch: ctx.io.fetch,
-      timeoutMs: 15_000,
-      cardVerifier: async (text, cardUrl) => {
-        const resolver = createCliKeyResolver({
-          ...(pinned ? { pinned } : {}),
-          fetch: ctx.io.fetch,
-          allowInsecure,
-          jkuPrefixes: [`${new URL(cardUrl).origin}/`, ...extra],
-        });
-        check = await checkCard(text, resolver);
-        return { status: check.status === 'no-signature' ? 'no-signature' : 'valid' };
-      },
-    }).resolve(url);
+      discovered = await new CardResolver({
+        fetch: ctx.io.fetch,
+        timeoutMs: 15_000,
+        cardVerifier: async (text, cardUrl) => {
+          const resolver = createCliKeyResolver({
+            ...(pinned ? { pinned } : {}),
+            fetch: ctx.io.fetch,
+            allowInsecure,
+            jkuPrefixes: [`${new URL(cardUrl).origin}/`, ...extra],
+          });
+          check = await checkCard(text, resolver);
+          return { status: check.status === 'no-signature' ? 'no-signature' : 'valid' };
+        },
+      }).resolve(url);
     } catch (error) {
       // A card refused only for its `signatures` (an empty signature or header) has a malformed
       // signature: exit 2 like any other bad signature, not 1 like an unreachable agent.

@@ -58,7 +58,19 @@ Exit codes:
     const out = stringValue(args, 'out');
     if (out !== undefined) await writeTextFile(out, `${JSON.stringify(privateJwk, null, 2)}\n`, 0o600);
     if (flag(args, 'json')) {
-      ctx.out(JSON.stringify({ kid: key.kid, algorithm: key.algorithm, agentId: agentId ?? null, publicJwk, ...(out === undefined ? { privateJwk } : { out }) }, null, 2));
+      ctx.out(
+        JSON.stringify(
+          {
+            kid: key.kid,
+            algorithm: key.algorithm,
+            agentId: agentId ?? null,
+            publicJwk,
+            ...(out === undefined ? { privateJwk } : { out }),
+          },
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     const info = out === undefined ? ctx.err : ctx.out;

@@ -31,13 +31,20 @@ const MIN_API_KEY_LENGTH = 16;
 async function readApiKeys(path: string): Promise<Record<string, string>> {
   const { value } = await readJsonFile(path);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new CliError(`invalid API key file ${path}: expected an object of "<api key>": "<AgentID>", got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+    throw new CliError(
+      `invalid API key file ${path}: expected an object of "<api key>": "<AgentID>", got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    );
   }
   const keys: Record<string, string> = {};
   for (const [key, agentId] of Object.entries(value)) {
-    if (key.length < MIN_API_KEY_LENGTH) throw new CliError(`invalid API key file ${path}: expected keys of at least ${MIN_API_KEY_LENGTH} characters, got one of ${key.length}`);
+    if (key.length < MIN_API_KEY_LENGTH)
+      throw new CliError(
+        `invalid API key file ${path}: expected keys of at least ${MIN_API_KEY_LENGTH} characters, got one of ${key.length}`,
+      );
     if (typeof agentId !== 'string' || !AGENT_ID.test(agentId)) {
-      throw new CliError(`invalid API key file ${path}: expected an AgentID (64 hex characters) for each key, got ${JSON.stringify(agentId)}`);
+      throw new CliError(
+        `invalid API key file ${path}: expected an AgentID (64 hex characters) for each key, got ${JSON.stringify(agentId)}`,
+      );
     }
     keys[key] = agentId.toLowerCase();
   }
@@ -116,7 +123,8 @@ Exit codes:
     if (ctx.io.signal?.aborted) return 0;
     const log = (line: string): void => ctx.err(ctx.style.dim(line));
     if (config.trust?.allowlist === undefined) log('info: trust allow-all: no trust.allowlist in the config, every caller is served');
-    else if (apiKeys === undefined) log(`info: trust allowlist of ${config.trust.allowlist.length}: callers without a verified AgentID are refused (UNAUTHENTICATED)`);
+    else if (apiKeys === undefined)
+      log(`info: trust allowlist of ${config.trust.allowlist.length}: callers without a verified AgentID are refused (UNAUTHENTICATED)`);
 
     let agent: Awaited<ReturnType<typeof startServeAgent>>;
     try {
@@ -135,15 +143,26 @@ Exit codes:
     } catch (error) {
       const code = (error as { code?: unknown })?.code;
       if (code === 'EADDRINUSE') throw usageError(`serve: ${host}:${port} is already in use`);
-      if (grpcPort !== undefined && /No address added out of total/.test(String((error as Error)?.message))) throw usageError(`serve: cannot bind gRPC on ${host}:${grpcPort}`);
+      if (grpcPort !== undefined && /No address added out of total/.test(String((error as Error)?.message)))
+        throw usageError(`serve: cannot bind gRPC on ${host}:${grpcPort}`);
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw usageError(`serve: cannot bind ${host}`);
       throw error;
     }
-    if (flag(args, 'json')) ctx.out(JSON.stringify({ url: agent.url, agentId: agent.agentId, kid: agent.key.kid, ...(agent.grpcTarget ? { grpc: agent.grpcTarget } : {}) }));
+    if (flag(args, 'json'))
+      ctx.out(
+        JSON.stringify({
+          url: agent.url,
+          agentId: agent.agentId,
+          kid: agent.key.kid,
+          ...(agent.grpcTarget ? { grpc: agent.grpcTarget } : {}),
+        }),
+      );
     else {
       ctx.out(agent.url);
       if (agent.grpcTarget) ctx.err(ctx.style.dim(`gRPC on ${agent.grpcTarget}`));
-      ctx.err(ctx.style.dim(`${delegateTo ? `delegating to ${delegateTo}` : 'echo agent'}; AgentID ${agent.agentId}; config ${configFile}`));
+      ctx.err(
+        ctx.style.dim(`${delegateTo ? `delegating to ${delegateTo}` : 'echo agent'}; AgentID ${agent.agentId}; config ${configFile}`),
+      );
       ctx.err(ctx.style.dim('press Ctrl-C to stop'));
     }
     await new Promise<void>((resolve) => {

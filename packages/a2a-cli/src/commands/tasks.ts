@@ -55,12 +55,25 @@ async function clientFor(command: string, io: CliIo, rawUrl: string, args: Parse
   if (transport === 'grpc') return grpcClientFor(command, io, rawUrl, { timeoutMs, headers, plaintext: flag(args, 'plaintext'), trust });
   if (transport !== 'http') throw usageError(`${command}: --transport expects http or grpc, got ${JSON.stringify(transport)}`);
   if (flag(args, 'plaintext')) throw usageError(`${command}: --plaintext applies to --transport grpc only`);
-  const client = createA2AClient({ baseUrl: agentUrl(command, rawUrl), fetch: io.fetch, timeoutMs, headers, retry: { retries: 1 }, ...trust });
+  const client = createA2AClient({
+    baseUrl: agentUrl(command, rawUrl),
+    fetch: io.fetch,
+    timeoutMs,
+    headers,
+    retry: { retries: 1 },
+    ...trust,
+  });
   return { client, close: () => undefined };
 }
 
 /** Runs a command's calls and closes the client (the gRPC channels) afterwards. */
-async function withClient(command: string, io: CliIo, rawUrl: string, args: ParsedArgs, use: (client: A2AClient) => Promise<number>): Promise<number> {
+async function withClient(
+  command: string,
+  io: CliIo,
+  rawUrl: string,
+  args: ParsedArgs,
+  use: (client: A2AClient) => Promise<number>,
+): Promise<number> {
   const { client, close } = await clientFor(command, io, rawUrl, args);
   try {
     return await use(client);
@@ -177,7 +190,10 @@ ${CALL_EXIT_CODES}`,
     const [rawUrl, id] = positionals('get', args, ['url', 'taskId']);
     const historyLength = integerOption('get', args, 'history', { min: 0, max: 1_000_000 });
     return withClient('get', ctx.io, rawUrl as string, args, async (client) => {
-      const task = await client.getTask({ id: id as string, ...(historyLength === undefined ? {} : { historyLength }) }, callOptions(ctx.io));
+      const task = await client.getTask(
+        { id: id as string, ...(historyLength === undefined ? {} : { historyLength }) },
+        callOptions(ctx.io),
+      );
       if (flag(args, 'json')) printJson(ctx, task);
       else {
         printTask(ctx, task);
@@ -239,7 +255,8 @@ ${CALL_EXIT_CODES}`,
     let status: (typeof STATES)[number] | undefined;
     if (rawStatus !== undefined) {
       status = STATES.find((s) => s === rawStatus || stateName(s) === rawStatus.toLowerCase());
-      if (status === undefined) throw usageError(`list: --status expects one of ${STATES.map(stateName).join(', ')}, got ${JSON.stringify(rawStatus)}`);
+      if (status === undefined)
+        throw usageError(`list: --status expects one of ${STATES.map(stateName).join(', ')}, got ${JSON.stringify(rawStatus)}`);
     }
     const pageSize = integerOption('list', args, 'page-size', { min: 1, max: 100 });
     const contextId = stringValue(args, 'context');
@@ -261,9 +278,15 @@ ${CALL_EXIT_CODES}`,
       if (page.tasks.length === 0) ctx.out(ctx.style.dim('no tasks'));
       for (const task of page.tasks) {
         const when = task.status.timestamp ? `  ${task.status.timestamp}` : '';
-        ctx.out(`${task.id}  ${stateName(task.status.state).padEnd(14)}${task.contextId ? `  ${task.contextId}` : ''}${ctx.style.dim(when)}`);
+        ctx.out(
+          `${task.id}  ${stateName(task.status.state).padEnd(14)}${task.contextId ? `  ${task.contextId}` : ''}${ctx.style.dim(when)}`,
+        );
       }
-      ctx.out(ctx.style.dim(`${page.tasks.length} of ${page.totalSize} task(s)${page.nextPageToken ? `; next page: --page-token ${page.nextPageToken}` : ''}`));
+      ctx.out(
+        ctx.style.dim(
+          `${page.tasks.length} of ${page.totalSize} task(s)${page.nextPageToken ? `; next page: --page-token ${page.nextPageToken}` : ''}`,
+        ),
+      );
       return 0;
     });
   },

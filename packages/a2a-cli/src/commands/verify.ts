@@ -55,7 +55,11 @@ interface ResolverChoice {
 
 export function createCliKeyResolver(choice: ResolverChoice): KeyResolver {
   if (choice.pinned) return createPinnedKeyResolver(choice.pinned);
-  return createJwksKeyResolver({ fetch: choice.fetch, allowInsecureLoopback: choice.allowInsecure, allowedJkuPrefixes: choice.jkuPrefixes });
+  return createJwksKeyResolver({
+    fetch: choice.fetch,
+    allowInsecureLoopback: choice.allowInsecure,
+    allowedJkuPrefixes: choice.jkuPrefixes,
+  });
 }
 
 /** Verifies the card text; a declared AgentID must be a signer's (verifyAgentCard checks it). */
@@ -78,7 +82,9 @@ export function reportCheck(ctx: CommandContext, check: CardCheck, options: { pi
   const { style } = ctx;
   switch (check.status) {
     case 'valid':
-      ctx.out(`${style.green('signature valid')}  ${style.dim(`kid ${check.kid}, ${check.algorithm}`)}${check.agentId ? `\nAgentID ${check.agentId}` : ''}`);
+      ctx.out(
+        `${style.green('signature valid')}  ${style.dim(`kid ${check.kid}, ${check.algorithm}`)}${check.agentId ? `\nAgentID ${check.agentId}` : ''}`,
+      );
       return;
     case 'no-signature':
       ctx.err(style.yellow('card is not signed'));
@@ -96,7 +102,9 @@ export function reportCheck(ctx: CommandContext, check: CardCheck, options: { pi
       ctx.err(`${style.red('signature malformed')}: ${check.detail}`);
       return;
     case 'agent-id-mismatch':
-      ctx.err(`${style.red('AgentID mismatch')}: card declares ${check.declared} but was signed by ${check.signers.length > 0 ? check.signers.join(', ') : 'no Ed25519 key'}`);
+      ctx.err(
+        `${style.red('AgentID mismatch')}: card declares ${check.declared} but was signed by ${check.signers.length > 0 ? check.signers.join(', ') : 'no Ed25519 key'}`,
+      );
       return;
   }
   const hint = hintFor(check, options.pinned, options.allowInsecure);

@@ -37,7 +37,9 @@ function toWire(method: A2AMethod, params: Record<string, unknown>, v03: V03Oper
 
 function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undefined): unknown {
   if (!v03) return result;
-  const parsed = (v03[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }).resultFromV03(result);
+  const parsed = (
+    v03[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }
+  ).resultFromV03(result);
   if (!parsed.success) {
     throw new InvalidAgentResponseError({ message: `Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}` });
   }

@@ -1,18 +1,11 @@
-import {
-  type A2AMethod,
-  fromRestError,
-  MEDIA_TYPE_EVENT_STREAM,
-  MEDIA_TYPE_JSON,
-  paramsToRestRequest,
-} from '@a2aplane/a2a-types';
+import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, paramsToRestRequest } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus, parseRetryAfter } from '../retry.js';
 import { invalidFrame, readEventStream } from './stream.js';
 import type { StreamItem, Transport, TransportCallOptions } from './types.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
 export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
@@ -58,7 +51,8 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
       if (!response.ok) throw errorFor(response, text, call.url);
       if (text.trim() === '') return {};
       const parsed = tryParseJson(text);
-      if (!parsed.ok) throw new A2ATransportError(`Response from ${call.url} is not valid JSON`, { status: response.status, url: call.url });
+      if (!parsed.ok)
+        throw new A2ATransportError(`Response from ${call.url} is not valid JSON`, { status: response.status, url: call.url });
       return parsed.value;
     },
     async open(method, params, options): Promise<AsyncIterable<StreamItem>> {

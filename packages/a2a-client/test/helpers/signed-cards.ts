@@ -27,7 +27,15 @@ export function forgeSignature(card: AgentCard, header: Record<string, unknown>,
   return { protected: protectedB64, signature: encodeBase64Url(rawSign(key, input)) };
 }
 
-export type CardCase = 'valid' | 'unsigned' | 'tampered' | 'swapped-key' | 'agent-id-mismatch' | 'alg-none' | 'unknown-crit' | 'foreign-jku';
+export type CardCase =
+  | 'valid'
+  | 'unsigned'
+  | 'tampered'
+  | 'swapped-key'
+  | 'agent-id-mismatch'
+  | 'alg-none'
+  | 'unknown-crit'
+  | 'foreign-jku';
 
 /**
  * The card text an agent at `origin` serves for each case, and the JWKS it serves. The agent's own
@@ -39,7 +47,12 @@ export type CardCase = 'valid' | 'unsigned' | 'tampered' | 'swapped-key' | 'agen
  * - unknown-crit: a correctly signed header with `crit: ["x-unknown"]`;
  * - foreign-jku: `jku` on `foreignOrigin`, which serves the agent's key.
  */
-export function cardCase(kind: CardCase, card: AgentCard, origin: string, options: { agent: KeyPair; victim: KeyPair; foreignOrigin: string }) {
+export function cardCase(
+  kind: CardCase,
+  card: AgentCard,
+  origin: string,
+  options: { agent: KeyPair; victim: KeyPair; foreignOrigin: string },
+) {
   const { agent, victim } = options;
   const jku = `${origin}${JWKS_PATH}`;
   const own = withAgentIdExtension(card, agentIdFromPublicKey(agent.publicKey));
@@ -55,7 +68,10 @@ export function cardCase(kind: CardCase, card: AgentCard, origin: string, option
     }
     case 'swapped-key': {
       const other = generateKeyPair('EdDSA');
-      return { text: JSON.stringify({ ...own, signatures: [forgeSignature(own, { alg: 'EdDSA', typ: 'JOSE', kid: agent.kid, jku }, other)] }), jwks };
+      return {
+        text: JSON.stringify({ ...own, signatures: [forgeSignature(own, { alg: 'EdDSA', typ: 'JOSE', kid: agent.kid, jku }, other)] }),
+        jwks,
+      };
     }
     case 'agent-id-mismatch': {
       const claimed = withAgentIdExtension(card, agentIdFromPublicKey(victim.publicKey));
@@ -67,7 +83,10 @@ export function cardCase(kind: CardCase, card: AgentCard, origin: string, option
     }
     case 'unknown-crit':
       return {
-        text: JSON.stringify({ ...own, signatures: [forgeSignature(own, { alg: 'EdDSA', typ: 'JOSE', kid: agent.kid, jku, crit: ['x-unknown'], 'x-unknown': 1 }, agent)] }),
+        text: JSON.stringify({
+          ...own,
+          signatures: [forgeSignature(own, { alg: 'EdDSA', typ: 'JOSE', kid: agent.kid, jku, crit: ['x-unknown'], 'x-unknown': 1 }, agent)],
+        }),
         jwks,
       };
     case 'foreign-jku':

@@ -20,7 +20,9 @@ const executor = {
       const id = text.slice('release:'.length);
       released.add(id);
       holds.get(id)?.();
-      bus.publish(AgentEvent.message({ messageId: `r-${taskId}`, contextId, role: 2, parts: [{ content: { $case: 'text', value: 'released' } }] }));
+      bus.publish(
+        AgentEvent.message({ messageId: `r-${taskId}`, contextId, role: 2, parts: [{ content: { $case: 'text', value: 'released' } }] }),
+      );
       bus.finished();
       return;
     }
@@ -42,7 +44,9 @@ const executor = {
   },
   async cancelTask(taskId, bus) {
     canceled.add(taskId);
-    bus.publish(AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ taskId, contextId: '', status: { state: 'TASK_STATE_CANCELED' } })));
+    bus.publish(
+      AgentEvent.statusUpdate(TaskStatusUpdateEvent.fromJSON({ taskId, contextId: '', status: { state: 'TASK_STATE_CANCELED' } })),
+    );
     bus.finished();
     holds.get(taskId)?.();
   },

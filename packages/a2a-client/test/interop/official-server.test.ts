@@ -12,7 +12,10 @@ let url: string;
 
 beforeAll(async () => {
   const fixture = fileURLToPath(new URL('./official-server.fixture.mjs', import.meta.url));
-  child = spawn(process.execPath, [fixture], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, [fixture], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {

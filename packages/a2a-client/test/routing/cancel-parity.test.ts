@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRootContext } from '@a2aplane/a2a-governance';
 import { createLocalExecutor, Dispatcher, type Executor, lowestLatency, PeerPool } from '@a2aplane/a2a-routing';
-import { type A2AServer, type AgentExecutor, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import {
+  type A2AServer,
+  type AgentExecutor,
+  createA2AServer,
+  createAgentCard,
+  createNodeHttpHandler,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
 import type { Task } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2AClient } from '../../src/index.js';
@@ -89,7 +96,7 @@ describe('cancel parity (ADR-159 acceptance 1: no divergent cancellation semanti
     expect(remoteTask.status.state).toBe('TASK_STATE_CANCELED');
   });
 
-  it('aborting a dispatch cancels the remote peer\'s task (CancelTask) and the fallback\'s local task alike', async () => {
+  it("aborting a dispatch cancels the remote peer's task (CancelTask) and the fallback's local task alike", async () => {
     const client = createA2AClient({ baseUrl: url });
     const card = await client.getCard();
     const withPeer = new PeerPool();
@@ -108,7 +115,10 @@ describe('cancel parity (ADR-159 acceptance 1: no divergent cancellation semanti
       fallback: createLocalExecutor(localServer),
     });
     const outcomes: Array<{ executor: string; taskId: string; error: unknown }> = [];
-    for (const [name, dispatcher] of [['remote', remoteDispatcher], ['local', localDispatcher]] as const) {
+    for (const [name, dispatcher] of [
+      ['remote', remoteDispatcher],
+      ['local', localDispatcher],
+    ] as const) {
       const controller = new AbortController();
       let taskId = '';
       const error = await dispatcher

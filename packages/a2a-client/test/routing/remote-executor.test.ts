@@ -54,7 +54,12 @@ describe('RemoteExecutor (ADR-159 acceptance test 1: local and remote share one 
     const remote = createRemoteExecutor(createA2AClient({ baseUrl: url }));
     expect(remote.kind).toBe('remote');
     const updates: unknown[] = [];
-    const remoteOutcome = await remote.execute({ request: request(), context, signal: new AbortController().signal, onUpdate: (u) => updates.push(u) });
+    const remoteOutcome = await remote.execute({
+      request: request(),
+      context,
+      signal: new AbortController().signal,
+      onUpdate: (u) => updates.push(u),
+    });
     const local = createLocalExecutor({ stream: (req, opts) => server.stream(req, { signal: opts.signal }) });
     const localOutcome = await local.execute({ request: request(), context, signal: new AbortController().signal });
 

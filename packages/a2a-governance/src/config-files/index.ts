@@ -27,7 +27,10 @@ export function parseOperatorConfig(text: string, format: ConfigFormat): Operato
       }
       raw = document.toJS();
     } else {
-      return { ok: false, violations: [{ field: '', description: `unknown config format ${String(format)}; expected json, yaml or toml` }] };
+      return {
+        ok: false,
+        violations: [{ field: '', description: `unknown config format ${String(format)}; expected json, yaml or toml` }],
+      };
     }
   } catch (error) {
     return { ok: false, violations: [{ field: '', description: `invalid ${format.toUpperCase()}: ${message(error)}` }] };

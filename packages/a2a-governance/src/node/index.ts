@@ -23,6 +23,10 @@ export async function loadOperatorConfigFile(path: string): Promise<OperatorConf
     throw new ConfigError([{ field: '', description: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` }]);
   }
   const result = parseOperatorConfig(text, format);
-  if (!result.ok) throw new ConfigError(result.violations, `invalid operator config ${path}: ${result.violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`);
+  if (!result.ok)
+    throw new ConfigError(
+      result.violations,
+      `invalid operator config ${path}: ${result.violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`,
+    );
   return result.config;
 }

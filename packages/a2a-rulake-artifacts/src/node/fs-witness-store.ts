@@ -30,11 +30,14 @@ function isMissing(error: unknown): boolean {
  */
 export function createFileSystemWitnessStore(options: FileSystemWitnessStoreOptions): WitnessStore {
   if (typeof options !== 'object' || options === null || typeof options.directory !== 'string' || options.directory === '') {
-    throw new TypeError(`expected options.directory to be a non-empty string, got ${describeValue(options === null || typeof options !== 'object' ? options : options.directory)}`);
+    throw new TypeError(
+      `expected options.directory to be a non-empty string, got ${describeValue(options === null || typeof options !== 'object' ? options : options.directory)}`,
+    );
   }
   const root = resolve(options.directory);
   const chunkBytes = options.readChunkBytes ?? 64 * 1024;
-  if (!Number.isInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`expected readChunkBytes to be an integer >= 1, got ${describeValue(chunkBytes)}`);
+  if (!Number.isInteger(chunkBytes) || chunkBytes < 1)
+    throw new RangeError(`expected readChunkBytes to be an integer >= 1, got ${describeValue(chunkBytes)}`);
   // The witness is validated before this is called, so it cannot escape the root.
   const pathOf = (witness: string): string => join(root, witness.slice(0, 2), witness);
 

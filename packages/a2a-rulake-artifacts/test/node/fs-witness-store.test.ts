@@ -3,12 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  WitnessAccessDeniedError,
-  WitnessNotFoundError,
-  WitnessVerificationError,
-  computeWitness,
-} from '../../src/index.js';
+import { WitnessAccessDeniedError, WitnessNotFoundError, WitnessVerificationError, computeWitness } from '../../src/index.js';
 import { createFileSystemWitnessStore } from '../../src/node/index.js';
 import { chunked, concatBytes, sameBytes } from '../helpers.js';
 

@@ -59,7 +59,8 @@ it('README quick start runs: ~700 B sent for 100k vectors, the receiver reads th
     // --- Typed artifacts on their own (README "Quick start", third block)
     const artifact = toArtifact({ kind: 'structured_json', value: { score: 0.93 }, schema: 'urn:score:v1' });
     const read = fromArtifact(JSON.parse(JSON.stringify(artifact)));
-    if (read.kind === 'structured_json') console.log(read.value); // { score: 0.93 }
+    if (read.kind === 'structured_json')
+      console.log(read.value); // { score: 0.93 }
     else console.log('fell back to raw:', read.note);
     expect(log).toHaveBeenLastCalledWith({ score: 0.93 });
   }

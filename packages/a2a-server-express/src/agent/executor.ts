@@ -1,9 +1,4 @@
-import type {
-  Message,
-  Task,
-  TaskArtifactUpdateEvent,
-  TaskStatusUpdateEvent,
-} from '@a2aplane/a2a-types';
+import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2aplane/a2a-types';
 import type { Principal } from '../core/types.js';
 
 /** Lineage of a governed task; structurally the `TaskContext` of `@a2aplane/a2a-governance`. */

@@ -8,7 +8,10 @@ export interface TaskUpdater {
   /** Publishes the Task in SUBMITTED state (skipped when the context already has a task). */
   submit(): void;
   startWork(message?: string | Part[]): void;
-  addArtifact(parts: Part[], options?: { artifactId?: string; name?: string; append?: boolean; lastChunk?: boolean; metadata?: Record<string, unknown> }): string;
+  addArtifact(
+    parts: Part[],
+    options?: { artifactId?: string; name?: string; append?: boolean; lastChunk?: boolean; metadata?: Record<string, unknown> },
+  ): string;
   complete(message?: string | Part[]): void;
   fail(message?: string | Part[]): void;
   requireInput(message?: string | Part[]): void;

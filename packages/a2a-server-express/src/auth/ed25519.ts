@@ -13,7 +13,8 @@ const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
  * trip and somewhat more CPU per request). False for a malformed key or signature; never throws.
  */
 export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean {
-  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32 || !(signature instanceof Uint8Array) || signature.length !== 64) return false;
+  if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32 || !(signature instanceof Uint8Array) || signature.length !== 64)
+    return false;
   try {
     const id = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64');
     let key = keys.get(id);

@@ -40,7 +40,9 @@ export interface HttpSignatureAuthenticatorOptions {
  */
 export function createHttpSignatureAuthenticator(options: HttpSignatureAuthenticatorOptions): Authenticator {
   if (typeof options?.verifier?.verify !== 'function') {
-    throw new TypeError(`expected options.verifier with verify(), got ${options?.verifier === undefined ? 'undefined' : typeof options.verifier}`);
+    throw new TypeError(
+      `expected options.verifier with verify(), got ${options?.verifier === undefined ? 'undefined' : typeof options.verifier}`,
+    );
   }
   if (options.fallback !== undefined && typeof options.fallback !== 'function') {
     throw new TypeError(`expected options.fallback to be an Authenticator function, got ${typeof options.fallback}`);

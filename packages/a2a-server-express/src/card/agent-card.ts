@@ -9,7 +9,8 @@ import {
   parseWith,
 } from '@a2aplane/a2a-types';
 
-export interface CreateAgentCardOptions extends Omit<AgentCard, 'supportedInterfaces' | 'capabilities' | 'defaultInputModes' | 'defaultOutputModes' | 'version'> {
+export interface CreateAgentCardOptions
+  extends Omit<AgentCard, 'supportedInterfaces' | 'capabilities' | 'defaultInputModes' | 'defaultOutputModes' | 'version'> {
   /** Public origin of the server, such as `https://agent.example.com`. */
   baseUrl: string;
   version?: string;
@@ -31,10 +32,18 @@ export function createAgentCard(options: CreateAgentCardOptions): AgentCard {
   const wanted = bindings ?? ['JSONRPC', 'HTTP+JSON'];
   const supportedInterfaces: AgentCard['supportedInterfaces'] = [];
   if (wanted.includes('JSONRPC')) {
-    supportedInterfaces.push({ url: base + (jsonRpcPath ?? DEFAULT_JSON_RPC_PATH), protocolBinding: PROTOCOL_BINDING.jsonRpc, protocolVersion: A2A_PROTOCOL_VERSION });
+    supportedInterfaces.push({
+      url: base + (jsonRpcPath ?? DEFAULT_JSON_RPC_PATH),
+      protocolBinding: PROTOCOL_BINDING.jsonRpc,
+      protocolVersion: A2A_PROTOCOL_VERSION,
+    });
   }
   if (wanted.includes('HTTP+JSON')) {
-    supportedInterfaces.push({ url: base + (restPath ?? DEFAULT_REST_PATH), protocolBinding: PROTOCOL_BINDING.httpJson, protocolVersion: A2A_PROTOCOL_VERSION });
+    supportedInterfaces.push({
+      url: base + (restPath ?? DEFAULT_REST_PATH),
+      protocolBinding: PROTOCOL_BINDING.httpJson,
+      protocolVersion: A2A_PROTOCOL_VERSION,
+    });
   }
   if (supportedInterfaces.length === 0) throw new RangeError('expected at least one binding, got none');
   return {

@@ -148,11 +148,7 @@ const message = object('Message', [
 ]);
 
 const taskStatus = object('TaskStatus', [
-  [
-    'state',
-    settableTaskState,
-    false,
-  ],
+  ['state', settableTaskState, false],
   ['message', message, true],
   ['timestamp', timestamp, true],
 ]);

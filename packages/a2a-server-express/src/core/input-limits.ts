@@ -28,7 +28,8 @@ function checkLimit(value: number | undefined, fallback: number, name: string): 
 const MAX_VISITED = 1_048_576;
 
 export function resolveInputLimits(limits: InputLimits = {}): Required<InputLimits> {
-  if (typeof limits !== 'object' || limits === null) throw new TypeError(`expected inputLimits to be an object, got ${limits === null ? 'null' : typeof limits}`);
+  if (typeof limits !== 'object' || limits === null)
+    throw new TypeError(`expected inputLimits to be an object, got ${limits === null ? 'null' : typeof limits}`);
   return {
     maxDepth: checkLimit(limits.maxDepth, DEFAULT_INPUT_LIMITS.maxDepth, 'inputLimits.maxDepth'),
     maxStringLength: checkLimit(limits.maxStringLength, DEFAULT_INPUT_LIMITS.maxStringLength, 'inputLimits.maxStringLength'),
@@ -42,7 +43,8 @@ export function resolveInputLimits(limits: InputLimits = {}): Required<InputLimi
  * symbols) are left to the schemas.
  */
 export function findInputLimitViolation(value: unknown, limits: Required<InputLimits>): string | undefined {
-  if (typeof value === 'string') return value.length > limits.maxStringLength ? `a string is longer than ${limits.maxStringLength} characters` : undefined;
+  if (typeof value === 'string')
+    return value.length > limits.maxStringLength ? `a string is longer than ${limits.maxStringLength} characters` : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   const values: unknown[] = [value];
   const depths: number[] = [1];

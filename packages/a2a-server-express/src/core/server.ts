@@ -74,7 +74,9 @@ export interface GovernanceOptions {
     signal?: AbortSignal;
   }): Promise<GovernedTaskLike>;
   /** Reads the sender's lineage from `message.metadata` (the Governor's `readTaskContext`). */
-  readTaskContext(metadata: Record<string, unknown> | undefined): { ok: true; context: TaskContextLike | undefined } | { ok: false; error: A2AError };
+  readTaskContext(
+    metadata: Record<string, unknown> | undefined,
+  ): { ok: true; context: TaskContextLike | undefined } | { ok: false; error: A2AError };
 }
 
 export interface A2AServerOptions {
@@ -164,7 +166,10 @@ export function toA2AError(error: unknown): A2AError {
 function splitExtensions(raw: string | readonly string[] | undefined): string[] {
   if (raw === undefined) return [];
   const values = typeof raw === 'string' ? [raw] : raw;
-  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** `A2A-Version` negotiation (spec §3.6.2): missing means 0.3; `1.0`, `1` and `0.3` are served. */
@@ -262,7 +267,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function runtimeFor(key: TaskKey, caller: Caller): Promise<TaskRuntime> {
     const existing = runtimes.get(taskMapKey(key));
     if (existing) {
-      if (existing.owner !== caller.owner || !existing.task) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
+      if (existing.owner !== caller.owner || !existing.task)
+        throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
       return existing;
     }
     const task = await loadOwned(key, caller);
@@ -318,7 +324,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
    * Starts (or continues) a task: capability checks, governance admission, then the executor
    * in the background. The returned runtime already has `listener` attached, so no event is missed.
    */
-  async function startExecution(params: SendMessageRequest, caller: Caller, listener: Listener, extra: ExecutionExtra = NO_EXTRA): Promise<StartedExecution> {
+  async function startExecution(
+    params: SendMessageRequest,
+    caller: Caller,
+    listener: Listener,
+    extra: ExecutionExtra = NO_EXTRA,
+  ): Promise<StartedExecution> {
     try {
       return await admitAndLaunch(params, caller, listener, extra);
     } catch (error) {
@@ -327,7 +338,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
   }
 
-  async function admitAndLaunch(params: SendMessageRequest, caller: Caller, listener: Listener, extra: ExecutionExtra): Promise<StartedExecution> {
+  async function admitAndLaunch(
+    params: SendMessageRequest,
+    caller: Caller,
+    listener: Listener,
+    extra: ExecutionExtra,
+  ): Promise<StartedExecution> {
     const tenant = params.tenant ?? '';
     const message = params.message;
     const inlinePush = params.configuration?.taskPushNotificationConfig;
@@ -339,9 +355,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       runtime = await runtimeFor({ tenant, taskId: message.taskId }, caller);
       existingTask = runtime.task as Task;
       if (isTerminalTaskState(existingTask.status.state)) {
-        throw new UnsupportedOperationError({ message: 'The task is in a terminal state and cannot accept messages', metadata: { taskId: existingTask.id } });
+        throw new UnsupportedOperationError({
+          message: 'The task is in a terminal state and cannot accept messages',
+          metadata: { taskId: existingTask.id },
+        });
       }
-      if (runtime.running) throw new UnsupportedOperationError({ message: 'The task is still running', metadata: { taskId: existingTask.id } });
+      if (runtime.running)
+        throw new UnsupportedOperationError({ message: 'The task is still running', metadata: { taskId: existingTask.id } });
       if (message.contextId && existingTask.contextId && message.contextId !== existingTask.contextId) {
         throw new InvalidParamsError({ message: 'message.contextId does not match the task' });
       }
@@ -364,7 +384,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       // Policy, concurrency buckets and budgets key on the verified AgentID when there is one.
       const principal = caller.principal;
       const agentId = principal?.agentId;
-      const input: Parameters<GovernanceOptions['admit']>[0] = { caller: agentId ?? principal?.id ?? 'anonymous', skill: skillId ?? 'default' };
+      const input: Parameters<GovernanceOptions['admit']>[0] = {
+        caller: agentId ?? principal?.id ?? 'anonymous',
+        skill: skillId ?? 'default',
+      };
       if (agentId !== undefined) input.callerAgentId = agentId;
       if (taskContext) input.incoming = taskContext;
       if (extra.signal) input.signal = extra.signal;
@@ -482,10 +505,18 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
    * message; an in-process caller that aborts (a dispatcher's local executor) cancels it, as
    * CancelTask would. Returns the function that stops watching.
    */
-  function watchRun(runtime: TaskRuntime, governedSignal: AbortSignal | undefined, caller: AbortSignal | undefined, contextId: string): () => void {
+  function watchRun(
+    runtime: TaskRuntime,
+    governedSignal: AbortSignal | undefined,
+    caller: AbortSignal | undefined,
+    contextId: string,
+  ): () => void {
     // A governed task without mid-task limits shares one never-aborting signal (marked by
     // a2a-governance): listening to it per task would cost a listener for nothing.
-    const limits = governedSignal === undefined || (governedSignal as unknown as Record<symbol, unknown>)[NEVER_ABORTS] === true ? undefined : governedSignal;
+    const limits =
+      governedSignal === undefined || (governedSignal as unknown as Record<symbol, unknown>)[NEVER_ABORTS] === true
+        ? undefined
+        : governedSignal;
     const onLimit = (): void => {
       // The governed signal also follows the caller's: a caller abort is a cancel, not a failure.
       if (caller?.aborted) return;
@@ -514,7 +545,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     if (!A2AError.isInstance(reason) || (reason.reason !== 'POLICY_VIOLATION' && reason.reason !== 'BUDGET_EXCEEDED')) return;
     if (runtime.task && isTerminalTaskState(runtime.task.status.state)) return;
     runtime.execution?.signal.abort(reason);
-    void runtime.enqueue(() => failForLimit(runtime, reason, contextId)).catch((error: unknown) => onError('ending a task on a limit failed', error));
+    void runtime
+      .enqueue(() => failForLimit(runtime, reason, contextId))
+      .catch((error: unknown) => onError('ending a task on a limit failed', error));
   }
 
   /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */
@@ -534,7 +567,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         parts: [{ text: error.message }, { data: error.toErrorInfo() as unknown as Record<string, unknown> }],
       },
     };
-    await runtime.apply(task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } });
+    await runtime.apply(
+      task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } },
+    );
   }
 
   /** Runs the executor in the background, then ends the task's run and settles governance. */
@@ -588,7 +623,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         },
       });
     } else if (!task && !runtime.messageResponse && !runtime.invalid) {
-      runtime.failListeners(failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure));
+      runtime.failListeners(
+        failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure),
+      );
     }
     runtime.running = false;
     runtime.execution = undefined;
@@ -658,7 +695,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       else if (signal.type === 'end' || signal.final || !blocking) resolveOutcome(OK);
     });
     // A caller that goes away stops the wait (not the task): the listener is released at once.
-    const stopListening = onCallerGone(request, () => resolveOutcome({ ok: false, error: new InternalError({ message: 'Request aborted' }) }));
+    const stopListening = onCallerGone(request, () =>
+      resolveOutcome({ ok: false, error: new InternalError({ message: 'Request aborted' }) }),
+    );
     const result = await outcome;
     stopListening();
     detach();
@@ -764,14 +803,19 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     });
   }
 
-  async function subscribe(params: A2ARequestMap['SubscribeToTask'], caller: Caller, lastEventId: string | undefined): Promise<AsyncIterable<StreamEvent>> {
+  async function subscribe(
+    params: A2ARequestMap['SubscribeToTask'],
+    caller: Caller,
+    lastEventId: string | undefined,
+  ): Promise<AsyncIterable<StreamEvent>> {
     if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
     const key = { tenant: params.tenant ?? '', taskId: params.id };
     const runtime = await runtimeFor(key, caller);
     let afterSeq: number | undefined;
     if (lastEventId !== undefined) {
       const n = Number(lastEventId);
-      if (!/^\d{1,15}$/.test(lastEventId) || !Number.isSafeInteger(n)) throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
+      if (!/^\d{1,15}$/.test(lastEventId) || !Number.isSafeInteger(n))
+        throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
       afterSeq = n;
     }
     // Inside the task's write queue: snapshot + log read + attach happen between two writes.
@@ -902,7 +946,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     if (!card.capabilities.pushNotifications) throw new PushNotificationNotSupportedError();
   }
 
-  async function createPushConfig(params: A2ARequestMap['CreateTaskPushNotificationConfig'], caller: Caller): Promise<TaskPushNotificationConfig> {
+  async function createPushConfig(
+    params: A2ARequestMap['CreateTaskPushNotificationConfig'],
+    caller: Caller,
+  ): Promise<TaskPushNotificationConfig> {
     requirePush();
     const key = { tenant: params.tenant ?? '', taskId: params.taskId };
     await loadOwned(key, caller);
@@ -951,7 +998,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         const key = { tenant: p.tenant ?? '', taskId: p.taskId };
         await loadOwned(key, caller);
         const found = (await store.listPushConfigs(key)).find((c) => c.id === p.id);
-        if (!found) throw new TaskNotFoundError({ message: 'Push notification config not found', metadata: { taskId: p.taskId.slice(0, 128) } });
+        if (!found)
+          throw new TaskNotFoundError({ message: 'Push notification config not found', metadata: { taskId: p.taskId.slice(0, 128) } });
         return { kind: 'result', result: found };
       }
       case 'ListTaskPushNotificationConfigs': {
@@ -1043,4 +1091,3 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     },
   };
 }
-

@@ -196,13 +196,20 @@ export class TaskRuntime {
     const task = this.task;
     if (task && !isTerminalTaskState(task.status.state)) {
       try {
-        await this.apply({ statusUpdate: { taskId: this.key.taskId, contextId: task.contextId ?? this.contextId, status: failedStatus(this.key.taskId, task.contextId ?? this.contextId, 'The task could not be stored') } });
+        await this.apply({
+          statusUpdate: {
+            taskId: this.key.taskId,
+            contextId: task.contextId ?? this.contextId,
+            status: failedStatus(this.key.taskId, task.contextId ?? this.contextId, 'The task could not be stored'),
+          },
+        });
         return;
       } catch {
         // fall through: nothing more can be stored
       }
     }
-    if (!this.messageResponse) this.failListeners(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
+    if (!this.messageResponse)
+      this.failListeners(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
   }
 
   private async accept(event: AgentEvent): Promise<void> {
@@ -272,7 +279,9 @@ export class TaskRuntime {
     this.invalid = true;
     if (this.task && !isTerminalTaskState(this.task.status.state)) {
       const contextId = this.task.contextId ?? this.contextId;
-      await this.apply({ statusUpdate: { taskId: this.key.taskId, contextId, status: failedStatus(this.key.taskId, contextId, 'Invalid agent response') } });
+      await this.apply({
+        statusUpdate: { taskId: this.key.taskId, contextId, status: failedStatus(this.key.taskId, contextId, 'Invalid agent response') },
+      });
       return;
     }
     if (!this.task && !this.messageResponse) this.failListeners(new InvalidAgentResponseError());

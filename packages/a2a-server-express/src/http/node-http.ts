@@ -399,7 +399,14 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       // v0.3 method names (`message/send`) and shapes, served through the a2a-types translators.
       const version = headerValue(req, VERSION_HEADER) ?? query.get(A2A_VERSION_HEADER);
       if (version !== undefined && version.trim() !== '' && version.trim() !== '0.3') {
-        sendJsonRpcError(res, envelope.id, new MethodNotFoundError({ message: `${envelope.method.slice(0, 64)} is a v0.3 method`, metadata: { method: envelope.method.slice(0, 128) } }));
+        sendJsonRpcError(
+          res,
+          envelope.id,
+          new MethodNotFoundError({
+            message: `${envelope.method.slice(0, 64)} is a v0.3 method`,
+            metadata: { method: envelope.method.slice(0, 128) },
+          }),
+        );
         return;
       }
       const translator = V03_OPERATIONS[v03Method] as V03OperationTranslator<A2AMethod>;
@@ -450,10 +457,16 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     let raw: Buffer | undefined;
     if (verb.toUpperCase() === 'POST') {
       const type = mediaType(req);
-      const hasBody = req.headers['content-length'] !== '0' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
+      const hasBody =
+        req.headers['content-length'] !== '0' &&
+        (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
       if (hasBody && type !== MEDIA_TYPE_JSON && type !== MEDIA_TYPE_A2A_JSON) {
         skipBody(req, res, maxBody);
-        sendRestError(res, new ContentTypeNotSupportedError({ message: 'REST requests must be application/json or application/a2a+json' }), 415);
+        sendRestError(
+          res,
+          new ContentTypeNotSupportedError({ message: 'REST requests must be application/json or application/a2a+json' }),
+          415,
+        );
         return;
       }
       const read = await readJson(req, res);
@@ -503,9 +516,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     // Mounted at the root (`restPath: '/'`), REST claims only the paths of A2A routes, so the
     // application's other paths fall through (express `next()`, a 404, the caller's own handler).
     const isRest =
-      restPath === ''
-        ? matchRestRoute(req.method ?? 'GET', path) !== undefined
-        : path === restPath || path.startsWith(`${restPath}/`);
+      restPath === '' ? matchRestRoute(req.method ?? 'GET', path) !== undefined : path === restPath || path.startsWith(`${restPath}/`);
     const isLegacyCard = legacyCardPath !== undefined && path === legacyCardPath;
     if (jwksDocument !== undefined && path === jwksPath) {
       serveDocument(req, res, jwksDocument);
@@ -533,7 +544,10 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
 }
 
 /** A bare `node:http` request listener: serves the A2A mounts and answers 404 elsewhere. */
-export function createNodeHttpHandler(server: A2AServer, options: NodeHttpHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createNodeHttpHandler(
+  server: A2AServer,
+  options: NodeHttpHandlerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
   const handle = createA2ARequestHandler(server, options);
   return (req, res) => {
     handle(req, res)

@@ -60,7 +60,13 @@ function ipv6Groups(address: string): number[] | undefined {
     text = `${text.slice(0, lastColon + 1)}${Math.floor(n / 65536).toString(16)}:${(n % 65536).toString(16)}`;
   }
   const [head, rest] = text.includes('::') ? text.split('::') : [text, undefined];
-  const parse = (part: string | undefined) => (part ? part.split(':').filter((g) => g !== '').map((g) => Number.parseInt(g, 16)) : []);
+  const parse = (part: string | undefined) =>
+    part
+      ? part
+          .split(':')
+          .filter((g) => g !== '')
+          .map((g) => Number.parseInt(g, 16))
+      : [];
   const left = parse(head);
   const right = parse(rest);
   const missing = 8 - left.length - right.length;

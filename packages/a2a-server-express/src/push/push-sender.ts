@@ -9,10 +9,7 @@ import { checkWebhookUrl, type WebhookUrlOptions } from './webhook-url.js';
  */
 export interface WebhookSigner {
   readonly algorithm: string;
-  sign(
-    body: string | Uint8Array,
-    options: { timestamp: number },
-  ): Record<string, string> | Promise<Record<string, string>>;
+  sign(body: string | Uint8Array, options: { timestamp: number }): Record<string, string> | Promise<Record<string, string>>;
 }
 
 /** The header that carries `TaskPushNotificationConfig.token` (as in the reference SDKs). */
@@ -199,8 +196,7 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const fetchImpl = options.fetch;
   const signerOption = options.signer;
-  const signerFor: WebhookSignerForConfig =
-    typeof signerOption === 'function' ? signerOption : () => signerOption;
+  const signerFor: WebhookSignerForConfig = typeof signerOption === 'function' ? signerOption : () => signerOption;
 
   const destinations = new Map<string, Destination>();
   /** Attempts in flight, all destinations. */
@@ -425,7 +421,11 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
       const origin = destinationOf(input.config.url);
       let destination = destinations.get(origin);
       const queuedThere = destination === undefined ? 0 : destination.queued - destination.active;
-      if ((waiting >= maxQueue && active >= maxConcurrency) || waiting >= maxQueue + maxConcurrency || queuedThere >= maxQueuePerDestination + perDestination) {
+      if (
+        (waiting >= maxQueue && active >= maxConcurrency) ||
+        waiting >= maxQueue + maxConcurrency ||
+        queuedThere >= maxQueuePerDestination + perDestination
+      ) {
         emit({ type: 'dropped', reason: 'queue-full', taskId: input.taskId, ...configId });
         return;
       }
@@ -439,7 +439,13 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
         lane = { key: laneKey, items: [], busy: false, inFlight: false };
         destination.lanes.set(laneKey, lane);
       }
-      lane.items.push({ input, base: { taskId: input.taskId, deliveryId: randomUUID(), ...configId }, attempt: 0, body: undefined, headers: undefined });
+      lane.items.push({
+        input,
+        base: { taskId: input.taskId, deliveryId: randomUUID(), ...configId },
+        attempt: 0,
+        body: undefined,
+        headers: undefined,
+      });
       destination.queued += 1;
       waiting += 1;
       unfinished += 1;
@@ -456,7 +462,12 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
           for (const delivery of lane.items.splice(keep)) {
             if (delivery.attempt === 0) {
               waiting -= 1;
-              emit({ type: 'dropped', reason: 'closed', taskId: delivery.base.taskId, ...(delivery.base.configId ? { configId: delivery.base.configId } : {}) });
+              emit({
+                type: 'dropped',
+                reason: 'closed',
+                taskId: delivery.base.taskId,
+                ...(delivery.base.configId ? { configId: delivery.base.configId } : {}),
+              });
             } else {
               emit({ type: 'failed', attempts: delivery.attempt, reason: 'sender closed before the retry', ...delivery.base });
             }

@@ -38,24 +38,28 @@ export async function writeSse(res: ServerResponse, events: AsyncIterable<Stream
   };
   res.on('close', onClose);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  const heartbeat = heartbeatMs > 0 ? setInterval(() => {
-    if (!closed) res.write(': heartbeat\n\n');
-  }, heartbeatMs) : undefined;
+  const heartbeat =
+    heartbeatMs > 0
+      ? setInterval(() => {
+          if (!closed) res.write(': heartbeat\n\n');
+        }, heartbeatMs)
+      : undefined;
   heartbeat?.unref?.();
   try {
     for (;;) {
       const next = await iterator.next();
       if (next.done || closed) break;
       const ok = res.write(formatSseEvent(next.value.id, options.frame(next.value)));
-      if (!ok && !closed) await new Promise<void>((resolve) => {
-        const done = (): void => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
+      if (!ok && !closed)
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
     }
   } catch (error) {
     if (!closed) {

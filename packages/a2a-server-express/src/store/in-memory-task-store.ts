@@ -1,12 +1,16 @@
-import {
-  isTerminalTaskState,
-  RateLimitedError,
-  type StreamResponse,
-  type TaskPushNotificationConfig,
-} from '@a2aplane/a2a-types';
+import { isTerminalTaskState, RateLimitedError, type StreamResponse, type TaskPushNotificationConfig } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
-import { type SendKey, type StoredEvent, type StoredTask, type TaskKey, type TaskListPage, type TaskListQuery, type TaskStore, taskMapKey } from './task-store.js';
+import {
+  type SendKey,
+  type StoredEvent,
+  type StoredTask,
+  type TaskKey,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskStore,
+  taskMapKey,
+} from './task-store.js';
 
 export interface InMemoryTaskStoreOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
@@ -63,7 +67,6 @@ export class TaskStoreFullError extends RateLimitedError {
     this.limit = limit;
   }
 }
-
 
 const statusTime = (record: StoredTask): number => {
   const ts = record.task.status.timestamp;
@@ -219,7 +222,8 @@ export class InMemoryTaskStore implements TaskStore {
     }
     while (this.entries.size >= this.maxTasks) {
       const oldest = this.oldestTerminal()?.key;
-      if (oldest === undefined) throw new TaskStoreFullError('maxTasks', `The task store is full (${this.maxTasks} live tasks); retry later`);
+      if (oldest === undefined)
+        throw new TaskStoreFullError('maxTasks', `The task store is full (${this.maxTasks} live tasks); retry later`);
       this.remove(oldest);
     }
     if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
@@ -249,7 +253,16 @@ export class InMemoryTaskStore implements TaskStore {
     }
     this.sweep();
     this.reserve(k, 0, copy.bytes, terminal);
-    const entry: Entry = { record: copy.value, recordBytes: copy.bytes, events: [], eventBytes: [], seq: 0, push: new Map(), pushBytes: new Map(), bytes: 0 };
+    const entry: Entry = {
+      record: copy.value,
+      recordBytes: copy.bytes,
+      events: [],
+      eventBytes: [],
+      seq: 0,
+      push: new Map(),
+      pushBytes: new Map(),
+      bytes: 0,
+    };
     this.entries.set(k, entry);
     this.resize(entry, copy.bytes);
     this.track(k, entry.record);

@@ -43,7 +43,10 @@ beforeAll(async () => {
     authenticate: createAuthenticator({
       securitySchemes,
       securityRequirements,
-      bearer: createStaticApiKeyVerifier({ 'token-alice': { id: 'alice', scheme: 'bearer' }, 'token-bob': { id: 'bob', scheme: 'bearer' } }),
+      bearer: createStaticApiKeyVerifier({
+        'token-alice': { id: 'alice', scheme: 'bearer' },
+        'token-bob': { id: 'bob', scheme: 'bearer' },
+      }),
     }),
     rateLimiter: createTokenBucketRateLimiter({ capacity: 3, refillPerSecond: 1, clock: () => now }),
   });

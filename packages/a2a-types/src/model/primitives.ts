@@ -33,10 +33,7 @@ export function toUtcTimestamp(value: string): string {
  * (spec §5.6.1: parse ISO 8601 correctly) and normalized to UTC with a `Z` suffix, which is also
  * what we emit. Fractional seconds are optional.
  */
-export const TimestampSchema = /*#__PURE__*/ z.pipe(
-  z.iso.datetime({ offset: true, local: false }),
-  z.transform(toUtcTimestamp),
-);
+export const TimestampSchema = /*#__PURE__*/ z.pipe(z.iso.datetime({ offset: true, local: false }), z.transform(toUtcTimestamp));
 export type Timestamp = z.infer<typeof TimestampSchema>;
 
 // ProtoJSON accepts both the standard and the URL-safe base64 alphabet, with or without padding.

@@ -22,10 +22,7 @@ export const TERMINAL_TASK_STATES: ReadonlySet<TaskStateName> = new Set([
   'TASK_STATE_REJECTED',
 ]);
 /** States in which a task waits for the client (blocking SendMessage returns on these too, spec §3.2.2). */
-export const INTERRUPTED_TASK_STATES: ReadonlySet<TaskStateName> = new Set([
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_AUTH_REQUIRED',
-]);
+export const INTERRUPTED_TASK_STATES: ReadonlySet<TaskStateName> = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 
 export const isTerminalTaskState = (state: TaskStateName): boolean => TERMINAL_TASK_STATES.has(state);
 export const isInterruptedTaskState = (state: TaskStateName): boolean => INTERRUPTED_TASK_STATES.has(state);

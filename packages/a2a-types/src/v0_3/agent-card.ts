@@ -15,7 +15,6 @@ import type {
 /** `protocolVersion` a translated v0.3 card declares. */
 export const V0_3_CARD_PROTOCOL_VERSION = '0.3.0';
 
-
 /** `0.3.0` -> `0.3`: v1.0 interfaces carry `Major.Minor` (spec §3.6). */
 const majorMinor = (version: string): string => /^(\d+\.\d+)(?:\.\d+)?$/.exec(version)?.[1] ?? version;
 
@@ -104,7 +103,10 @@ const mapValues = <A, B>(record: Record<string, A> | undefined, fn: (value: A) =
   record && Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
 
 function extensionFromV03(extension: V03AgentExtension): AgentExtension {
-  return withOptional({ uri: extension.uri }, { description: extension.description, required: extension.required, params: extension.params });
+  return withOptional(
+    { uri: extension.uri },
+    { description: extension.description, required: extension.required, params: extension.params },
+  );
 }
 
 function extensionToV03(extension: AgentExtension): V03AgentExtension {

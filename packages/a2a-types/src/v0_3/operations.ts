@@ -170,7 +170,12 @@ export const V03_OPERATIONS: { readonly [M in A2AMethod]: V03OperationTranslator
     v03Method: V03_METHOD_NAMES.GetTask,
     // Lossy: v0.3 `metadata` has no place in GetTaskRequest.
     paramsFromV03: (params) =>
-      from(s.V03TaskQueryParamsSchema, m.GetTaskRequestSchema, (p) => withOptional({ id: p.id }, { historyLength: p.historyLength }), params),
+      from(
+        s.V03TaskQueryParamsSchema,
+        m.GetTaskRequestSchema,
+        (p) => withOptional({ id: p.id }, { historyLength: p.historyLength }),
+        params,
+      ),
     paramsToV03: (params) => withOptional({ id: params.id }, { historyLength: params.historyLength }),
     resultFromV03: taskFromV03,
     resultToV03: t.taskToV03,
@@ -221,7 +226,12 @@ export const V03_OPERATIONS: { readonly [M in A2AMethod]: V03OperationTranslator
     method: 'ListTaskPushNotificationConfigs',
     v03Method: V03_METHOD_NAMES.ListTaskPushNotificationConfigs,
     paramsFromV03: (params) =>
-      from(s.V03ListTaskPushNotificationConfigParamsSchema, m.ListTaskPushNotificationConfigsRequestSchema, (p) => ({ taskId: p.id }), params),
+      from(
+        s.V03ListTaskPushNotificationConfigParamsSchema,
+        m.ListTaskPushNotificationConfigsRequestSchema,
+        (p) => ({ taskId: p.id }),
+        params,
+      ),
     paramsToV03: (params) => ({ id: params.taskId }),
     resultFromV03: (result) =>
       from(
@@ -244,8 +254,7 @@ export const V03_OPERATIONS: { readonly [M in A2AMethod]: V03OperationTranslator
       ),
     paramsToV03: (params) => ({ id: params.taskId, pushNotificationConfigId: params.id }),
     // v0.3 answers `null`; v1.0 answers `{}`.
-    resultFromV03: (result) =>
-      result === null || result === undefined ? { success: true, data: {} } : parseWith(m.EmptySchema, result),
+    resultFromV03: (result) => (result === null || result === undefined ? { success: true, data: {} } : parseWith(m.EmptySchema, result)),
     resultToV03: () => null,
   },
   GetExtendedAgentCard: {

@@ -4,14 +4,7 @@ import type { Part } from '../model/part.js';
 import { TimestampSchema } from '../model/primitives.js';
 import type { AuthenticationInfo, TaskPushNotificationConfig } from '../model/push.js';
 import type { SendMessageResponse, StreamResponse } from '../model/requests.js';
-import type {
-  Artifact,
-  Task,
-  TaskArtifactUpdateEvent,
-  TaskState,
-  TaskStatus,
-  TaskStatusUpdateEvent,
-} from '../model/task.js';
+import type { Artifact, Task, TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent } from '../model/task.js';
 import { isInterruptedTaskState, isTerminalTaskState } from '../model/task-states.js';
 import { type ParseResult, parseWith } from '../validation.js';
 import { withOptional } from './optional.js';
@@ -72,15 +65,11 @@ const STATE_TO_V1: Record<V03TaskState, TaskState> = {
   // v0.3 `unknown` is the v1.0 "not set" value, which a TaskStatus may not carry.
   unknown: 'TASK_STATE_UNSPECIFIED',
 };
-const STATE_TO_V03 = Object.fromEntries(Object.entries(STATE_TO_V1).map(([k, v]) => [v, k])) as Record<
-  TaskState,
-  V03TaskState
->;
+const STATE_TO_V03 = Object.fromEntries(Object.entries(STATE_TO_V1).map(([k, v]) => [v, k])) as Record<TaskState, V03TaskState>;
 export const taskStateFromV03 = (state: V03TaskState): TaskState => STATE_TO_V1[state];
 export const taskStateToV03 = (state: TaskState): V03TaskState => STATE_TO_V03[state];
 
 // ---- parts and messages ------------------------------------------------------------------------
-
 
 /**
  * Part metadata flag marking a v0.3 data part `{ value: x }` that wraps a v1.0 `data` value which is
