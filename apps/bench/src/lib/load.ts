@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
 import { sendMessageBody } from './fixtures.js';
+import type { SignedRequest } from './signed.js';
 
 export type ReplyMode = 'message' | 'task';
 
@@ -28,15 +29,15 @@ export interface LoadResult {
 
 /**
  * One autocannon run: 50 connections by default, the same SendMessage request (but for its
- * messageId) every time. With `signatures`, each request also carries the next RFC 9421 signature
- * headers (a fresh nonce each).
+ * messageId) every time. With `signatures`, each request is the next signed one of the pool (its
+ * own body and RFC 9421 signature headers, a fresh nonce each).
  */
 export async function load(
   url: string,
   mode: ReplyMode,
   seconds: number,
   connections = 50,
-  signatures?: { next(): Record<string, string> },
+  signatures?: { next(): SignedRequest },
 ): Promise<LoadResult> {
   let sent = 0;
   const headers = { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' };
@@ -52,8 +53,13 @@ export async function load(
       {
         setupRequest: (request: Record<string, unknown>) => {
           sent += 1;
-          request.body = sendMessageBody('hello', `bench-${sent}`);
-          if (signatures) request.headers = { ...headers, ...signatures.next() };
+          if (signatures) {
+            const signed = signatures.next();
+            request.body = signed.body;
+            request.headers = { ...headers, ...signed.headers };
+          } else {
+            request.body = sendMessageBody('hello', `bench-${sent}`);
+          }
           return request;
         },
       },

@@ -1,7 +1,6 @@
-import { createPrivateKey, sign } from 'node:crypto';
+import { createHash, createPrivateKey, sign } from 'node:crypto';
 import {
   agentIdFromPublicKey,
-  contentDigest,
   encodeBase64Url,
   exportPrivateJwk,
   HTTP_SIGNATURE_COMPONENTS,
@@ -15,23 +14,31 @@ import {
 export const BENCH_CALLER: KeyPair = keyPairFromPrivateKey('EdDSA', new Uint8Array(32).fill(7));
 export const BENCH_CALLER_ID = agentIdFromPublicKey(BENCH_CALLER.publicKey);
 
+/** One signed request of the pool: its body (a fresh messageId) and the signature headers over it. */
+export interface SignedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
 /**
- * A source of RFC 9421 signature headers for one request (same method, URL and body), each with
- * its own nonce, as `createHttpRequestSigner` writes them. They are made ahead of the measured run
- * (the signature base comes from a2a-identity; the Ed25519 math from node:crypto, which is faster
- * than the library's portable signer), so the load generator does no signing while it measures.
+ * A source of signed requests to one URL, each with its own body (a fresh messageId: a repeated one
+ * would be answered from the stored task) and nonce, signed as `createHttpRequestSigner` signs. They
+ * are made ahead of the measured run (the signature base comes from a2a-identity; the Ed25519 math
+ * and the RFC 9530 digest from node:crypto, faster than the portable code), so the load generator
+ * does no signing while it measures.
  */
-export async function createSignedHeaderPool(
+export function createSignedRequestPool(
   url: string,
-  body: string,
-): Promise<{ fill(count: number): void; next(): Record<string, string> }> {
+  bodyOf: (messageId: string) => string,
+): { fill(count: number): void; next(): SignedRequest } {
   const target = new URL(url);
-  const digest = await contentDigest(body);
   const privateKey = createPrivateKey({ key: exportPrivateJwk(BENCH_CALLER) as never, format: 'jwk' });
   const components = [...HTTP_SIGNATURE_COMPONENTS, 'content-digest'];
-  const pool: Array<Record<string, string>> = [];
+  const pool: SignedRequest[] = [];
   let counter = 0;
-  const make = (): Record<string, string> => {
+  const make = (): SignedRequest => {
+    const body = bodyOf(`bench-signed-${counter}`);
+    const digest = `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
     const created = Math.floor(Date.now() / 1000);
     const nonce = encodeBase64Url(new TextEncoder().encode(`bench-nonce-${(counter++).toString().padStart(10, '0')}`));
     const params = { created, expires: created + 60, nonce, alg: 'ed25519', keyid: BENCH_CALLER_ID };
@@ -43,9 +50,12 @@ export async function createSignedHeaderPool(
     const signature = sign(null, Buffer.from(base), privateKey).toString('base64');
     const input = base.slice(base.lastIndexOf('"@signature-params": ') + '"@signature-params": '.length);
     return {
-      'content-digest': digest,
-      'signature-input': `${HTTP_SIGNATURE_LABEL}=${input}`,
-      signature: `${HTTP_SIGNATURE_LABEL}=:${signature}:`,
+      body,
+      headers: {
+        'content-digest': digest,
+        'signature-input': `${HTTP_SIGNATURE_LABEL}=${input}`,
+        signature: `${HTTP_SIGNATURE_LABEL}=:${signature}:`,
+      },
     };
   };
   return {

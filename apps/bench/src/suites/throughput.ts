@@ -3,7 +3,7 @@ import { processCpuSeconds } from '../lib/cpu.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
 import { type LoadResult, type ReplyMode, load } from '../lib/load.js';
 import { sendMessageBody } from '../lib/fixtures.js';
-import { createSignedHeaderPool } from '../lib/signed.js';
+import { createSignedRequestPool } from '../lib/signed.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 /** The servers, in the order of every round (src/servers/<file>.ts). */
@@ -52,7 +52,9 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
         try {
           // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
           const signatures =
-            target.id === 'ours-verified' ? await createSignedHeaderPool(`${server.url}/a2a/jsonrpc`, sendMessageBody('hello')) : undefined;
+            target.id === 'ours-verified'
+              ? createSignedRequestPool(`${server.url}/a2a/jsonrpc`, (id) => sendMessageBody('hello', id))
+              : undefined;
           signatures?.fill(12_000 * warmupSeconds);
           await load(server.url, mode, warmupSeconds, 50, signatures);
           signatures?.fill(12_000 * measureSeconds);
