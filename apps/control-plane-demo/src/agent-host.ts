@@ -1,14 +1,26 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Governor } from '@a2aplane/a2a-governance';
-import { agentIdFromPublicKey, generateKeyPair, type KeyPair, signAgentCard, withAgentIdExtension } from '@a2aplane/a2a-identity';
+import {
+  agentIdFromPublicKey,
+  createCallerKeyResolver,
+  createHttpSignatureVerifier,
+  generateKeyPair,
+  type KeyPair,
+  type PublicJwk,
+  signAgentCard,
+  withAgentIdExtension,
+} from '@a2aplane/a2a-identity';
 import {
   type A2AServer,
   type AgentExecutor,
   type Authenticator,
   createA2AServer,
   createAgentCard,
+  createHttpSignatureAuthenticator,
   createNodeHttpHandler,
+  type RequestContext,
+  verifyEd25519,
 } from '@a2aplane/a2a-server-express';
 import { artifactCardParams, type MemoryExtensionParamsOptions, SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentSkill } from '@a2aplane/a2a-types';
@@ -21,7 +33,17 @@ export interface HostedAgent {
   server: A2AServer;
   /** Requests that reached this agent's executor. */
   readonly executions: number;
+  /** Who sent each request that reached the executor, as the server authenticated it, in order. */
+  readonly served: readonly ServedCall[];
   close(): Promise<void>;
+}
+
+/** One request an agent's executor ran: who the server says sent it, and who the task's lineage says. */
+export interface ServedCall {
+  /** The caller's AgentID as verified by the server (its RFC 9421 signature); absent for an unverified caller. */
+  verifiedAgentId?: string;
+  /** The agent before this one in the task's lineage (`visitedAgents`); absent for a root task. */
+  lineageCaller?: string;
 }
 
 export interface HostAgentOptions {
@@ -41,6 +63,12 @@ export interface HostAgentOptions {
   key?: KeyPair;
   /** Who is calling: its principal (and verified AgentID) feeds the governor's trust gate. Default: anonymous callers. */
   authenticate?: Authenticator;
+  /**
+   * Signed callers only: the public keys of every agent that may call this one (the operator's key
+   * directory). Each request must carry an RFC 9421 signature by one of them, addressed to this
+   * agent's authority; the verified AgentID becomes the principal. Not with `authenticate`.
+   */
+  callerKeys?: readonly PublicJwk[];
 }
 
 /**
@@ -54,11 +82,35 @@ function cardParams(options: HostAgentOptions) {
     : artifactCardParams({ ...options.memory, artifactKindVersions: versions });
 }
 
+/** An authenticator that admits only requests signed (RFC 9421, `keyid` = AgentID) by one of `keys`, sent to `authority`. */
+function signedCallersOnly(keys: readonly PublicJwk[], authority: string): Authenticator {
+  const verifier = createHttpSignatureVerifier({
+    resolveKey: createCallerKeyResolver({ keys }),
+    verifyEd25519,
+    authorities: [authority],
+  });
+  return createHttpSignatureAuthenticator({ verifier });
+}
+
+function servedCall(context: RequestContext): ServedCall {
+  const call: ServedCall = {};
+  const verified = context.principal?.agentId;
+  if (verified !== undefined) call.verifiedAgentId = verified;
+  const visited = context.taskContext?.visitedAgents ?? [];
+  const lineageCaller = visited.length >= 2 ? visited[visited.length - 2] : undefined;
+  if (lineageCaller !== undefined) call.lineageCaller = lineageCaller;
+  return call;
+}
+
 /**
  * Starts one agent of the demo on 127.0.0.1 with an ephemeral port: a fresh Ed25519 key, the
- * AgentID it names, a signed card served from cached bytes, and (optionally) inbound governance.
+ * AgentID it names, a signed card served from cached bytes, and (optionally) inbound governance
+ * and signed callers only.
  */
 export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent> {
+  if (options.authenticate !== undefined && options.callerKeys !== undefined) {
+    throw new TypeError('expected authenticate or callerKeys, got both');
+  }
   const key = options.key ?? generateKeyPair('EdDSA');
   const agentId = agentIdFromPublicKey(key.publicKey);
   const http: Server = createServer();
@@ -77,16 +129,19 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
     cardParams(options),
   );
   let executions = 0;
+  const served: ServedCall[] = [];
   const inner = options.executor({ agentId, url });
   const executor: AgentExecutor = {
     execute: (context, events) => {
       executions += 1;
+      served.push(servedCall(context));
       return inner.execute(context, events);
     },
     ...(inner.cancel ? { cancel: inner.cancel.bind(inner) } : {}),
   };
   const governor = options.governor?.(agentId);
   const estimatedCostUsd = options.estimatedCostUsd;
+  const authenticate = options.callerKeys ? signedCallersOnly(options.callerKeys, new URL(url).host) : options.authenticate;
   const server = createA2AServer({
     card,
     executor,
@@ -101,7 +156,7 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
                 },
         }
       : {}),
-    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(authenticate ? { authenticate } : {}),
   });
   http.on('request', createNodeHttpHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key) } }));
   return {
@@ -113,6 +168,7 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
     get executions() {
       return executions;
     },
+    served,
     close: async () => {
       await server.close();
       http.closeAllConnections();

@@ -17,10 +17,15 @@ import {
 } from '@a2aplane/a2a-governance';
 import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
 import {
+  agentIdFromPublicKey,
   checkCardAgentId,
   createAllowlistIdentityResolver,
+  createHttpRequestSigner,
   createPinnedKeyResolver,
   exportPublicJwk,
+  generateKeyPair,
+  type KeyPair,
+  type PublicJwk,
   verifyAgentCard,
 } from '@a2aplane/a2a-identity';
 import { createDefaultSelectorRegistry, Dispatcher, PeerPool, type PeerSelector, selectorFromConfig } from '@a2aplane/a2a-routing';
@@ -84,8 +89,73 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
 export interface DiscoveredPeer {
   agent: HostedAgent;
   card: AgentCard;
+  /** A client to this peer for whoever discovered it (signing as `DiscoverOptions.as`, if given). */
   client: A2AClient;
   verification: string;
+  /** What every client to this peer is made with (the verified card's resolver, per-peer options). */
+  clientOptions: Partial<A2AClientOptions>;
+}
+
+/**
+ * The key directory of one scenario: an Ed25519 key per agent and one for the demo itself (the
+ * caller that starts each scenario), made before any agent starts, so that every agent pins the
+ * public keys of all its possible callers: the demo knows them all.
+ */
+export interface KeyDirectory {
+  /** The demo's own key: it signs the requests that start a scenario. */
+  demo: KeyPair;
+  /** The AgentID of `demo`. */
+  demoAgentId: string;
+  /** The key of the named agent. */
+  keyOf(name: string): KeyPair;
+  /** Every public key of the directory (the demo's and the agents'), for `hostAgent({ callerKeys })`. */
+  publicKeys: readonly PublicJwk[];
+}
+
+export function createKeyDirectory(names: readonly string[]): KeyDirectory {
+  const keys = new Map(names.map((name) => [name, generateKeyPair('EdDSA')]));
+  const demo = generateKeyPair('EdDSA');
+  return {
+    demo,
+    demoAgentId: agentIdFromPublicKey(demo.publicKey),
+    keyOf: (name) => {
+      const key = keys.get(name);
+      if (!key) throw new Error(`no key for agent ${name} in the key directory`);
+      return key;
+    },
+    publicKeys: [demo, ...keys.values()].map((key) => exportPublicJwk(key)),
+  };
+}
+
+/** How the requests that reached the agents' executors were authenticated (requests between agents included). */
+export interface SignedCalls {
+  /** Requests that reached an executor. */
+  requests: number;
+  /** Of those, the ones whose verified caller (RFC 9421 signature, `keyid` = AgentID) is the agent that sent them. */
+  verified: number;
+  /** Of those, the ones sent by another demo agent (the rest the demo itself sent). */
+  betweenAgents: number;
+}
+
+/**
+ * Checks who the agents' servers say called them: a request whose lineage names a demo agent as
+ * the sender must have been verified as that agent; any other (a root task) as the demo itself.
+ */
+export function countSignedCalls(agents: readonly HostedAgent[], demoAgentId: string): SignedCalls {
+  const ids = new Set(agents.map((agent) => agent.agentId));
+  const result: SignedCalls = { requests: 0, verified: 0, betweenAgents: 0 };
+  for (const agent of agents) {
+    for (const call of agent.served) {
+      result.requests += 1;
+      const fromAgent = call.lineageCaller !== undefined && ids.has(call.lineageCaller);
+      const expected = fromAgent ? call.lineageCaller : demoAgentId;
+      if (call.verifiedAgentId === expected) {
+        result.verified += 1;
+        if (fromAgent) result.betweenAgents += 1;
+      }
+    }
+  }
+  return result;
 }
 
 /** What the report says about one agent the demo started. */
@@ -100,15 +170,24 @@ export interface AgentSummary {
 export const summarizePeers = (peers: ReadonlyMap<string, DiscoveredPeer>): AgentSummary[] =>
   [...peers.values()].map((peer) => ({ name: peer.agent.name, url: peer.agent.url, agentId: peer.agent.agentId, card: peer.verification }));
 
+/** An A2A client to a discovered peer; with `caller`, every request is signed with its key (RFC 9421, `keyid` = its AgentID). */
+export function connectTo(peer: Pick<DiscoveredPeer, 'clientOptions'>, caller?: KeyPair): A2AClient {
+  return createA2AClient({ ...peer.clientOptions, ...(caller ? { auth: createHttpRequestSigner({ key: caller }) } : {}) });
+}
+
+export interface DiscoverOptions {
+  /** Options of the clients to one agent (interceptors, retries). */
+  clientOptions?: (agent: HostedAgent) => Partial<A2AClientOptions>;
+  /** Who discovers: `DiscoveredPeer.client` signs every request with this key. Default: unsigned. */
+  as?: KeyPair;
+}
+
 /**
  * Discovers every agent the way a stranger would: fetches its card over HTTP, verifies the JWS
  * against the trusted keys (verify-on-discover: a tampered card never reaches an RPC), and checks
  * that the card's AgentID names the key that signed it.
  */
-export async function discoverPeers(
-  agents: readonly HostedAgent[],
-  clientOptions: (agent: HostedAgent) => Partial<A2AClientOptions> = () => ({}),
-): Promise<Map<string, DiscoveredPeer>> {
+export async function discoverPeers(agents: readonly HostedAgent[], options: DiscoverOptions = {}): Promise<Map<string, DiscoveredPeer>> {
   const trusted = createPinnedKeyResolver(agents.map((agent) => exportPublicJwk(agent.key)));
   const resolver = new CardResolver({
     cardVerifier: (json) => verifyAgentCard(json, trusted),
@@ -119,23 +198,43 @@ export async function discoverPeers(
     const discovered = await resolver.resolve(agent.url);
     const identity = checkCardAgentId(discovered.card, { algorithm: 'EdDSA', kid: agent.key.kid, publicKey: agent.key.publicKey });
     if (!identity.ok) throw new Error(`${agent.name}: card AgentID does not match its signing key (${identity.reason})`);
-    const client = createA2AClient({ card: discovered.card, cardResolver: resolver, timeoutMs: CALL_TIMEOUT_MS, ...clientOptions(agent) });
-    peers.set(agent.agentId, { agent, card: discovered.card, client, verification: discovered.verification?.status ?? 'unsigned' });
+    const clientOptions = { card: discovered.card, cardResolver: resolver, timeoutMs: CALL_TIMEOUT_MS, ...options.clientOptions?.(agent) };
+    const verification = discovered.verification?.status ?? 'unsigned';
+    peers.set(agent.agentId, {
+      agent,
+      card: discovered.card,
+      client: connectTo({ clientOptions }, options.as),
+      verification,
+      clientOptions,
+    });
   }
   return peers;
 }
 
-/** The outbound dispatcher of one agent, over a pool of the discovered peers. */
-export function createDispatcher(plane: ControlPlane, selfAgentId: string, peers: ReadonlyMap<string, DiscoveredPeer>): Dispatcher {
+/**
+ * The outbound dispatcher of one agent, over a pool of the discovered peers: its clients sign
+ * every request with the agent's own key, so each peer's server verifies who is calling.
+ */
+export function createDispatcher(
+  plane: ControlPlane,
+  self: Pick<HostedAgent, 'agentId' | 'key'>,
+  peers: ReadonlyMap<string, DiscoveredPeer>,
+): Dispatcher {
+  const selfAgentId = self.agentId;
   // Negotiation on discovery: a peer that speaks no typed-artifact version of ours is refused
   // with IncompatiblePeerError; a compatible one carries the agreed version in `terms`.
   const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });
-  for (const [id, peer] of peers) if (id !== selfAgentId) pool.upsert(id, peer.card);
+  const clients = new Map<string, A2AClient>();
+  for (const [id, peer] of peers) {
+    if (id === selfAgentId) continue;
+    pool.upsert(id, peer.card);
+    clients.set(id, connectTo(peer, self.key));
+  }
   return new Dispatcher({
     selfAgentId,
     pool,
     selector: plane.selector(),
-    remoteExecutor: createRemoteExecutorFactory({ clientFor: (peer) => peers.get(peer.id)!.client }),
+    remoteExecutor: createRemoteExecutorFactory({ clientFor: (peer) => clients.get(peer.id)! }),
     // Outbound, the dispatcher guards recursion before it calls anyone; the budget and the task
     // policy are enforced once, by the receiving agent's governor on the shared ledger.
     recursion: new RecursionPolicy(plane.config.recursion),

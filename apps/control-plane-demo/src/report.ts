@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentSummary } from './control-plane.js';
+import type { AgentSummary, SignedCalls } from './control-plane.js';
 import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
 import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
@@ -59,6 +59,14 @@ export function printAgents(agents: readonly AgentSummary[]): void {
   }
 }
 
+/** One line: how many of the requests the agents ran were signed by their sender and verified as its AgentID. */
+function printSignedCalls(calls: SignedCalls): void {
+  const all = calls.requests > 0 && calls.verified === calls.requests;
+  console.log(
+    `   requests signed by their sender and verified as its AgentID (RFC 9421): ${calls.verified} of ${calls.requests}, ${calls.betweenAgents} between agents: ${verdict(all)}`,
+  );
+}
+
 export function printRemoteEqualsLocal(result: RemoteEqualsLocalResult): void {
   console.log(`\n${bold('1. Remote ≡ local')}  ${verdict(result.passed)}`);
   for (const item of result.cases) {
@@ -66,6 +74,7 @@ export function printRemoteEqualsLocal(result: RemoteEqualsLocalResult): void {
     console.log(`     local : ${item.local.states.join(' → ')}${item.local.error ? ` ⇒ ${item.local.error}` : ''}`);
     console.log(`     remote: ${item.remote.states.join(' → ')}${item.remote.error ? ` ⇒ ${item.remote.error}` : ''}`);
   }
+  printSignedCalls(result.signedCalls);
 }
 
 export function printHandOff(result: HandOffResult): void {
@@ -77,6 +86,7 @@ export function printHandOff(result: HandOffResult): void {
     );
   }
   console.log(`   body ≤ 2 KiB and flat across sizes: ${verdict(result.constantSize)}`);
+  printSignedCalls(result.signedCalls);
 }
 
 export function printBoundedRecursion(result: BoundedRecursionResult): void {
@@ -101,6 +111,7 @@ export function printBoundedRecursion(result: BoundedRecursionResult): void {
   console.log(
     `   cycle ${result.cycle.path.join(' → ')}: rejected with ${result.cycle.rejectedWith ?? 'nothing'}, A called ${result.cycle.callsToA} time(s): ${verdict(result.cycle.passed)}`,
   );
+  printSignedCalls(result.signedCalls);
   console.log(`\n${renderTreeText(result.tree, 24)}`);
 }
 

@@ -50,6 +50,8 @@ describe('ADR-159 acceptance', () => {
     ]);
     expect(result.cases[1]!.local.states.at(-1)).toBe('TASK_STATE_FAILED');
     expect(result.cases[2]!.local.error).toBe('AbortError');
+    // The remote worker ran each case for a request the demo signed, verified as the demo's AgentID.
+    expect(result.signedCalls).toEqual({ requests: 3, verified: 3, betweenAgents: 0 });
     expect(result.passed).toBe(true);
   });
 
@@ -65,6 +67,8 @@ describe('ADR-159 acceptance', () => {
       expect(row.resolvedCount).toBe(row.vectors);
       expect(row.checksumMatches).toBe(true);
     }
+    // Each hand-off reached B signed by A and verified as A's AgentID; the demo's requests to A as the demo's.
+    expect(result.signedCalls).toEqual({ requests: 8, verified: 8, betweenAgents: 4 });
     expect(result.passed).toBe(true);
   }, 180_000);
 
@@ -86,6 +90,11 @@ describe('ADR-159 acceptance', () => {
     expect(result.cycle.rejectedWith).toBe('RECURSION_LIMIT');
     expect(result.cycle.callsToA).toBe(1);
     expect(result.verifiedCards).toBe(15);
+    // Every delegation reached its callee signed by the delegating agent, verified as its AgentID;
+    // only the two root calls (the tree's and the cycle's) came from the demo itself.
+    expect(result.signedCalls.verified).toBe(result.signedCalls.requests);
+    expect(result.signedCalls.betweenAgents).toBe(result.signedCalls.requests - 2);
+    expect(result.signedCalls.betweenAgents).toBe(result.tasksInTrace - 1 + 2);
     expect(result.passed).toBe(true);
   }, 120_000);
 });

@@ -123,6 +123,8 @@ describe('pnpm demo (the process)', () => {
     expect(output).toMatch(/^delegator-00 d0 \$0\.010$/m); // the text tree
     expect(output).toMatch(/^├─ delegator-\d\d d1 \$0\.010$/m);
     expect(output).toContain('All three acceptance tests passed');
+    // Scenarios 1-3: every request an agent ran was signed by its sender and verified as its AgentID.
+    expect(output.match(/verified as its AgentID \(RFC 9421\): (\d+) of \1, \d+ between agents: PASS/g)).toHaveLength(3);
 
     const report = await readReport();
     expect(report.passed).toBe(true);

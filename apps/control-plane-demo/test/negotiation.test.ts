@@ -38,7 +38,7 @@ describe('version negotiation on discovery', () => {
     pool.upsert(worker.agentId, card);
     expect(pool.candidates({ skillId: 'work' })[0]?.terms).toEqual({ artifactKindVersion: '1' });
 
-    const dispatcher = createDispatcher(await createControlPlane(), self.agentId, peers);
+    const dispatcher = createDispatcher(await createControlPlane(), self, peers);
     const result = await dispatcher.dispatch({
       request: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
       task: { skillId: 'work' },
@@ -54,7 +54,7 @@ describe('version negotiation on discovery', () => {
     const peers = await discoverPeers([self, future]);
     let error: unknown;
     try {
-      createDispatcher(await createControlPlane(), self.agentId, peers);
+      createDispatcher(await createControlPlane(), self, peers);
     } catch (caught) {
       error = caught;
     }

@@ -17,10 +17,14 @@ import {
   agentIdFromPublicKey,
   createAllowAllIdentityResolver,
   createAllowlistIdentityResolver,
+  createCallerKeyResolver,
+  createHttpSignatureVerifier,
   createJwks,
   generateKeyPair,
+  type CallerKeyResolver,
   type KeyPair,
   signAgentCard,
+  type VerificationKey,
   withAgentIdExtension,
 } from '@a2aplane/a2a-identity';
 import {
@@ -29,11 +33,13 @@ import {
   type Authenticator,
   createA2AServer,
   createAuthenticator,
+  createHttpSignatureAuthenticator,
   createStaticApiKeyVerifier,
   createNodeHttpHandler,
   DEFAULT_JWKS_PATH,
   createAgentCard,
   createTaskUpdater,
+  verifyEd25519,
 } from '@a2aplane/a2a-server-express';
 import type { A2AGrpcBinding } from '@a2aplane/a2a-grpc';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
@@ -61,9 +67,17 @@ export interface ServeAgentOptions {
   name?: string;
   /**
    * API keys the operator issued to agents: key -> the AgentID it is bound to. A request with
-   * one (header `X-API-Key`) is that agent for governance; without keys every caller is anonymous.
+   * one (header `X-API-Key`) is that agent for governance; without keys (or `callerKeys`) every
+   * caller is anonymous.
    */
   apiKeys?: Readonly<Record<string, string>>;
+  /**
+   * Signed callers: the Ed25519 public keys of the agents that may prove who they are by signing
+   * their requests (RFC 9421, `keyid` = AgentID, addressed to this agent's URL). A verified
+   * signature makes the caller that AgentID for governance; a signature that fails is refused
+   * (UNAUTHENTICATED); an unsigned request goes to `apiKeys` (or is anonymous without them).
+   */
+  callerKeys?: readonly VerificationKey[];
   /** Info lines (the allow-all trust log); default: none. */
   log?: (line: string) => void;
   /** Also serve the A2A gRPC binding on this port (0 picks one), plaintext like the HTTP endpoint. */
@@ -103,6 +117,26 @@ function apiKeyAuthenticator(apiKeys: Readonly<Record<string, string>>): Authent
     apiKey: createStaticApiKeyVerifier(principals),
     allowAnonymous: true,
   });
+}
+
+/**
+ * Who is calling: with `callerKeys`, requests signed by one of them are that agent and unsigned
+ * ones fall back to the API keys (or pass anonymously to governance, whose trust gate decides).
+ */
+function callerAuthenticator(
+  options: ServeAgentOptions,
+  resolveKey: CallerKeyResolver | undefined,
+  url: string,
+): Authenticator | undefined {
+  const byApiKey = options.apiKeys ? apiKeyAuthenticator(options.apiKeys) : undefined;
+  if (resolveKey === undefined) return byApiKey;
+  const verifier = createHttpSignatureVerifier({
+    resolveKey,
+    verifyEd25519,
+    // A signature made for another server is not replayed here.
+    authorities: [new URL(url).host],
+  });
+  return createHttpSignatureAuthenticator({ verifier, ...(byApiKey ? { fallback: byApiKey } : { allowAnonymous: true }) });
 }
 
 export interface ServedAgent {
@@ -188,6 +222,8 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   const events = createGovernanceEvents();
   const { config } = options;
   const log = options.log ?? (() => undefined);
+  // Checked before anything listens: a bad key throws a TypeError here.
+  const resolveCallerKey = options.callerKeys === undefined ? undefined : createCallerKeyResolver({ keys: options.callerKeys });
   const governor = new Governor({
     selfAgentId: agentId,
     authorize: trustAuthorizer(config.trust, log),
@@ -236,11 +272,12 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     key.algorithm === 'EdDSA'
       ? withAgentIdExtension(card, agentId, ruvector)
       : { ...card, capabilities: { ...card.capabilities, extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: ruvector }] } };
+  const authenticate = callerAuthenticator(options, resolveCallerKey, url);
   const server = createA2AServer({
     card,
     executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust) : echoExecutor(),
     governance: governor,
-    ...(options.apiKeys ? { authenticate: apiKeyAuthenticator(options.apiKeys) } : {}),
+    ...(authenticate ? { authenticate } : {}),
   });
   http.on(
     'request',

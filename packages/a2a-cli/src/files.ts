@@ -62,3 +62,28 @@ export async function readVerificationKeys(path: string): Promise<VerificationKe
   if (keys.length === 0) throw new CliError(`${path} holds no usable JWK${reasons.length > 0 ? `: ${reasons[0]}` : ''}`);
   return keys;
 }
+
+/**
+ * The Ed25519 public keys of the agents that may sign their requests: a JWKS `{ "keys": [...] }`
+ * or a JSON list of JWKs. Every entry must be an Ed25519 public JWK: a private one (with `d`) is
+ * refused, since it does not belong in a list the server only verifies with.
+ */
+export async function readCallerKeys(path: string): Promise<VerificationKey[]> {
+  const { value } = await readJsonFile(path);
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null && Array.isArray((value as { keys?: unknown }).keys)
+      ? (value as { keys: unknown[] }).keys
+      : undefined;
+  if (list === undefined) throw new CliError(`invalid caller key file ${path}: expected a JWKS { "keys": [...] } or a JSON list of JWKs`);
+  if (list.length === 0) throw new CliError(`invalid caller key file ${path}: expected at least one key, got none`);
+  return list.map((entry, index) => {
+    if (typeof entry === 'object' && entry !== null && 'd' in entry)
+      throw new CliError(`invalid caller key file ${path}: keys[${index}] is a private key; expected public JWKs only`);
+    const imported = importJwk(entry);
+    if (!imported.ok) throw new CliError(`invalid caller key file ${path}: keys[${index}]: ${imported.reason}`);
+    if (imported.key.algorithm !== 'EdDSA')
+      throw new CliError(`invalid caller key file ${path}: expected Ed25519 keys, got ${imported.key.algorithm} at keys[${index}]`);
+    return toVerificationKey(imported.key);
+  });
+}

@@ -1,5 +1,15 @@
 import { writeFile } from 'node:fs/promises';
-import type { Task } from '@a2aplane/a2a-types';
+import { createA2AClient } from '@a2aplane/a2a-client';
+import {
+  agentIdFromPublicKey,
+  createHttpRequestSigner,
+  createJwks,
+  exportPrivateJwk,
+  exportPublicJwk,
+  generateKeyPair,
+  type KeyPair,
+} from '@a2aplane/a2a-identity';
+import { A2AError, type Task } from '@a2aplane/a2a-types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.js';
 import { captureIo, freePort, run, tempDir } from './helpers.js';
@@ -175,6 +185,97 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
       });
     expect((await viaRest('listed-agent-key-0001')).status).toBe(200);
     expect((await viaRest('unlisted-agent-key-001')).status).toBe(403);
+  });
+
+  it('--caller-keys: a signed caller on the allowlist is served; unlisted, unknown, altered and unsigned callers are refused (JSON-RPC and REST)', async () => {
+    const listedKey = generateKeyPair('EdDSA');
+    const unlistedKey = generateKeyPair('EdDSA');
+    const listed = agentIdFromPublicKey(listedKey.publicKey);
+    const config = dir.file('signed-trust.yaml');
+    await writeFile(config, `trust:\n  allowlist: ["${listed}"]\n  rules:\n    - caller: "${listed}"\n      skills: [echo]\n`);
+    // Both callers' keys are known (a JWKS); knowing a key is not being allowed.
+    const callerKeys = dir.file('callers.jwks.json');
+    await writeFile(callerKeys, JSON.stringify(createJwks([listedKey, unlistedKey])));
+    const agent = await serve(['--config', config, '--caller-keys', callerKeys]);
+
+    const outcome = async (key: KeyPair | undefined): Promise<string> => {
+      const client = createA2AClient({
+        baseUrl: agent.url,
+        allowInsecureLoopback: true,
+        retry: { retries: 0 },
+        ...(key ? { auth: createHttpRequestSigner({ key }) } : {}),
+      });
+      try {
+        const response = await client.sendMessage({
+          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        });
+        return response.task?.status.state ?? 'message';
+      } catch (error) {
+        return A2AError.isInstance(error) ? error.reason : String(error);
+      }
+    };
+    expect(await outcome(listedKey)).toBe('TASK_STATE_COMPLETED');
+    expect(await outcome(unlistedKey)).toBe('FORBIDDEN');
+    expect(await outcome(generateKeyPair('EdDSA'))).toBe('UNAUTHENTICATED'); // a key the agent does not know
+    expect(await outcome(undefined)).toBe('UNAUTHENTICATED');
+
+    const viaRest = async (key: KeyPair | undefined, alter = false) => {
+      const url = `${agent.url}/a2a/rest/message:send`;
+      const body = JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'rest' }] } });
+      const signed = key ? await createHttpRequestSigner({ key }).sign({ method: 'POST', url, body }) : {};
+      return (
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...signed },
+          body: alter ? body.replace('rest', 'REST') : body,
+        })
+      ).status;
+    };
+    expect(await viaRest(listedKey)).toBe(200);
+    expect(await viaRest(unlistedKey)).toBe(403);
+    expect(await viaRest(listedKey, true)).toBe(401); // the body no longer matches its signed digest
+    expect(await viaRest(undefined)).toBe(401);
+  });
+
+  it('--caller-keys with --api-keys: signed callers and API-key callers are both verified agents for the trust rules', async () => {
+    const signerKey = generateKeyPair('EdDSA');
+    const signer = agentIdFromPublicKey(signerKey.publicKey);
+    const keyHolder = 'c3'.repeat(32);
+    const config = dir.file('mixed-trust.yaml');
+    await writeFile(config, `trust:\n  allowlist: ["${signer}", "${keyHolder}"]\n`);
+    const callerKeys = dir.file('callers.json');
+    await writeFile(callerKeys, JSON.stringify([exportPublicJwk(signerKey)]));
+    const apiKeys = dir.file('mixed-keys.json');
+    await writeFile(apiKeys, JSON.stringify({ 'key-holder-api-key-01': keyHolder }));
+    const agent = await serve(['--config', config, '--caller-keys', callerKeys, '--api-keys', apiKeys]);
+
+    const signed = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true, auth: createHttpRequestSigner({ key: signerKey }) });
+    const message = { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text: 'signed' }] } };
+    expect((await signed.sendMessage(message)).task?.status.state).toBe('TASK_STATE_COMPLETED');
+    const byKey = await run(['send', '--allow-insecure', agent.url, 'by key', '--header', 'X-API-Key: key-holder-api-key-01']);
+    expect(byKey.code).toBe(0);
+    const anonymous = await run(['send', '--allow-insecure', agent.url, 'who am I']);
+    expect(anonymous.err).toMatch(/UNAUTHENTICATED/);
+  });
+
+  it('refuses a caller key file that is not a list of Ed25519 public JWKs (exit 1, one line)', async () => {
+    const config = dir.file('plain-callers.toml');
+    await writeFile(config, TOML);
+    const files: Array<[string, unknown, RegExp]> = [
+      ['callers-object.json', { kty: 'OKP' }, /expected a JWKS \{ "keys": \[\.\.\.\] \} or a JSON list of JWKs/],
+      ['callers-empty.json', { keys: [] }, /expected at least one key/],
+      ['callers-private.json', [exportPrivateJwk(generateKeyPair('EdDSA'))], /keys\[0\] is a private key/],
+      ['callers-es256.json', [exportPublicJwk(generateKeyPair('ES256'))], /expected Ed25519 keys, got ES256 at keys\[0\]/],
+      ['callers-junk.json', [{ kty: 'OKP', crv: 'Ed25519', x: '!!' }], /keys\[0\]:/],
+    ];
+    for (const [name, content, pattern] of files) {
+      const file = dir.file(name);
+      await writeFile(file, JSON.stringify(content));
+      const result = await run(['serve', '--config', config, '--caller-keys', file]);
+      expect(result.code, name).toBe(EXIT_CODES.failure);
+      expect(result.err.trim().split('\n'), name).toHaveLength(1);
+      expect(result.err, name).toMatch(pattern);
+    }
   });
 
   it('without a trust block every caller is served, with an info line (ADR-159 allow-all default)', async () => {

@@ -4,9 +4,13 @@ import { createDelegatorExecutor, DELEGATION_SKILL } from '../agents/delegator.j
 import {
   type AgentSummary,
   type ControlPlane,
+  countSignedCalls,
   createDispatcher,
+  createKeyDirectory,
   type DiscoveredPeer,
   discoverPeers,
+  type KeyDirectory,
+  type SignedCalls,
   summarizePeers,
 } from '../control-plane.js';
 import { countNodes, type DelegationNode } from '../delegation-tree.js';
@@ -34,6 +38,8 @@ export interface BoundedRecursionResult {
   cycle: { path: string[]; rejectedWith: string | undefined; callsToA: number; passed: boolean };
   verifiedCards: number;
   agents: AgentSummary[];
+  /** Every delegation reached its callee signed by the delegating agent, verified as its AgentID. */
+  signedCalls: SignedCalls;
 }
 
 const SKILL = { id: DELEGATION_SKILL, name: 'Delegate', description: 'Does costed work and delegates subtasks.', tags: ['demo'] };
@@ -56,9 +62,13 @@ function rejectionsPastDepth(node: DelegationNode, maxCallDepth: number): { tota
   return { total, recursion };
 }
 
-/** Hosts `count` delegating agents on the shared control plane, each with its own dispatcher. */
+/**
+ * Hosts `count` delegating agents on the shared control plane, each with its key from the
+ * directory, serving only callers of the directory, and with its own (signing) dispatcher.
+ */
 async function hostDelegators(
   plane: ControlPlane,
+  keys: KeyDirectory,
   names: readonly string[],
   costUsd: number,
   shape: { fanOut: number; levels: number },
@@ -71,6 +81,8 @@ async function hostDelegators(
   for (const name of names) {
     const agent = await hostAgent({
       name,
+      key: keys.keyOf(name),
+      callerKeys: keys.publicKeys,
       skill: SKILL,
       governor: (agentId) => plane.governorFor(agentId),
       estimatedCostUsd: costUsd,
@@ -90,12 +102,12 @@ async function hostDelegators(
   }
   let peers: Map<string, DiscoveredPeer>;
   try {
-    peers = await discoverPeers(agents);
+    peers = await discoverPeers(agents, { as: keys.demo });
   } catch (error) {
     await Promise.all(agents.map((agent) => agent.close()));
     throw error;
   }
-  for (const agent of agents) dispatchers.set(agent.agentId, createDispatcher(plane, agent.agentId, peers));
+  for (const agent of agents) dispatchers.set(agent.agentId, createDispatcher(plane, agent, peers));
   return { agents, peers };
 }
 
@@ -116,12 +128,14 @@ export async function runBoundedRecursion(
   const levels = options.levels ?? TREE_LEVELS;
   const names = Array.from({ length: options.agents ?? 12 }, (_, i) => `delegator-${String(i).padStart(2, '0')}`);
   options.onProgress?.(`scenario 3: starting ${names.length} delegating agents and verifying their cards`);
-  const tree = await hostDelegators(plane, names, costUsd, { fanOut: 2, levels });
   const cycleNames = ['A', 'B', 'C'];
+  const keys = createKeyDirectory([...names, ...cycleNames]);
+  const tree = await hostDelegators(plane, keys, names, costUsd, { fanOut: 2, levels });
   let cycle: Awaited<ReturnType<typeof hostDelegators>>;
   try {
     cycle = await hostDelegators(
       cyclePlane,
+      keys,
       cycleNames,
       0,
       { fanOut: 1, levels: Number.POSITIVE_INFINITY },
@@ -188,7 +202,14 @@ export async function runBoundedRecursion(
 
     const deepestDepth = deepest(treeRoot);
     const depthLimitHeld = deepestDepth <= maxCallDepth && pastDepth.total === pastDepth.recursion;
-    const passed = spent.usd <= maxUsdPerMinute + 1e-9 && depthLimitHeld && pastDepth.recursion > 0 && cyclePassed;
+    const signedCalls = countSignedCalls([...tree.agents, ...cycle.agents], keys.demoAgentId);
+    const passed =
+      spent.usd <= maxUsdPerMinute + 1e-9 &&
+      depthLimitHeld &&
+      pastDepth.recursion > 0 &&
+      cyclePassed &&
+      signedCalls.verified === signedCalls.requests &&
+      signedCalls.betweenAgents > 0;
     return {
       passed,
       tree: treeRoot,
@@ -206,6 +227,7 @@ export async function runBoundedRecursion(
       cycle: { path, rejectedWith, callsToA, passed: cyclePassed },
       verifiedCards: [...tree.peers.values(), ...cycle.peers.values()].filter((peer) => peer.verification === 'valid').length,
       agents,
+      signedCalls,
     };
   } finally {
     await Promise.all([...tree.agents, ...cycle.agents].map((agent) => agent.close()));

@@ -14,7 +14,16 @@ import {
   type RetrievalRequest,
   retrievalResult,
 } from '../agents/retriever.js';
-import { type AgentSummary, type ControlPlane, createDispatcher, discoverPeers, summarizePeers } from '../control-plane.js';
+import {
+  type AgentSummary,
+  type ControlPlane,
+  countSignedCalls,
+  createDispatcher,
+  createKeyDirectory,
+  discoverPeers,
+  type SignedCalls,
+  summarizePeers,
+} from '../control-plane.js';
 import type { ScenarioOptions } from './remote-equals-local.js';
 
 export const HANDOFF_BODY_LIMIT_BYTES = 2048;
@@ -37,6 +46,8 @@ export interface HandOffResult {
   /** Every body is at most 2 KiB and all bodies have the same size. */
   constantSize: boolean;
   agents: AgentSummary[];
+  /** A's hand-offs reached B signed by A and verified as A's AgentID; the demo's requests to A as the demo's. */
+  signedCalls: SignedCalls;
 }
 
 /** Bytes of each SendMessage body by message id, as it leaves a client (a request interceptor). */
@@ -71,9 +82,13 @@ export async function runConstantSizeHandOff(
   const meter = createBodyMeter();
   const dispatchers = new Map<string, Dispatcher>();
   const agents: HostedAgent[] = [];
+  // Every agent signs its requests with its own key and serves only signed callers it knows.
+  const keys = createKeyDirectory(['A retriever', 'B memory-reader']);
   try {
     const reader = await hostAgent({
       name: 'B memory-reader',
+      key: keys.keyOf('B memory-reader'),
+      callerKeys: keys.publicKeys,
       skill: {
         id: RESOLVE_SKILL,
         name: 'Resolve memory',
@@ -87,6 +102,8 @@ export async function runConstantSizeHandOff(
     agents.push(reader);
     const retriever = await hostAgent({
       name: 'A retriever',
+      key: keys.keyOf('A retriever'),
+      callerKeys: keys.publicKeys,
       skill: {
         id: RETRIEVE_SKILL,
         name: 'Retrieve',
@@ -105,11 +122,12 @@ export async function runConstantSizeHandOff(
       memory: { shard: pathToFileURL(directory).href, capabilities: ['read', 'write'] },
     });
     agents.push(retriever);
-    // A's client to B measures the bodies it sends.
-    const peers = await discoverPeers(agents, (agent) =>
-      agent === reader ? { interceptors: { beforeRequest: (request) => meter.record(request.body) } } : {},
-    );
-    dispatchers.set(retriever.agentId, createDispatcher(plane, retriever.agentId, peers));
+    // A's client to B measures the bodies it sends (and signs them with A's key).
+    const peers = await discoverPeers(agents, {
+      as: keys.demo,
+      clientOptions: (agent) => (agent === reader ? { interceptors: { beforeRequest: (request) => meter.record(request.body) } } : {}),
+    });
+    dispatchers.set(retriever.agentId, createDispatcher(plane, retriever, peers));
     const summaries = summarizePeers(peers);
     options.onAgents?.(summaries);
 
@@ -155,8 +173,13 @@ export async function runConstantSizeHandOff(
     const sizes = new Set(rows.map((row) => row.requestBodyBytes));
     const constantSize =
       sizes.size === 1 && rows.every((row) => row.requestBodyBytes > 0 && row.requestBodyBytes <= HANDOFF_BODY_LIMIT_BYTES);
-    const passed = constantSize && rows.every((row) => row.resolvedCount === row.vectors && row.checksumMatches);
-    return { passed, dim, rows, constantSize, agents: summaries };
+    const signedCalls = countSignedCalls(agents, keys.demoAgentId);
+    const passed =
+      constantSize &&
+      rows.every((row) => row.resolvedCount === row.vectors && row.checksumMatches) &&
+      signedCalls.verified === signedCalls.requests &&
+      signedCalls.betweenAgents === rows.length;
+    return { passed, dim, rows, constantSize, agents: summaries, signedCalls };
   } finally {
     await Promise.all(agents.map((agent) => agent.close()));
     await rm(directory, { recursive: true, force: true });

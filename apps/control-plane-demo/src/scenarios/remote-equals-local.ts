@@ -7,7 +7,15 @@ import { type A2AServer, createA2AServer } from '@a2aplane/a2a-server-express';
 import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { hostAgent } from '../agent-host.js';
 import { createWorkerExecutor } from '../agents/worker.js';
-import { type AgentSummary, type ControlPlane, discoverPeers, summarizePeers } from '../control-plane.js';
+import {
+  type AgentSummary,
+  type ControlPlane,
+  countSignedCalls,
+  createKeyDirectory,
+  discoverPeers,
+  type SignedCalls,
+  summarizePeers,
+} from '../control-plane.js';
 import { normalizeRun } from './normalize.js';
 
 export interface RunRecord {
@@ -39,6 +47,8 @@ export interface RemoteEqualsLocalResult {
   passed: boolean;
   cases: RemoteEqualsLocalCase[];
   agents: AgentSummary[];
+  /** The remote worker served only requests signed by the demo (RFC 9421), verified as its AgentID. */
+  signedCalls: SignedCalls;
 }
 
 export interface ScenarioOptions {
@@ -134,9 +144,13 @@ function remoteReader(client: A2AClient): TaskReader {
 export async function runRemoteEqualsLocal(plane: ControlPlane, options: ScenarioOptions = {}): Promise<RemoteEqualsLocalResult> {
   options.signal?.throwIfAborted();
   options.onProgress?.('scenario 1: starting the worker agent and verifying its card');
-  // Both sides run the same agent under the same governance (the operator config's policy).
+  // Both sides run the same agent under the same governance (the operator config's policy); the
+  // remote one serves only signed callers, and the demo signs its requests with its own key.
+  const keys = createKeyDirectory(['worker']);
   const worker = await hostAgent({
     name: 'worker',
+    key: keys.keyOf('worker'),
+    callerKeys: keys.publicKeys,
     skill: WORK_SKILL,
     governor: (agentId) => plane.governorFor(agentId),
     executor: () => createWorkerExecutor({ stepDelayMs: 20 }),
@@ -148,7 +162,7 @@ export async function runRemoteEqualsLocal(plane: ControlPlane, options: Scenari
     governance: { admit: (input) => localGovernor.admit(input), readTaskContext },
   });
   try {
-    const peers = await discoverPeers([worker]);
+    const peers = await discoverPeers([worker], { as: keys.demo });
     const agents = summarizePeers(peers);
     options.onAgents?.(agents);
     const local = createLocalExecutor(inProcess);
@@ -169,7 +183,9 @@ export async function runRemoteEqualsLocal(plane: ControlPlane, options: Scenari
       const remoteRun = await run(remote, readRemote, item.text, item.abortAfterUpdates);
       results.push({ name: item.name, local: localRun, remote: remoteRun, identical: isDeepStrictEqual(localRun, remoteRun) });
     }
-    return { passed: results.every((result) => result.identical), cases: results, agents };
+    const signedCalls = countSignedCalls([worker], keys.demoAgentId);
+    const passed = results.every((result) => result.identical) && signedCalls.requests > 0 && signedCalls.verified === signedCalls.requests;
+    return { passed, cases: results, agents, signedCalls };
   } finally {
     await inProcess.close();
     await worker.close();

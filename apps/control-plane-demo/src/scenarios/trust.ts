@@ -1,8 +1,8 @@
 import {
   agentIdFromPublicKey,
   createCallerKeyResolver,
-  createHttpRequestSigner,
   createHttpSignatureVerifier,
+  exportPublicJwk,
   generateKeyPair,
   type KeyPair,
 } from '@a2aplane/a2a-identity';
@@ -74,19 +74,23 @@ export async function runTrust(plane: ControlPlane, options: ScenarioOptions = {
       authenticate,
     });
     agents.push(gatekeeper);
-    const enrolled = await hostAgent({ name: 'enrolled', key: memberKey, skill: WORK_SKILL, executor: () => createWorkerExecutor() });
+    // The other two serve only signed callers of the directory, as every agent of the demo does.
+    const callerKeys = [memberKey, intruderKey, gatekeeperKey].map((key) => exportPublicJwk(key));
+    const peer = (name: string, key: KeyPair) =>
+      hostAgent({ name, key, callerKeys, skill: WORK_SKILL, executor: () => createWorkerExecutor() });
+    const enrolled = await peer('enrolled', memberKey);
     agents.push(enrolled);
-    const intruder = await hostAgent({ name: 'unlisted', key: intruderKey, skill: WORK_SKILL, executor: () => createWorkerExecutor() });
+    const intruder = await peer('unlisted', intruderKey);
     agents.push(intruder);
 
     // Every caller discovers (and verifies) the gatekeeper's card, then calls with its own credential.
     const all = await discoverPeers(agents);
     options.onAgents?.(summarizePeers(all));
     const clientOf = async (key: KeyPair | undefined) => {
-      const discovered = await discoverPeers([gatekeeper], () => ({
-        retry: { retries: 0 },
-        ...(key ? { auth: createHttpRequestSigner({ key }) } : {}),
-      }));
+      const discovered = await discoverPeers([gatekeeper], {
+        clientOptions: () => ({ retry: { retries: 0 } }),
+        ...(key ? { as: key } : {}),
+      });
       return discovered.get(gatekeeper.agentId)!.client;
     };
     const callAs = async (caller: string, agentId: string | undefined, key: KeyPair | undefined): Promise<TrustCall> => {

@@ -6,7 +6,7 @@ import { startServeAgent } from '../agent.js';
 import { cardTrustOf } from './verify.js';
 import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { CliError, usageError } from '../errors.js';
-import { readJsonFile, readPrivateKey, readTextFile } from '../files.js';
+import { readCallerKeys, readJsonFile, readPrivateKey, readTextFile } from '../files.js';
 import type { Command } from './types.js';
 
 const CONFIG_FORMATS: Record<string, ConfigFormat> = { '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml' };
@@ -54,14 +54,16 @@ async function readApiKeys(path: string): Promise<Record<string, string>> {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run an echo (or delegating) agent under an operator config',
-  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--grpc <port>] [--key <private jwk>] [--api-keys <file>] [--delegate-to <url>] [--name <name>] [--json]
+  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--grpc <port>] [--key <private jwk>] [--api-keys <file>] [--caller-keys <file>] [--delegate-to <url>] [--name <name>] [--json]
 
 Starts an A2A agent over HTTP (JSON-RPC at /a2a/jsonrpc, REST under /a2a/rest) with a signed
 card at /.well-known/agent-card.json whose jku points to /.well-known/jwks.json. Every task
 passes the governance of the operator config first: trust (who may call which skill), then the
 budget, recursion and policy blocks. Without a trust block every caller is served and each new
 AgentID is logged (info, on stderr); with trust.allowlist only those agents are served, and a
-caller that cannot prove an AgentID is refused (UNAUTHENTICATED).
+caller that cannot prove an AgentID is refused (UNAUTHENTICATED). A caller proves its AgentID by
+signing its requests with its Ed25519 key (RFC 9421 HTTP Message Signatures, keyid = AgentID;
+--caller-keys lists the keys this agent knows) or by an API key issued to it (--api-keys).
 By default the agent echoes the message; with --delegate-to it forwards each message to that
 agent, carrying the task lineage, and returns the answer. With --grpc the same agent is also
 served over gRPC (lf.a2a.v1.A2AService, plaintext like the HTTP endpoint) and the card lists the
@@ -75,6 +77,11 @@ Options:
   --key <file>           private JWK to sign the card with (default: a fresh Ed25519 key)
   --api-keys <file>      JSON { "<api key>": "<AgentID>" }: keys issued to agents; a request
                          with one in the X-API-Key header is that agent for the trust rules
+  --caller-keys <file>   JWKS { "keys": [...] } or JSON list of the Ed25519 public JWKs of the
+                         agents that may sign their requests (RFC 9421, keyid = AgentID, to
+                         this agent's URL): a verified signature is that agent for the trust
+                         rules, a failed one is refused (UNAUTHENTICATED); an unsigned request
+                         is checked against --api-keys, else anonymous
   --delegate-to <url>    forward messages to this agent; its card is verified as a2a send does:
   --delegate-key <file>  the delegate's card must be signed by this public JWK / JWKS
   --allow-insecure       accept the delegate's loopback http jku (development only)
@@ -95,6 +102,7 @@ Exit codes:
       grpc: { type: 'string' },
       key: { type: 'string' },
       'api-keys': { type: 'string' },
+      'caller-keys': { type: 'string' },
       'delegate-to': { type: 'string' },
       'delegate-key': { type: 'string' },
       'allow-insecure': { type: 'boolean' },
@@ -113,6 +121,7 @@ Exit codes:
     const delegateTo = rawDelegate === undefined ? undefined : agentUrl('serve', rawDelegate);
     const keyFile = stringValue(args, 'key');
     const apiKeysFile = stringValue(args, 'api-keys');
+    const callerKeysFile = stringValue(args, 'caller-keys');
     const name = stringValue(args, 'name');
 
     const operatorConfig = await readOperatorConfig(configFile);
@@ -120,11 +129,16 @@ Exit codes:
     const key = keyFile === undefined ? undefined : await readPrivateKey(keyFile);
     const delegateTrust = await cardTrustOf(args, 'delegate-key');
     const apiKeys = apiKeysFile === undefined ? undefined : await readApiKeys(apiKeysFile);
+    const callerKeys = callerKeysFile === undefined ? undefined : await readCallerKeys(callerKeysFile);
     if (ctx.io.signal?.aborted) return 0;
     const log = (line: string): void => ctx.err(ctx.style.dim(line));
     if (config.trust?.allowlist === undefined) log('info: trust allow-all: no trust.allowlist in the config, every caller is served');
-    else if (apiKeys === undefined)
+    else if (apiKeys === undefined && callerKeys === undefined)
       log(`info: trust allowlist of ${config.trust.allowlist.length}: callers without a verified AgentID are refused (UNAUTHENTICATED)`);
+    if (callerKeys !== undefined)
+      log(
+        `info: signed callers (RFC 9421): ${callerKeys.length} caller key(s); unsigned requests ${apiKeys ? 'need an API key' : 'are anonymous'}`,
+      );
 
     let agent: Awaited<ReturnType<typeof startServeAgent>>;
     try {
@@ -135,6 +149,7 @@ Exit codes:
         fetch: ctx.io.fetch,
         log,
         ...(apiKeys ? { apiKeys } : {}),
+        ...(callerKeys ? { callerKeys } : {}),
         ...(key ? { key } : {}),
         ...(delegateTo ? { delegateTo, delegateTrust } : {}),
         ...(name ? { name } : {}),
