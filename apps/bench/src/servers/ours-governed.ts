@@ -1,27 +1,14 @@
 // Our server on node:http with the full governance pipeline: budget ledger (caps far above the
 // load), recursion policy, task policy (skill allowlist, generous concurrency), lineage spend.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import {
-  Governor,
-  RecursionPolicy,
-  SpendAggregator,
-  TaskPolicyEngine,
-  createInMemoryBudgetLedger,
-  readTaskContext,
-} from '@a2aplane/a2a-governance';
+import { benchGovernance } from './bench-governor.js';
 import { InMemoryTaskStore, createA2AServer, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
 import { parseServerArgs, serve } from './common.js';
 import { countStored, oursOptions } from './ours-agent.js';
 
 const args = parseServerArgs();
 const store = new InMemoryTaskStore();
-const governor = new Governor({
-  selfAgentId: 'bench-ours',
-  budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
-  recursion: new RecursionPolicy({ maxCallDepth: 8 }),
-  policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
-  spend: new SpendAggregator(),
-});
+const governance = benchGovernance();
 let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
 serve(
   createServer((req, res) => handler(req, res)),
@@ -30,7 +17,7 @@ serve(
   (baseUrl) => {
     const a2a = createA2AServer({
       ...oursOptions(baseUrl, args.mode, args.events, store),
-      governance: { admit: (input) => governor.admit(input), readTaskContext },
+      governance,
     });
     handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
   },

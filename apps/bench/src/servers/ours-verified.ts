@@ -2,14 +2,7 @@
 // verified: RFC 9421 request signatures (Ed25519, content-digest, nonce replay cache), the
 // caller's key pinned, Ed25519 checked with node:crypto (verifyEd25519). Unsigned requests are refused.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import {
-  Governor,
-  RecursionPolicy,
-  SpendAggregator,
-  TaskPolicyEngine,
-  createInMemoryBudgetLedger,
-  readTaskContext,
-} from '@a2aplane/a2a-governance';
+import { benchGovernance } from './bench-governor.js';
 import { createCallerKeyResolver, createHttpSignatureVerifier } from '@a2aplane/a2a-identity';
 import {
   InMemoryTaskStore,
@@ -24,13 +17,7 @@ import { countStored, oursOptions } from './ours-agent.js';
 
 const args = parseServerArgs();
 const store = new InMemoryTaskStore();
-const governor = new Governor({
-  selfAgentId: 'bench-ours',
-  budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
-  recursion: new RecursionPolicy({ maxCallDepth: 8 }),
-  policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
-  spend: new SpendAggregator(),
-});
+const governance = benchGovernance();
 const authenticate = createHttpSignatureAuthenticator({
   verifier: createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: [BENCH_CALLER] }), verifyEd25519 }),
 });
@@ -43,7 +30,7 @@ serve(
     const a2a = createA2AServer({
       ...oursOptions(baseUrl, args.mode, args.events, store),
       authenticate,
-      governance: { admit: (input) => governor.admit(input), readTaskContext },
+      governance,
     });
     handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
   },
