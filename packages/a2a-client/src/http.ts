@@ -16,7 +16,10 @@ export interface HttpContext {
 export interface HttpCall {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
-  /** Header names in lower case. Copied into a `Headers` only when auth or an interceptor needs one. */
+  /**
+   * Header names in lower case. Copied into a `Headers` only when auth or an interceptor needs one.
+   * Never changed after the call: the head ky built for this object may be reused.
+   */
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
@@ -28,6 +31,30 @@ export interface HttpCall {
 export function lowerCaseHeaders(headers: Record<string, string> | undefined, into: Record<string, string> = {}): Record<string, string> {
   for (const name in headers) into[name.toLowerCase()] = headers[name] as string;
   return into;
+}
+
+/**
+ * Request headers as `{ ...base, ...extra }`, the same object on every call with the same `base` object
+ * and `extra` entries, so that sendHttp reuses the head ky built for it. One per transport; the
+ * objects it returns are never changed.
+ */
+export function createHeaderSets(): (base: Readonly<Record<string, string>>, extra: Record<string, string>) => Record<string, string> {
+  const made = new WeakMap<object, Map<string, Record<string, string>>>();
+  return (base, extra) => {
+    let key = '';
+    for (const name in extra) key += `${name}:${extra[name]}\n`;
+    let byExtra = made.get(base);
+    if (!byExtra) {
+      byExtra = new Map();
+      made.set(base, byExtra);
+    }
+    let headers = byExtra.get(key);
+    if (!headers) {
+      headers = { ...base, ...extra };
+      byExtra.set(key, headers);
+    }
+    return headers;
+  };
 }
 
 export interface HttpResponse {
@@ -59,6 +86,27 @@ export function toClientError(error: unknown, call: Pick<HttpCall, 'url' | 'sign
 /** `globalThis.fetch`, looked up per call so that a stub installed later is used. */
 const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
+/** A request head as ky built it: normalised URL, method and headers. */
+interface Head {
+  url: string;
+  method: string;
+  headers: Headers;
+}
+
+/** The head ky built for one (method, URL) of a headers object; `headers` is never changed (fetch copies it). */
+interface BuiltHead {
+  method: string;
+  url: string;
+  built: Head;
+}
+
+/**
+ * The last head ky built per headers object (one entry each, so a REST client whose URLs carry task
+ * ids keeps no more than one). Transports pass the same headers object for every call with the same
+ * headers, so a JSON-RPC client asks ky once per head instead of once per call.
+ */
+const builtHeads = new WeakMap<Record<string, string>, BuiltHead>();
+
 /**
  * Sends one HTTP request through ky: applies auth and interceptors, enforces `timeoutMs` when given,
  * and turns fetch failures into our errors. Any status comes back as a response.
@@ -67,7 +115,8 @@ const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
  * with the body string and our signal through `fetch` and returns the response. Given the body, ky
  * would wrap it in a stream and tee it on every call, and it clones every request it sends itself
  * (for retries, which we do ourselves); the hook skips both. The common call (no auth, no
- * interceptor) hands ky the prebuilt plain headers, with no `URL` or `Headers` of ours.
+ * interceptor) hands ky the prebuilt plain headers, with no `URL` or `Headers` of ours, and a head ky
+ * already built for the same headers object, method and URL is reused as built (decision 0029).
  */
 export async function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
   if (call.signal?.aborted) throw toClientError(call.signal.reason, call, false);
@@ -93,26 +142,35 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
         await interceptors?.beforeRequest?.(request);
       }
       const body = request ? request.body : call.body;
-      response = await ky(request?.url ?? call.url, {
-        method: request?.method ?? call.method,
-        headers: request?.headers ?? call.headers,
-        retry: 0,
-        timeout: false,
-        throwHttpErrors: false,
-        // ky hands over the request it built; we send it with the body and signal and return the
-        // response, which ky then uses as is (its documented short-cut: no clone of the request).
-        hooks: {
-          beforeRequest: [
-            (built) =>
-              send(
-                built.url,
-                body === undefined
-                  ? { method: built.method, headers: built.headers, signal }
-                  : { method: built.method, headers: built.headers, body, signal },
-              ),
-          ],
-        },
-      });
+      const sendBuilt = (built: Head): Promise<Response> =>
+        send(
+          built.url,
+          body === undefined
+            ? { method: built.method, headers: built.headers, signal }
+            : { method: built.method, headers: built.headers, body, signal },
+        );
+      const cached = request ? undefined : builtHeads.get(call.headers);
+      response =
+        cached && cached.method === call.method && cached.url === call.url
+          ? await sendBuilt(cached.built)
+          : await ky(request?.url ?? call.url, {
+              method: request?.method ?? call.method,
+              headers: request?.headers ?? call.headers,
+              retry: 0,
+              timeout: false,
+              throwHttpErrors: false,
+              // ky hands over the request it built; we send it with the body and signal and return the
+              // response, which ky then uses as is (its documented short-cut: no clone of the request).
+              hooks: {
+                beforeRequest: [
+                  (built) => {
+                    const head: Head = { url: built.url, method: built.method, headers: built.headers };
+                    if (!request) builtHeads.set(call.headers, { method: call.method, url: call.url, built: head });
+                    return sendBuilt(head);
+                  },
+                ],
+              },
+            });
     } catch (error) {
       release();
       throw toClientError(error, call, timedOut());

@@ -8,7 +8,7 @@ import {
   readJsonRpcResponse,
 } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
-import { type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
+import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus } from '../retry.js';
 import { invalidFrame, readEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
@@ -49,15 +49,14 @@ function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undef
 /** The JSON-RPC 2.0 binding (spec §9): one POST per call, results in a JSON-RPC envelope. */
 export function createJsonRpcTransport(url: string, http: HttpContext, transportOptions: JsonRpcTransportOptions = {}): Transport {
   const v03 = transportOptions.v03;
+  const headerSet = createHeaderSets();
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const id = newRequestId();
     const wire = toWire(method, params, v03);
-    const headers: Record<string, string> = {
-      ...options.headers,
-      'content-type': MEDIA_TYPE_JSON,
-      accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON,
-    };
-    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+    const extra: Record<string, string> = { 'content-type': MEDIA_TYPE_JSON, accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
+    const fixed = headerSet(options.headers, extra);
+    // A resumed stream's event id changes every time: a one-off object, not one more cached set.
+    const headers = options.lastEventId === undefined ? fixed : { ...fixed, 'last-event-id': options.lastEventId };
     const call: HttpCall = {
       method: 'POST',
       url,

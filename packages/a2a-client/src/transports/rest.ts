@@ -1,6 +1,6 @@
 import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, paramsToRestRequest } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
-import { type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
+import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus, parseRetryAfter } from '../retry.js';
 import { invalidFrame, readEventStream } from './stream.js';
 import type { StreamItem, Transport, TransportCallOptions } from './types.js';
@@ -10,13 +10,16 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
 export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
   const base = baseUrl.replace(/\/+$/, '');
+  const headerSet = createHeaderSets();
 
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const parts = paramsToRestRequest(method, params);
     const query = parts.query.toString();
-    const headers: Record<string, string> = { ...options.headers, accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
-    if (parts.body !== undefined) headers['content-type'] = MEDIA_TYPE_JSON;
-    if (options.lastEventId !== undefined) headers['last-event-id'] = options.lastEventId;
+    const extra: Record<string, string> = { accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
+    if (parts.body !== undefined) extra['content-type'] = MEDIA_TYPE_JSON;
+    const fixed = headerSet(options.headers, extra);
+    // A resumed stream's event id changes every time: a one-off object, not one more cached set.
+    const headers = options.lastEventId === undefined ? fixed : { ...fixed, 'last-event-id': options.lastEventId };
     const call: HttpCall = {
       method: parts.verb,
       url: `${base}${parts.path}${query ? `?${query}` : ''}`,
