@@ -24,7 +24,8 @@ const enabled = (gate) => !only || only.includes(gate);
 /**
  * Browser/edge-safe entries: bundled for the neutral platform, with a gzip budget. `lazy` lists
  * modules the entry loads with a dynamic `import()` on first need: they are budgeted as entries of
- * their own and left out of this one (decision 0017: the client's card verifier).
+ * their own and left out of this one (decision 0017: the client's card verifier). `names` budgets
+ * what an application that imports only those names downloads first (decision 0029).
  */
 export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-types', entry: '.' },
@@ -34,6 +35,7 @@ export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-routing', entry: '.' },
   { pkg: 'a2a-rulake-artifacts', entry: '.' },
   { pkg: 'a2a-client', entry: '.', lazy: ['@a2aplane/a2a-identity/verify'] },
+  { pkg: 'a2a-client', entry: '.', names: ['createA2AClient'], lazy: ['@a2aplane/a2a-identity/verify'] },
 ];
 
 const failures = [];
@@ -120,12 +122,15 @@ if (enabled('bundle')) {
   console.log('gate: neutral-platform bundles and size budgets (minified, gzip -9)');
   const budgets = JSON.parse(readFileSync(join(here, 'size-budgets.json'), 'utf8'));
   const measured = {};
-  for (const { pkg, entry, file, lazy } of BROWSER_SAFE_ENTRIES) {
+  for (const { pkg, entry, file, lazy, names } of BROWSER_SAFE_ENTRIES) {
     const entryFile = join(root, 'packages', pkg, 'dist', file ?? 'index.js');
-    const name = entry === '.' ? `@a2aplane/${pkg}` : `@a2aplane/${pkg}${entry.slice(1)}`;
+    const base = entry === '.' ? `@a2aplane/${pkg}` : `@a2aplane/${pkg}${entry.slice(1)}`;
+    const name = names ? `${base} { ${names.join(', ')} }` : base;
     try {
       const result = await esbuild.build({
-        entryPoints: [entryFile],
+        ...(names
+          ? { stdin: { contents: `export { ${names.join(', ')} } from ${JSON.stringify(entryFile)};`, resolveDir: here, loader: 'js' } }
+          : { entryPoints: [entryFile] }),
         bundle: true,
         minify: true,
         format: 'esm',

@@ -144,7 +144,7 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
     '',
     `Our client split by package (minified bytes before gzip): initial ${oursSplit.initialByPackage.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ')}; on demand ${oursSplit.lazyByPackage.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ') || 'none'}.`,
     '',
-    'What the client bundles weigh, by package (minified bytes before gzip, from the esbuild metafile):',
+    'What the one-file client bundles weigh, by package (minified bytes before gzip, from the esbuild metafile):',
     '',
     table(
       ['package', 'in ours', 'in official'],
