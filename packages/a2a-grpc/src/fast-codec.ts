@@ -1,10 +1,20 @@
-import { type DescField, type DescMessage, fromBinary, fromJson, type JsonValue, ScalarType, toBinary, toJson } from '@bufbuild/protobuf';
-import { BinaryReader, BinaryWriter, base64Decode, base64Encode, WireType } from '@bufbuild/protobuf/wire';
+import {
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  fromBinary,
+  fromJson,
+  type JsonValue,
+  ScalarType,
+  toBinary,
+  toJson,
+} from '@bufbuild/protobuf';
+import { BinaryReader, base64Decode, base64Encode, WireType } from '@bufbuild/protobuf/wire';
 
 /**
  * A lean ProtoJSON <-> binary codec driven by the protobuf-es descriptors, for the hot A2A
  * messages (tasks, messages, parts, events). It writes straight from the JSON object into a
- * `BinaryWriter` (and reads into a plain object) instead of building a message object first,
+ * reused buffer (and reads into a plain object) instead of building a message object first,
  * which is where protobuf-es's reflective `fromJson` + `toBinary` spend their time. It covers
  * string, bool, int32, bytes and enum scalars, lists and nested messages; well-known types
  * (`Struct`, `Value`, `Timestamp`) are handed to protobuf-es. Anything else — maps, other scalar
@@ -49,31 +59,165 @@ const fail = (): never => {
 
 // ---------------------------------------------------------------- JSON -> binary
 
-function enumNumber(field: DescField & { enum?: { values: readonly { name: string; number: number }[] } }, value: unknown): number {
+/**
+ * The encoder writes into one growable buffer shared by every call (encoding is synchronous) and
+ * copies the result out: no chunk list per nested message as in protobuf-es's `BinaryWriter`, and
+ * strings go straight from V8 into the buffer (`Buffer#write`) instead of through a `TextEncoder`.
+ */
+let out = Buffer.allocUnsafe(16 * 1024);
+let pos = 0;
+
+function ensure(bytes: number): void {
+  if (pos + bytes <= out.length) return;
+  let size = out.length * 2;
+  while (size < pos + bytes) size *= 2;
+  const next = Buffer.allocUnsafe(size);
+  out.copy(next, 0, 0, pos);
+  out = next;
+}
+
+/** An unsigned varint below 2^32 (tags, lengths, non-negative int32). */
+function uvarint(value: number): void {
+  ensure(5);
+  while (value > 0x7f) {
+    out[pos++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  out[pos++] = value;
+}
+
+/** An int32 as protobuf writes it: a negative value is sign-extended to ten bytes. */
+function int32(value: number): void {
+  if (value >= 0) {
+    uvarint(value);
+    return;
+  }
+  ensure(10);
+  let low = value >>> 0;
+  for (let i = 0; i < 4; i++) {
+    out[pos++] = (low & 0x7f) | 0x80;
+    low >>>= 7;
+  }
+  // The last 4 bits of the low word and the first 3 (set) bits of the high word, then its other 29 set bits.
+  out[pos++] = (low & 0x0f) | 0xf0;
+  for (let i = 0; i < 4; i++) out[pos++] = 0xff;
+  out[pos++] = 0x01;
+}
+
+/** An int64 within the range of a Timestamp's seconds (|value| < 2^53). */
+function int64(value: number): void {
+  if (value < 0) {
+    let big = BigInt.asUintN(64, BigInt(value));
+    ensure(10);
+    while (big > 0x7fn) {
+      out[pos++] = Number(big & 0x7fn) | 0x80;
+      big >>= 7n;
+    }
+    out[pos++] = Number(big);
+    return;
+  }
+  ensure(8);
+  while (value > 0x7f) {
+    out[pos++] = (value % 128) | 0x80;
+    value = Math.floor(value / 128);
+  }
+  out[pos++] = value;
+}
+
+const tag = (number: number, wireType: WireType): void => uvarint((number << 3) | wireType);
+
+function string(value: string): void {
+  const length = value.length;
+  // At most 3 UTF-8 bytes per UTF-16 unit: a short string's length prefix is known to be one byte.
+  if (length < 43) {
+    ensure(1 + 3 * length);
+    // Short ASCII strings are copied here: cheaper than a call into the runtime per string.
+    let at = pos + 1;
+    for (let i = 0; i < length; i++) {
+      const code = value.charCodeAt(i);
+      if (code >= 0x80) {
+        at = pos + 1 + out.write(value, pos + 1, 'utf8');
+        break;
+      }
+      out[at++] = code;
+    }
+    out[pos] = at - pos - 1;
+    pos = at;
+    return;
+  }
+  const bytes = Buffer.byteLength(value, 'utf8');
+  uvarint(bytes);
+  ensure(bytes);
+  pos += out.write(value, pos, 'utf8');
+}
+
+function rawBytes(value: Uint8Array): void {
+  uvarint(value.byteLength);
+  ensure(value.byteLength);
+  out.set(value, pos);
+  pos += value.byteLength;
+}
+
+/** Starts a length-delimited field whose length is not known yet; `endDelimited` writes it. */
+function beginDelimited(): number {
+  ensure(1);
+  pos += 1;
+  return pos;
+}
+
+/** Writes the length before the content that started at `start` (moving the content when it needs more than one byte). */
+function endDelimited(start: number): void {
+  const length = pos - start;
+  if (length < 0x80) {
+    out[start - 1] = length;
+    return;
+  }
+  let extra = 0;
+  for (let rest = length >>> 7; rest > 0; rest >>>= 7) extra++;
+  ensure(extra);
+  out.copyWithin(start + extra, start, pos);
+  const end = pos + extra;
+  pos = start - 1;
+  uvarint(length);
+  pos = end;
+}
+
+/** Enum value numbers by name, per enum. */
+const enumNumbers = new WeakMap<object, ReadonlyMap<string, number>>();
+
+function enumNumber(field: DescField & { enum?: DescEnum }, value: unknown): number {
   if (typeof value === 'string') {
-    const found = field.enum?.values.find((v) => v.name === value);
-    return found ? found.number : fail();
+    const desc = field.enum;
+    if (!desc) return fail();
+    let numbers = enumNumbers.get(desc);
+    if (!numbers) {
+      numbers = new Map(desc.values.map((v) => [v.name, v.number]));
+      enumNumbers.set(desc, numbers);
+    }
+    const found = numbers.get(value);
+    return found === undefined ? fail() : found;
   }
   return typeof value === 'number' && Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 ? value : fail();
 }
 
-function writeScalar(writer: BinaryWriter, type: ScalarType, value: unknown): void {
+function writeScalar(type: ScalarType, value: unknown): void {
   switch (type) {
     case ScalarType.STRING:
       if (typeof value !== 'string') fail();
-      writer.string(value as string);
+      string(value as string);
       return;
     case ScalarType.BOOL:
       if (typeof value !== 'boolean') fail();
-      writer.bool(value as boolean);
+      ensure(1);
+      out[pos++] = value ? 1 : 0;
       return;
     case ScalarType.INT32:
       if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647) fail();
-      writer.int32(value as number);
+      int32(value as number);
       return;
     case ScalarType.BYTES:
       if (typeof value !== 'string') fail();
-      writer.bytes(base64Decode(value as string));
+      rawBytes(base64Decode(value as string));
       return;
     default:
       fail();
@@ -88,9 +232,30 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))
 const MIN_SECONDS = -62135596800;
 const MAX_SECONDS = 253402300799;
 
+/** The last timestamp parsed: a task's events and snapshot repeat the same few. */
+let lastTimestamp = '';
+let lastSeconds = 0;
+let lastNanos = 0;
+
 /** An RFC 3339 string as `google.protobuf.Timestamp` fields; other spellings go to protobuf-es. */
-function writeTimestamp(writer: BinaryWriter, number: number, value: unknown): void {
-  const match = typeof value === 'string' ? RFC3339.exec(value) : null;
+function writeTimestamp(number: number, value: unknown): void {
+  if (typeof value !== 'string') fail();
+  if (value !== lastTimestamp) parseTimestamp(value as string);
+  tag(number, WireType.LengthDelimited);
+  const start = beginDelimited();
+  if (lastSeconds !== 0) {
+    tag(1, WireType.Varint);
+    int64(lastSeconds);
+  }
+  if (lastNanos !== 0) {
+    tag(2, WireType.Varint);
+    int32(lastNanos);
+  }
+  endDelimited(start);
+}
+
+function parseTimestamp(value: string): void {
+  const match = RFC3339.exec(value);
   if (!match) throw new Unsupported();
   const [, year, month, day, hour, minute, second, fraction, zone] = match as unknown as string[];
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0..99 as 1900..1999.
@@ -114,11 +279,9 @@ function writeTimestamp(writer: BinaryWriter, number: number, value: unknown): v
     seconds -= sign * (Number(zone?.slice(1, 3)) * 3600 + Number(zone?.slice(4, 6)) * 60);
   }
   if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) fail();
-  const nanos = fraction ? Number(fraction.padEnd(9, '0')) : 0;
-  writer.tag(number, WireType.LengthDelimited).fork();
-  if (seconds !== 0) writer.tag(1, WireType.Varint).int64(seconds);
-  if (nanos !== 0) writer.tag(2, WireType.Varint).int32(nanos);
-  writer.join();
+  lastSeconds = seconds;
+  lastNanos = fraction ? Number(fraction.padEnd(9, '0')) : 0;
+  lastTimestamp = value;
 }
 
 /** `google.protobuf.Timestamp` bytes as the RFC 3339 string protobuf-es writes (0, 3, 6 or 9 fraction digits). */
@@ -140,28 +303,31 @@ function readTimestamp(bytes: Uint8Array): string {
   return `${base}.${fraction}Z`;
 }
 
-function writeMessageField(writer: BinaryWriter, number: number, desc: DescMessage, value: unknown): void {
+function writeMessageField(number: number, desc: DescMessage, value: unknown): void {
   if (desc.typeName === TIMESTAMP) {
-    writeTimestamp(writer, number, value);
+    writeTimestamp(number, value);
     return;
   }
   const plan = planOf(desc);
   if (plan.wkt) {
-    writer.tag(number, WireType.LengthDelimited).bytes(toBinary(desc, fromJson(desc, value as JsonValue, JSON_OPTIONS)));
+    tag(number, WireType.LengthDelimited);
+    rawBytes(toBinary(desc, fromJson(desc, value as JsonValue, JSON_OPTIONS)));
     return;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail();
-  writer.tag(number, WireType.LengthDelimited).fork();
-  writeFields(writer, plan, value as Record<string, unknown>);
-  writer.join();
+  tag(number, WireType.LengthDelimited);
+  const start = beginDelimited();
+  writeFields(plan, value as Record<string, unknown>);
+  endDelimited(start);
 }
 
-function writeFields(writer: BinaryWriter, plan: Plan, json: Record<string, unknown>): void {
-  for (const key in json) if (!plan.byJsonName.has(key)) fail();
+function writeFields(plan: Plan, json: Record<string, unknown>): void {
+  let present = 0;
   let oneofSeen: unknown;
   for (const field of plan.fields) {
     const value = json[field.jsonName];
     if (value === undefined) continue;
+    present++;
     // `null` is the NullValue of a google.protobuf.Value field: protobuf-es decides.
     if (value === null) {
       if (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Value') fail();
@@ -175,40 +341,40 @@ function writeFields(writer: BinaryWriter, plan: Plan, json: Record<string, unkn
     switch (field.fieldKind) {
       case 'scalar':
         if (field.presence === IMPLICIT && isDefaultScalar(value)) continue;
-        writer.tag(
+        tag(
           field.number,
           field.scalar === ScalarType.STRING || field.scalar === ScalarType.BYTES ? WireType.LengthDelimited : WireType.Varint,
         );
-        writeScalar(writer, field.scalar, value);
+        writeScalar(field.scalar, value);
         break;
       case 'enum': {
         const number = enumNumber(field, value);
         if (field.presence === IMPLICIT && number === 0) continue;
-        writer.tag(field.number, WireType.Varint).int32(number);
+        tag(field.number, WireType.Varint);
+        int32(number);
         break;
       }
       case 'message':
-        writeMessageField(writer, field.number, field.message, value);
+        writeMessageField(field.number, field.message, value);
         break;
       case 'list': {
         if (!Array.isArray(value)) fail();
         const items = value as unknown[];
         if (items.length === 0) continue;
         if (field.listKind === 'message') {
-          for (const item of items) writeMessageField(writer, field.number, field.message, item);
-        } else if (field.listKind === 'enum') {
-          writer.tag(field.number, WireType.LengthDelimited).fork();
-          for (const item of items) writer.int32(enumNumber(field as never, item));
-          writer.join();
+          for (const item of items) writeMessageField(field.number, field.message, item);
         } else if (field.scalar === ScalarType.STRING || field.scalar === ScalarType.BYTES) {
           for (const item of items) {
-            writer.tag(field.number, WireType.LengthDelimited);
-            writeScalar(writer, field.scalar, item);
+            tag(field.number, WireType.LengthDelimited);
+            writeScalar(field.scalar, item);
           }
         } else {
-          writer.tag(field.number, WireType.LengthDelimited).fork();
-          for (const item of items) writeScalar(writer, field.scalar, item);
-          writer.join();
+          // Packed: enums and other scalars.
+          tag(field.number, WireType.LengthDelimited);
+          const start = beginDelimited();
+          if (field.listKind === 'enum') for (const item of items) int32(enumNumber(field as never, item));
+          else for (const item of items) writeScalar(field.scalar, item);
+          endDelimited(start);
         }
         break;
       }
@@ -216,15 +382,30 @@ function writeFields(writer: BinaryWriter, plan: Plan, json: Record<string, unkn
         fail();
     }
   }
+  // A key the message does not have (or a proto field name): protobuf-es decides. The keys are
+  // looked up only when there are more of them than fields written.
+  let keys = 0;
+  for (const _ in json) keys++;
+  if (keys !== present) for (const key in json) if (!plan.byJsonName.has(key)) fail();
 }
 
-/** ProtoJSON -> binary for `desc`; throws `Unsupported` where protobuf-es must do it. */
-export function fastEncode(desc: DescMessage, json: unknown): Uint8Array {
+/**
+ * ProtoJSON -> binary for `desc`; throws `Unsupported` where protobuf-es must do it. `extra`, when
+ * given, is written after the message's own fields as one more string field (the event id of a
+ * stream item, codec.ts).
+ */
+export function fastEncode(desc: DescMessage, json: unknown, extra?: { number: number; value: string }): Buffer {
   const plan = planOf(desc);
   if (plan.wkt || typeof json !== 'object' || json === null || Array.isArray(json)) fail();
-  const writer = new BinaryWriter();
-  writeFields(writer, plan, json as Record<string, unknown>);
-  return writer.finish();
+  pos = 0;
+  writeFields(plan, json as Record<string, unknown>);
+  if (extra !== undefined) {
+    tag(extra.number, WireType.LengthDelimited);
+    string(extra.value);
+  }
+  const bytes = Buffer.allocUnsafe(pos);
+  out.copy(bytes, 0, 0, pos);
+  return bytes;
 }
 
 // ---------------------------------------------------------------- binary -> JSON

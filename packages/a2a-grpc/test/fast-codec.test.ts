@@ -1,9 +1,10 @@
 import type { DescMessage } from '@bufbuild/protobuf';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { referenceDecodeToJson, referenceEncodeFromJson } from '../src/codec.js';
+import { EVENT_ID_FIELD, encodeStreamItem, readEventId, referenceDecodeToJson, referenceEncodeFromJson } from '../src/codec.js';
 import { fastDecode, fastEncode, Unsupported } from '../src/fast-codec.js';
-import { GRPC_OPERATIONS } from '../src/index.js';
+import { decodeToJson, GRPC_OPERATIONS } from '../src/index.js';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 
 const op = (method: Parameters<typeof GRPC_OPERATIONS.get>[0]) =>
   GRPC_OPERATIONS.get(method) as NonNullable<ReturnType<typeof GRPC_OPERATIONS.get>>;
@@ -156,6 +157,53 @@ describe('the lean codec agrees with protobuf-es', () => {
     );
   });
 
+  it('long and non-ASCII strings, messages longer than 127 bytes and 16 KiB, negative int32', () => {
+    const long = 'ü€𝄞 '.repeat(50);
+    agrees(SendMessageResponse, { task: { ...task, id: long, artifacts: [{ artifactId: 'a', parts: [{ text: 'x'.repeat(200) }] }] } });
+    agrees(SendMessageResponse, {
+      task: { ...task, artifacts: [{ artifactId: 'big', parts: [{ text: long.repeat(200) }, { text: 'y'.repeat(70_000) }] }] },
+    });
+    agrees(SendMessageRequest, {
+      message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] },
+      configuration: { historyLength: -1 },
+    });
+    // protobuf-es refuses lone surrogates; the lean codec writes them as U+FFFD (as a TextEncoder does) rather than fail a whole answer.
+    const lone = fastEncode(SendMessageRequest, {
+      message: { messageId: '\ud800x', role: 'ROLE_USER', parts: [{ text: 'a\ud83d'.repeat(30) }] },
+    });
+    expect(referenceDecodeToJson(SendMessageRequest, lone)).toEqual({
+      message: { messageId: '\ufffdx', role: 'ROLE_USER', parts: [{ text: 'a\ufffd'.repeat(30) }] },
+    });
+  });
+
+  it('random long strings of any code points', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 200 });
+    fc.assert(
+      fc.property(text, text, (id, body) =>
+        agrees(StreamResponse, {
+          task: { id, contextId: body, status: { state: 'TASK_STATE_WORKING' }, artifacts: [{ artifactId: id, parts: [{ text: body }] }] },
+        }),
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('an encode that fails half-way leaves nothing behind for the next one', () => {
+    const good = {
+      statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING', timestamp: '2026-01-02T03:04:05Z' } },
+    };
+    const first = Buffer.from(fastEncode(StreamResponse, good));
+    expect(() => fastEncode(StreamResponse, { statusUpdate: { taskId: 'x'.repeat(500), status: { state: 'NOT_A_STATE' } } })).toThrow(
+      Unsupported,
+    );
+    expect(() =>
+      fastEncode(StreamResponse, {
+        statusUpdate: { taskId: 't', status: { state: 'TASK_STATE_WORKING', timestamp: '2026-02-30T00:00:00Z' } },
+      }),
+    ).toThrow(Unsupported);
+    expect(Buffer.from(fastEncode(StreamResponse, good))).toEqual(first);
+  });
+
   it('hands what it does not cover to protobuf-es: proto field names, wrong types, two oneof members, null data', () => {
     expect(() => fastEncode(SendMessageResponse, { task: { id: 't', context_id: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toThrow(
       Unsupported,
@@ -166,5 +214,41 @@ describe('the lean codec agrees with protobuf-es', () => {
     expect(() => fastEncode(SendMessageRequest, { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: null }] } })).toThrow(
       Unsupported,
     );
+  });
+});
+
+describe('stream items with their event id (decision 0030)', () => {
+  const event = { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } };
+
+  it('the id rides in a field a2a.proto does not declare: protobuf-es and the lean decoder read the same message', () => {
+    const bytes = encodeStreamItem(StreamResponse, event, '42');
+    expect(readEventId(bytes)).toBe('42');
+    expect(referenceDecodeToJson(StreamResponse, bytes)).toEqual(
+      referenceDecodeToJson(StreamResponse, referenceEncodeFromJson(StreamResponse, event)),
+    );
+    expect(decodeToJson(StreamResponse, bytes)).toEqual(referenceDecodeToJson(StreamResponse, bytes));
+    expect(readEventId(referenceEncodeFromJson(StreamResponse, event))).toBeUndefined();
+  });
+
+  it('also when protobuf-es encodes the item (what the lean codec hands over)', () => {
+    const withProtoNames = { status_update: { task_id: 't', context_id: 'c', status: { state: 'TASK_STATE_WORKING' } } };
+    expect(() => fastEncode(StreamResponse, withProtoNames)).toThrow(Unsupported);
+    const bytes = encodeStreamItem(StreamResponse, withProtoNames, '7');
+    expect(readEventId(bytes)).toBe('7');
+    expect(referenceDecodeToJson(StreamResponse, bytes)).toEqual(
+      referenceDecodeToJson(StreamResponse, referenceEncodeFromJson(StreamResponse, event)),
+    );
+  });
+
+  it('an id that could not go back as metadata (empty, too long, not visible ASCII) or bytes that do not parse: no id', () => {
+    const withId = (id: string) =>
+      Buffer.concat([
+        referenceEncodeFromJson(StreamResponse, event),
+        new BinaryWriter().tag(EVENT_ID_FIELD, WireType.LengthDelimited).string(id).finish(),
+      ]);
+    expect(readEventId(withId('ok-1'))).toBe('ok-1');
+    for (const bad of ['', 'x'.repeat(129), 'a b', 'line\nbreak', 'é'])
+      expect(readEventId(withId(bad)), JSON.stringify(bad)).toBeUndefined();
+    expect(readEventId(Uint8Array.of(0x0a, 0x05, 0x01))).toBeUndefined();
   });
 });
