@@ -64,7 +64,9 @@ const fail = (): never => {
  * copies the result out: no chunk list per nested message as in protobuf-es's `BinaryWriter`, and
  * strings go straight from V8 into the buffer (`Buffer#write`) instead of through a `TextEncoder`.
  */
-let out = Buffer.allocUnsafe(16 * 1024);
+const INITIAL_BYTES = 16 * 1024;
+const MAX_KEPT_BYTES = 1024 * 1024;
+let out = Buffer.allocUnsafe(INITIAL_BYTES);
 let pos = 0;
 
 function ensure(bytes: number): void {
@@ -405,6 +407,8 @@ export function fastEncode(desc: DescMessage, json: unknown, extra?: { number: n
   }
   const bytes = Buffer.allocUnsafe(pos);
   out.copy(bytes, 0, 0, pos);
+  // One large message must not keep a large buffer alive for good.
+  if (out.length > MAX_KEPT_BYTES) out = Buffer.allocUnsafe(INITIAL_BYTES);
   return bytes;
 }
 
