@@ -167,6 +167,9 @@ describe('the lean codec agrees with protobuf-es', () => {
       message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'x' }] },
       configuration: { historyLength: -1 },
     });
+    // Over 1 MiB: the shared buffer grows, then is dropped for a small one; the next encode is unaffected.
+    agrees(SendMessageResponse, { task: { ...task, artifacts: [{ artifactId: 'huge', parts: [{ text: 'z'.repeat(1_200_000) }] }] } });
+    agrees(SendMessageResponse, { task });
     // protobuf-es refuses lone surrogates; the lean codec writes them as U+FFFD (as a TextEncoder does) rather than fail a whole answer.
     const lone = fastEncode(SendMessageRequest, {
       message: { messageId: '\ud800x', role: 'ROLE_USER', parts: [{ text: 'a\ud83d'.repeat(30) }] },
