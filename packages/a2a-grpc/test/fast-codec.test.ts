@@ -255,3 +255,90 @@ describe('stream items with their event id (decision 0030)', () => {
     expect(readEventId(Uint8Array.of(0x0a, 0x05, 0x01))).toBeUndefined();
   });
 });
+
+describe('the lean decoder on bytes protobuf-es did not write', () => {
+  /** Whatever the lean decoder returns, protobuf-es returns too; where protobuf-es refuses, the lean decoder throws. */
+  function sameOrThrows(desc: DescMessage, bytes: Uint8Array): void {
+    let reference: unknown;
+    let referenceFailed = false;
+    try {
+      reference = referenceDecodeToJson(desc, bytes);
+    } catch {
+      referenceFailed = true;
+    }
+    let fast: unknown;
+    try {
+      fast = fastDecode(desc, bytes);
+    } catch {
+      return;
+    }
+    expect(referenceFailed, 'protobuf-es refused what the lean decoder read').toBe(false);
+    expect(fast).toEqual(reference);
+  }
+
+  const writer = () => new BinaryWriter();
+  const statusUpdate = () => writer().tag(1, WireType.LengthDelimited).string('t').tag(2, WireType.LengthDelimited).string('c');
+
+  it('unknown fields of every wire type are skipped; negative int32, multi-byte bool, packed and unpacked enums', () => {
+    const unknowns = writer()
+      .tag(900, WireType.Varint)
+      .uint64(2n ** 60n)
+      .tag(901, WireType.Bit64)
+      .fixed64(7n)
+      .tag(902, WireType.Bit32)
+      .fixed32(7)
+      .tag(903, WireType.LengthDelimited)
+      .bytes(Uint8Array.of(1, 2, 3))
+      .finish();
+    sameOrThrows(
+      StreamResponse,
+      Buffer.concat([unknowns, writer().tag(2, WireType.LengthDelimited).bytes(statusUpdate().finish()).finish()]),
+    );
+    // SendMessageConfiguration.history_length (int32) -3, return_immediately as a two-byte varint 1.
+    const configuration = writer().tag(3, WireType.Varint).int32(-3).tag(4, WireType.Varint).raw(Uint8Array.of(0x81, 0x00)).finish();
+    const request = writer()
+      .tag(2, WireType.LengthDelimited)
+      .bytes(writer().tag(1, WireType.LengthDelimited).string('m').tag(4, WireType.Varint).int32(1).finish())
+      .tag(3, WireType.LengthDelimited)
+      .bytes(configuration)
+      .finish();
+    sameOrThrows(SendMessageRequest, request);
+    expect(fastDecode(SendMessageRequest, request)).toMatchObject({ configuration: { historyLength: -3, returnImmediately: true } });
+  });
+
+  it('oneof: the last member wins; a singular message twice and groups go to protobuf-es', () => {
+    const task = writer().tag(1, WireType.LengthDelimited).string('t').finish();
+    const lastWins = writer()
+      .tag(1, WireType.LengthDelimited)
+      .bytes(task)
+      .tag(2, WireType.LengthDelimited)
+      .bytes(writer().finish())
+      .finish();
+    sameOrThrows(StreamResponse, lastWins);
+    expect(Object.keys(fastDecode(StreamResponse, lastWins) as object)).toEqual(['message']);
+    const twice = writer().tag(1, WireType.LengthDelimited).bytes(task).tag(1, WireType.LengthDelimited).bytes(task).finish();
+    expect(() => fastDecode(StreamResponse, twice)).toThrow(Unsupported);
+    const group = Buffer.concat([writer().tag(950, WireType.StartGroup).tag(950, WireType.EndGroup).finish(), task]);
+    expect(() => fastDecode(StreamResponse, group)).toThrow(Unsupported);
+  });
+
+  it('truncated, mutated and random bytes: the same result as protobuf-es, or a refusal', () => {
+    const valid = Buffer.from(referenceEncodeFromJson(StreamResponse, { task }));
+    for (let cut = 0; cut < valid.byteLength; cut++) sameOrThrows(StreamResponse, valid.subarray(0, cut));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: valid.byteLength - 1 }), fc.integer({ min: 0, max: 255 }), (index, byte) => {
+        const mutated = Buffer.from(valid);
+        mutated[index] = byte;
+        sameOrThrows(StreamResponse, mutated);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        sameOrThrows(StreamResponse, bytes);
+        sameOrThrows(SendMessageRequest, bytes);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
