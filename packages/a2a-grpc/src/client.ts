@@ -25,8 +25,8 @@ import {
   type ServiceError,
   status as Status,
 } from '@grpc/grpc-js';
-import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes } from './codec.js';
-import { A2A_VERSION_METADATA_KEY } from './metadata.js';
+import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes, readEventId } from './codec.js';
+import { A2A_VERSION_METADATA_KEY, LAST_EVENT_ID_METADATA_KEY } from './metadata.js';
 import { fromGrpcStatus, httpStatusOfGrpcCode, readStatusDetails } from './status.js';
 
 export interface GrpcTransportOptions {
@@ -58,18 +58,24 @@ export interface GrpcTransportCallOptions {
   maxEventBytes?: number;
   /** Streams: called when the response headers arrive (a sign of life that is not an item). */
   onActivity?: () => void;
-  /** Ignored: gRPC streams carry no event ids to resume from. */
+  /**
+   * Streams: resume after this event id (sent as `last-event-id` metadata; our servers honour it on
+   * SubscribeToTask, as `Last-Event-ID` over SSE; servers that do not know it send the task snapshot).
+   */
   lastEventId?: string;
 }
 
-/** One stream item, as the a2a-client transports yield them; gRPC carries no event ids. */
+/**
+ * One stream item, as the a2a-client transports yield them. `id` is the event id our servers send
+ * with each item (decision 0030); `undefined` from servers that send none, such as the official SDK's.
+ */
 export interface GrpcStreamItem {
   data: unknown;
-  id: undefined;
+  id: string | undefined;
 }
 
-/** Headers of the HTTP bindings that are not metadata (gRPC sets its own content type, and has no event ids). */
-const HTTP_ONLY_HEADERS = new Set(['content-type', 'accept', 'last-event-id', 'user-agent', 'host', 'content-length', 'connection', 'te']);
+/** Headers of the HTTP bindings that are not metadata (gRPC sets its own content type). */
+const HTTP_ONLY_HEADERS = new Set(['content-type', 'accept', 'user-agent', 'host', 'content-length', 'connection', 'te']);
 
 /** gRPC codes that say the agent was not reached or not able to answer: worth a retry. */
 const RETRYABLE = new Set<number>([Status.UNAVAILABLE, Status.RESOURCE_EXHAUSTED, Status.ABORTED]);
@@ -202,7 +208,7 @@ export class GrpcTransport {
         return;
       }
       try {
-        items.push({ data: decodeToJson(operation.output, bytes), id: undefined });
+        items.push({ data: decodeToJson(operation.output, bytes), id: readEventId(bytes) });
       } catch (cause) {
         failure = new InvalidAgentResponseError({
           message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`,
@@ -311,6 +317,7 @@ export class GrpcTransport {
       metadata.set(key, value);
     }
     if (metadata.get(A2A_VERSION_METADATA_KEY).length === 0) metadata.set(A2A_VERSION_METADATA_KEY, A2A_PROTOCOL_VERSION);
+    if (options.lastEventId !== undefined) metadata.set(LAST_EVENT_ID_METADATA_KEY, options.lastEventId);
     return metadata;
   }
 

@@ -2,6 +2,8 @@ import type { A2AServer } from '@a2aplane/a2a-server-express';
 import { Server, type ServerCredentials, type ServerOptions } from '@grpc/grpc-js';
 import { type A2AGrpcServiceOptions, createA2AGrpcService } from './server.js';
 
+const DEFAULT_SERVER_OPTIONS: ServerOptions = { 'grpc.enable_channelz': 0 };
+
 export interface BindA2AGrpcOptions {
   /** Host to bind. Default `127.0.0.1`. */
   host?: string;
@@ -12,7 +14,11 @@ export interface BindA2AGrpcOptions {
    * to serve plaintext (a deliberate choice, e.g. behind a TLS-terminating proxy or in tests).
    */
   credentials: ServerCredentials;
-  /** Options of the grpc-js `Server` (message size limits, keepalive, ...). */
+  /**
+   * Options of the grpc-js `Server` (message size limits, keepalive, ...). Channelz is off unless
+   * set here (`'grpc.enable_channelz': 1`): it keeps per-call counters and timestamps that only its
+   * admin service reads.
+   */
   serverOptions?: ServerOptions;
 }
 
@@ -43,7 +49,7 @@ export async function bindA2AGrpc(options: BindA2AGrpcOptions): Promise<A2AGrpcB
     throw new TypeError('expected credentials (ServerCredentials.createSsl or, deliberately, createInsecure), got none');
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
     throw new RangeError(`expected a port 0..65535, got ${options.port}`);
-  const server = new Server(options.serverOptions);
+  const server = new Server({ ...DEFAULT_SERVER_OPTIONS, ...options.serverOptions });
   const host = options.host ?? '127.0.0.1';
   const hostPart = host.includes(':') ? `[${host}]` : host;
   const port = await new Promise<number>((resolve, reject) => {

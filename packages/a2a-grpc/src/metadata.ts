@@ -4,6 +4,11 @@ import type { Metadata } from '@grpc/grpc-js';
 /** Metadata keys of the A2A service parameters over gRPC (spec §10: headers become metadata). */
 export const A2A_VERSION_METADATA_KEY = 'a2a-version';
 export const A2A_EXTENSIONS_METADATA_KEY = 'a2a-extensions';
+/**
+ * SubscribeToTask resumes after this event id, as `Last-Event-ID` does over SSE; each streamed
+ * `StreamResponse` carries its id in a field a2a.proto does not declare (codec.ts, decision 0030).
+ */
+export const LAST_EVENT_ID_METADATA_KEY = 'last-event-id';
 
 const EMPTY_QUERY = new URLSearchParams();
 

@@ -3,25 +3,28 @@ import { type A2AError, InternalError, InvalidParamsError } from '@a2aplane/a2a-
 import {
   type A2AServer,
   type AuthenticationRequest,
+  type CallerGoneHook,
   type CoreRequest,
   type CoreResponse,
+  ON_CALLER_GONE,
   type StreamEvent,
   toA2AError,
 } from '@a2aplane/a2a-server-express';
-import type {
+import {
   Metadata,
-  sendUnaryData,
-  ServerUnaryCall,
-  ServerWritableStream,
-  ServiceDefinition,
-  UntypedServiceImplementation,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { type GrpcOperation, GRPC_OPERATIONS, decodeToJson, encodeFromJson, passBytes } from './codec.js';
+import { type GrpcOperation, GRPC_OPERATIONS, decodeToJson, encodeFromJson, encodeStreamItem, passBytes } from './codec.js';
 import { A2AService } from './gen/a2a_pb.js';
 import {
   A2A_EXTENSIONS_METADATA_KEY,
   A2A_VERSION_METADATA_KEY,
   authRequestOf,
+  LAST_EVENT_ID_METADATA_KEY,
   metadataText,
   metadataTexts,
   peerAddress,
@@ -119,6 +122,9 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
       void core.handle(request).then(async (response: CoreResponse) => {
         if (response.kind === 'error') return void call.emit('error', toGrpcStatus(response.error));
         if (response.kind === 'result') return void call.emit('error', toGrpcStatus(new InternalError()));
+        // The response headers at once, as SSE sends its headers: a client knows the stream is
+        // established before the first event (a resumed SubscribeToTask may wait for one).
+        call.sendMetadata(new Metadata());
         const failure = await pipe(operation, response.events, call, signal);
         if (signal.aborted) return;
         if (failure) call.emit('error', toGrpcStatus(failure));
@@ -145,7 +151,7 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
         if (next.done || signal.aborted) return undefined;
         let bytes: Buffer;
         try {
-          bytes = encodeFromJson(operation.output, next.value.data);
+          bytes = encodeStreamItem(operation.output, next.value.data, next.value.id);
         } catch (error) {
           onError(`${operation.method} event does not encode as ${operation.output.typeName}`, error);
           return new InternalError();
@@ -178,13 +184,16 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
 
 /**
  * The `CoreRequest` of one gRPC call. What most calls never need is made on first use: the
- * authenticator's view of the metadata and the `signal`, which aborts when grpc-js reports the
- * call cancelled (the client cancelled, or its deadline passed).
+ * authenticator's view of the metadata and the `signal`. The core learns that the caller went
+ * away through `ON_CALLER_GONE` (grpc-js's `cancelled`: the client cancelled, or its deadline
+ * passed) without an `AbortController` per call.
  */
-class GrpcCoreRequest implements CoreRequest {
+class GrpcCoreRequest implements CoreRequest, CallerGoneHook {
   readonly version: string;
-  readonly extensions: string[];
+  readonly extensions: string[] | undefined;
   readonly clientKey: string;
+  /** A resumed SubscribeToTask: the id of the last event the client has (decision 0030). */
+  readonly lastEventId: string | undefined;
   private authRequest: AuthenticationRequest | undefined;
   private controller: AbortController | undefined;
 
@@ -196,8 +205,10 @@ class GrpcCoreRequest implements CoreRequest {
   ) {
     const metadata: Metadata = call.metadata;
     this.version = metadataText(metadata, A2A_VERSION_METADATA_KEY) ?? defaultVersion;
-    this.extensions = metadataTexts(metadata, A2A_EXTENSIONS_METADATA_KEY);
-    this.clientKey = peerAddress(call.getPeer());
+    const extensions = metadata.get(A2A_EXTENSIONS_METADATA_KEY);
+    this.extensions = extensions.length === 0 ? undefined : metadataTexts(metadata, A2A_EXTENSIONS_METADATA_KEY);
+    this.clientKey = clientKeyOf(call.getPeer());
+    this.lastEventId = method === 'SubscribeToTask' ? metadataText(metadata, LAST_EVENT_ID_METADATA_KEY) : undefined;
   }
 
   get auth(): AuthenticationRequest {
@@ -209,11 +220,34 @@ class GrpcCoreRequest implements CoreRequest {
     if (this.controller === undefined) {
       const controller = new AbortController();
       this.controller = controller;
-      if (this.call.cancelled) controller.abort(CANCELLED);
-      else this.call.once('cancelled', () => controller.abort(CANCELLED));
+      this[ON_CALLER_GONE](() => controller.abort(CANCELLED));
     }
     return this.controller.signal;
   }
+
+  [ON_CALLER_GONE](listener: () => void): () => void {
+    const call = this.call;
+    if (call.cancelled) {
+      listener();
+      return noop;
+    }
+    call.once('cancelled', listener);
+    return () => call.off('cancelled', listener);
+  }
+}
+
+const noop = (): void => undefined;
+
+/** The last peer seen and its address: the calls of one channel share a peer string. */
+let lastPeer = '';
+let lastPeerAddress = '';
+
+function clientKeyOf(peer: string): string {
+  if (peer !== lastPeer) {
+    lastPeerAddress = peerAddress(peer);
+    lastPeer = peer;
+  }
+  return lastPeerAddress;
 }
 
 const CANCELLED = new InternalError({ message: 'The call was cancelled or its deadline passed' });

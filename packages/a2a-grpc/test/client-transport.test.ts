@@ -1,4 +1,4 @@
-import { A2ATimeoutError, A2ATransportError, createA2AClient, type TransportFactory } from '@a2aplane/a2a-client';
+import { A2ATimeoutError, A2ATransportError, createA2AClient, defaultTransports, type TransportFactory } from '@a2aplane/a2a-client';
 import { A2AError } from '@a2aplane/a2a-types';
 import { credentials } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,46 +114,78 @@ describe('a2a-client with the GRPC transport registered', () => {
   });
 });
 
+/**
+ * A factory whose first stream breaks after two events, as a connection reset would; it records
+ * every stream opened (method and `lastEventId`) and opens `gate` once the client resubscribed.
+ */
+function droppingFactory(inner: TransportFactory, gate: { open(): void }) {
+  const opened: Array<{ method: string; lastEventId: string | undefined }> = [];
+  const factory: TransportFactory = (agentInterface, context) => {
+    const transport = inner(agentInterface, context);
+    return {
+      binding: transport.binding,
+      url: transport.url,
+      call: (method, params, options) => transport.call(method, params, options),
+      open: async (method, params, options) => {
+        opened.push({ method, lastEventId: options.lastEventId });
+        const items = await transport.open(method, params, options);
+        if (opened.length > 1) {
+          gate.open();
+          return items;
+        }
+        return (async function* () {
+          let n = 0;
+          for await (const item of items) {
+            yield item;
+            if (++n === 2) throw new A2ATransportError('stream dropped', { retryable: true });
+          }
+        })();
+      },
+    };
+  };
+  return { factory, opened };
+}
+
 describe('stream resume over gRPC', () => {
-  it('a dropped stream resumes with SubscribeToTask over the gRPC transport (from the task snapshot: gRPC has no event ids)', async () => {
+  /** The events a client reads from a stream that drops after two events, over `binding`. */
+  async function resumed(binding: 'GRPC' | 'JSONRPC') {
     const gate = createGate();
     agent = await startAgent({ executor: gatedExecutor(gate) });
     factory = createGrpcTransportFactory({ credentials: credentials.createInsecure() });
-    const inner = factory;
-    const opened: Array<{ method: string; lastEventId: string | undefined }> = [];
-    let dropped = false;
-    const dropping: TransportFactory = (agentInterface, context) => {
-      const transport = inner(agentInterface, context);
-      return {
-        binding: transport.binding,
-        url: transport.url,
-        call: (method, params, options) => transport.call(method, params, options),
-        open: async (method, params, options) => {
-          opened.push({ method, lastEventId: options.lastEventId });
-          const items = await transport.open(method, params, options);
-          if (dropped) return items;
-          dropped = true;
-          // The first stream breaks after two events, as a connection reset would.
-          return (async function* () {
-            let n = 0;
-            for await (const item of items) {
-              yield item;
-              if (++n === 2) throw new A2ATransportError('stream dropped', { retryable: true });
-            }
-          })();
-        },
-      };
-    };
-    const client = createA2AClient({ card: agent.card, transports: { GRPC: dropping }, preferredBindings: ['GRPC'] });
-    const seen: string[] = [];
+    const inner = binding === 'GRPC' ? factory : (defaultTransports.JSONRPC as TransportFactory);
+    const dropping = droppingFactory(inner, gate);
+    const client = createA2AClient({
+      card: agent.card,
+      transports: { [binding]: dropping.factory },
+      preferredBindings: [binding],
+      allowInsecureLoopback: true,
+    });
+    const events: string[] = [];
     for await (const event of client.sendStreamingMessage({ message: userMessage('resume me') })) {
-      seen.push(Object.keys(event)[0] as string);
-      if (opened.length === 2 && seen.length === 3) gate.open();
+      const kind = Object.keys(event)[0] as string;
+      const state = (event as { task?: { status: { state: string } }; statusUpdate?: { status: { state: string } } })[
+        kind as 'task' | 'statusUpdate'
+      ]?.status?.state;
+      events.push(state ? `${kind} ${state}` : kind);
     }
-    expect(opened.map((o) => o.method)).toEqual(['SendStreamingMessage', 'SubscribeToTask']);
-    expect(opened[1]?.lastEventId).toBeUndefined();
-    // Two events of the first stream, the task snapshot of the resumed one, then the rest to COMPLETED.
-    expect(seen.slice(0, 3)).toEqual(['task', 'statusUpdate', 'task']);
-    expect(seen.at(-1)).toBe('statusUpdate');
+    await agent.close();
+    agent = undefined;
+    return { events, opened: dropping.opened };
+  }
+
+  it('a dropped stream resumes with SubscribeToTask after the last event id, as over JSON-RPC (SSE Last-Event-ID)', async () => {
+    const grpc = await resumed('GRPC');
+    expect(grpc.opened.map((o) => o.method)).toEqual(['SendStreamingMessage', 'SubscribeToTask']);
+    // Resumed after the second event: no task snapshot, no event twice.
+    expect(grpc.opened[1]?.lastEventId).toMatch(/^\d+$/);
+    expect(grpc.events).toEqual([
+      'task TASK_STATE_SUBMITTED',
+      'statusUpdate TASK_STATE_WORKING',
+      'artifactUpdate',
+      'statusUpdate TASK_STATE_COMPLETED',
+    ]);
+    const http = await resumed('JSONRPC');
+    expect(http.opened).toEqual(grpc.opened);
+    expect(http.events).toEqual(grpc.events);
   });
 });

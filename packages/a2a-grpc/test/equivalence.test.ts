@@ -1,14 +1,16 @@
-import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
+import { type A2AClient, createA2AClient, type TransportFactory } from '@a2aplane/a2a-client';
 import { A2AError, type A2AMethod, type StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeToJson, encodeFromJson, GRPC_OPERATIONS, type GrpcA2AClient } from '../src/index.js';
+import { credentials } from '@grpc/grpc-js';
+import { createGrpcTransportFactory, decodeToJson, encodeFromJson, GRPC_OPERATIONS, type GrpcTransportFactory } from '../src/index.js';
 import { baseCard, collect, createGate, startAgent, type TestAgent, userMessage } from './helpers.js';
 import { createAuthenticator, createStaticApiKeyVerifier, createTaskUpdater, type AgentExecutor } from '@a2aplane/a2a-server-express';
 
 /**
- * The transport-equivalence suite: every operation over JSON-RPC, REST and gRPC against ONE server
- * core; the results must be equal (ids and timestamps the server makes are replaced by stable
- * placeholders, in order of appearance).
+ * The transport-equivalence suite: every operation (the eleven of the spec, and a resumed stream)
+ * over JSON-RPC, REST and gRPC against ONE server core, each through `createA2AClient` with only
+ * the preferred binding changed (gRPC through the transport registry); the results must be equal
+ * (ids and timestamps the server makes are replaced by stable placeholders, in order of appearance).
  */
 
 type Binding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
@@ -35,7 +37,9 @@ const executor: AgentExecutor = {
 };
 
 let agent: TestAgent;
-let clients: Record<Binding, A2AClient | GrpcA2AClient>;
+let clients: Record<Binding, A2AClient>;
+let grpcTransports: GrpcTransportFactory;
+const overGrpc = new Set<string>();
 const AUTH = { 'x-api-key': 'k-1' };
 
 beforeAll(async () => {
@@ -49,11 +53,37 @@ beforeAll(async () => {
     }),
     extendedCard: (principal) => ({ ...card, name: `extended for ${principal.id}` }),
   });
-  const http = (binding: 'JSONRPC' | 'HTTP+JSON') =>
-    createA2AClient({ card: agent.card, preferredBindings: [binding], headers: AUTH, retry: { retries: 0 } });
-  clients = { JSONRPC: http('JSONRPC'), 'HTTP+JSON': http('HTTP+JSON'), GRPC: agent.client() };
+  grpcTransports = createGrpcTransportFactory({ credentials: credentials.createInsecure() });
+  // Every operation the gRPC client sends, to check that none fell back to HTTP.
+  const counting: TransportFactory = (agentInterface, context) => {
+    const transport = grpcTransports(agentInterface, context);
+    return {
+      binding: transport.binding,
+      url: transport.url,
+      call: (method, params, options) => {
+        overGrpc.add(method);
+        return transport.call(method, params, options);
+      },
+      open: (method, params, options) => {
+        overGrpc.add(method);
+        return transport.open(method, params, options);
+      },
+    };
+  };
+  const client = (binding: Binding) =>
+    createA2AClient({
+      card: agent.card,
+      transports: { GRPC: counting },
+      preferredBindings: [binding],
+      headers: AUTH,
+      retry: { retries: 0 },
+    });
+  clients = { JSONRPC: client('JSONRPC'), 'HTTP+JSON': client('HTTP+JSON'), GRPC: client('GRPC') };
 });
-afterAll(() => agent?.close());
+afterAll(async () => {
+  grpcTransports?.close();
+  await agent?.close();
+});
 
 const ID_KEYS = new Set(['id', 'taskId', 'contextId', 'messageId']);
 
@@ -93,17 +123,15 @@ async function same<T>(method: A2AMethod | undefined, op: (client: A2AClient, bi
   return results;
 }
 
-const gRPC = (client: A2AClient): { headers?: Record<string, string> } => ('transport' in client ? { headers: AUTH } : {});
-
 describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', () => {
   it('SendMessage', async () => {
-    const [result] = await same('SendMessage', (c) => c.sendMessage({ message: userMessage('hi') }, gRPC(c)));
+    const [result] = await same('SendMessage', (c) => c.sendMessage({ message: userMessage('hi') }));
     expect(result?.task?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('SendStreamingMessage', async () => {
     const [events] = await same('SendStreamingMessage', (c) =>
-      collect(c.sendStreamingMessage({ message: userMessage('stream') }, gRPC(c)) as AsyncIterable<StreamResponse>),
+      collect(c.sendStreamingMessage({ message: userMessage('stream') }) as AsyncIterable<StreamResponse>),
     );
     expect(events?.length).toBeGreaterThan(2);
   });
@@ -111,9 +139,9 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
   it('GetTask and ListTasks return the same task', async () => {
     const sent = await clients.JSONRPC.sendMessage({ message: userMessage('get me', { contextId: 'ctx-list' }) });
     const id = sent.task?.id as string;
-    const [got] = await same('GetTask', (c) => c.getTask({ id, historyLength: 1 }, gRPC(c)));
+    const [got] = await same('GetTask', (c) => c.getTask({ id, historyLength: 1 }));
     expect(got?.id).toBe(id);
-    const [listed] = await same('ListTasks', (c) => c.listTasks({ contextId: 'ctx-list', includeArtifacts: true }, gRPC(c)));
+    const [listed] = await same('ListTasks', (c) => c.listTasks({ contextId: 'ctx-list', includeArtifacts: true }));
     expect(listed?.tasks.map((t) => t.id)).toEqual([id]);
   });
 
@@ -124,7 +152,7 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
     );
     const ids = started.map((s) => s.task?.id as string);
     const byBinding = (binding: Binding) => ids[BINDINGS.indexOf(binding)] as string;
-    const canceled = await same('CancelTask', (c, binding) => c.cancelTask({ id: byBinding(binding) }, gRPC(c)));
+    const canceled = await same('CancelTask', (c, binding) => c.cancelTask({ id: byBinding(binding) }));
     expect(canceled.map((t) => t.status.state)).toEqual(['TASK_STATE_CANCELED', 'TASK_STATE_CANCELED', 'TASK_STATE_CANCELED']);
 
     gate = createGate();
@@ -134,7 +162,7 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
     const streams = await Promise.all(
       BINDINGS.map(async (binding, i) => {
         const client = clients[binding] as A2AClient;
-        const iterator = client.subscribeToTask({ id: running[i]?.task?.id as string }, gRPC(client))[Symbol.asyncIterator]();
+        const iterator = client.subscribeToTask({ id: running[i]?.task?.id as string })[Symbol.asyncIterator]();
         const first = await iterator.next();
         return { first: first.value as StreamResponse, iterator };
       }),
@@ -157,27 +185,34 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
     const taskId = sent.task?.id as string;
     await same(undefined, (c, binding) =>
       c
-        .createTaskPushNotificationConfig({ taskId, id: `cfg-${binding}`, url: 'https://hooks.example.com/a2a', token: 't' }, gRPC(c))
+        .createTaskPushNotificationConfig({ taskId, id: `cfg-${binding}`, url: 'https://hooks.example.com/a2a', token: 't' })
         .then(({ id: _id, ...rest }) => rest),
     );
     await same(undefined, (c, binding) =>
-      c.getTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }, gRPC(c)).then(({ id: _id, ...rest }) => rest),
+      c.getTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }).then(({ id: _id, ...rest }) => rest),
     );
-    await same('ListTaskPushNotificationConfigs', (c) => c.listTaskPushNotificationConfigs({ taskId }, gRPC(c)));
-    await same('DeleteTaskPushNotificationConfig', (c, binding) =>
-      c.deleteTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }, gRPC(c)),
-    );
-    expect((await clients.GRPC.listTaskPushNotificationConfigs({ taskId }, { headers: AUTH })).configs ?? []).toEqual([]);
+    await same('ListTaskPushNotificationConfigs', (c) => c.listTaskPushNotificationConfigs({ taskId }));
+    await same('DeleteTaskPushNotificationConfig', (c, binding) => c.deleteTaskPushNotificationConfig({ taskId, id: `cfg-${binding}` }));
+    expect((await clients.GRPC.listTaskPushNotificationConfigs({ taskId })).configs ?? []).toEqual([]);
   });
 
   it('GetExtendedAgentCard', async () => {
-    const [card] = await same('GetExtendedAgentCard', (c) => c.getExtendedAgentCard({}, gRPC(c)));
+    const [card] = await same('GetExtendedAgentCard', (c) => c.getExtendedAgentCard({}));
     expect(card?.name).toBe('extended for alice');
+  });
+
+  it('SubscribeToTask resumed after an event id (Last-Event-ID; last-event-id metadata over gRPC): the same events', async () => {
+    const sent = await clients.JSONRPC.sendMessage({ message: userMessage('replay me') });
+    const id = sent.task?.id as string;
+    // The task's log: submitted (1), working (2), artifact (3), completed (4). After 2: the last two.
+    const [events] = await same('SubscribeToTask', (c) => collect(c.subscribeToTask({ id }, { lastEventId: '2' })));
+    expect(events?.map((e) => Object.keys(e)[0])).toEqual(['artifactUpdate', 'statusUpdate']);
+    expect(events?.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('errors: the same class, reason, domain and metadata', async () => {
     const errors = await same(undefined, async (c) => {
-      const error = await c.getTask({ id: 'missing' }, gRPC(c)).then(
+      const error = await c.getTask({ id: 'missing' }).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -186,5 +221,9 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
       return { reason, domain, metadata, message, grpcStatus };
     });
     expect(errors[0]?.reason).toBe('TASK_NOT_FOUND');
+  });
+
+  it('the gRPC client sent every one of the eleven operations over gRPC', () => {
+    expect([...overGrpc].sort()).toEqual([...GRPC_OPERATIONS.keys()].sort());
   });
 });

@@ -120,6 +120,20 @@ describe('gRPC server over the shared core, our gRPC client', () => {
     expect((events.at(-1) as { statusUpdate: { status: { state: string } } }).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('every stream item carries its event id; SubscribeToTask with last-event-id metadata resumes after it', async () => {
+    agent = await startAgent({ executor: echoExecutor });
+    const client = agent.client();
+    const items = await collect(await client.transport.open('SendStreamingMessage', { message: userMessage('ids') }));
+    // The ids of the task's event log, as SSE numbers its events.
+    expect(items.map((item) => item.id)).toEqual(['1', '2', '3', '4']);
+    const taskId = (items[0] as { data: { task: { id: string } } }).data.task.id;
+    const resumed = await collect(await client.transport.open('SubscribeToTask', { id: taskId }, { lastEventId: '2' }));
+    expect(resumed.map((item) => item.id)).toEqual(['3', '4']);
+    expect(resumed.map((item) => item.data)).toEqual(items.slice(2).map((item) => item.data));
+    const error = await rejection(collect(client.subscribeToTask({ id: taskId }, { lastEventId: 'not-an-id' })));
+    expect(A2AError.isInstance(error) && error.reason).toBe('INVALID_PARAMS');
+  });
+
   it('push notification config create, get, list and delete', async () => {
     agent = await startAgent({ executor: echoExecutor });
     const client = agent.client();
@@ -426,5 +440,19 @@ describe('listenA2AGrpc and bindA2AGrpc', () => {
     expect(() => binding.serve(core)).toThrow(/once/);
     await binding.close(100);
     await core.close();
+  });
+
+  it('channelz is off unless the server options turn it on', async () => {
+    // grpc-js keeps the flag private; channelz's per-call bookkeeping runs only when it is set.
+    const enabled = (binding: { server: unknown }) => (binding.server as { channelzEnabled: boolean }).channelzEnabled;
+    const plain = await bindA2AGrpc({ port: 0, credentials: ServerCredentials.createInsecure() });
+    const withChannelz = await bindA2AGrpc({
+      port: 0,
+      credentials: ServerCredentials.createInsecure(),
+      serverOptions: { 'grpc.enable_channelz': 1 },
+    });
+    expect([enabled(plain), enabled(withChannelz)]).toEqual([false, true]);
+    await plain.close(100);
+    await withChannelz.close(100);
   });
 });

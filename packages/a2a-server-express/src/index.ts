@@ -7,6 +7,7 @@ export {
   type PreparedCard,
   prepareAgentCard,
 } from './card/agent-card.js';
+export { type CallerGoneHook, ON_CALLER_GONE } from './core/caller-gone.js';
 export { EventQueue, SlowConsumerError } from './core/event-queue.js';
 export { DEFAULT_INPUT_LIMITS, type InputLimits } from './core/input-limits.js';
 export {

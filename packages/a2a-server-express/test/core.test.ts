@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createA2AServer, createTaskUpdater, type StreamEvent } from '../src/index.js';
+import { createA2AServer, createTaskUpdater, ON_CALLER_GONE, type StreamEvent } from '../src/index.js';
 import { createGate, echoExecutor, testCard, userMessage } from './helpers.js';
 
 describe('binding-neutral core', () => {
@@ -23,6 +23,45 @@ describe('binding-neutral core', () => {
     });
     expect(result.kind === 'error' && result.error.reason).toBe('UNAUTHENTICATED');
     expect(result.kind === 'error' && result.error.message).not.toContain('hunter2');
+    await server.close();
+  });
+
+  it("a binding's ON_CALLER_GONE hook ends a blocking SendMessage's wait (no signal made); it is the registered symbol", async () => {
+    expect(ON_CALLER_GONE).toBe(Symbol.for('@a2aplane/a2a-server-express.onCallerGone'));
+    const gate = createGate();
+    const server = createA2AServer({
+      card: testCard(),
+      executor: {
+        async execute(context, events) {
+          createTaskUpdater(context, events).startWork();
+          await gate.wait;
+        },
+      },
+    });
+    let gone: (() => void) | undefined;
+    let stopped = false;
+    const request = {
+      method: 'SendMessage',
+      params: { message: userMessage('wait') },
+      version: '1.0',
+      get signal(): AbortSignal {
+        throw new Error('the core must not ask for a signal when the hook is there');
+      },
+      [ON_CALLER_GONE](listener: () => void) {
+        gone = listener;
+        return () => {
+          stopped = true;
+        };
+      },
+    };
+    const answer = server.handle(request);
+    for (let i = 0; i < 200 && gone === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(gone).toBeTypeOf('function');
+    gone?.();
+    const result = await answer;
+    expect(result.kind === 'error' && result.error.message).toBe('Request aborted');
+    expect(stopped).toBe(true);
+    gate.open();
     await server.close();
   });
 

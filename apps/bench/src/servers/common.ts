@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Server as GrpcServer, ServerCredentials } from '@grpc/grpc-js';
+import type { Server as GrpcServer, ServerCredentials, ServerOptions } from '@grpc/grpc-js';
 
 export type Mode = 'message' | 'task' | 'stream';
 
@@ -85,6 +85,13 @@ export function requestText(body: unknown): string {
   const text = params?.message?.parts?.[0]?.text;
   return typeof text === 'string' ? text : '';
 }
+
+/**
+ * The grpc-js `Server` options of every gRPC server under test (ours, the official SDK's, the
+ * floor), so they compare like for like. Channelz (per-call counters and timestamps for the
+ * channelz admin service) is off: a2a-grpc's default, set here for the others too.
+ */
+export const GRPC_SERVER_OPTIONS: ServerOptions = { 'grpc.enable_channelz': 0 };
 
 /** Prints `READY <port>` for a gRPC server and stops it on SIGTERM/SIGINT. */
 export function readyGrpc(port: number, shutdown: () => void): void {

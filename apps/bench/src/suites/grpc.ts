@@ -1,6 +1,7 @@
 import { decodeToJson, encodeFromJson, GRPC_OPERATIONS, type GrpcOperation } from '@a2aplane/a2a-grpc';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { startServer } from '../lib/children.js';
+import { GRPC_SERVER_OPTIONS } from '../servers/common.js';
 import { processCpuSeconds } from '../lib/cpu.js';
 import { sendMessageParams } from '../lib/fixtures.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
@@ -11,16 +12,45 @@ const SEND_OP = GRPC_OPERATIONS.get('SendMessage') as GrpcOperation;
 const STREAM_OP = GRPC_OPERATIONS.get('SendStreamingMessage') as GrpcOperation;
 type Decoded = { task?: { status?: { state?: string } }; statusUpdate?: { status?: { state?: string } } };
 
-const TARGETS = [
-  { id: 'grpc-echo', label: 'bare grpc-js, fixed answer (floor)' },
-  { id: 'official-grpc', label: 'official @a2a-js/sdk gRPC server' },
-  { id: 'ours-grpc', label: 'ours (a2a-grpc over the core)' },
-] as const;
-type TargetId = (typeof TARGETS)[number]['id'];
+type TargetId = 'grpc-echo' | 'official-grpc' | 'ours-grpc' | 'ours-grpc-baseline';
+interface Target {
+  id: TargetId;
+  label: string;
+  /** The server script under src/servers/ and its extra arguments. */
+  server: string;
+  args: string[];
+}
+
+/**
+ * The servers of the suite. `A2A_GRPC_BASELINE=<another build's a2a-grpc dist/index.js>` adds ours
+ * served by that build (over this workspace's core), measured in the same run: before/after.
+ */
+function targets(): Target[] {
+  const list: Target[] = [
+    { id: 'grpc-echo', label: 'bare grpc-js, fixed answer (floor)', server: 'grpc-echo', args: [] },
+    { id: 'official-grpc', label: 'official @a2a-js/sdk gRPC server', server: 'official-grpc', args: [] },
+  ];
+  const baseline = process.env.A2A_GRPC_BASELINE;
+  if (baseline)
+    list.push({
+      id: 'ours-grpc-baseline',
+      label: 'ours, a2a-grpc of A2A_GRPC_BASELINE (before)',
+      server: 'ours-grpc',
+      args: ['--module', baseline],
+    });
+  list.push({ id: 'ours-grpc', label: 'ours (a2a-grpc over the core)', server: 'ours-grpc', args: [] });
+  return list;
+}
 
 const EVENTS_PER_TASK = 100;
 const UNARY_CONCURRENCY = 32;
 const pass = (b: Buffer): Buffer => b;
+/**
+ * The load generator's channel, the same for every server: it shares the machine with the server
+ * under test, so it leaves out what only costs it CPU (channelz bookkeeping, and the retry layer
+ * that copies every request for a retry this bench never makes).
+ */
+const CLIENT_OPTIONS = { 'grpc.enable_channelz': 0, 'grpc.enable_retries': 0 } as const;
 
 /** A fresh messageId per request, so the servers run the agent every time instead of answering a repeated send. */
 function requestBytes(): Buffer {
@@ -116,11 +146,12 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
   const rounds = options.quick ? 1 : 2;
   const warmup = options.quick ? 1 : 2;
   const measure = options.quick ? 2 : 4;
+  const TARGETS = targets();
   const unary: GrpcUnaryRun[] = [];
   for (let round = 1; round <= rounds; round++) {
     for (const target of TARGETS) {
-      const server = await startServer(target.id, ['--mode', 'task']);
-      const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure());
+      const server = await startServer(target.server, [...target.args, '--mode', 'task']);
+      const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure(), CLIENT_OPTIONS);
       try {
         await driveUnary(client, warmup);
         const cpuBefore = processCpuSeconds(server.process.pid);
@@ -152,8 +183,8 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
   const streaming: GrpcStreamRun[] = [];
   for (const subscribers of levels) {
     for (const target of TARGETS.filter((t) => t.id !== 'grpc-echo')) {
-      const server = await startServer(target.id, ['--mode', 'stream', '--events', String(EVENTS_PER_TASK)]);
-      const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure());
+      const server = await startServer(target.server, [...target.args, '--mode', 'stream', '--events', String(EVENTS_PER_TASK)]);
+      const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure(), CLIENT_OPTIONS);
       try {
         await driveStreams(client, subscribers, 1);
         const result = await driveStreams(client, subscribers, measure);
@@ -177,19 +208,27 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
     num(med(t.id, (r) => r.cpuMicrosPerCall)),
     String(unary.filter((r) => r.target === t.id).reduce((n, r) => n + r.invalid, 0)),
   ]);
+  const withBaseline = TARGETS.some((t) => t.id === 'ours-grpc-baseline');
   const streamRows = levels.map((subscribers) => {
-    const official = streaming.find((r) => r.target === 'official-grpc' && r.subscribers === subscribers);
-    const ours = streaming.find((r) => r.target === 'ours-grpc' && r.subscribers === subscribers);
+    const at = (target: TargetId) => streaming.find((r) => r.target === target && r.subscribers === subscribers);
+    const official = at('official-grpc');
+    const ours = at('ours-grpc');
+    const before = at('ours-grpc-baseline');
     return [
       String(subscribers),
       official ? num(official.eventsPerSecond) : 'n/a',
+      ...(withBaseline ? [before ? num(before.eventsPerSecond) : 'n/a'] : []),
       ours ? num(ours.eventsPerSecond) : 'n/a',
       ratio(ours && official ? ours.eventsPerSecond / official.eventsPerSecond : Number.NaN),
       `${official?.mismatches ?? 0} / ${ours?.mismatches ?? 0}`,
     ];
   });
+  const beforeRatio = withBaseline ? med('ours-grpc', (r) => r.callsPerSecond) / med('ours-grpc-baseline', (r) => r.callsPerSecond) : NaN;
+  const beforeCpuRatio = withBaseline
+    ? med('ours-grpc-baseline', (r) => r.cpuMicrosPerCall) / med('ours-grpc', (r) => r.cpuMicrosPerCall)
+    : NaN;
   const markdown = [
-    `Unary \`SendMessage\` in task mode (submitted, working, one artifact, completed) over gRPC (plaintext, 127.0.0.1): ${UNARY_CONCURRENCY} concurrent calls on one grpc-js channel for ${measure} s after ${warmup} s warm-up, ${rounds} round(s) with a fresh server process per run; every answer is decoded and must be a COMPLETED task. Medians over rounds.`,
+    `Unary \`SendMessage\` in task mode (submitted, working, one artifact, completed) over gRPC (plaintext, 127.0.0.1): ${UNARY_CONCURRENCY} concurrent calls on one grpc-js channel for ${measure} s after ${warmup} s warm-up, ${rounds} round(s) with a fresh server process per run (servers interleaved within a round); every answer is decoded and must be a COMPLETED task. Medians over rounds. Every server runs with the same grpc-js options (\`${JSON.stringify(GRPC_SERVER_OPTIONS)}\`); the load generator's channel has \`${JSON.stringify(CLIENT_OPTIONS)}\` for all of them.${withBaseline ? ' "before" is our server with the a2a-grpc build of `A2A_GRPC_BASELINE` (same core), measured in the same run.' : ''}`,
     '',
     table(['server', 'calls/s', 'server CPU µs/call', 'invalid'], unaryRows),
     '',
@@ -198,12 +237,28 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
       [
         ['ours / official calls/s (task mode)', ratio(unaryRatio), `>= 2x ${passFail(unaryRatio >= 2)}`],
         ['official / ours server CPU per call', ratio(cpuRatio), ''],
+        ...(withBaseline
+          ? [
+              ['ours / before calls/s', ratio(beforeRatio), ''],
+              ['before / ours server CPU per call', ratio(beforeCpuRatio), ''],
+            ]
+          : []),
       ],
     ),
     '',
     `\`SendStreamingMessage\` with ${EVENTS_PER_TASK} events per task: N concurrent subscribers each open one stream after another for ${measure} s; every stream must carry ${EVENTS_PER_TASK} events ending in COMPLETED.`,
     '',
-    table(['concurrent subscribers', 'official events/s', 'ours events/s', 'ours / official', 'bad streams (official / ours)'], streamRows),
+    table(
+      [
+        'concurrent subscribers',
+        'official events/s',
+        ...(withBaseline ? ['before events/s'] : []),
+        'ours events/s',
+        'ours / official',
+        'bad streams (official / ours)',
+      ],
+      streamRows,
+    ),
   ].join('\n');
   return { title: 'gRPC throughput', markdown, data: { unary, streaming } };
 }
