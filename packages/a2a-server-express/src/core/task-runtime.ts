@@ -39,7 +39,7 @@ interface RunningExecution {
   sink: EventSink;
 }
 
-interface RuntimeDeps {
+export interface RuntimeDeps {
   store: TaskStore;
   bus: TaskEventBus;
   pushSender: PushSender | undefined;
