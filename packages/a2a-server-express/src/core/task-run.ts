@@ -11,6 +11,7 @@ import {
 } from '@a2aplane/a2a-types';
 import type { EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
+import { TaskRevisionConflictError } from '../store/task-store.js';
 import { ExecutionSignal } from './execution-signal.js';
 import { ExecutorRequestContext } from './request-context.js';
 import { type Listener, TaskRuntime } from './task-runtime.js';
@@ -46,7 +47,7 @@ export interface TaskRunHooks {
  * caller aborts that end it, and the end of the run.
  */
 export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks: TaskRunHooks) {
-  const { options, card, store, deps, onError } = ctx;
+  const { options, card, store, bus, deps, onError } = ctx;
   const { runtimes, releaseIfIdle, sweepIdle, runtimeFor } = registry;
   const { cancelRuntime, vetWebhookUrl } = hooks;
   const governance = options.governance;
@@ -228,6 +229,9 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
         runtime.running = false;
         runtime.execution = undefined;
         detach();
+        // Another replica wrote the task since it was read: it runs there (or was just ended).
+        if (TaskRevisionConflictError.isInstance(error))
+          throw new UnsupportedOperationError({ message: 'The task is still running', metadata: { taskId: runtime.key.taskId } });
         throw error;
       }
     }
@@ -272,9 +276,14 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
     else if (limits?.aborted) onLimit();
     limits?.addEventListener('abort', onLimit);
     caller?.addEventListener('abort', onCaller);
+    // A CancelTask that lands on another replica reaches this one, the runner, through the bus.
+    const stopCancels = bus.onCancel(runtime.key, (request) => {
+      void cancelRuntime(runtime, request.metadata).catch((error: unknown) => onError('canceling a task on request failed', error));
+    });
     return () => {
       limits?.removeEventListener('abort', onLimit);
       caller?.removeEventListener('abort', onCaller);
+      stopCancels();
     };
   }
 
