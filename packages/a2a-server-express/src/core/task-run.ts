@@ -28,7 +28,7 @@ export interface ExecutionExtra {
 }
 export const NO_EXTRA: ExecutionExtra = {};
 
-export interface StartedExecution {
+interface StartedExecution {
   runtime: TaskRuntime;
   detach: () => void;
 }
@@ -37,7 +37,7 @@ export interface StartedExecution {
 const NEVER_ABORTS = Symbol.for('@a2aplane/a2a-governance/neverAborts');
 
 /** What a run needs from the other parts of the server. */
-export interface TaskRunHooks {
+interface TaskRunHooks {
   cancelRuntime(runtime: TaskRuntime, metadata?: Record<string, unknown>): Promise<void>;
   vetWebhookUrl(url: string): Promise<void>;
 }
