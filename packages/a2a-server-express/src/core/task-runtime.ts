@@ -12,21 +12,22 @@ import {
   type StreamResponse,
   type Task,
   TaskArtifactUpdateEventSchema,
-  type TaskPushNotificationConfig,
+  TaskNotCancelableError,
   TaskSchema,
   type TaskStatus,
   TaskStatusUpdateEventSchema,
 } from '@a2aplane/a2a-types';
 import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
-import { type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
+import type { TaskEventBus } from '../bus/task-event-bus.js';
+import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
 import type { PushSender } from './types.js';
 
-/** What a listener of a task receives: events in sequence order, then at most one end or error. */
+/** What a listener of a task receives: events in order (`id`: the bus's event id), then at most one end or error. */
 export type RuntimeSignal =
-  | { type: 'event'; seq: number; event: StreamResponse; final: boolean }
+  | { type: 'event'; id: string; event: StreamResponse; final: boolean }
   | { type: 'end' }
   | { type: 'error'; error: unknown };
 
@@ -39,8 +40,9 @@ interface RunningExecution {
   sink: EventSink;
 }
 
-interface RuntimeDeps {
+export interface RuntimeDeps {
   store: TaskStore;
+  bus: TaskEventBus;
   pushSender: PushSender | undefined;
   onAgentError(message: string): void;
 }
@@ -80,6 +82,9 @@ function failedStatus(taskId: string, contextId: string, text: string): TaskStat
   };
 }
 
+/** Writes of one event that may meet a compare-and-set conflict before the task fails as on a store error. */
+const MAX_WRITE_ATTEMPTS = 3;
+
 const isFinalState = (task: Task | undefined): boolean =>
   task !== undefined && (isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state));
 
@@ -96,7 +101,11 @@ export class TaskRuntime {
   running = false;
   /** The user message that starts a new task; put into its history when the task is created. */
   pendingUserMessage: Message | undefined;
-  pendingPushConfig: (TaskPushNotificationConfig & { id: string }) | undefined;
+  pendingPushConfig: StoredPushConfig | undefined;
+  /** `StoredTask.revision` of `task` as this runtime last read or wrote it (0: not stored yet). */
+  revision: number;
+  /** Id of the newest event this runtime published (`undefined`: none since it was made). */
+  lastEventId: string | undefined;
   /** The running executor's cancel hooks; `undefined` between runs. */
   execution: RunningExecution | undefined;
   /** `taskMapKey(key)`, made once. */
@@ -115,8 +124,11 @@ export class TaskRuntime {
     readonly contextId: string,
     private readonly deps: RuntimeDeps,
     task?: Task,
+    revision = 0,
   ) {
     this.task = task;
+    this.revision = revision;
+    this.lastEventId = undefined;
     this.mapKey = taskMapKey(key);
   }
 
@@ -220,7 +232,7 @@ export class TaskRuntime {
     if (response.message) {
       if (this.task) return this.breakProtocol('the agent published a Message after a Task');
       this.messageResponse = response.message;
-      this.emit({ type: 'event', seq: 0, event: response, final: true });
+      this.emit({ type: 'event', id: '0', event: response, final: true });
       return;
     }
     const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
@@ -234,7 +246,7 @@ export class TaskRuntime {
   }
 
   /** Folds an event into the task, stores it, appends it to the log and fans it out. */
-  async apply(response: StreamResponse): Promise<void> {
+  async apply(response: StreamResponse, attempt = 1): Promise<void> {
     const previous = this.task;
     let next = applyStreamResponse(previous, response);
     if (!next) return;
@@ -249,18 +261,30 @@ export class TaskRuntime {
         next = { ...next, history: [this.pendingUserMessage, ...history] };
       }
     }
-    const { store } = this.deps;
+    const { store, bus } = this.deps;
     // Stored first: a task the store refused (too large, store down) is not what readers see.
-    await store.upsert({ tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() });
+    let revision: number;
+    try {
+      revision = await store.upsert(
+        { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() },
+        { expectedRevision: this.revision },
+      );
+    } catch (error) {
+      if (!TaskRevisionConflictError.isInstance(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      return this.afterConflict(response, attempt);
+    }
     this.task = next;
+    this.revision = revision;
     if (!previous && this.pendingPushConfig) {
       await store.putPushConfig(this.key, this.pendingPushConfig);
       this.pendingPushConfig = undefined;
     }
     // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
     const wire: StreamResponse = previous ? response : { task: next };
-    const seq = await store.appendEvent(this.key, wire);
-    this.emit({ type: 'event', seq, event: wire, final: isFinalState(next) });
+    const final = isFinalState(next);
+    const id = await bus.publish(this.key, { event: wire, final, revision });
+    this.lastEventId = id;
+    this.emit({ type: 'event', id, event: wire, final });
     const sender = this.deps.pushSender;
     if (sender) {
       for (const config of await store.listPushConfigs(this.key)) {
@@ -271,6 +295,27 @@ export class TaskRuntime {
         }
       }
     }
+  }
+
+  /**
+   * Another replica wrote the task since this runtime read it. When that write ended the task (a
+   * CancelTask that found no runner), the run stops here: the stored end is adopted and told to
+   * the listeners, the executor's signal aborts and its later events are dropped. Otherwise the
+   * event is folded onto the stored task and written again.
+   */
+  private async afterConflict(response: StreamResponse, attempt: number): Promise<void> {
+    const stored = await this.deps.store.get(this.key);
+    if (stored === undefined) throw new InternalError({ message: 'The task is no longer stored' });
+    this.task = stored.task;
+    this.revision = stored.revision;
+    if (!isTerminalTaskState(stored.task.status.state)) return this.apply(response, attempt + 1);
+    this.invalid = true;
+    this.execution?.signal.abort(new TaskNotCancelableError({ message: 'The task ended on another replica' }));
+    const log = await this.deps.bus.read(this.key);
+    const event: StreamResponse = {
+      statusUpdate: { taskId: this.key.taskId, contextId: stored.task.contextId ?? this.contextId, status: stored.task.status },
+    };
+    this.emit({ type: 'event', id: log?.lastId ?? this.lastEventId ?? '0', event, final: true });
   }
 
   /** The agent broke the protocol: the task fails (when there is one) and listeners hear why. */
