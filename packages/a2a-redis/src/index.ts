@@ -1,0 +1,1 @@
+export { type RedisConnection, type RedisConnectionOptions, createRedisConnection } from './connection.js';
