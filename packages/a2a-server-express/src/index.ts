@@ -39,7 +39,35 @@ export {
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
 export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
-export type { SendKey, StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';
+export {
+  type SendKey,
+  type StoredPushConfig,
+  type StoredTask,
+  type TaskKey,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskRecord,
+  TaskRevisionConflictError,
+  type TaskStore,
+  type TaskWriteOptions,
+} from './store/task-store.js';
+export type {
+  TaskCancelHandler,
+  TaskCancelRequest,
+  TaskEventBus,
+  TaskEventInput,
+  TaskEventLog,
+  TaskEventRecord,
+  TaskSubscribeOptions,
+  TaskSubscription,
+} from './bus/task-event-bus.js';
+export {
+  createInMemoryTaskEventBackend,
+  createInMemoryTaskEventBus,
+  type InMemoryTaskEventBackend,
+  type InMemoryTaskEventBackendOptions,
+  type InMemoryTaskEventBusOptions,
+} from './bus/in-memory-task-event-bus.js';
 export {
   type ApiKeyVerifier,
   type AuthenticatorOptions,

@@ -32,8 +32,10 @@ import {
 } from '@a2aplane/a2a-types';
 import type { AgentExecutor, EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
+import { createInMemoryTaskEventBus } from '../bus/in-memory-task-event-bus.js';
+import type { TaskEventBus } from '../bus/task-event-bus.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
-import { type SendKey, type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
+import { type SendKey, type StoredTask, type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
@@ -82,7 +84,13 @@ export interface GovernanceOptions {
 export interface A2AServerOptions {
   card: AgentCard;
   executor: AgentExecutor;
+  /** Tasks, push configs and send keys. Default: an `InMemoryTaskStore` of this server alone. */
   store?: TaskStore;
+  /**
+   * Task events: the `Last-Event-ID` log, live fan-out and cancel fan-out. Replicas that share a
+   * store share a bus too. Default: an in-memory bus of this server alone.
+   */
+  eventBus?: TaskEventBus;
   /** The card returned by GetExtendedAgentCard to authenticated callers. */
   extendedCard?: AgentCard | ((principal: Principal) => AgentCard | Promise<AgentCard>);
   authenticate?: Authenticator;
@@ -139,6 +147,7 @@ export interface InProcessStreamOptions {
 export interface A2AServer {
   readonly card: AgentCard;
   readonly store: TaskStore;
+  readonly eventBus: TaskEventBus;
   /** Serves one request. Never rejects: failures come back as `{ kind: 'error' }`. */
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The SendStreamingMessage pipeline without HTTP (a `MessageStreamSource`). Throws A2AErrors. */
@@ -231,6 +240,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   if (!checked.success) throw new TypeError(`expected a valid AgentCard, got: ${checked.error.message}`);
   const card = options.card;
   const store = options.store ?? new InMemoryTaskStore();
+  const ownBus = options.eventBus === undefined;
+  const bus = options.eventBus ?? createInMemoryTaskEventBus({ subscriberBufferSize: options.subscriberBufferSize ?? 512 });
   const bufferSize = options.subscriberBufferSize ?? 512;
   const reportError = options.onError;
   // A throwing `onError` must not turn a reported failure into an unhandled one.
@@ -249,7 +260,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   };
   const runtimes = new Map<string, TaskRuntime>();
   const requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri as string);
-  const deps = { store, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
+  const deps = { store, bus, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
 
   const releaseIfIdle = (runtime: TaskRuntime): void => {
     if (runtime.idle && runtimes.get(runtime.mapKey) === runtime) runtimes.delete(runtime.mapKey);
@@ -259,9 +270,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function loadOwned(key: TaskKey, caller: Caller): Promise<Task> {
     const live = runtimes.get(taskMapKey(key));
     if (live?.task && live.owner === caller.owner) return live.task;
+    return (await loadRecord(key, caller)).task;
+  }
+
+  async function loadRecord(key: TaskKey, caller: Caller): Promise<StoredTask> {
     const record = await store.get(key);
     if (!record || record.owner !== caller.owner) throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
-    return record.task;
+    return record;
   }
 
   async function runtimeFor(key: TaskKey, caller: Caller): Promise<TaskRuntime> {
@@ -271,8 +286,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         throw new TaskNotFoundError({ metadata: { taskId: key.taskId.slice(0, 128) } });
       return existing;
     }
-    const task = await loadOwned(key, caller);
-    const runtime = new TaskRuntime(key, caller.owner, task.contextId ?? '', deps, task);
+    const { task, revision } = await loadRecord(key, caller);
+    const runtime = new TaskRuntime(key, caller.owner, task.contextId ?? '', deps, task, revision);
     runtimes.set(runtime.mapKey, runtime);
     return runtime;
   }
@@ -479,7 +494,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         await runtime.enqueue(async () => {
           const current = runtime.task as Task;
           const next = { ...current, history: [...(current.history ?? []), requestContext.message] };
-          await store.upsert({ tenant: runtime.key.tenant, owner: caller.owner, task: next, updatedAt: Date.now() });
+          runtime.revision = await store.upsert(
+            { tenant: runtime.key.tenant, owner: caller.owner, task: next, updatedAt: Date.now() },
+            { expectedRevision: runtime.revision },
+          );
           runtime.task = next;
         });
       } catch (error) {
@@ -739,7 +757,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     detach = attach((signal) => {
       if (closed) return;
       if (signal.type === 'event') {
-        queue.push({ id: String(signal.seq), data: signal.event });
+        queue.push({ id: signal.id, data: signal.event });
         if (signal.final) {
           closed = true;
           queue.end();
@@ -788,9 +806,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       const task = runtime.task;
       const message = runtime.messageResponse;
       const seed: RuntimeSignal | undefined = message
-        ? { type: 'event', seq: 0, event: { message }, final: true }
+        ? { type: 'event', id: '0', event: { message }, final: true }
         : task
-          ? { type: 'event', seq: await store.lastSeq(runtime.key), event: { task }, final: isFinal(task) }
+          ? { type: 'event', id: await newestEventId(runtime), event: { task }, final: isFinal(task) }
           : undefined;
       return streamFrom(runtime, (push) => {
         if (seed) push(seed);
@@ -803,6 +821,11 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     });
   }
 
+  /** The id of the newest event of the runtime's task, for a snapshot sent as a stream's first event. */
+  async function newestEventId(runtime: TaskRuntime): Promise<string> {
+    return runtime.lastEventId ?? (await bus.read(runtime.key))?.lastId ?? '0';
+  }
+
   async function subscribe(
     params: A2ARequestMap['SubscribeToTask'],
     caller: Caller,
@@ -811,31 +834,24 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
     const key = { tenant: params.tenant ?? '', taskId: params.id };
     const runtime = await runtimeFor(key, caller);
-    let afterSeq: number | undefined;
-    if (lastEventId !== undefined) {
-      const n = Number(lastEventId);
-      if (!/^\d{1,15}$/.test(lastEventId) || !Number.isSafeInteger(n))
-        throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
-      afterSeq = n;
-    }
     // Inside the task's write queue: snapshot + log read + attach happen between two writes.
     return runtime.enqueue(async () => {
       const task = runtime.task as Task;
-      if (isTerminalTaskState(task.status.state) && afterSeq === undefined) {
+      if (isTerminalTaskState(task.status.state) && lastEventId === undefined) {
         throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
       }
       const seed: StreamEvent[] = [];
       let finalSeen = false;
-      if (afterSeq === undefined) {
-        seed.push({ id: String(await store.lastSeq(key)), data: { task } });
+      if (lastEventId === undefined) {
+        seed.push({ id: await newestEventId(runtime), data: { task } });
       } else {
-        const log = await store.readEvents(key, afterSeq);
-        const lastSeq = await store.lastSeq(key);
-        if (afterSeq < lastSeq && (log.length === 0 || (log[0] as { seq: number }).seq > afterSeq + 1)) {
+        const log = await bus.read(key, lastEventId);
+        if (log === undefined) throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
+        if (log.gap) {
           // The log no longer reaches back to Last-Event-ID: send the whole task instead of a gap.
-          seed.push({ id: String(lastSeq), data: { task } });
+          seed.push({ id: log.lastId ?? lastEventId, data: { task } });
         } else {
-          for (const entry of log) seed.push({ id: String(entry.seq), data: entry.event });
+          for (const entry of log.events) seed.push({ id: entry.id, data: entry.event });
         }
         finalSeen = isFinal(task) && seed.length > 0;
         if (seed.length === 0 && isTerminalTaskState(task.status.state)) {
@@ -843,8 +859,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         }
       }
       return streamFrom(runtime, (push) => {
-        for (const event of seed) push({ type: 'event', seq: Number(event.id), event: event.data, final: false });
-        if (finalSeen || (afterSeq !== undefined && isTerminalTaskState(task.status.state))) {
+        for (const event of seed) push({ type: 'event', id: event.id, event: event.data, final: false });
+        if (finalSeen || (lastEventId !== undefined && isTerminalTaskState(task.status.state))) {
           push({ type: 'end' });
           return () => undefined;
         }
@@ -1073,6 +1089,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   return {
     card,
     store,
+    eventBus: bus,
     handle,
     stream,
     cancel,
@@ -1087,6 +1104,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         runtime.endListeners();
       }
       runtimes.clear();
+      if (ownBus) await bus.close();
       await options.pushSender?.close();
     },
   };

@@ -12,21 +12,21 @@ import {
   type StreamResponse,
   type Task,
   TaskArtifactUpdateEventSchema,
-  type TaskPushNotificationConfig,
   TaskSchema,
   type TaskStatus,
   TaskStatusUpdateEventSchema,
 } from '@a2aplane/a2a-types';
 import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
-import { type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
+import type { TaskEventBus } from '../bus/task-event-bus.js';
+import { type StoredPushConfig, type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
 import type { PushSender } from './types.js';
 
-/** What a listener of a task receives: events in sequence order, then at most one end or error. */
+/** What a listener of a task receives: events in order (`id`: the bus's event id), then at most one end or error. */
 export type RuntimeSignal =
-  | { type: 'event'; seq: number; event: StreamResponse; final: boolean }
+  | { type: 'event'; id: string; event: StreamResponse; final: boolean }
   | { type: 'end' }
   | { type: 'error'; error: unknown };
 
@@ -41,6 +41,7 @@ interface RunningExecution {
 
 interface RuntimeDeps {
   store: TaskStore;
+  bus: TaskEventBus;
   pushSender: PushSender | undefined;
   onAgentError(message: string): void;
 }
@@ -96,7 +97,11 @@ export class TaskRuntime {
   running = false;
   /** The user message that starts a new task; put into its history when the task is created. */
   pendingUserMessage: Message | undefined;
-  pendingPushConfig: (TaskPushNotificationConfig & { id: string }) | undefined;
+  pendingPushConfig: StoredPushConfig | undefined;
+  /** `StoredTask.revision` of `task` as this runtime last read or wrote it (0: not stored yet). */
+  revision: number;
+  /** Id of the newest event this runtime published (`undefined`: none since it was made). */
+  lastEventId: string | undefined;
   /** The running executor's cancel hooks; `undefined` between runs. */
   execution: RunningExecution | undefined;
   /** `taskMapKey(key)`, made once. */
@@ -115,8 +120,11 @@ export class TaskRuntime {
     readonly contextId: string,
     private readonly deps: RuntimeDeps,
     task?: Task,
+    revision = 0,
   ) {
     this.task = task;
+    this.revision = revision;
+    this.lastEventId = undefined;
     this.mapKey = taskMapKey(key);
   }
 
@@ -220,7 +228,7 @@ export class TaskRuntime {
     if (response.message) {
       if (this.task) return this.breakProtocol('the agent published a Message after a Task');
       this.messageResponse = response.message;
-      this.emit({ type: 'event', seq: 0, event: response, final: true });
+      this.emit({ type: 'event', id: '0', event: response, final: true });
       return;
     }
     const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
@@ -249,18 +257,24 @@ export class TaskRuntime {
         next = { ...next, history: [this.pendingUserMessage, ...history] };
       }
     }
-    const { store } = this.deps;
+    const { store, bus } = this.deps;
     // Stored first: a task the store refused (too large, store down) is not what readers see.
-    await store.upsert({ tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() });
+    const revision = await store.upsert(
+      { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() },
+      { expectedRevision: this.revision },
+    );
     this.task = next;
+    this.revision = revision;
     if (!previous && this.pendingPushConfig) {
       await store.putPushConfig(this.key, this.pendingPushConfig);
       this.pendingPushConfig = undefined;
     }
     // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
     const wire: StreamResponse = previous ? response : { task: next };
-    const seq = await store.appendEvent(this.key, wire);
-    this.emit({ type: 'event', seq, event: wire, final: isFinalState(next) });
+    const final = isFinalState(next);
+    const id = await bus.publish(this.key, { event: wire, final, revision });
+    this.lastEventId = id;
+    this.emit({ type: 'event', id, event: wire, final });
     const sender = this.deps.pushSender;
     if (sender) {
       for (const config of await store.listPushConfigs(this.key)) {

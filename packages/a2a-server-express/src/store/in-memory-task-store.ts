@@ -1,14 +1,17 @@
-import { isTerminalTaskState, RateLimitedError, type StreamResponse, type TaskPushNotificationConfig } from '@a2aplane/a2a-types';
+import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import {
   type SendKey,
-  type StoredEvent,
+  type StoredPushConfig,
   type StoredTask,
   type TaskKey,
   type TaskListPage,
   type TaskListQuery,
+  type TaskRecord,
+  TaskRevisionConflictError,
   type TaskStore,
+  type TaskWriteOptions,
   taskMapKey,
 } from './task-store.js';
 
@@ -21,15 +24,13 @@ export interface InMemoryTaskStoreOptions {
    */
   maxTasks?: number;
   /**
-   * Bytes all tasks may hold together (records, event logs and push configs, estimated on the high
+   * Bytes all tasks may hold together (records and push configs, estimated on the high
    * side: two bytes a character plus a fixed overhead per value). Evicts the oldest terminal tasks
    * to make room; refuses the write (`TaskStoreFullError`) when only live tasks are left. Default 256 MiB.
    */
   maxBytes?: number;
-  /** Bytes one task may hold (record, event log and push configs); a write beyond it is refused. Default 16 MiB. */
+  /** Bytes one task may hold (record and push configs); a write beyond it is refused. Default 16 MiB. */
   maxTaskBytes?: number;
-  /** Most events kept per task for replay; older ones are dropped. Default 1 000. */
-  maxEventsPerTask?: number;
   /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
   idempotencyTtlMs?: number;
   /** Most SendMessage keys kept; beyond it the oldest is forgotten. Default 10 000. */
@@ -41,12 +42,9 @@ export interface InMemoryTaskStoreOptions {
 interface Entry {
   record: StoredTask;
   recordBytes: number;
-  events: StoredEvent[];
-  eventBytes: number[];
-  seq: number;
-  push: Map<string, TaskPushNotificationConfig & { id: string }>;
+  push: Map<string, StoredPushConfig>;
   pushBytes: Map<string, number>;
-  /** recordBytes + the event bytes + the push config bytes. */
+  /** recordBytes + the push config bytes. */
   bytes: number;
 }
 
@@ -104,7 +102,6 @@ export class InMemoryTaskStore implements TaskStore {
   private endedHead = 0;
   private readonly terminalTtlMs: number;
   private readonly maxTasks: number;
-  private readonly maxEvents: number;
   private readonly maxBytes: number;
   private readonly maxTaskBytes: number;
   private readonly now: () => number;
@@ -115,7 +112,6 @@ export class InMemoryTaskStore implements TaskStore {
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
     this.maxTasks = options.maxTasks ?? 10_000;
-    this.maxEvents = options.maxEventsPerTask ?? 1_000;
     this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
     this.maxTaskBytes = options.maxTaskBytes ?? 16 * 1024 * 1024;
     this.now = options.now ?? Date.now;
@@ -237,28 +233,31 @@ export class InMemoryTaskStore implements TaskStore {
     return entry ? cloneStored(entry.record) : undefined;
   }
 
-  async upsert(record: StoredTask): Promise<void> {
+  async upsert(record: TaskRecord, options: TaskWriteOptions): Promise<number> {
     const key = { tenant: record.tenant, taskId: record.task.id };
     const k = taskMapKey(key);
     const existing = this.live(key);
+    const stored = existing?.record.revision ?? 0;
+    if (stored !== options.expectedRevision) throw new TaskRevisionConflictError(key, options.expectedRevision, stored);
+    const revision = stored + 1;
     const copy = cloneStoredSized(record);
-    const terminal = isTerminalTaskState(copy.value.task.status.state);
+    // The copy is the store's own object: the revision goes on it, not on the caller's record.
+    const value = copy.value as StoredTask;
+    value.revision = revision;
+    const terminal = isTerminalTaskState(value.task.status.state);
     if (existing) {
       this.reserve(k, existing.bytes, copy.bytes - existing.recordBytes, terminal);
-      existing.record = copy.value;
+      existing.record = value;
       this.resize(existing, copy.bytes - existing.recordBytes);
       existing.recordBytes = copy.bytes;
       this.track(k, existing.record);
-      return;
+      return revision;
     }
     this.sweep();
     this.reserve(k, 0, copy.bytes, terminal);
     const entry: Entry = {
-      record: copy.value,
+      record: value,
       recordBytes: copy.bytes,
-      events: [],
-      eventBytes: [],
-      seq: 0,
       push: new Map(),
       pushBytes: new Map(),
       bytes: 0,
@@ -266,6 +265,7 @@ export class InMemoryTaskStore implements TaskStore {
     this.entries.set(k, entry);
     this.resize(entry, copy.bytes);
     this.track(k, entry.record);
+    return revision;
   }
 
   async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
@@ -302,38 +302,7 @@ export class InMemoryTaskStore implements TaskStore {
     return existed;
   }
 
-  async appendEvent(key: TaskKey, event: StreamResponse): Promise<number> {
-    const entry = this.live(key);
-    if (!entry) throw new Error('appendEvent on a task that is not stored');
-    const copy = cloneStoredSized(event);
-    const k = taskMapKey(key);
-    // The log of a task counts towards its cap: its oldest events make room first.
-    while (entry.events.length > 0 && entry.bytes + copy.bytes > this.maxTaskBytes) this.dropOldestEvent(entry);
-    this.reserve(k, entry.bytes, copy.bytes, isTerminalTaskState(entry.record.task.status.state));
-    entry.seq += 1;
-    entry.events.push({ seq: entry.seq, event: copy.value });
-    entry.eventBytes.push(copy.bytes);
-    this.resize(entry, copy.bytes);
-    while (entry.events.length > this.maxEvents) this.dropOldestEvent(entry);
-    return entry.seq;
-  }
-
-  private dropOldestEvent(entry: Entry): void {
-    entry.events.shift();
-    this.resize(entry, -(entry.eventBytes.shift() ?? 0));
-  }
-
-  async readEvents(key: TaskKey, afterSeq: number): Promise<StoredEvent[]> {
-    const entry = this.live(key);
-    if (!entry) return [];
-    return entry.events.filter((e) => e.seq > afterSeq).map((e) => cloneStored(e));
-  }
-
-  async lastSeq(key: TaskKey): Promise<number> {
-    return this.live(key)?.seq ?? 0;
-  }
-
-  async putPushConfig(key: TaskKey, config: TaskPushNotificationConfig & { id: string }): Promise<void> {
+  async putPushConfig(key: TaskKey, config: StoredPushConfig): Promise<void> {
     const entry = this.live(key);
     if (!entry) return;
     const copy = cloneStoredSized(config);
@@ -344,7 +313,7 @@ export class InMemoryTaskStore implements TaskStore {
     this.resize(entry, copy.bytes - previous);
   }
 
-  async listPushConfigs(key: TaskKey): Promise<(TaskPushNotificationConfig & { id: string })[]> {
+  async listPushConfigs(key: TaskKey): Promise<StoredPushConfig[]> {
     return [...(this.live(key)?.push.values() ?? [])].map((c) => cloneStored(c));
   }
 
