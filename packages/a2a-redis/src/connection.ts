@@ -1,11 +1,28 @@
-import { createClient, type RedisClientType } from 'redis';
+import { createClient } from 'redis';
 import { RedisUnavailableError } from './errors.js';
 
 /** The node-redis client type this package works with (the default modules, RESP2). */
 export type RedisConnection = ReturnType<typeof createClient>;
 
-/** What the store, bus and ledgers need of a client: any node-redis v5 client, connected by its owner. */
-export type RedisClientLike = RedisClientType | RedisConnection;
+/**
+ * What the store, bus and ledgers use of a client: any node-redis v5 client, connected by its
+ * owner. Commands go through `sendCommand` (node-redis pipelines commands sent in one tick), which
+ * keeps this package off node-redis' very large generic command types.
+ */
+export interface RedisClientLike {
+  sendCommand(args: string[]): Promise<unknown>;
+  /** A new client with the same options (not connected): for the blocking reader and pub/sub. */
+  duplicate(): RedisClientLike;
+  connect(): Promise<unknown>;
+  destroy(): void;
+  readonly isReady: boolean;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  listenerCount(event: string): number;
+  /** Pub/sub (on a duplicate: a subscribed connection runs no other command). */
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string, listener?: (message: string) => void): Promise<unknown>;
+}
 
 export interface RedisConnectionOptions {
   /** Default `redis://127.0.0.1:6379` (`REDIS_URL` is not read here: configuration stays explicit). */
@@ -53,7 +70,7 @@ export function createRedisConnection(options: RedisConnectionOptions = {}): Red
       reconnectStrategy: (retries) => reconnectDelay(retries, maxDelay),
     },
   });
-  guardClient(client, options.onError);
+  guardClient(client as unknown as RedisClientLike, options.onError);
   return client;
 }
 
@@ -62,9 +79,8 @@ export function createRedisConnection(options: RedisConnectionOptions = {}): Red
  * reconnection, and an EventEmitter 'error' without a listener crashes the process.
  */
 export function guardClient(client: RedisClientLike, onError?: (error: Error) => void): void {
-  const emitter = client as unknown as { listenerCount(event: string): number; on(event: string, listener: (e: Error) => void): void };
-  if (onError) emitter.on('error', onError);
-  else if (emitter.listenerCount('error') === 0) emitter.on('error', () => {});
+  if (onError) client.on('error', onError);
+  else if (client.listenerCount('error') === 0) client.on('error', () => {});
 }
 
 /** The errors node-redis raises when it has no usable connection (by name: they come from any copy of the client). */

@@ -1,4 +1,5 @@
-// Shared connection and failure handling (redis19).
+// Task store, event bus, shared connection and failure handling (redis19).
+export { createRedisTaskEventBus, type RedisTaskEventBus, type RedisTaskEventBusOptions } from './bus/redis-task-event-bus.js';
 export {
   createRedisConnection,
   guardClient,
@@ -8,4 +9,6 @@ export {
   withDeadline,
 } from './connection.js';
 export { REDIS_UNAVAILABLE_ENTRY, type RedisUnavailableCause, RedisUnavailableError } from './errors.js';
+export type { RedisKeys } from './keys.js';
 export { defineScript, type RedisScript } from './script.js';
+export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './store/redis-task-store.js';

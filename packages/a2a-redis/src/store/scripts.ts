@@ -1,0 +1,61 @@
+import { defineScript } from '../script.js';
+
+/**
+ * Writes a task record if its stored revision is the expected one (compare-and-set), and keeps the
+ * ListTasks summary, the live-task set and the TTLs in step, in one atomic step.
+ * KEYS: task, summary, live, push
+ * ARGV: record JSON, expected revision ('0' = must not exist), owner, task id, summary JSON,
+ *       terminal ('1'|'0'), ttl ms, now ms, max live tasks, max record bytes, live member, live ttl ms
+ * Returns {'ok', revision} | {'conflict', stored revision} | {'full', limit}.
+ */
+export const UPSERT = defineScript(`
+local cur = redis.call('HGET', KEYS[1], 'rev') or '0'
+if cur ~= ARGV[2] then return {'conflict', cur} end
+local terminal = ARGV[6] == '1'
+if string.len(ARGV[1]) > tonumber(ARGV[10]) and not (terminal and string.len(ARGV[1]) <= tonumber(ARGV[10]) + 4096) then
+  return {'full', 'maxTaskBytes'}
+end
+local now = tonumber(ARGV[8])
+if cur == '0' and not terminal and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[9]) then
+  -- Live tasks a dead replica left behind (their keys expired) leave the set first.
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[12]))
+  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[9]) then return {'full', 'maxTasks'} end
+end
+local rev = tonumber(cur) + 1
+redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'rev', rev, 'owner', ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
+if terminal then redis.call('ZREM', KEYS[3], ARGV[11]) else redis.call('ZADD', KEYS[3], now, ARGV[11]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('PEXPIRE', KEYS[4], ARGV[7])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[12]) then redis.call('PEXPIRE', KEYS[2], ARGV[12]) end
+return {'ok', tostring(rev)}
+`);
+
+/**
+ * Deletes a task with its push configs and index entries (the caller read the owner, which never
+ * changes, to name the summary key).
+ * KEYS: task, push, live, summary   ARGV: task id, live member
+ */
+export const DELETE = defineScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('HDEL', KEYS[4], ARGV[1])
+return 1
+`);
+
+/** Stores a push config when the task exists, with the task's TTL. KEYS: task, push  ARGV: id, JSON, max configs. */
+export const PUT_PUSH = defineScript(`
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -2 then return 0 end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1
+`);
+
+/** Deletes a send key if it still names the task. KEYS: send key  ARGV: task id. */
+export const RELEASE_SEND = defineScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
