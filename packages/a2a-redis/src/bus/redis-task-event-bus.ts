@@ -103,6 +103,7 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
   const queues = new Set<EventQueue<TaskEventRecord>>();
   /** Cancel channel -> the handler of the task this replica runs. */
   const handlers = new Map<string, { handler: TaskCancelHandler; listener: (message: string) => void }>();
+  let subscriberClient: RedisClientLike | undefined;
   let subscriber: Promise<RedisClientLike> | undefined;
   let closed = false;
 
@@ -110,6 +111,7 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
   function pubsub(): Promise<RedisClientLike> {
     subscriber ??= (async () => {
       const sub = client.duplicate();
+      subscriberClient = sub;
       sub.on('error', onError);
       await sub.connect();
       return sub;
@@ -242,13 +244,15 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
       for (const queue of [...queues]) queue.end();
       handlers.clear();
       await reader.close();
-      const sub = subscriber;
+      // Not awaiting the connect: it may be waiting for a Redis that is down.
+      const sub = subscriberClient;
+      subscriberClient = undefined;
       subscriber = undefined;
       if (sub) {
         try {
-          (await sub).destroy();
+          sub.destroy();
         } catch {
-          // never connected
+          // already closed
         }
       }
     },

@@ -46,6 +46,7 @@ export class StreamReader {
   private readonly watches = new Set<Watch>();
   private readonly client: RedisClientLike;
   private reader: RedisClientLike | undefined;
+  private connecting: Promise<unknown> | undefined;
   private readerId: number | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
@@ -139,7 +140,6 @@ export class StreamReader {
   }
 
   private async connectReader(): Promise<RedisClientLike> {
-    if (this.reader?.isReady) return this.reader;
     if (!this.reader) {
       const reader = this.client.duplicate();
       reader.on('error', (e) => this.onError(e));
@@ -147,10 +147,14 @@ export class StreamReader {
         this.readerId = undefined;
       });
       this.reader = reader;
-      await reader.connect();
+      // The first connect may wait for Redis indefinitely (node-redis retries it): the loop only waits a while each turn.
+      this.connecting = reader.connect().catch((error: unknown) => this.onError(error));
     }
     const reader = this.reader;
-    if (!reader.isReady) throw new RedisUnavailableError('unreachable');
+    if (!reader.isReady) {
+      await Promise.race([this.connecting, new Promise((resolve) => setTimeout(resolve, 250))]);
+      if (!reader.isReady) throw new RedisUnavailableError('unreachable');
+    }
     return reader;
   }
 
