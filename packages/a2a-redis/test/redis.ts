@@ -18,7 +18,7 @@ export async function connectTestRedis(suite: string): Promise<TestRedisClient> 
     await client.connect();
     await client.ping();
   } catch (error) {
-    await client.destroy();
+    if (client.isOpen) client.destroy();
     throw new Error(
       `[${suite}] needs Redis at ${REDIS_URL} and could not reach it (${error instanceof Error ? error.message : String(error)}). ` +
         'Start one: `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`, or set REDIS_URL.',
@@ -41,7 +41,8 @@ export function testKeyPrefix(suite: string): string {
 }
 
 /** Deletes every key under `prefix` (SCAN, not KEYS, so a shared Redis isn't blocked). */
-export async function cleanKeys(client: TestRedisClient, prefix: string): Promise<void> {
+export async function cleanKeys(client: TestRedisClient | undefined, prefix: string): Promise<void> {
+  if (client === undefined) return; // never connected: nothing was written
   for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
     if (keys.length > 0) await client.del(keys);
   }
