@@ -108,7 +108,7 @@ describe('createRedisConcurrencySlots', () => {
   });
 
   it('2,000 concurrent acquires on 3 replicas grant exactly max', async () => {
-    const replicas = [];
+    const replicas: Array<ReturnType<typeof createRedisConcurrencySlots>> = [];
     for (let i = 0; i < 3; i++) replicas.push(createRedisConcurrencySlots({ client: await client(), keyPrefix: `${prefix}f:` }));
     closers.push(...replicas.map((r) => r.close));
     const grants = await Promise.all(Array.from({ length: 2000 }, (_, i) => replicas[i % 3]!.acquire('c', 's', 16)));
@@ -129,7 +129,7 @@ describe('createRedisConcurrencySlots', () => {
   });
 
   it('a Governor with TaskPolicyEngine on Redis slots: the default 16 per caller per skill holds across replicas', async () => {
-    const policies = [];
+    const policies: Governor[] = [];
     for (let i = 0; i < 2; i++) {
       const slots = createRedisConcurrencySlots({ client: await client(), keyPrefix: `${prefix}h:` });
       closers.push(slots.close);
