@@ -2,13 +2,15 @@
 export { createRedisTaskEventBus, type RedisTaskEventBus, type RedisTaskEventBusOptions } from './bus/redis-task-event-bus.js';
 export {
   createRedisConnection,
-  guardClient,
   type RedisClientLike,
   type RedisConnection,
   type RedisConnectionOptions,
-  withDeadline,
 } from './connection.js';
-export { REDIS_UNAVAILABLE_ENTRY, type RedisUnavailableCause, RedisUnavailableError } from './errors.js';
+export { type RedisUnavailableCause, RedisUnavailableError } from './errors.js';
 export type { RedisKeys } from './keys.js';
-export { defineScript, type RedisScript } from './script.js';
 export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './store/redis-task-store.js';
+// Governance: budget ledger, rate limiter, concurrency slots (redis19gov).
+export { createRedisBudgetLedger, type RedisBudgetLedger, type RedisBudgetLedgerOptions } from './governance/budget-ledger.js';
+export { createRedisConcurrencySlots, type RedisConcurrencySlotsOptions } from './governance/concurrency-slots.js';
+export { createRedisRateLimiter, type RedisRateLimiterOptions } from './governance/rate-limiter.js';
+export type { RedisCommandClient, RedisGovernanceOptions } from './governance/redis-script.js';

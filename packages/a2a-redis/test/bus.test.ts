@@ -3,14 +3,14 @@ import type { StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTaskEventBus, type RedisTaskEventBus } from '../src/bus/redis-task-event-bus.js';
 import { compareStreamIds } from '../src/bus/stream-id.js';
-import { cleanupPrefix, connectTestRedis, testPrefix } from './redis.js';
+import { cleanKeys, connectTestRedis, testKeyPrefix } from './redis.js';
 
 type Client = Awaited<ReturnType<typeof connectTestRedis>>;
 
 const key = { tenant: 't1', taskId: 'task-1' };
 const status = (n: number): StreamResponse =>
   ({ statusUpdate: { taskId: 'task-1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' }, metadata: { n } } }) as StreamResponse;
-const n = (r: TaskEventRecord): number => (r.event as { statusUpdate: { metadata: { n: number } } }).statusUpdate.metadata.n;
+const n = (r: TaskEventRecord): number => (r.event as unknown as { statusUpdate: { metadata: { n: number } } }).statusUpdate.metadata.n;
 
 /** Reads `count` records (or until the subscription ends). */
 async function take(sub: TaskSubscription, count: number): Promise<TaskEventRecord[]> {
@@ -32,7 +32,7 @@ describe('createRedisTaskEventBus (needs Redis)', () => {
   const buses: TaskEventBus[] = [];
   /** Two replicas: two buses on two connections sharing one prefix. */
   const pair = (options: Partial<Parameters<typeof createRedisTaskEventBus>[0]> = {}): [RedisTaskEventBus, RedisTaskEventBus] => {
-    const keyPrefix = testPrefix('bus');
+    const keyPrefix = testKeyPrefix('bus');
     prefixes.push(keyPrefix);
     const a = createRedisTaskEventBus({ client: clientA, keyPrefix, ...options });
     const b = createRedisTaskEventBus({ client: clientB, keyPrefix, ...options });
@@ -48,7 +48,7 @@ describe('createRedisTaskEventBus (needs Redis)', () => {
     for (const bus of buses.splice(0)) await bus.close();
   });
   afterAll(async () => {
-    for (const p of prefixes) await cleanupPrefix(clientA, p);
+    for (const p of prefixes) await cleanKeys(clientA, p);
     await clientA.quit();
     await clientB.quit();
   });

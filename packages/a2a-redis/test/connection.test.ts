@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisConnection, reconnectDelay, withDeadline } from '../src/connection.js';
 import { RedisUnavailableError } from '../src/errors.js';
 import { defineScript } from '../src/script.js';
-import { cleanupPrefix, connectTestRedis, testPrefix } from './redis.js';
+import { cleanKeys, connectTestRedis, testKeyPrefix } from './redis.js';
 
 describe('connection failure handling (needs Redis)', () => {
   let client: Awaited<ReturnType<typeof connectTestRedis>>;
-  const prefix = testPrefix('connection');
+  const prefix = testKeyPrefix('connection');
 
   beforeAll(async () => {
     client = await connectTestRedis('a2a-redis connection tests');
   });
   afterAll(async () => {
-    await cleanupPrefix(client, prefix);
+    await cleanKeys(client, prefix);
     await client.quit();
   });
 
@@ -26,9 +26,12 @@ describe('connection failure handling (needs Redis)', () => {
     const unavailable = error as RedisUnavailableError;
     expect(unavailable.httpStatus).toBe(503);
     expect(unavailable.grpcStatus).toBe('UNAVAILABLE');
-    expect(unavailable.reason).toBe('STORE_UNAVAILABLE');
+    expect(unavailable.reason).toBe('SERVICE_UNAVAILABLE');
     expect(unavailable.retryable).toBe(true);
-    expect(unavailable.toRestError().error.details[0]).toMatchObject({ reason: 'STORE_UNAVAILABLE', metadata: { retryAfterSeconds: '1' } });
+    expect(unavailable.toRestError().error.details[0]).toMatchObject({
+      reason: 'SERVICE_UNAVAILABLE',
+      metadata: { retryAfterSeconds: '1' },
+    });
     expect(unavailable.message).not.toMatch(/127\.0\.0\.1/);
     dead.destroy();
     await connecting;

@@ -5,8 +5,7 @@ import { createRedisTaskEventBus } from '../src/bus/redis-task-event-bus.js';
 import { createRedisConnection, type RedisConnection } from '../src/connection.js';
 import { RedisUnavailableError } from '../src/errors.js';
 import { createRedisTaskStore } from '../src/store/redis-task-store.js';
-import { type RedisProxy, startRedisProxy } from './proxy.js';
-import { cleanupPrefix, connectTestRedis, testPrefix } from './redis.js';
+import { cleanKeys, connectTestRedis, type RedisProxy, startRedisProxy, testKeyPrefix } from './redis.js';
 
 const record = (taskId: string): TaskRecord => ({
   tenant: 't',
@@ -34,7 +33,7 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
   let proxy: RedisProxy;
   let client: RedisConnection;
   const errors: Error[] = [];
-  const prefix = testPrefix('failure');
+  const prefix = testKeyPrefix('failure');
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown): void => {
     rejections.push(reason);
@@ -51,7 +50,7 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
     process.off('unhandledRejection', onRejection);
     client.destroy();
     await proxy.close();
-    await cleanupPrefix(direct, prefix);
+    await cleanKeys(direct, prefix);
     await direct.quit();
   });
 
@@ -62,7 +61,7 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
       await store.upsert(record(`ack-${i}`), { expectedRevision: 0 });
       acknowledged.push(`ack-${i}`);
     }
-    await proxy.cut();
+    await proxy.down();
     const started = Date.now();
     const results = await Promise.allSettled([
       store.get({ tenant: 't', taskId: 'ack-0' }),
@@ -77,7 +76,7 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
       expect(RedisUnavailableError.isInstance(reason)).toBe(true);
       expect(reason.httpStatus).toBe(503);
     }
-    await proxy.restore();
+    await proxy.up();
     const back = await eventually(() => store.get({ tenant: 't', taskId: 'ack-0' }));
     expect(back?.revision).toBe(1);
     for (const id of acknowledged) expect((await store.get({ tenant: 't', taskId: id }))?.revision).toBe(1);
@@ -92,8 +91,8 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
     const error = await store.get({ tenant: 't', taskId: 'ack-1' }).catch((e: unknown) => e);
     expect((error as RedisUnavailableError).metadata.cause).toBe('timeout');
     // The stalled connection may hold replies forever: cut it so the client reconnects.
-    await proxy.cut();
-    await proxy.restore();
+    await proxy.down();
+    await proxy.up();
     expect(await eventually(() => store.get({ tenant: 't', taskId: 'ack-1' }))).toBeDefined();
   });
 
@@ -104,15 +103,15 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
     const sub = (await bus.subscribe(key)) as TaskSubscription;
     const seen: number[] = [];
     const reading = (async () => {
-      for await (const r of sub) seen.push((r.event as { statusUpdate: { metadata: { n: number } } }).statusUpdate.metadata.n);
+      for await (const r of sub) seen.push((r.event as unknown as { statusUpdate: { metadata: { n: number } } }).statusUpdate.metadata.n);
     })();
     for (let i = 1; i <= 5; i++) await publisher.publish(key, { event: event(i), final: false, revision: i });
     await eventually(async () => expect(seen.length).toBe(5));
-    await proxy.cut();
+    await proxy.down();
     // Published while the subscriber's replica cannot reach Redis.
     for (let i = 6; i <= 10; i++) await publisher.publish(key, { event: event(i), final: false, revision: i });
     await new Promise((r) => setTimeout(r, 300));
-    await proxy.restore();
+    await proxy.up();
     for (let i = 11; i <= 15; i++) await publisher.publish(key, { event: event(i), final: i === 15, revision: i });
     await reading;
     expect(seen).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
@@ -128,25 +127,25 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
         // none expected
       }
     })();
-    await proxy.cut();
+    await proxy.down();
     const error = await reading.catch((e: unknown) => e);
     expect(RedisUnavailableError.isInstance(error)).toBe(true);
     expect(SlowConsumerError.isInstance(error)).toBe(false);
-    await proxy.restore();
+    await proxy.up();
     await bus.close();
   });
 
   it('publish and cancel requests fail with 503 while Redis is away; nothing crashed the process', async () => {
     const bus = createRedisTaskEventBus({ client, keyPrefix: prefix, commandTimeoutMs: 300 });
-    await proxy.cut();
+    await proxy.down();
     await expect(bus.publish({ tenant: 't', taskId: 'p' }, { event: event(1), final: false, revision: 1 })).rejects.toMatchObject({
       httpStatus: 503,
     });
-    await expect(bus.requestCancel({ tenant: 't', taskId: 'p' }, {})).rejects.toMatchObject({ reason: 'STORE_UNAVAILABLE' });
-    await expect(bus.read({ tenant: 't', taskId: 'p' })).rejects.toMatchObject({ reason: 'STORE_UNAVAILABLE' });
+    await expect(bus.requestCancel({ tenant: 't', taskId: 'p' }, {})).rejects.toMatchObject({ reason: 'SERVICE_UNAVAILABLE' });
+    await expect(bus.read({ tenant: 't', taskId: 'p' })).rejects.toMatchObject({ reason: 'SERVICE_UNAVAILABLE' });
     // A cancel handler registered during the outage must not throw (it takes effect when Redis is back).
     const off = bus.onCancel({ tenant: 't', taskId: 'p' }, () => {});
-    await proxy.restore();
+    await proxy.up();
     await eventually(() => bus.publish({ tenant: 't', taskId: 'p' }, { event: event(2), final: false, revision: 2 }));
     off();
     await bus.close();

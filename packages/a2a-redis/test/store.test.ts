@@ -1,8 +1,10 @@
 import { type TaskRecord, TaskRevisionConflictError, TaskStoreFullError } from '@a2aplane/a2a-server-express';
-import type { TaskState } from '@a2aplane/a2a-types';
+import type { Task } from '@a2aplane/a2a-types';
+
+type TaskState = Task['status']['state'];
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTaskStore } from '../src/store/redis-task-store.js';
-import { cleanupPrefix, connectTestRedis, testPrefix } from './redis.js';
+import { cleanKeys, connectTestRedis, testKeyPrefix } from './redis.js';
 
 type Client = Awaited<ReturnType<typeof connectTestRedis>>;
 
@@ -19,7 +21,7 @@ describe('createRedisTaskStore (needs Redis)', () => {
   let other: Client;
   const prefixes: string[] = [];
   const fresh = (options: Partial<Parameters<typeof createRedisTaskStore>[0]> = {}, on?: Client) => {
-    const keyPrefix = testPrefix('store');
+    const keyPrefix = testKeyPrefix('store');
     prefixes.push(keyPrefix);
     return createRedisTaskStore({ client: on ?? client, keyPrefix, ...options });
   };
@@ -29,7 +31,7 @@ describe('createRedisTaskStore (needs Redis)', () => {
     other = await connectTestRedis('a2a-redis task store tests');
   });
   afterAll(async () => {
-    for (const p of prefixes) await cleanupPrefix(client, p);
+    for (const p of prefixes) await cleanKeys(client, p);
     await client.quit();
     await other.quit();
   });

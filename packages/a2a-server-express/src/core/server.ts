@@ -43,14 +43,26 @@ import { ExecutionSignal } from './execution-signal.js';
 import { findInputLimitViolation, type InputLimits, resolveInputLimits } from './input-limits.js';
 import { ExecutorRequestContext } from './request-context.js';
 import { type Listener, type RuntimeSignal, TaskRuntime } from './task-runtime.js';
-import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
+import type {
+  AuthenticationRequest,
+  Authenticator,
+  Principal,
+  PushSender,
+  RateLimiter,
+  RateLimitVerdict,
+  StreamEvent,
+  WebhookUrlCheck,
+} from './types.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
 export interface GovernedTaskLike {
   readonly context: TaskContextLike;
   /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
-  /** May return a limit `A2AError` (a budget cut): the task then ends FAILED with it. Other results are ignored. */
+  /**
+   * May return a limit `A2AError` (a budget cut), or a promise of one (a shared ledger): the task
+   * then ends FAILED with it. Other results are ignored.
+   */
   meterTokens(tokens: number): unknown;
   /** USD reported by the executor while it runs (`reportUsage`), checked against cost limits; as `meterTokens`. */
   meterUsd?(usd: number): unknown;
@@ -295,9 +307,15 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   async function resolveCaller(request: CoreRequest): Promise<Caller> {
     const negotiated = negotiateVersion(request.version);
     if (!negotiated.ok) throw negotiated.error;
-    const takeToken = (key: string): void => {
+    const checkVerdict = (verdict: RateLimitVerdict): void => {
+      if (!verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
+    };
+    // Awaited only when the limiter is shared (answers with a promise): the in-process path stays synchronous.
+    const takeToken = (key: string): Promise<void> | undefined => {
       const verdict = options.rateLimiter?.take(key);
-      if (verdict && !verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
+      if (verdict instanceof Promise) return verdict.then(checkVerdict);
+      if (verdict) checkVerdict(verdict);
+      return undefined;
     };
     const clientKey = `client:${request.clientKey ?? 'anonymous'}`;
     let principal = request.principal;
@@ -306,11 +324,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         principal = await options.authenticate(request.auth);
       } catch (error) {
         // Failed logins spend the client's tokens, so credentials cannot be guessed at full speed.
-        takeToken(clientKey);
+        await takeToken(clientKey);
         throw A2AError.isInstance(error) ? error : new UnauthenticatedError();
       }
     }
-    takeToken(principal ? `principal:${principal.id}` : clientKey);
+    const pending = takeToken(principal ? `principal:${principal.id}` : clientKey);
+    if (pending) await pending;
     const extensions = splitExtensions(request.extensions);
     const missing = requiredExtensions.filter((uri) => !extensions.includes(uri));
     if (missing.length > 0) {
@@ -470,11 +489,11 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       reportUsage(reported) {
         if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
           usage.tokens += reported.tokens;
-          endForLimit(runtime, governed?.meterTokens(reported.tokens), contextId);
+          endForCut(runtime, governed?.meterTokens(reported.tokens), contextId);
         }
         if (typeof reported?.usd === 'number' && reported.usd > 0) {
           usage.usd += reported.usd;
-          endForLimit(runtime, governed?.meterUsd?.(reported.usd), contextId);
+          endForCut(runtime, governed?.meterUsd?.(reported.usd), contextId);
         }
       },
     };
@@ -566,6 +585,16 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     void runtime
       .enqueue(() => failForLimit(runtime, reason, contextId))
       .catch((error: unknown) => onError('ending a task on a limit failed', error));
+  }
+
+  /** A meter call's budget cut, or a promise of it from a shared ledger: ends the task as `endForLimit`. */
+  function endForCut(runtime: TaskRuntime, cut: unknown, contextId: string): void {
+    if (cut instanceof Promise)
+      void cut.then(
+        (settled: unknown) => endForLimit(runtime, settled, contextId),
+        () => undefined,
+      );
+    else endForLimit(runtime, cut, contextId);
   }
 
   /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */
