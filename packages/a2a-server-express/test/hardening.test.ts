@@ -192,10 +192,10 @@ describe('failures on the request path end the task, never the process', () => {
       const store = new InMemoryTaskStore();
       const upsert = store.upsert.bind(store);
       let writes = 0;
-      store.upsert = async (record) => {
+      store.upsert = async (record, options) => {
         writes += 1;
         if (writes > 1) throw new Error('disk gone');
-        return upsert(record);
+        return upsert(record, options);
       };
       const errors: string[] = [];
       const url = await start('node:http', { store, onError: (message) => errors.push(message) });

@@ -1,6 +1,7 @@
 import type { Task, TaskState } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
-import { InMemoryTaskStore } from '../src/index.js';
+import { InMemoryTaskStore, TaskRevisionConflictError } from '../src/index.js';
+import { putTask } from './fixtures/put-task.js';
 
 const task = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, timestamp: string, contextId = 'c'): Task => ({
   id,
@@ -12,8 +13,8 @@ describe('InMemoryTaskStore', () => {
   it('expires terminal tasks after the TTL, keeps live ones', async () => {
     let now = 0;
     const store = new InMemoryTaskStore({ terminalTtlMs: 1000, now: () => now });
-    await store.upsert({ tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 0 });
-    await store.upsert({ tenant: '', owner: 'a', task: task('live', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    await putTask(store, { tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    await putTask(store, { tenant: '', owner: 'a', task: task('live', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 0 });
     now = 2000;
     expect(await store.get({ tenant: '', taskId: 'done' })).toBeUndefined();
     expect(await store.get({ tenant: '', taskId: 'live' })).toBeDefined();
@@ -21,9 +22,9 @@ describe('InMemoryTaskStore', () => {
 
   it('evicts the oldest terminal task first when full', async () => {
     const store = new InMemoryTaskStore({ maxTasks: 2 });
-    await store.upsert({ tenant: '', owner: 'a', task: task('working', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 1 });
-    await store.upsert({ tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 2 });
-    await store.upsert({ tenant: '', owner: 'a', task: task('new', 'TASK_STATE_SUBMITTED', '2026-01-01T00:00:00Z'), updatedAt: 3 });
+    await putTask(store, { tenant: '', owner: 'a', task: task('working', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 1 });
+    await putTask(store, { tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 2 });
+    await putTask(store, { tenant: '', owner: 'a', task: task('new', 'TASK_STATE_SUBMITTED', '2026-01-01T00:00:00Z'), updatedAt: 3 });
     expect(await store.get({ tenant: '', taskId: 'done' })).toBeUndefined();
     expect(await store.get({ tenant: '', taskId: 'working' })).toBeDefined();
     expect(await store.get({ tenant: '', taskId: 'new' })).toBeDefined();
@@ -33,7 +34,7 @@ describe('InMemoryTaskStore', () => {
     let now = 0;
     const store = new InMemoryTaskStore({ terminalTtlMs: 1000, maxTasks: 3, now: () => now });
     const put = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, at: number) =>
-      store.upsert({ tenant: '', owner: 'a', task: task(id, state, '2026-01-01T00:00:00Z'), updatedAt: at });
+      putTask(store, { tenant: '', owner: 'a', task: task(id, state, '2026-01-01T00:00:00Z'), updatedAt: at });
     await put('a', 'TASK_STATE_WORKING', 0);
     await put('b', 'TASK_STATE_WORKING', 0);
     now = 900;
@@ -55,11 +56,11 @@ describe('InMemoryTaskStore', () => {
 
   it('forgets a deleted task everywhere and stays bounded under many inserts', async () => {
     const store = new InMemoryTaskStore({ maxTasks: 100, now: () => 5000 });
-    await store.upsert({ tenant: '', owner: 'a', task: task('gone', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 0 });
+    await putTask(store, { tenant: '', owner: 'a', task: task('gone', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 0 });
     expect(await store.delete({ tenant: '', taskId: 'gone' })).toBe(true);
     expect(await store.delete({ tenant: '', taskId: 'gone' })).toBe(false);
     for (let i = 0; i < 5000; i++) {
-      await store.upsert({ tenant: '', owner: 'a', task: task(`t${i}`, 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: i });
+      await putTask(store, { tenant: '', owner: 'a', task: task(`t${i}`, 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: i });
     }
     const page = await store.list({ tenant: '', owner: 'a', pageSize: 100 });
     expect(page?.totalSize).toBe(100);
@@ -70,15 +71,15 @@ describe('InMemoryTaskStore', () => {
   it('lists by owner and tenant, newest status first, with filters and stable cursors', async () => {
     const store = new InMemoryTaskStore({ now: () => 10 });
     for (let i = 0; i < 7; i++) {
-      await store.upsert({
+      await putTask(store, {
         tenant: 't',
         owner: 'a',
         task: task(`t${i}`, i % 2 ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_WORKING', `2026-01-01T00:00:0${i}Z`, i < 3 ? 'x' : 'y'),
         updatedAt: i,
       });
     }
-    await store.upsert({ tenant: 't', owner: 'b', task: task('other', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
-    await store.upsert({ tenant: 'u', owner: 'a', task: task('tenant-u', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
+    await putTask(store, { tenant: 't', owner: 'b', task: task('other', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
+    await putTask(store, { tenant: 'u', owner: 'a', task: task('tenant-u', 'TASK_STATE_WORKING', '2026-01-01T00:00:09Z'), updatedAt: 9 });
     const first = await store.list({ tenant: 't', owner: 'a', pageSize: 3 });
     expect(first?.records.map((r) => r.task.id)).toEqual(['t6', 't5', 't4']);
     expect(first?.totalSize).toBe(7);
@@ -95,17 +96,23 @@ describe('InMemoryTaskStore', () => {
     expect(await store.list({ tenant: 't', owner: 'a', pageSize: 10, pageToken: '!!' })).toBeUndefined();
   });
 
-  it('keeps a per-task event log with increasing sequence numbers', async () => {
-    const store = new InMemoryTaskStore({ maxEventsPerTask: 3 });
+  it('writes by compare-and-set on the revision, and hands out copies', async () => {
+    const store = new InMemoryTaskStore();
     const key = { tenant: '', taskId: 'a' };
-    await store.upsert({ tenant: '', owner: '', task: task('a', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 0 });
-    for (let i = 0; i < 5; i++) {
-      expect(await store.appendEvent(key, { statusUpdate: { taskId: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } })).toBe(
-        i + 1,
-      );
-    }
-    expect((await store.readEvents(key, 3)).map((e) => e.seq)).toEqual([4, 5]);
-    expect((await store.readEvents(key, 0)).map((e) => e.seq)).toEqual([3, 4, 5]);
-    expect(await store.lastSeq(key)).toBe(5);
+    const record = { tenant: '', owner: 'o', task: task('a', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: Date.now() };
+    expect(await store.upsert(record, { expectedRevision: 0 })).toBe(1);
+    await expect(store.upsert(record, { expectedRevision: 0 })).rejects.toSatisfy(
+      (error) => TaskRevisionConflictError.isInstance(error) && error.expectedRevision === 0 && error.actualRevision === 1,
+    );
+    expect(
+      await store.upsert({ ...record, task: task('a', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:01Z') }, { expectedRevision: 1 }),
+    ).toBe(2);
+    // A writer that read revision 1 lost: nothing it wrote is stored.
+    await expect(store.upsert(record, { expectedRevision: 1 })).rejects.toThrow(TaskRevisionConflictError);
+    const stored = await store.get(key);
+    expect(stored?.revision).toBe(2);
+    expect(stored?.task.status.state).toBe('TASK_STATE_COMPLETED');
+    (stored as { task: Task }).task.status.state = 'TASK_STATE_FAILED';
+    expect((await store.get(key))?.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
 });

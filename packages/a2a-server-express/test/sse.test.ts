@@ -123,9 +123,9 @@ describe('SSE streaming (spec §3.5.2, ADR M2)', () => {
       headers: { ...V1, 'Last-Event-ID': seen[1]?.id as string },
     });
     const { events } = await readSse(resumed);
-    const log = await server.server.store.readEvents({ tenant: '', taskId }, 0);
+    const log = (await server.server.eventBus.read({ tenant: '', taskId }))?.events ?? [];
     const all = [...seen.map((e) => ({ id: e.id, data: e.data.result })), ...events.map((e) => ({ id: e.id, data: e.data }))];
-    expect(all).toEqual(log.map((e) => ({ id: String(e.seq), data: e.event })));
+    expect(all).toEqual(log.map((e) => ({ id: e.id, data: e.event })));
   });
 
   it('SubscribeToTask: current Task first; unknown task 404; terminal task is UnsupportedOperation', async () => {

@@ -1,7 +1,7 @@
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { TaskRuntime } from '../src/core/task-runtime.js';
-import { InMemoryTaskStore, TaskStoreFullError } from '../src/index.js';
+import { createInMemoryTaskEventBus, InMemoryTaskStore, TaskStoreFullError } from '../src/index.js';
 
 const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
   taskId,
@@ -14,13 +14,14 @@ function runtimeWithLog(): { runtime: TaskRuntime; order: string[]; errors: stri
   const errors: string[] = [];
   const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', {
     store: new InMemoryTaskStore(),
+    bus: createInMemoryTaskEventBus(),
     pushSender: undefined,
     onAgentError: (message) => errors.push(message),
   });
   runtime.addListener((signal) => {
     if (signal.type !== 'event') return;
     const event: StreamResponse = signal.event;
-    order.push(`${signal.seq}:${event.task ? 'task' : (event.statusUpdate?.status.state ?? 'other')}`);
+    order.push(`${signal.id}:${event.task ? 'task' : (event.statusUpdate?.status.state ?? 'other')}`);
   });
   return { runtime, order, errors };
 }
@@ -47,10 +48,10 @@ describe('TaskRuntime write queue', () => {
     const store = (runtime as unknown as { deps: { store: InMemoryTaskStore } }).deps.store;
     const upsert = store.upsert.bind(store);
     let calls = 0;
-    store.upsert = async (record) => {
+    store.upsert = async (record, options) => {
       calls += 1;
       if (calls === 2) throw new Error('store hiccup');
-      return upsert(record);
+      return upsert(record, options);
     };
     runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
     runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
@@ -64,14 +65,22 @@ describe('TaskRuntime write queue', () => {
 
   it("a first event the store refuses fails the listeners with the store's wire error", async () => {
     const store = new InMemoryTaskStore({ maxTasks: 1 });
-    await store.upsert({
-      tenant: '',
-      owner: '',
-      task: { id: 'other', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
-      updatedAt: 0,
-    });
+    await store.upsert(
+      {
+        tenant: '',
+        owner: '',
+        task: { id: 'other', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+        updatedAt: 0,
+      },
+      { expectedRevision: 0 },
+    );
     const errors: unknown[] = [];
-    const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', { store, pushSender: undefined, onAgentError: () => undefined });
+    const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', {
+      store,
+      bus: createInMemoryTaskEventBus(),
+      pushSender: undefined,
+      onAgentError: () => undefined,
+    });
     runtime.addListener((signal) => {
       if (signal.type === 'error') errors.push(signal.error);
     });

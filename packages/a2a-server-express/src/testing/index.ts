@@ -1,0 +1,7 @@
+export type { ContractTestApi } from './contract-api.js';
+export {
+  describeTaskEventBusContract,
+  type TaskEventBusContractBackend,
+  type TaskEventBusContractOptions,
+} from './task-event-bus-contract.js';
+export { describeTaskStoreContract, type TaskStoreContractLimits, type TaskStoreContractOptions } from './task-store-contract.js';
