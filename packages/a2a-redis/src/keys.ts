@@ -17,6 +17,8 @@ export interface RedisKeys {
   summary(tenant: string, owner: string): string;
   /** Tasks that are not terminal (a sorted set by update time), for the capacity check. */
   live(): string;
+  /** Terminal tasks (a sorted set by the time they ended): evicted oldest first at capacity. */
+  ended(): string;
   /** An idempotent SendMessage key. */
   send(tenant: string, owner: string, messageId: string): string;
 }
@@ -43,6 +45,7 @@ export function createKeys(keyPrefix: string): RedisKeys {
     cancelChannel: (tenant, taskId) => `${prefix}cancel:${tag(tenant, taskId)}`,
     summary: (tenant, owner) => `${prefix}summary:${enc(tenant)}:${enc(owner)}`,
     live: () => `${prefix}live`,
+    ended: () => `${prefix}ended`,
     send: (tenant, owner, messageId) => `${prefix}send:${enc(tenant)}:${enc(owner)}:${enc(messageId)}`,
   };
 }

@@ -100,7 +100,7 @@ describe('createRedisTaskStore (needs Redis)', () => {
     expect(page?.totalSize).toBe(1);
   });
 
-  it('refuses a new live task beyond maxTasks (TaskStoreFullError, 429) until one ends', async () => {
+  it('at maxTasks evicts the task that ended first, and refuses a new task (TaskStoreFullError, 429) when all are live', async () => {
     const store = fresh({ maxTasks: 2 });
     await store.upsert(record('1'), { expectedRevision: 0 });
     await store.upsert(record('2'), { expectedRevision: 0 });
@@ -110,6 +110,8 @@ describe('createRedisTaskStore (needs Redis)', () => {
     expect((full as TaskStoreFullError).httpStatus).toBe(429);
     await store.upsert(record('1', 'TASK_STATE_COMPLETED'), { expectedRevision: 1 });
     expect(await store.upsert(record('3'), { expectedRevision: 0 })).toBe(1);
+    expect(await store.get({ tenant: 't1', taskId: '1' })).toBeUndefined();
+    expect((await store.list({ tenant: 't1', owner: 'alice', pageSize: 10 }))?.totalSize).toBe(2);
     // Writes to existing tasks are never refused for the count.
     expect(await store.upsert(record('2'), { expectedRevision: 1 })).toBe(2);
   });

@@ -28,7 +28,10 @@ export interface RedisTaskStoreOptions {
    * mid-task leaves it behind; Redis forgets it then). Default 24 hours.
    */
   liveTtlMs?: number;
-  /** Most tasks that are not terminal at once; a new one beyond it is refused (`TaskStoreFullError`, 429). Default 10 000. */
+  /**
+   * Most tasks kept. A new task beyond it evicts the task that ended first; when every task is
+   * live, it is refused (`TaskStoreFullError`, 429) rather than evict one. Default 10 000.
+   */
   maxTasks?: number;
   /** Largest task record in bytes of JSON; a bigger write is refused (`TaskStoreFullError`) unless a small overshoot ends the task. Default 16 MiB. */
   maxTaskBytes?: number;
@@ -110,7 +113,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
   const timeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000);
   const now = options.now ?? Date.now;
   const run = <T>(fn: () => Promise<T>): Promise<T> => withDeadline(timeoutMs, fn);
-  const liveMember = (key: TaskKey): string => keys.task(key.tenant, key.taskId);
+  const setMember = (key: TaskKey): string => keys.task(key.tenant, key.taskId);
 
   async function upsert(record: TaskRecord, writeOptions: TaskWriteOptions): Promise<number> {
     const { tenant, owner } = record;
@@ -126,7 +129,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
     const reply = (await run(() =>
       UPSERT.run(
         client,
-        [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId)],
+        [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId), keys.ended()],
         [
           json,
           String(expected),
@@ -138,8 +141,10 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
           String(at),
           String(maxTasks),
           String(maxTaskBytes),
-          liveMember({ tenant, taskId }),
+          setMember({ tenant, taskId }),
           String(liveTtlMs),
+          keys.prefix,
+          String(ttlMs),
         ],
       ),
     )) as [string, string];
@@ -220,8 +225,14 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
       const deleted = await run(() =>
         DELETE.run(
           client,
-          [keys.task(key.tenant, key.taskId), keys.push(key.tenant, key.taskId), keys.live(), keys.summary(key.tenant, owner)],
-          [key.taskId, liveMember(key)],
+          [
+            keys.task(key.tenant, key.taskId),
+            keys.push(key.tenant, key.taskId),
+            keys.live(),
+            keys.summary(key.tenant, owner),
+            keys.ended(),
+          ],
+          [key.taskId, setMember(key)],
         ),
       );
       return deleted === 1;

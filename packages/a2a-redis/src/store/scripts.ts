@@ -2,10 +2,12 @@ import { defineScript } from '../script.js';
 
 /**
  * Writes a task record if its stored revision is the expected one (compare-and-set), and keeps the
- * ListTasks summary, the live-task set and the TTLs in step, in one atomic step.
- * KEYS: task, summary, live, push
+ * ListTasks summary, the live and ended sets (capacity) and the TTLs in step, in one atomic step.
+ * A new task at capacity evicts the task that ended first; with none ended it is refused.
+ * KEYS: task, summary, live, push, ended
  * ARGV: record JSON, expected revision ('0' = must not exist), owner, task id, summary JSON,
- *       terminal ('1'|'0'), ttl ms, now ms, max live tasks, max record bytes, live member, live ttl ms
+ *       terminal ('1'|'0'), ttl ms, now ms, max tasks, max record bytes, set member, live ttl ms,
+ *       key prefix, terminal ttl ms
  * Returns {'ok', revision} | {'conflict', stored revision} | {'full', limit}.
  */
 export const UPSERT = defineScript(`
@@ -16,15 +18,28 @@ if string.len(ARGV[1]) > tonumber(ARGV[10]) and not (terminal and string.len(ARG
   return {'full', 'maxTaskBytes'}
 end
 local now = tonumber(ARGV[8])
-if cur == '0' and not terminal and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[9]) then
-  -- Live tasks a dead replica left behind (their keys expired) leave the set first.
+if cur == '0' then
+  -- Set members whose task expired (a replica died, a TTL ran out) leave first.
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[12]))
-  if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[9]) then return {'full', 'maxTasks'} end
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[14]))
+  while redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[9]) do
+    local victim = redis.call('ZPOPMIN', KEYS[5])[1]
+    if not victim then return {'full', 'maxTasks'} end
+    local idx = redis.call('HGET', victim, 'idx')
+    if idx then redis.call('HDEL', idx, redis.call('HGET', victim, 'id')) end
+    redis.call('DEL', victim, ARGV[13] .. 'push:' .. string.sub(victim, string.len(ARGV[13]) + 6))
+  end
 end
 local rev = tonumber(cur) + 1
-redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'rev', rev, 'owner', ARGV[3])
+redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'rev', rev, 'owner', ARGV[3], 'id', ARGV[4], 'idx', KEYS[2])
 redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
-if terminal then redis.call('ZREM', KEYS[3], ARGV[11]) else redis.call('ZADD', KEYS[3], now, ARGV[11]) end
+if terminal then
+  redis.call('ZREM', KEYS[3], ARGV[11])
+  redis.call('ZADD', KEYS[5], now, ARGV[11])
+else
+  redis.call('ZREM', KEYS[5], ARGV[11])
+  redis.call('ZADD', KEYS[3], now, ARGV[11])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
 redis.call('PEXPIRE', KEYS[4], ARGV[7])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[12]) then redis.call('PEXPIRE', KEYS[2], ARGV[12]) end
@@ -34,12 +49,13 @@ return {'ok', tostring(rev)}
 /**
  * Deletes a task with its push configs and index entries (the caller read the owner, which never
  * changes, to name the summary key).
- * KEYS: task, push, live, summary   ARGV: task id, live member
+ * KEYS: task, push, live, summary, ended   ARGV: task id, set member
  */
 export const DELETE = defineScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[5], ARGV[2])
 redis.call('HDEL', KEYS[4], ARGV[1])
 return 1
 `);
