@@ -159,6 +159,22 @@ describe('createRedisBudgetLedger: replicas', () => {
     expect((await live.refresh()).window?.usd).toBe(1);
   });
 
+  it('spend metered after a lease expired is still recorded; every ledger key carries a TTL', async () => {
+    const prefix = freshPrefix();
+    const ledger = await replica(prefix, { maxUsdPerMinute: 1, leaseMs: 60 });
+    const ticket = await ledger.acquire({ estimatedUsd: 0.2 });
+    await ledger.meter(await ledger.acquire({ estimatedUsd: 0.1 }), { usd: 0.1 });
+    ledger.close(); // no renewals: the first ticket's lease runs out
+    await sleep(200);
+    expect((await ledger.refresh()).reserved.usd).toBe(0);
+    await ledger.meter(ticket, { usd: 0.3 });
+    expect((await ledger.refresh()).window?.usd).toBe(0.4);
+    const keys: string[] = [];
+    for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 100 })) keys.push(...batch);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) expect(await admin.pTTL(key)).toBeGreaterThan(0);
+  });
+
   it('a Governor on the Redis ledger (async path, no tryAcquire) admits and meters across replicas', async () => {
     const prefix = freshPrefix();
     const a = new Governor({ selfAgentId: 'a', budget: await replica(prefix, { maxTasksPerMinute: 2 }) });
