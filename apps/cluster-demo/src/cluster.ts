@@ -37,7 +37,13 @@ interface Replica {
 
 const replicaEntry = fileURLToPath(new URL('./replica.ts', import.meta.url));
 
-async function post(url: string, method: string, params: Json, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
+async function post(
+  url: string,
+  method: string,
+  params: Json,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch(`${url}/a2a/jsonrpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers },
@@ -227,7 +233,9 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     for (const r of replicas.values()) {
       r.child.kill('SIGTERM');
     }
-    await Promise.all([...replicas.values()].map((r) => (r.child.exitCode === null ? new Promise((resolve) => r.child.once('exit', resolve)) : undefined)));
+    await Promise.all(
+      [...replicas.values()].map((r) => (r.child.exitCode === null ? new Promise((resolve) => r.child.once('exit', resolve)) : undefined)),
+    );
     for await (const keys of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length > 0) await admin.unlink(keys);
     admin.destroy();
   }

@@ -7,11 +7,15 @@ try {
   const report = await runCluster({ onProgress: log });
   const mark = (passed: boolean): string => (passed ? 'PASS' : 'FAIL');
   console.log('');
-  console.log(`${mark(report.spread.passed)}  spread: served by ${JSON.stringify(report.spread.servedBy)}; ${report.spread.readOnOtherReplica}/30 read back on another replica`);
+  console.log(
+    `${mark(report.spread.passed)}  spread: served by ${JSON.stringify(report.spread.servedBy)}; ${report.spread.readOnOtherReplica}/30 read back on another replica`,
+  );
   console.log(
     `${mark(report.resume.passed)}  resume: ${report.resume.beforeKill} chunks from ${report.resume.killed} before its kill, ${report.resume.afterResume} from ${report.resume.resumedOn}; lost ${report.resume.lost}, duplicated ${report.resume.duplicated}`,
   );
-  console.log(`${mark(report.cancel.passed)}  cancel: sent to ${report.cancel.canceledVia}, task ${report.cancel.state}, executor aborted on ${report.cancel.abortedOn ?? 'none'}`);
+  console.log(
+    `${mark(report.cancel.passed)}  cancel: sent to ${report.cancel.canceledVia}, task ${report.cancel.state}, executor aborted on ${report.cancel.abortedOn ?? 'none'}`,
+  );
   console.log(
     `${mark(report.tree.passed)}  budget: ${report.tree.tasks} tasks of a ${report.tree.levels}-level tree on ${JSON.stringify(report.tree.byReplica)}; spend $${report.tree.spendUsd.toFixed(2)} of $${report.tree.maxUsdPerMinute.toFixed(2)}; rejected ${JSON.stringify(report.tree.rejected)}`,
   );

@@ -3,7 +3,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRedisBudgetLedger, createRedisConnection, createRedisTaskEventBus, createRedisTaskStore } from '@a2aplane/a2a-redis';
-import { type AgentExecutor, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import {
+  type AgentExecutor,
+  createA2AServer,
+  createAgentCard,
+  createNodeHttpHandler,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 
 const replica = process.env.REPLICA_ID ?? 'replica';
@@ -79,10 +85,19 @@ const executor: AgentExecutor = {
       if (node.outcome === 'done' && depth + 1 < levels) {
         node.children = await Promise.all(
           [0, 1].map(async () => {
-            if (depth + 1 > maxCallDepth) return { replica: '-', depth: depth + 1, outcome: 'rejected' as const, reason: 'RECURSION_LIMIT', children: [] };
+            if (depth + 1 > maxCallDepth)
+              return { replica: '-', depth: depth + 1, outcome: 'rejected' as const, reason: 'RECURSION_LIMIT', children: [] };
             const reply = await delegate('subtask', { ...meta, depth: depth + 1 });
             const task = (reply.result as { task?: { artifacts?: { parts: { data?: { node: TreeNode } }[] }[] } } | undefined)?.task;
-            return task?.artifacts?.[0]?.parts[0]?.data?.node ?? { replica: '?', depth: depth + 1, outcome: 'rejected' as const, reason: 'ERROR', children: [] };
+            return (
+              task?.artifacts?.[0]?.parts[0]?.data?.node ?? {
+                replica: '?',
+                depth: depth + 1,
+                outcome: 'rejected' as const,
+                reason: 'ERROR',
+                children: [],
+              }
+            );
           }),
         );
       }

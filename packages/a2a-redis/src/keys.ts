@@ -26,7 +26,7 @@ export interface RedisKeys {
 const enc = encodeURIComponent;
 
 /** Rejects prefixes that could collide with another deployment's keys or carry glob characters into SCAN patterns. */
-export function checkKeyPrefix(prefix: string): string {
+function checkKeyPrefix(prefix: string): string {
   if (typeof prefix !== 'string' || prefix.length === 0 || prefix.length > 200) {
     throw new RangeError('keyPrefix must be a non-empty string of at most 200 characters');
   }

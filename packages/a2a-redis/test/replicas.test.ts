@@ -159,6 +159,48 @@ describe('replicas of one agent on one Redis (needs Redis)', () => {
     expect((listed.result as { tasks: { id: string }[] }).tasks.map((t) => t.id)).toContain(task.id);
   });
 
+  it('a stream started on A resumes on B with Last-Event-ID: every later event once, in order', async () => {
+    const [a, b] = replicas as [Replica, Replica];
+    const dropped = new AbortController();
+    const response = await post(a.url, 'SendStreamingMessage', { message: message('stream') }, {}, dropped.signal);
+    const first: { id: string | undefined; data: Json }[] = [];
+    let taskId = '';
+    for await (const event of sse(response)) {
+      first.push(event);
+      const result = event.data.result as Json;
+      taskId ||= ((result.task as Json | undefined)?.id ?? (result.statusUpdate as Json | undefined)?.taskId ?? '') as string;
+      if (chunks([result]).includes('c1')) break;
+    }
+    // The connection to A drops mid-stream; the client resumes on B from the last id it saw.
+    dropped.abort();
+    const lastId = first.at(-1)?.id as string;
+    expect(lastId).toMatch(/^\d+-\d+$/);
+    const resumed = await post(b.url, 'SubscribeToTask', { id: taskId }, { 'Last-Event-ID': lastId });
+    expect(resumed.status).toBe(200);
+    const rest: Json[] = [];
+    const reading = (async () => {
+      for await (const event of sse(resumed)) rest.push(event.data.result as Json);
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    gateFor(taskId).open();
+    await reading;
+    const all = [...chunks(first.map((e) => e.data.result as Json)), ...chunks(rest)];
+    expect(all).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect((rest.at(-1)?.statusUpdate as { status: { state: string } }).status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('CancelTask sent to B stops the executor running on A', async () => {
+    const [a, b] = replicas as [Replica, Replica];
+    const sent = await rpc(a.url, 'SendMessage', { message: message('cancel me'), configuration: { returnImmediately: true } });
+    const taskId = (sent.result as { task: { id: string } }).task.id;
+    // Let A register as the task's runner.
+    await new Promise((r) => setTimeout(r, 100));
+    const canceled = await rpc(b.url, 'CancelTask', { id: taskId });
+    expect((canceled.result as { status: { state: string } }).status.state).toBe('TASK_STATE_CANCELED');
+    for (let i = 0; i < 100 && !aborted.has(taskId); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(aborted.has(taskId)).toBe(true);
+  });
+
   it('Redis down: the replica answers 503 SERVICE_UNAVAILABLE with Retry-After, stays up, and serves again when Redis is back', async () => {
     const c = await startReplica(proxy.url);
     const ok = await rpc(c.url, 'ListTasks', {});

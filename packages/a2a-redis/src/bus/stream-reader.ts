@@ -9,14 +9,14 @@ export interface StreamEntry {
   fields: Record<string, string>;
 }
 
-export interface StreamWatcher {
+interface StreamWatcher {
   /** Entries after the watcher's cursor, in order; the cursor then moves to the last one. */
   onEntries(entries: StreamEntry[]): void;
   /** The reader gave up (Redis unavailable for too long, or the bus closed): the watcher is removed. */
   onError(error: Error): void;
 }
 
-export interface StreamReaderOptions {
+interface StreamReaderOptions {
   /** The connection commands (CLIENT UNBLOCK) go through; the reader duplicates it for its blocking connection. */
   client: RedisClientLike;
   /** Longest XREAD BLOCK. Default 5 000 ms (a new watcher interrupts it with CLIENT UNBLOCK). */

@@ -12,6 +12,7 @@ import {
   type StreamResponse,
   type Task,
   TaskArtifactUpdateEventSchema,
+  TaskNotCancelableError,
   TaskSchema,
   type TaskStatus,
   TaskStatusUpdateEventSchema,
@@ -19,7 +20,7 @@ import {
 import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
 import type { TaskEventBus } from '../bus/task-event-bus.js';
-import { type StoredPushConfig, type TaskKey, type TaskStore, taskMapKey } from '../store/task-store.js';
+import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
 import type { PushSender } from './types.js';
@@ -39,7 +40,7 @@ interface RunningExecution {
   sink: EventSink;
 }
 
-interface RuntimeDeps {
+export interface RuntimeDeps {
   store: TaskStore;
   bus: TaskEventBus;
   pushSender: PushSender | undefined;
@@ -80,6 +81,9 @@ function failedStatus(taskId: string, contextId: string, text: string): TaskStat
     message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_AGENT', taskId, contextId, parts: [{ text }] },
   };
 }
+
+/** Writes of one event that may meet a compare-and-set conflict before the task fails as on a store error. */
+const MAX_WRITE_ATTEMPTS = 3;
 
 const isFinalState = (task: Task | undefined): boolean =>
   task !== undefined && (isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state));
@@ -242,7 +246,7 @@ export class TaskRuntime {
   }
 
   /** Folds an event into the task, stores it, appends it to the log and fans it out. */
-  async apply(response: StreamResponse): Promise<void> {
+  async apply(response: StreamResponse, attempt = 1): Promise<void> {
     const previous = this.task;
     let next = applyStreamResponse(previous, response);
     if (!next) return;
@@ -259,10 +263,16 @@ export class TaskRuntime {
     }
     const { store, bus } = this.deps;
     // Stored first: a task the store refused (too large, store down) is not what readers see.
-    const revision = await store.upsert(
-      { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() },
-      { expectedRevision: this.revision },
-    );
+    let revision: number;
+    try {
+      revision = await store.upsert(
+        { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() },
+        { expectedRevision: this.revision },
+      );
+    } catch (error) {
+      if (!TaskRevisionConflictError.isInstance(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
+      return this.afterConflict(response, attempt);
+    }
     this.task = next;
     this.revision = revision;
     if (!previous && this.pendingPushConfig) {
@@ -285,6 +295,27 @@ export class TaskRuntime {
         }
       }
     }
+  }
+
+  /**
+   * Another replica wrote the task since this runtime read it. When that write ended the task (a
+   * CancelTask that found no runner), the run stops here: the stored end is adopted and told to
+   * the listeners, the executor's signal aborts and its later events are dropped. Otherwise the
+   * event is folded onto the stored task and written again.
+   */
+  private async afterConflict(response: StreamResponse, attempt: number): Promise<void> {
+    const stored = await this.deps.store.get(this.key);
+    if (stored === undefined) throw new InternalError({ message: 'The task is no longer stored' });
+    this.task = stored.task;
+    this.revision = stored.revision;
+    if (!isTerminalTaskState(stored.task.status.state)) return this.apply(response, attempt + 1);
+    this.invalid = true;
+    this.execution?.signal.abort(new TaskNotCancelableError({ message: 'The task ended on another replica' }));
+    const log = await this.deps.bus.read(this.key);
+    const event: StreamResponse = {
+      statusUpdate: { taskId: this.key.taskId, contextId: stored.task.contextId ?? this.contextId, status: stored.task.status },
+    };
+    this.emit({ type: 'event', id: log?.lastId ?? this.lastEventId ?? '0', event, final: true });
   }
 
   /** The agent broke the protocol: the task fails (when there is one) and listeners hear why. */

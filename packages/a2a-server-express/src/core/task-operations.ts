@@ -1,0 +1,77 @@
+import {
+  type A2ARequestMap,
+  type AgentCard,
+  ExtendedAgentCardNotConfiguredError,
+  InvalidParamsError,
+  type ListTasksResponse,
+  PushNotificationNotSupportedError,
+  type TaskPushNotificationConfig,
+  UnauthenticatedError,
+  UnsupportedOperationError,
+} from '@a2aplane/a2a-types';
+import type { Caller } from './caller.js';
+import { type ServerContext, trimHistory } from './server-context.js';
+import type { TaskRegistry } from './task-registry.js';
+
+/** The task reads and push-config operations, and the extended card. */
+export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry) {
+  const { options, card, store } = ctx;
+  const { loadOwned } = registry;
+  async function listTasks(params: A2ARequestMap['ListTasks'], caller: Caller): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? 50;
+    const after = params.statusTimestampAfter === undefined ? undefined : Date.parse(params.statusTimestampAfter);
+    const page = await store.list({
+      tenant: params.tenant ?? '',
+      owner: caller.owner,
+      pageSize,
+      ...(params.contextId === undefined ? {} : { contextId: params.contextId }),
+      ...(params.status === undefined ? {} : { status: params.status }),
+      ...(after === undefined ? {} : { statusTimestampAfter: after }),
+      ...(params.pageToken ? { pageToken: params.pageToken } : {}),
+    });
+    if (!page) throw new InvalidParamsError({ message: 'pageToken is not valid' });
+    const tasks = page.records.map(({ task }) => {
+      let out = trimHistory(task, params.historyLength);
+      if (params.includeArtifacts !== true && out.artifacts !== undefined) {
+        const { artifacts: _omit, ...rest } = out;
+        out = rest;
+      }
+      return out;
+    });
+    return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
+  }
+
+  /** Every push config, created or inline in SendMessage, passes the same webhook URL check. */
+  async function vetWebhookUrl(url: string): Promise<void> {
+    if (!options.checkWebhookUrl) return;
+    const verdict = await options.checkWebhookUrl(url);
+    if (!verdict.ok) throw new InvalidParamsError({ message: `Webhook URL rejected: ${verdict.reason}`, metadata: { field: 'url' } });
+  }
+
+  function requirePush(): void {
+    if (!card.capabilities.pushNotifications) throw new PushNotificationNotSupportedError();
+  }
+
+  async function createPushConfig(
+    params: A2ARequestMap['CreateTaskPushNotificationConfig'],
+    caller: Caller,
+  ): Promise<TaskPushNotificationConfig> {
+    requirePush();
+    const key = { tenant: params.tenant ?? '', taskId: params.taskId };
+    await loadOwned(key, caller);
+    await vetWebhookUrl(params.url);
+    const config = { ...params, id: params.id ?? globalThis.crypto.randomUUID() };
+    await store.putPushConfig(key, config);
+    return config;
+  }
+
+  async function getExtendedCard(caller: Caller): Promise<AgentCard> {
+    if (!card.capabilities.extendedAgentCard) throw new UnsupportedOperationError({ message: 'This agent has no extended agent card' });
+    if (!caller.principal) throw new UnauthenticatedError({ message: 'The extended agent card requires authentication' });
+    const extended = options.extendedCard;
+    if (!extended) throw new ExtendedAgentCardNotConfiguredError();
+    return typeof extended === 'function' ? extended(caller.principal) : extended;
+  }
+
+  return { listTasks, vetWebhookUrl, requirePush, createPushConfig, getExtendedCard };
+}
