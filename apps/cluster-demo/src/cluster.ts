@@ -147,7 +147,8 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
       configuration: { returnImmediately: true },
     });
     const taskId = (launched.result as { task: { id: string } }).task.id;
-    const first = await post(r1.url, 'SubscribeToTask', { id: taskId });
+    // Bounded waits: a broken cluster fails the demo instead of hanging it.
+    const first = await post(r1.url, 'SubscribeToTask', { id: taskId }, {}, AbortSignal.timeout(30_000));
     const seen: string[] = [];
     let lastId: string | undefined;
     for await (const event of sse(first)) {
@@ -161,7 +162,13 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     await new Promise((resolve) => r1.child.once('exit', resolve));
     replicas.delete(r1.id);
     progress(`  killed replica-1 after ${beforeKill} chunks (last event id ${lastId}); resuming on replica-2`);
-    const resumed = await post(r2.url, 'SubscribeToTask', { id: taskId }, lastId ? { 'Last-Event-ID': lastId } : {});
+    const resumed = await post(
+      r2.url,
+      'SubscribeToTask',
+      { id: taskId },
+      lastId ? { 'Last-Event-ID': lastId } : {},
+      AbortSignal.timeout(30_000),
+    );
     for await (const event of sse(resumed)) {
       const chunk = chunkOf(event.result);
       if (chunk) seen.push(chunk);

@@ -186,7 +186,7 @@ describe('replicas of one agent on one Redis (needs Redis)', () => {
     await reading;
     const all = [...chunks(first.map((e) => e.data.result as Json)), ...chunks(rest)];
     expect(all).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
-    expect((rest.at(-1)?.statusUpdate as { status: { state: string } }).status.state).toBe('TASK_STATE_COMPLETED');
+    expect((rest.at(-1)?.statusUpdate as { status?: { state?: string } } | undefined)?.status?.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('CancelTask sent to B stops the executor running on A', async () => {
