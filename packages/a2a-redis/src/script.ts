@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RedisClientLike } from './connection.js';
 
 /** A Lua script run by its SHA1 (EVALSHA), loaded on first use and again after a Redis restart (NOSCRIPT). */
-interface RedisScript {
+export interface RedisScript {
   readonly sha: string;
   run(client: RedisClientLike, keys: readonly string[], args: readonly string[]): Promise<unknown>;
 }

@@ -1,4 +1,4 @@
-import { defineScript } from '../script.js';
+import { defineScript, type RedisScript } from '../script.js';
 
 /**
  * Appends an event to a task's stream, trims it to the cap and sets its TTL (retention after a
@@ -6,7 +6,7 @@ import { defineScript } from '../script.js';
  * ARGV: event JSON, final '1'|'0', revision, max events, ttl ms
  * Returns the entry id (`<ms>-<seq>`, increasing per stream).
  */
-export const PUBLISH = defineScript(`
+export const PUBLISH: RedisScript = defineScript(`
 -- Trimmed with XDEL (not MAXLEN) so the stream records the newest dropped id: READ reports a gap from it.
 local over = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[4]) + 1
 if over > 0 then
@@ -22,7 +22,7 @@ return id
  * KEYS: stream   ARGV: after id ('' = from the start)
  * Returns {exists 0|1, newest id or '', max deleted id or '', entries}.
  */
-export const READ = defineScript(`
+export const READ: RedisScript = defineScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return {0, '', '', {}} end
 local start = '-'
 if ARGV[1] ~= '' then start = '(' .. ARGV[1] end

@@ -1,4 +1,4 @@
-import { defineScript } from '../script.js';
+import { defineScript, type RedisScript } from '../script.js';
 
 /**
  * Writes a task record if its stored revision is the expected one (compare-and-set), and keeps the
@@ -10,7 +10,7 @@ import { defineScript } from '../script.js';
  *       key prefix, terminal ttl ms
  * Returns {'ok', revision} | {'conflict', stored revision} | {'full', limit}.
  */
-export const UPSERT = defineScript(`
+export const UPSERT: RedisScript = defineScript(`
 local cur = redis.call('HGET', KEYS[1], 'rev') or '0'
 if cur ~= ARGV[2] then return {'conflict', cur} end
 local terminal = ARGV[6] == '1'
@@ -51,7 +51,7 @@ return {'ok', tostring(rev)}
  * changes, to name the summary key).
  * KEYS: task, push, live, summary, ended   ARGV: task id, set member
  */
-export const DELETE = defineScript(`
+export const DELETE: RedisScript = defineScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
@@ -61,7 +61,7 @@ return 1
 `);
 
 /** Stores a push config when the task exists, with the task's TTL. KEYS: task, push  ARGV: id, JSON, max configs. */
-export const PUT_PUSH = defineScript(`
+export const PUT_PUSH: RedisScript = defineScript(`
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl == -2 then return 0 end
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
@@ -71,7 +71,7 @@ return 1
 `);
 
 /** Deletes a send key if it still names the task. KEYS: send key  ARGV: task id. */
-export const RELEASE_SEND = defineScript(`
+export const RELEASE_SEND: RedisScript = defineScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `);
