@@ -9,7 +9,7 @@ const RUNNER_CANCEL_WAIT_MS = 30_000;
 
 /** CancelTask and an in-process caller's abort: one path to stop a run and end its task CANCELED. */
 export function createTaskCanceller(ctx: ServerContext, registry: TaskRegistry) {
-  const { options, store, bus, onError } = ctx;
+  const { options, store, bus, sharedBus, onError } = ctx;
   const { releaseIfIdle, runtimeFor } = registry;
   const cancels = new WeakMap<TaskRuntime, Promise<void>>();
 
@@ -85,7 +85,7 @@ export function createTaskCanceller(ctx: ServerContext, registry: TaskRegistry) 
       // Spec §3.1.5 and the §3.3.2 table: a task in any terminal state, CANCELED included, is not cancelable.
       if (isTerminalTaskState(task.status.state)) throw new TaskNotCancelableError({ metadata: { taskId: task.id } });
       // Not running here: it may run on another replica, which then cancels it; else it is ended here.
-      const endedByRunner = !runtime.running && (await cancelThroughRunner(runtime, params.metadata));
+      const endedByRunner = sharedBus && !runtime.running && (await cancelThroughRunner(runtime, params.metadata));
       if (!endedByRunner) await cancelRuntime(runtime, params.metadata);
       const final = runtime.task as Task;
       if (final.status.state !== 'TASK_STATE_CANCELED') throw new TaskNotCancelableError({ metadata: { taskId: final.id } });

@@ -10,6 +10,8 @@ export interface ServerContext {
   readonly card: AgentCard;
   readonly store: TaskStore;
   readonly bus: TaskEventBus;
+  /** The bus came from the options: other servers may share it (and send this one cancel requests). */
+  readonly sharedBus: boolean;
   /** Events buffered per stream subscriber. */
   readonly bufferSize: number;
   readonly deps: RuntimeDeps;

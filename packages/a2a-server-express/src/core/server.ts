@@ -77,7 +77,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     if (violation !== undefined) throw new InvalidParamsError({ message: `Request params exceed the input limits: ${violation}` });
   };
   const deps = { store, bus, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
-  const ctx: ServerContext = { options, card, store, bus, bufferSize, deps, onError };
+  const ctx: ServerContext = { options, card, store, bus, sharedBus: !ownBus, bufferSize, deps, onError };
   const registry = createTaskRegistry(ctx);
   const { runtimes, sweepIdle, loadOwned } = registry;
   const { resolveCaller, inProcessCaller } = createCallerResolver(ctx);

@@ -47,7 +47,7 @@ export interface TaskRunHooks {
  * caller aborts that end it, and the end of the run.
  */
 export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks: TaskRunHooks) {
-  const { options, card, store, bus, deps, onError } = ctx;
+  const { options, card, store, bus, sharedBus, deps, onError } = ctx;
   const { runtimes, releaseIfIdle, sweepIdle, runtimeFor } = registry;
   const { cancelRuntime, vetWebhookUrl } = hooks;
   const governance = options.governance;
@@ -276,14 +276,17 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
     else if (limits?.aborted) onLimit();
     limits?.addEventListener('abort', onLimit);
     caller?.addEventListener('abort', onCaller);
-    // A CancelTask that lands on another replica reaches this one, the runner, through the bus.
-    const stopCancels = bus.onCancel(runtime.key, (request) => {
-      void cancelRuntime(runtime, request.metadata).catch((error: unknown) => onError('canceling a task on request failed', error));
-    });
+    // A CancelTask that lands on another replica reaches this one, the runner, through the bus
+    // (a bus of this server alone has no other replica to hear from).
+    const stopCancels = sharedBus
+      ? bus.onCancel(runtime.key, (request) => {
+          void cancelRuntime(runtime, request.metadata).catch((error: unknown) => onError('canceling a task on request failed', error));
+        })
+      : undefined;
     return () => {
       limits?.removeEventListener('abort', onLimit);
       caller?.removeEventListener('abort', onCaller);
-      stopCancels();
+      stopCancels?.();
     };
   }
 

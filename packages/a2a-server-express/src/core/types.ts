@@ -25,7 +25,7 @@ export interface PushSender {
 /** Checks a webhook URL when a push config is created (an SSRF guard). */
 export type WebhookUrlCheck = (url: string) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
-/** One event of a server stream: `id` is the SSE event id (the per-task sequence number). */
+/** One event of a server stream: `id` is the SSE event id (the event bus's id of the event, opaque). */
 export interface StreamEvent {
   id: string;
   data: StreamResponse;
