@@ -30,10 +30,10 @@ export interface RedisGovernanceOptions {
   onError?: (error: unknown) => void;
 }
 
-export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
 
 /** The error callers see when Redis cannot answer: 503 / JSON-RPC -32000 `SERVICE_UNAVAILABLE`, retryable. */
-export function redisUnavailable(what: string, error: unknown): ServiceUnavailableError {
+function redisUnavailable(what: string, error: unknown): ServiceUnavailableError {
   // The class name of node-redis's error (ClientClosedError, TimeoutError, ...) says why; its
   // message may carry an address, so it is not passed on.
   const cause = error instanceof Error ? error.constructor.name || error.name : 'unknown';
@@ -52,7 +52,7 @@ export class RedisScript {
   }
 }
 
-export interface ScriptRunner {
+interface ScriptRunner {
   readonly prefix: string;
   /** Runs `script`; any failure rejects with `ServiceUnavailableError` naming `what`. */
   run(what: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
