@@ -260,6 +260,23 @@ describe('createRedisBudgetLedger: Redis unavailable', () => {
     await proxy.close();
   });
 
+  it('a Redis that accepts commands and stalls: calls fail with 503 (cause timeout) at the deadline, never hang', async () => {
+    const proxy = await startRedisProxy();
+    const client = createClient({ url: proxy.url, socket: { connectTimeout: 300, reconnectStrategy: () => 50 } });
+    await client.connect();
+    const ledger = createRedisBudgetLedger({ client, keyPrefix: freshPrefix(), maxTasksPerMinute: 100, commandTimeoutMs: 300 });
+    await ledger.acquire({});
+    proxy.stall();
+    const started = Date.now();
+    const error = await ledger.acquire({}).catch((e: unknown) => e);
+    expect(ServiceUnavailableError.isInstance(error)).toBe(true);
+    expect((error as ServiceUnavailableError).metadata).toMatchObject({ backend: 'redis', cause: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    ledger.close();
+    client.destroy();
+    await proxy.close();
+  });
+
   it('CLIENT KILL of the ledger connection: the client reconnects and the ledger keeps working', async () => {
     const client = await connectTestRedis(SUITE);
     clients.push(client);

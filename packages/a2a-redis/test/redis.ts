@@ -52,15 +52,25 @@ export async function cleanKeys(client: TestRedisClient | undefined, prefix: str
  * A TCP proxy in front of the test Redis that a test can cut (`down`: every connection dropped,
  * new ones refused) and restore (`up`, same port): a Redis outage without touching the real one.
  */
-export async function startRedisProxy(): Promise<{ url: string; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }> {
+export async function startRedisProxy(): Promise<{
+  url: string;
+  /** Connections stay open but nothing is forwarded any more: a Redis that accepted commands and stalls. */
+  stall(): void;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}> {
   const target = new URL(REDIS_URL);
   const sockets = new Set<Socket>();
+  const inbounds = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = createServer((inbound) => {
         const outbound = connect(Number(target.port || 6379), target.hostname);
+        inbounds.add(inbound);
+        inbound.on('close', () => inbounds.delete(inbound));
         for (const socket of [inbound, outbound]) {
           sockets.add(socket);
           socket.on('error', () => undefined);
@@ -88,5 +98,8 @@ export async function startRedisProxy(): Promise<{ url: string; down(): Promise<
     });
   await listen();
   const auth = target.username || target.password ? `${target.username}:${target.password}@` : '';
-  return { url: `redis://${auth}127.0.0.1:${port}${target.pathname}`, down: stop, up: listen, close: stop };
+  const stall = () => {
+    for (const inbound of inbounds) inbound.unpipe();
+  };
+  return { url: `redis://${auth}127.0.0.1:${port}${target.pathname}`, stall, down: stop, up: listen, close: stop };
 }
