@@ -144,9 +144,10 @@ function isPromiseLike<V>(value: V | PromiseLike<V>): value is PromiseLike<V> {
  * policy slot are given back before `admit` rejects.
  *
  * When the ledger offers `tryAcquire` (the in-memory one does), the authorizer answers
- * synchronously and the ledger grants at once, the whole admission is decided synchronously and
- * `admit` returns an already-settled promise; a refusal, a queued wait or an aborted signal takes
- * the `acquire` path with the same outcome and events.
+ * synchronously, the ledger grants at once and the policy's slots are in process, the whole
+ * admission is decided synchronously and `admit` returns an already-settled promise; a refusal, a
+ * queued wait or an aborted signal takes the `acquire` path with the same outcome and events.
+ * Shared backends (a ledger without `tryAcquire`, async `ConcurrencySlots`) are awaited.
  */
 export class Governor {
   private readonly options: GovernorOptions;

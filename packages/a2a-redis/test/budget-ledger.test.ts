@@ -84,6 +84,19 @@ describe('createRedisBudgetLedger: the in-memory ledger semantics, in Redis', ()
     expect(await ledger.reserveMore!(ticket, { usd: 0.01 })).toBe(false);
   });
 
+  it('retryAfterSeconds says when expiry of metered spend makes room, and the request then fits', async () => {
+    const ledger = await replica(freshPrefix(), { maxUsdPerMinute: 1, windowMs: 4000 });
+    await ledger.meter(await ledger.acquire({ estimatedUsd: 0.3 }), { usd: 0.3 });
+    await sleep(1500);
+    await ledger.meter(await ledger.acquire({ estimatedUsd: 0.4 }), { usd: 0.4 });
+    // 0.7 spent: 0.5 more fits once the first 0.3 leaves the window (about 2.5 s from now), not after the whole 4 s window.
+    const refusal = await ledger.acquire({ estimatedUsd: 0.5 }).catch((error: unknown) => error);
+    expect(isBudget('usd')(refusal)).toBe(true);
+    expect((refusal as BudgetExceededError).retryAfterSeconds).toBe(3);
+    await sleep(2700);
+    await expect(ledger.acquire({ estimatedUsd: 0.5 })).resolves.toMatchObject({ id: expect.any(Number) });
+  });
+
   it('an estimate above the cap is refused outright (retryAfterSeconds 60, never fits)', async () => {
     const ledger = await replica(freshPrefix(), { maxUsdPerMinute: 0.1, overflow: { kind: 'queue', maxQueueDepth: 5 } });
     const refusal = await ledger.acquire({ estimatedUsd: 0.5 }).catch((error: unknown) => error);
@@ -244,6 +257,23 @@ describe('createRedisBudgetLedger: Redis unavailable', () => {
     expect((await ledger.refresh()).window?.tasks).toBe(2);
     ledger.close();
     await client.destroy();
+    await proxy.close();
+  });
+
+  it('a Redis that accepts commands and stalls: calls fail with 503 (cause timeout) at the deadline, never hang', async () => {
+    const proxy = await startRedisProxy();
+    const client = createClient({ url: proxy.url, socket: { connectTimeout: 300, reconnectStrategy: () => 50 } });
+    await client.connect();
+    const ledger = createRedisBudgetLedger({ client, keyPrefix: freshPrefix(), maxTasksPerMinute: 100, commandTimeoutMs: 300 });
+    await ledger.acquire({});
+    proxy.stall();
+    const started = Date.now();
+    const error = await ledger.acquire({}).catch((e: unknown) => e);
+    expect(ServiceUnavailableError.isInstance(error)).toBe(true);
+    expect((error as ServiceUnavailableError).metadata).toMatchObject({ backend: 'redis', cause: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    ledger.close();
+    client.destroy();
     await proxy.close();
   });
 

@@ -57,16 +57,21 @@ end
 local function wait_spend(now, window, column, target)
   local total = sum(column == 1 and 'usd' or 'tokens')
   if total <= target then return 0 end
-  local entries = redis.call('ZRANGE', spend, 0, -1, 'WITHSCORES')
-  for i = 1, #entries, 2 do
-    local a = redis.call('HGET', amounts, entries[i])
-    if a then
-      local u, k = pair(a)
-      total = total - (column == 1 and u or k)
-      if total <= target then return tonumber(entries[i + 1]) + window - now end
+  -- Oldest first, in pages, so a refusal reads only as far as the answer.
+  local from = 0
+  while true do
+    local entries = redis.call('ZRANGE', spend, from, from + 127, 'WITHSCORES')
+    if #entries == 0 then return -1 end
+    for i = 1, #entries, 2 do
+      local a = redis.call('HGET', amounts, entries[i])
+      if a then
+        local u, k = pair(a)
+        total = total - (column == 1 and u or k)
+        if total <= target then return tonumber(entries[i + 1]) + window - now end
+      end
     end
+    from = from + 128
   end
-  return -1
 end
 `;
 

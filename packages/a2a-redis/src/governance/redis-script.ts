@@ -30,15 +30,38 @@ export interface RedisGovernanceOptions {
   onError?: (error: unknown) => void;
 }
 
-export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
 
-/** The error callers see when Redis cannot answer: 503 / JSON-RPC -32000 `SERVICE_UNAVAILABLE`, retryable. */
-export function redisUnavailable(what: string, error: unknown): ServiceUnavailableError {
-  // The class name of node-redis's error (ClientClosedError, TimeoutError, ...) says why; its
-  // message may carry an address, so it is not passed on.
-  const cause = error instanceof Error ? error.constructor.name || error.name : 'unknown';
+/** node-redis errors that mean "no usable connection" (by class name: they may come from any copy of the client). */
+const UNREACHABLE = new Set([
+  'ClientOfflineError',
+  'ConnectionTimeoutError',
+  'SocketClosedUnexpectedlyError',
+  'DisconnectsClientError',
+  'ReconnectStrategyError',
+]);
+
+/** Thrown by the runner's own deadline. */
+class DeadlineError extends Error {}
+
+/**
+ * The error callers see when Redis cannot answer: 503 / JSON-RPC -32000 `SERVICE_UNAVAILABLE`,
+ * retryable, `metadata.backend: 'redis'` and `metadata.cause` `timeout` | `closed` | `unreachable`.
+ * Any other error (a script bug, say) is returned as it is. The message names no host: node-redis's
+ * may carry the address, so it is not passed on.
+ */
+function redisUnavailable(what: string, error: unknown): unknown {
+  if (ServiceUnavailableError.isInstance(error) || !(error instanceof Error)) return error;
+  const name = error.name === 'Error' ? error.constructor.name : error.name;
+  const code = (error as { code?: unknown }).code;
+  let cause: 'timeout' | 'closed' | 'unreachable' | undefined;
+  if (error instanceof DeadlineError || name === 'TimeoutError' || name === 'SocketTimeoutError') cause = 'timeout';
+  else if (name === 'ClientClosedError' || /client is closed|socket closed|connection is closed/i.test(error.message)) cause = 'closed';
+  else if (UNREACHABLE.has(name) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT')
+    cause = 'unreachable';
+  if (cause === undefined) return error;
   return new ServiceUnavailableError({
-    message: `${what} is unavailable: Redis did not answer (${cause})`,
+    message: `The ${what} is unavailable (Redis ${cause === 'timeout' ? 'did not answer in time' : 'is not reachable'}); retry later`,
     metadata: { backend: 'redis', cause },
     retryAfterSeconds: 1,
   });
@@ -52,9 +75,9 @@ export class RedisScript {
   }
 }
 
-export interface ScriptRunner {
+interface ScriptRunner {
   readonly prefix: string;
-  /** Runs `script`; any failure rejects with `ServiceUnavailableError` naming `what`. */
+  /** Runs `script`; a connection failure or timeout rejects with `ServiceUnavailableError` naming `what`. */
   run(what: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
   /** A plain command with the same timeout and error mapping. */
   command(what: string, args: readonly string[]): Promise<unknown>;
@@ -74,7 +97,19 @@ export function createScriptRunner(options: RedisGovernanceOptions): ScriptRunne
   if (client.listenerCount('error') === 0) client.on('error', options.onError ?? (() => undefined));
   const commandOptions = { timeout };
 
-  const send = (args: readonly string[]): Promise<unknown> => client.sendCommand(args, commandOptions);
+  // node-redis's command timeout covers a command waiting to be written; the deadline also covers
+  // one written to a Redis that then stalls.
+  const send = async (args: readonly string[]): Promise<unknown> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeadlineError('deadline')), timeout);
+    });
+    try {
+      return await Promise.race([client.sendCommand(args, commandOptions), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
   return {
