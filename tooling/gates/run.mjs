@@ -186,7 +186,9 @@ if (enabled('changesets')) {
     const named = pending.some(
       (text) => text.split('---')[1]?.includes(`'${manifest.name}'`) || text.split('---')[1]?.includes(`"${manifest.name}"`),
     );
-    const released = /^## \d/m.test(readFileSync(join(path, 'CHANGELOG.md'), 'utf8'));
+    // A new package has no CHANGELOG.md until its first release.
+    const changelog = join(path, 'CHANGELOG.md');
+    const released = existsSync(changelog) && /^## \d/m.test(readFileSync(changelog, 'utf8'));
     if (named || released) console.log(`  ✓ ${dir}`);
     else fail('changesets', `${dir}: src changed but no changeset names ${manifest.name} (run \`pnpm changeset\`)`);
   }

@@ -11,6 +11,7 @@ import { runGrpc } from './suites/grpc.js';
 import { runHandOff } from './suites/handoff.js';
 import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
+import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runStreaming } from './suites/streaming.js';
 import { runThroughput } from './suites/throughput.js';
 
@@ -30,6 +31,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'streaming', title: 'Streaming', run: runStreaming },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'memory', title: 'Memory under sustained load', run: runMemory },
+  { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -57,7 +57,7 @@ export interface BudgetSnapshot {
   readonly totals: { readonly usd: number; readonly tokens: number; readonly tasks: number };
 }
 
-/** The global budget ledger. Async so a shared backend (Redis, say) can implement it later. */
+/** The global budget ledger. Async so a shared backend (`@a2aplane/a2a-redis`) can implement it; the sync methods are optional fast paths. */
 export interface BudgetLedger {
   /**
    * Counts one task against the window. Under `shed` it rejects with `BudgetExceededError`
@@ -74,12 +74,14 @@ export interface BudgetLedger {
    */
   tryAcquire?(request: BudgetAcquireRequest): BudgetTicket | undefined;
   /**
-   * Optional mid-task check for in-process ledgers: grows an in-flight ticket's reservation by
-   * `more` when the caps still allow it (metered + reserved + more <= cap) and returns true; false
-   * when they do not, or the ticket is no longer in flight. The governor calls it when a task's
-   * reported spend passes what its ticket reserved, and stops the task on false (a budget cut).
+   * Optional mid-task check: grows an in-flight ticket's reservation by `more` when the caps still
+   * allow it (metered + reserved + more <= cap) and returns true; false when they do not, or the
+   * ticket is no longer in flight. The governor calls it when a task's reported spend passes what
+   * its ticket reserved, and stops the task on false (a budget cut). In-process ledgers answer
+   * synchronously; a shared ledger returns a promise, and the governor cuts the task when it
+   * resolves false or rejects (a reservation that cannot be confirmed is not granted).
    */
-  reserveMore?(ticket: BudgetTicket, more: { usd?: number; tokens?: number }): boolean;
+  reserveMore?(ticket: BudgetTicket, more: { usd?: number; tokens?: number }): boolean | Promise<boolean>;
   /** Records the actual spend of a task at its end. A ticket is metered once; later calls are ignored. */
   meter(ticket: BudgetTicket, actual: { usd?: number; tokens?: number; traceId?: string; rootAgentId?: string }): Promise<void>;
   snapshot(): BudgetSnapshot;

@@ -7,7 +7,7 @@ import type { GovernanceEvents, GovernanceStage } from './events.js';
 import { checkHooks, type GovernanceHooks, StageTrace } from './hooks.js';
 import type { SpendAggregator } from './lineage-ledger.js';
 import type { RecursionCheck, RecursionPolicy } from './recursion-policy.js';
-import type { PolicyAdmission, TaskPolicyEngine } from './task-policy.js';
+import type { PolicyAdmission, PolicyAdmitResult, TaskPolicyEngine } from './task-policy.js';
 
 export interface GovernorOptions {
   /** The agent this governor guards; appended to the incoming lineage. */
@@ -65,6 +65,9 @@ export interface GovernedTaskInput<T extends { readonly id: string } = { readonl
   route?: GovernedRoute<T>;
 }
 
+/** What a mid-task meter call returns: the budget cut, if any, or a promise of it when a shared ledger must be asked. */
+export type BudgetCut = BudgetExceededError | undefined | Promise<BudgetExceededError | undefined>;
+
 export interface GovernedTask<T extends { readonly id: string } = { readonly id: string }> {
   /**
    * The context the task runs under: a child of the incoming one with the receiving agent appended
@@ -80,11 +83,13 @@ export interface GovernedTask<T extends { readonly id: string } = { readonly id:
   /**
    * Adds tokens consumed so far: checked against the policy's `maxTokens` (past it `signal`
    * aborts) and, when the ledger caps tokens, against the task's budget reservation. Returns the
-   * `BudgetExceededError` of a budget cut (this call's or an earlier one's), else `undefined`.
+   * `BudgetExceededError` of a budget cut (this call's or an earlier one's), else `undefined`; with
+   * a shared ledger whose `reserveMore` is async, a promise of the same when this call had to grow
+   * the reservation (the in-process ledger never makes it return a promise).
    */
-  meterTokens(tokens: number): BudgetExceededError | undefined;
+  meterTokens(tokens: number): BudgetCut;
   /** As `meterTokens`, for USD: the policy's `maxCostUsd` and the ledger's USD cap. */
-  meterUsd(usd: number): BudgetExceededError | undefined;
+  meterUsd(usd: number): BudgetCut;
   /** Idempotent: meters the ledger, records spend along the lineage, releases the policy slot. */
   finish(actual: { usd?: number; tokens?: number }): Promise<void>;
 }
@@ -139,9 +144,10 @@ function isPromiseLike<V>(value: V | PromiseLike<V>): value is PromiseLike<V> {
  * policy slot are given back before `admit` rejects.
  *
  * When the ledger offers `tryAcquire` (the in-memory one does), the authorizer answers
- * synchronously and the ledger grants at once, the whole admission is decided synchronously and
- * `admit` returns an already-settled promise; a refusal, a queued wait or an aborted signal takes
- * the `acquire` path with the same outcome and events.
+ * synchronously, the ledger grants at once and the policy's slots are in process, the whole
+ * admission is decided synchronously and `admit` returns an already-settled promise; a refusal, a
+ * queued wait or an aborted signal takes the `acquire` path with the same outcome and events.
+ * Shared backends (a ledger without `tryAcquire`, async `ConcurrencySlots`) are awaited.
  */
 export class Governor {
   private readonly options: GovernorOptions;
@@ -380,102 +386,142 @@ export class Governor {
     return picked;
   }
 
-  /** Recursion (or the route), policy and the task's context; any refusal or throw gives the ticket and the slot back. */
+  /**
+   * Recursion (or the route), policy and the task's context; any refusal or throw gives the ticket
+   * and the slot back. Synchronous unless the policy's concurrency slots are shared (async).
+   */
   private admitAfterBudget<T extends { readonly id: string }>(
     input: GovernedTaskInput<T>,
     ticket: BudgetTicket | undefined,
     trace: StageTrace | undefined,
-  ): GovernedTask<T> {
-    const { recursion, policy, events, selfAgentId } = this.options;
+  ): GovernedTask<T> | Promise<GovernedTask<T>> {
+    const { recursion, policy } = this.options;
     const { incoming, route } = input;
-    let admission: PolicyAdmission | undefined;
+    let receiver: T | undefined;
+    let started: number | undefined;
+    let result: PolicyAdmitResult | Promise<PolicyAdmitResult> | undefined;
     try {
-      let receiver: T | undefined;
       if (route !== undefined) {
         if (incoming === undefined) throw new TypeError("expected incoming (the delegating task's context) with route, got undefined");
         receiver = this.routeTask(route, incoming, input, trace);
       } else if (incoming !== undefined && recursion !== undefined) {
         this.checkRecursion(recursion, incoming, input, trace);
       }
-
-      if (policy !== undefined) {
-        const started = trace?.start('policy');
-        let result: ReturnType<TaskPolicyEngine['admit']>;
-        try {
-          result = policy.admit(
-            input.estimatedCostUsd === undefined
-              ? { caller: input.caller, skill: input.skill }
-              : { caller: input.caller, skill: input.skill, estimatedCostUsd: input.estimatedCostUsd },
-          );
-        } catch (error) {
-          trace?.finish('policy', started!, 'error', 'error', error);
-          throw error;
-        }
-        if (!result.ok) this.rejected('policy', result.error, 'policy', input, trace, started);
-        admission = result.admission;
-        this.accepted('policy', input, trace, started);
-      }
-
-      const receivingAgentId = receiver === undefined ? selfAgentId : receiver.id;
-      const context: TaskContext = incoming
-        ? childContext(
-            incoming,
-            input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId },
-          )
-        : createRootContext({ rootAgentId: selfAgentId });
-
-      // One signal for the runner: policy limits and caller cancellation. Only two live sources
-      // need a controller of their own; otherwise the one live signal (or the shared never-aborting
-      // one) is passed through.
-      const never = neverAbortedSignal();
-      const policySignal = admission?.signal;
-      const livePolicy = policySignal !== undefined && policySignal !== never;
-      const liveCaller = input.signal !== undefined && input.signal !== never;
-      let signal: AbortSignal;
-      let unlink: (() => void) | undefined;
-      if (livePolicy && liveCaller) {
-        const linked = linkAbortSignals([policySignal, input.signal]);
-        signal = linked.signal;
-        unlink = linked.unlink;
-      } else signal = livePolicy ? policySignal : liveCaller ? input.signal! : never;
-      if (livePolicy && events) {
-        const base = eventBase(input);
-        policySignal.addEventListener(
-          'abort',
-          () => {
-            const reason = policySignal.reason;
-            if (A2AError.isInstance(reason)) {
-              events.emit({
-                type: 'aborted',
-                stage: 'policy',
-                reason: reasonOf(reason, 'policy'),
-                error: reason,
-                ...base,
-                traceId: context.traceId,
-              });
-            }
-          },
-          { once: true },
+      if (policy === undefined) return this.admitted(input, ticket, receiver, undefined, trace);
+      started = trace?.start('policy');
+      try {
+        result = policy.admitAsync(
+          input.estimatedCostUsd === undefined
+            ? { caller: input.caller, skill: input.skill }
+            : { caller: input.caller, skill: input.skill, estimatedCostUsd: input.estimatedCostUsd },
         );
+      } catch (error) {
+        trace?.finish('policy', started!, 'error', 'error', error);
+        throw error;
       }
-      return new AdmittedTask<T>(
-        this.options,
-        context,
-        signal,
-        unlink,
-        ticket,
-        admission,
-        this.budgetCaps,
-        input.estimatedCostUsd ?? 0,
-        eventBase(input),
-        receiver,
-        trace?.dispatchId,
-      );
+    } catch (error) {
+      this.giveBack(ticket);
+      throw error;
+    }
+    if (!isPromiseLike(result)) return this.admitWithPolicy(result, input, ticket, receiver, trace, started);
+    return Promise.resolve(result).then(
+      (settled) => this.admitWithPolicy(settled, input, ticket, receiver, trace, started),
+      (error: unknown) => {
+        trace?.finish('policy', started!, 'error', 'error', error);
+        this.giveBack(ticket);
+        throw error;
+      },
+    );
+  }
+
+  /** The policy stage's verdict, then the admitted task. */
+  private admitWithPolicy<T extends { readonly id: string }>(
+    result: PolicyAdmitResult,
+    input: GovernedTaskInput<T>,
+    ticket: BudgetTicket | undefined,
+    receiver: T | undefined,
+    trace: StageTrace | undefined,
+    started: number | undefined,
+  ): GovernedTask<T> {
+    const admission = result.ok ? result.admission : undefined;
+    try {
+      if (!result.ok) this.rejected('policy', result.error, 'policy', input, trace, started);
+      this.accepted('policy', input, trace, started);
+      return this.admitted(input, ticket, receiver, admission, trace);
     } catch (error) {
       admission?.release();
       this.giveBack(ticket);
       throw error;
     }
+  }
+
+  /** The admitted task: its context and its one signal. */
+  private admitted<T extends { readonly id: string }>(
+    input: GovernedTaskInput<T>,
+    ticket: BudgetTicket | undefined,
+    receiver: T | undefined,
+    admission: PolicyAdmission | undefined,
+    trace: StageTrace | undefined,
+  ): GovernedTask<T> {
+    const { events, selfAgentId } = this.options;
+    const { incoming } = input;
+    const receivingAgentId = receiver === undefined ? selfAgentId : receiver.id;
+    const context: TaskContext = incoming
+      ? childContext(
+          incoming,
+          input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId },
+        )
+      : createRootContext({ rootAgentId: selfAgentId });
+
+    // One signal for the runner: policy limits and caller cancellation. Only two live sources
+    // need a controller of their own; otherwise the one live signal (or the shared never-aborting
+    // one) is passed through.
+    const never = neverAbortedSignal();
+    const policySignal = admission?.signal;
+    const livePolicy = policySignal !== undefined && policySignal !== never;
+    const liveCaller = input.signal !== undefined && input.signal !== never;
+    let signal: AbortSignal;
+    let unlink: (() => void) | undefined;
+    if (livePolicy && liveCaller) {
+      const linked = linkAbortSignals([policySignal, input.signal]);
+      signal = linked.signal;
+      unlink = linked.unlink;
+    } else signal = livePolicy ? policySignal : liveCaller ? input.signal! : never;
+    if (livePolicy && events) {
+      const base = eventBase(input);
+      policySignal.addEventListener(
+        'abort',
+        () => {
+          const reason = policySignal.reason;
+          if (A2AError.isInstance(reason)) {
+            events.emit({
+              type: 'aborted',
+              stage: 'policy',
+              reason: reasonOf(reason, 'policy'),
+              error: reason,
+              ...base,
+              traceId: context.traceId,
+            });
+          }
+        },
+        { once: true },
+      );
+    }
+    return new AdmittedTask<T>(
+      this.options,
+      context,
+      signal,
+      unlink,
+      ticket,
+      admission,
+      this.budgetCaps,
+      input.estimatedCostUsd ?? 0,
+      // The ledger reserves whole tokens.
+      Math.ceil(input.estimatedTokens ?? 0),
+      eventBase(input),
+      receiver,
+      trace?.dispatchId,
+    );
   }
 }
 
@@ -485,7 +531,6 @@ class AdmittedTask<T extends { readonly id: string }> implements GovernedTask<T>
   /** Spend metered so far, and what the budget ticket holds for it (the estimate, grown by `reserveMore`). */
   private usd = 0;
   private tokens = 0;
-  private reservedTokens = 0;
   /** The budget cut, once spend outgrew the reservation with no room left. */
   private cut: BudgetExceededError | undefined;
 
@@ -499,46 +544,66 @@ class AdmittedTask<T extends { readonly id: string }> implements GovernedTask<T>
     /** Which spend the ledger caps (only that is checked against the reservation). */
     private readonly caps: { readonly usd: boolean; readonly tokens: boolean },
     private reservedUsd: number,
+    private reservedTokens: number,
     private readonly base: { caller: string; skill: string; traceId?: string },
     readonly receiver: T | undefined,
     readonly dispatchId: string | undefined,
   ) {}
 
-  meterTokens(tokens: number): BudgetExceededError | undefined {
+  meterTokens(tokens: number): BudgetCut {
     if (this.admission) this.admission.meterTokens(tokens);
     else checkAmount('tokens', tokens);
     this.tokens += tokens;
-    if (this.caps.tokens && this.tokens > this.reservedTokens) this.reserve('tokens', this.tokens - this.reservedTokens);
+    if (this.caps.tokens && this.tokens > this.reservedTokens) return this.reserve('tokens', this.tokens - this.reservedTokens);
     return this.cut;
   }
 
-  meterUsd(usd: number): BudgetExceededError | undefined {
+  meterUsd(usd: number): BudgetCut {
     if (this.admission) this.admission.meterCost(usd);
     else checkAmount('usd', usd);
     this.usd += usd;
-    if (this.caps.usd && this.usd > this.reservedUsd) this.reserve('usd', this.usd - this.reservedUsd);
+    if (this.caps.usd && this.usd > this.reservedUsd) return this.reserve('usd', this.usd - this.reservedUsd);
     return this.cut;
   }
 
   /**
    * Grows the ticket's reservation to the spend so far, or cuts the task when the budget has no
    * room. A cut is returned by the meter calls rather than aborting `signal`: a controller per
-   * task (its signal costs about 8 µs to make in Node 20) for a rare event is too dear.
+   * task (its signal costs about 8 µs to make in Node 20) for a rare event is too dear. An async
+   * ledger's answer is awaited in a promise; the amount counts as reserved meanwhile, so the next
+   * meter call asks only for what is beyond it, and a refusal or a failure cuts the task.
    */
-  private reserve(limit: 'usd' | 'tokens', more: number): void {
-    const { budget, events } = this.options;
-    if (this.cut !== undefined || this.finished || !budget?.reserveMore || !this.ticket) return;
-    if (budget.reserveMore(this.ticket, limit === 'usd' ? { usd: more } : { tokens: more })) {
-      if (limit === 'usd') this.reservedUsd += more;
-      else this.reservedTokens += more;
-      return;
-    }
-    const error = new BudgetExceededError({
-      message: `global budget exceeded mid-task: the task's ${limit} spend (${limit === 'usd' ? this.usd : this.tokens}) outgrew its reservation and the window has no room`,
-      metadata: { limit, actual: String(limit === 'usd' ? this.usd : this.tokens) },
-    });
+  private reserve(limit: 'usd' | 'tokens', more: number): BudgetCut {
+    const { budget } = this.options;
+    if (this.cut !== undefined || this.finished || !budget?.reserveMore || !this.ticket) return this.cut;
+    const verdict = budget.reserveMore(this.ticket, limit === 'usd' ? { usd: more } : { tokens: more });
+    if (limit === 'usd') this.reservedUsd += more;
+    else this.reservedTokens += more;
+    if (verdict === true) return undefined;
+    if (verdict === false) return this.cutFor(limit, undefined);
+    return Promise.resolve(verdict).then(
+      (granted) => (granted ? this.cut : this.cutFor(limit, undefined)),
+      (error: unknown) => this.cutFor(limit, error),
+    );
+  }
+
+  /** Records the budget cut (once) and emits its event; `failure` is set when the ledger could not answer. */
+  private cutFor(limit: 'usd' | 'tokens', failure: unknown): BudgetExceededError | undefined {
+    if (this.cut !== undefined || this.finished) return this.cut;
+    const spent = limit === 'usd' ? this.usd : this.tokens;
+    const error =
+      failure === undefined
+        ? new BudgetExceededError({
+            message: `global budget exceeded mid-task: the task's ${limit} spend (${spent}) outgrew its reservation and the window has no room`,
+            metadata: { limit, actual: String(spent) },
+          })
+        : new BudgetExceededError({
+            message: `global budget could not confirm the task's ${limit} spend (${spent}) past its reservation: the ledger did not answer`,
+            metadata: { limit, actual: String(spent), cause: 'ledger_unavailable' },
+          });
     this.cut = error;
-    events?.emit({ type: 'aborted', stage: 'budget', reason: limit, error, ...this.base, traceId: this.context.traceId });
+    this.options.events?.emit({ type: 'aborted', stage: 'budget', reason: limit, error, ...this.base, traceId: this.context.traceId });
+    return error;
   }
 
   finish(actual: { usd?: number; tokens?: number }): Promise<void> {

@@ -64,15 +64,26 @@ export {
   writeTaskContext,
 } from './context.js';
 export { type GovernanceEvent, type GovernanceEvents, type GovernanceStage, createGovernanceEvents } from './events.js';
-export { type GovernedRoute, type GovernedTask, type GovernedTaskInput, Governor, type GovernorOptions } from './governor.js';
+export {
+  type BudgetCut,
+  type GovernedRoute,
+  type GovernedTask,
+  type GovernedTaskInput,
+  Governor,
+  type GovernorOptions,
+} from './governor.js';
 export type { GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } from './hooks.js';
 export { SpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
 export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, RecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
 export {
+  type ConcurrencySlots,
   DEFAULT_MAX_CONCURRENCY,
   type PolicyAdmission,
+  type PolicyAdmitInput,
   type PolicyAdmitResult,
   type PolicyField,
+  type SlotGrant,
+  type SlotLease,
   type TaskPolicy,
   TaskPolicyEngine,
   type TaskPolicyEngineOptions,

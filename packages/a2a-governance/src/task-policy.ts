@@ -30,6 +30,29 @@ export interface TaskPolicyEngineOptions {
   estimateCost?: (input: { caller: string; skill: string }) => number;
   clock?: () => number;
   timers?: TimerFunctions;
+  /**
+   * Where concurrency slots are counted. Default: in this process (synchronous, what `admit`
+   * needs). A shared backend (`createRedisConcurrencySlots` of `@a2aplane/a2a-redis`) counts them
+   * across replicas and answers with promises: use `admitAsync` (the `Governor` does).
+   */
+  slots?: ConcurrencySlots;
+}
+
+/** A held concurrency slot, given back through `ConcurrencySlots.release`. Opaque to the engine. */
+export type SlotLease = object;
+
+/** A slot request's answer: the lease, or a refusal with the number of slots in use. */
+export type SlotGrant = { ok: true; lease: SlotLease } | { ok: false; active: number };
+
+/**
+ * The seam where the concurrency slots of a (caller, skill) are counted. `acquire` grants a slot
+ * when fewer than `max` are held; `release` gives a lease back (once; later calls are ignored) and
+ * never throws: a shared backend expires a lease it could not hear released (a crashed replica's
+ * slots come back by themselves).
+ */
+export interface ConcurrencySlots {
+  acquire(caller: string, skill: string, max: number): SlotGrant | Promise<SlotGrant>;
+  release(lease: SlotLease): void;
 }
 
 /** A reserved concurrency slot plus the mid-task limits of one admitted task. */
@@ -45,6 +68,12 @@ export interface PolicyAdmission {
   readonly costUsd: number;
   /** Frees the concurrency slot and clears the duration timer. Idempotent; call it on every exit path. */
   release(): void;
+}
+
+export interface PolicyAdmitInput {
+  caller: string;
+  skill: string;
+  estimatedCostUsd?: number;
 }
 
 export type PolicyAdmitResult = { ok: true; admission: PolicyAdmission } | { ok: false; error: PolicyViolationError };
@@ -91,6 +120,8 @@ interface CallerSlots {
   readonly skills: Map<string, Slot>;
 }
 
+const ignore = (): void => undefined;
+
 /** Idle (zero) slots kept for reuse before a sweep drops them; a sweep runs once they are also half of all slots. */
 const IDLE_SLOTS_BEFORE_SWEEP = 1024;
 
@@ -129,6 +160,8 @@ export class TaskPolicyEngine {
   private readonly clock: () => number;
   private readonly timers: TimerFunctions;
   private readonly slots = new Map<string, CallerSlots>();
+  /** Custom (shared) slots; `undefined` counts them in `slots`. */
+  private readonly shared: ConcurrencySlots | undefined;
   /** Slot counters allocated, and how many of them are at zero. */
   private slotCount = 0;
   private idleSlots = 0;
@@ -144,6 +177,10 @@ export class TaskPolicyEngine {
       Object.entries(options.perCaller ?? {}).map(([caller, policy]) => [caller, effectivePolicy(merge(defaults, policy))]),
     );
     this.estimateCost = options.estimateCost;
+    if (options.slots !== undefined && (typeof options.slots.acquire !== 'function' || typeof options.slots.release !== 'function')) {
+      throw new TypeError('expected slots to be ConcurrencySlots (acquire and release functions)');
+    }
+    this.shared = options.slots;
     this.clock = options.clock ?? Date.now;
     this.timers = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
   }
@@ -154,15 +191,25 @@ export class TaskPolicyEngine {
     return { ...policy, ...(policy.allowedSkills === undefined ? {} : { allowedSkills: [...policy.allowedSkills] }) };
   }
 
-  /** Tasks currently holding a slot for (caller, skill). */
+  /** Tasks currently holding a slot for (caller, skill) in this process's slots (0 with shared `slots`). */
   activeCount(caller: string, skill: string): number {
     return this.slots.get(caller)?.skills.get(skill)?.active ?? 0;
   }
 
-  admit(input: { caller: string; skill: string; estimatedCostUsd?: number }): PolicyAdmitResult {
+  /**
+   * Admits a task or says why not. Synchronous: with async `slots` it throws a `TypeError` (use
+   * `admitAsync`).
+   */
+  admit(input: PolicyAdmitInput): PolicyAdmitResult {
     const { caller, skill } = input;
     if (typeof caller !== 'string') throw new TypeError(`expected caller to be a string, got ${typeof caller}`);
     if (typeof skill !== 'string') throw new TypeError(`expected skill to be a string, got ${typeof skill}`);
+    if (this.shared !== undefined) {
+      const result = this.admitShared(input, this.shared);
+      if (!(result instanceof Promise)) return result;
+      void result.then((settled) => settled.ok && settled.admission.release(), ignore);
+      throw new TypeError('expected synchronous concurrency slots in admit(): these answer with promises, use admitAsync()');
+    }
     let callerSlots = this.slots.get(caller);
     if (callerSlots === undefined) {
       callerSlots = { effective: this.perCaller.get(caller) ?? this.defaults, skills: new Map() };
@@ -200,23 +247,96 @@ export class TaskPolicyEngine {
     if (active === 0) this.idleSlots--;
     slot.active = active + 1;
 
-    if (policy.maxCostUsd !== undefined) {
-      const estimate = input.estimatedCostUsd ?? this.estimateCost?.({ caller, skill });
-      if (estimate !== undefined && !(estimate <= policy.maxCostUsd)) {
-        this.freeSlot(slot);
-        return {
-          ok: false,
-          error: violation('maxCostUsd', `task exceeds policy: maxCostUsd = ${estimate} > ${policy.maxCostUsd}`, {
-            caller,
-            skill,
-            limit: String(policy.maxCostUsd),
-            actual: String(estimate),
-          }),
-        };
-      }
+    const refusal = this.costRefusal(input, policy);
+    if (refusal !== undefined) {
+      this.freeSlot(slot);
+      return refusal;
     }
 
     return { ok: true, admission: new Admission(this.freeSlot, slot, caller, skill, policy, this.clock, this.timers) };
+  }
+
+  /**
+   * As `admit`, for any `slots`: the verdict, or a promise of it when the slots are shared. A
+   * rejected promise (the backend failed) holds no slot.
+   */
+  admitAsync(input: PolicyAdmitInput): PolicyAdmitResult | Promise<PolicyAdmitResult> {
+    if (this.shared === undefined) return this.admit(input);
+    const { caller, skill } = input;
+    if (typeof caller !== 'string') throw new TypeError(`expected caller to be a string, got ${typeof caller}`);
+    if (typeof skill !== 'string') throw new TypeError(`expected skill to be a string, got ${typeof skill}`);
+    return this.admitShared(input, this.shared);
+  }
+
+  /** `admit` over shared slots: the same order and refusals, the slot counted by `slots`. */
+  private admitShared(input: PolicyAdmitInput, slots: ConcurrencySlots): PolicyAdmitResult | Promise<PolicyAdmitResult> {
+    const { caller, skill } = input;
+    const { policy, allowed } = this.perCaller.get(caller) ?? this.defaults;
+    if (allowed !== undefined && !allowed.has(skill)) {
+      return {
+        ok: false,
+        error: violation('allowedSkills', `skill ${skill} is not in the allowed set for caller ${caller}`, { caller, skill }),
+      };
+    }
+    const max = policy.maxConcurrency;
+    if (max === undefined || max === Number.POSITIVE_INFINITY) return this.afterSlot(input, policy, undefined, slots);
+    const grant = slots.acquire(caller, skill, max);
+    if (!(grant instanceof Promise)) return this.slotGranted(input, policy, max, grant, slots);
+    return grant.then((settled) => this.slotGranted(input, policy, max, settled, slots));
+  }
+
+  private slotGranted(
+    input: PolicyAdmitInput,
+    policy: Readonly<TaskPolicy>,
+    max: number,
+    grant: SlotGrant,
+    slots: ConcurrencySlots,
+  ): PolicyAdmitResult {
+    if (grant.ok) return this.afterSlot(input, policy, grant.lease, slots);
+    const { caller, skill } = input;
+    return {
+      ok: false,
+      error: violation('maxConcurrency', `concurrency bucket full: ${caller}/${skill}`, {
+        caller,
+        skill,
+        limit: String(max),
+        actual: String(grant.active + 1),
+      }),
+    };
+  }
+
+  /** The cost check after the slot (given back on refusal), then the admission. */
+  private afterSlot(
+    input: PolicyAdmitInput,
+    policy: Readonly<TaskPolicy>,
+    lease: SlotLease | undefined,
+    slots: ConcurrencySlots,
+  ): PolicyAdmitResult {
+    const { caller, skill } = input;
+    const free = lease === undefined ? ignore : () => slots.release(lease);
+    const refusal = this.costRefusal(input, policy);
+    if (refusal !== undefined) {
+      free();
+      return refusal;
+    }
+    return { ok: true, admission: new Admission<undefined>(free, undefined, caller, skill, policy, this.clock, this.timers) };
+  }
+
+  /** The refusal of a cost estimate above `maxCostUsd`, if any. */
+  private costRefusal(input: PolicyAdmitInput, policy: Readonly<TaskPolicy>): PolicyAdmitResult | undefined {
+    if (policy.maxCostUsd === undefined) return undefined;
+    const { caller, skill } = input;
+    const estimate = input.estimatedCostUsd ?? this.estimateCost?.({ caller, skill });
+    if (estimate === undefined || estimate <= policy.maxCostUsd) return undefined;
+    return {
+      ok: false,
+      error: violation('maxCostUsd', `task exceeds policy: maxCostUsd = ${estimate} > ${policy.maxCostUsd}`, {
+        caller,
+        skill,
+        limit: String(policy.maxCostUsd),
+        actual: String(estimate),
+      }),
+    };
   }
 
   /** Gives a slot back; admissions call it once, on release. One function per engine, shared by its admissions. */
@@ -248,7 +368,7 @@ export class TaskPolicyEngine {
  * nothing can abort the task, so it shares one never-aborting signal and owns no controller.
  * `meterTokens` and `release` are methods: call them on the admission.
  */
-class Admission implements PolicyAdmission {
+class Admission<S> implements PolicyAdmission {
   readonly signal: AbortSignal;
   private readonly controller: AbortController | undefined;
   private readonly startedAt: number;
@@ -258,8 +378,8 @@ class Admission implements PolicyAdmission {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly freeSlot: (slot: Slot) => void,
-    private readonly slot: Slot,
+    private readonly freeSlot: (slot: S) => void,
+    private readonly slot: S,
     private readonly caller: string,
     private readonly skill: string,
     private readonly policy: Readonly<TaskPolicy>,

@@ -47,7 +47,7 @@ describe('cost estimates and mid-task cost limits', () => {
     expect(budget.snapshot().reserved.usd).toBe(0.05);
     const cut = task.meterUsd(0.06);
     expect(BudgetExceededError.isInstance(cut)).toBe(true);
-    expect(cut?.metadata).toMatchObject({ limit: 'usd' });
+    expect((cut as BudgetExceededError).metadata).toMatchObject({ limit: 'usd' });
     // Sticky: later meter calls return the same cut.
     expect(task.meterTokens(1)).toBe(cut);
     expect(events.counts()['aborted.budget.usd']).toBe(1);

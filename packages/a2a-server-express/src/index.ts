@@ -28,6 +28,7 @@ export type {
   Principal,
   PushSender,
   RateLimiter,
+  RateLimitVerdict,
   StreamEvent,
   WebhookUrlCheck,
 } from './core/types.js';

@@ -49,6 +49,7 @@ export {
   PushNotificationNotSupportedError,
   RateLimitedError,
   RecursionLimitError,
+  ServiceUnavailableError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnauthenticatedError,

@@ -20,6 +20,7 @@ import {
   PushNotificationNotSupportedError,
   RateLimitedError,
   RecursionLimitError,
+  ServiceUnavailableError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnauthenticatedError,
@@ -53,6 +54,7 @@ const TABLE: [ErrorClass, number, number, string, string][] = [
   [RateLimitedError, -32000, 429, 'RESOURCE_EXHAUSTED', 'RATE_LIMITED'],
   [UnauthenticatedError, -32000, 401, 'UNAUTHENTICATED', 'UNAUTHENTICATED'],
   [ForbiddenError, -32000, 403, 'PERMISSION_DENIED', 'FORBIDDEN'],
+  [ServiceUnavailableError, -32000, 503, 'UNAVAILABLE', 'SERVICE_UNAVAILABLE'],
 ];
 
 describe('error classes (spec §5.4, §9.5, §11.6)', () => {

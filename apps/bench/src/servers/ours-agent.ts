@@ -1,5 +1,11 @@
 import { type AgentCard, DEFAULT_JSON_RPC_PATH } from '@a2aplane/a2a-types';
-import { type A2AServerOptions, type AgentExecutor, type InMemoryTaskStore, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import {
+  type A2AServerOptions,
+  type AgentExecutor,
+  type InMemoryTaskStore,
+  type TaskStore,
+  createTaskUpdater,
+} from '@a2aplane/a2a-server-express';
 import { type Mode, replyText } from './common.js';
 
 export function card(baseUrl: string): AgentCard {
@@ -48,7 +54,7 @@ export function executor(mode: Mode, events: number, delayMs = 0): AgentExecutor
   };
 }
 
-export function oursOptions(baseUrl: string, mode: Mode, events: number, store: InMemoryTaskStore, delayMs = 0): A2AServerOptions {
+export function oursOptions(baseUrl: string, mode: Mode, events: number, store: TaskStore, delayMs = 0): A2AServerOptions {
   return { card: card(baseUrl), executor: executor(mode, events, delayMs), store };
 }
 

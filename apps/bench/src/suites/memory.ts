@@ -6,6 +6,7 @@ import type { RunOptions, SuiteResult } from '../lib/types.js';
 const TARGETS = [
   { id: 'ours', label: 'ours (node:http, default store settings)' },
   { id: 'official', label: 'official @a2a-js/sdk (InMemoryTaskStore)' },
+  { id: 'ours-redis', label: 'ours with the Redis task store + event bus (state in Redis, one replica)' },
 ] as const;
 
 export interface RssSample {
@@ -28,7 +29,8 @@ export interface MemoryRun {
 export async function runMemory(options: RunOptions): Promise<SuiteResult> {
   const seconds = options.quick ? 15 : 60;
   const runs: MemoryRun[] = [];
-  for (const target of TARGETS) {
+  // `--targets a,b` runs a subset.
+  for (const target of TARGETS.filter((t) => options.targets === undefined || options.targets.includes(t.id))) {
     const server = await startServer(target.id, ['--mode', 'task', '--report-rss']);
     const samples: RssSample[] = [];
     let startedAt = 0;

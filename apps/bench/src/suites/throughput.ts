@@ -15,6 +15,7 @@ const TARGETS = [
   { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
   { id: 'ours-verified', file: 'ours-verified', label: 'ours on node:http, full governance + verified callers (RFC 9421)' },
   { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
+  { id: 'ours-redis', file: 'ours-redis', label: 'ours on node:http, Redis task store + event bus (one replica)' },
 ] as const;
 type TargetId = (typeof TARGETS)[number]['id'];
 
@@ -26,6 +27,8 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'governed + verified / ungoverned', num: 'ours-verified', den: 'ours' },
   { name: 'ours-express / official', num: 'ours-express', den: 'official' },
   { name: 'official / express-echo', num: 'official', den: 'express-echo' },
+  { name: 'ours-redis / ours (in-memory)', num: 'ours-redis', den: 'ours' },
+  { name: 'ours-redis / official', num: 'ours-redis', den: 'official' },
 ];
 
 export interface ThroughputRun extends LoadResult {
@@ -147,6 +150,13 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     goals[`${mode}: governed at most 10% below ungoverned`] = { value: governed, goal: '>= 0.90x', pass: governed >= 0.9 };
     const verified = roundRatio(mode, 'ours-verified', 'ours').median;
     goals[`${mode}: governed + verified callers >= 0.85x ungoverned`] = { value: verified, goal: '>= 0.85x', pass: verified >= 0.85 };
+    if (mode === 'task') {
+      // Issue 19: the Redis store costs round trips, but one replica keeps half the in-memory speed and twice the official SDK's.
+      const redis = roundRatio(mode, 'ours-redis', 'ours').median;
+      goals['task: Redis store >= 0.5x in-memory (one replica)'] = { value: redis, goal: '>= 0.5x', pass: redis >= 0.5 };
+      const redisOfficial = roundRatio(mode, 'ours-redis', 'official').median;
+      goals['task: Redis store >= 2x official'] = { value: redisOfficial, goal: '>= 2x', pass: redisOfficial >= 2 };
+    }
     const cpu = (target: TargetId) =>
       median(
         runs

@@ -8,7 +8,7 @@ import {
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
 import type { CoreRequest } from './server-types.js';
-import type { Principal } from './types.js';
+import type { Principal, RateLimitVerdict } from './types.js';
 import type { ServerContext } from './server-context.js';
 
 export interface Caller {
@@ -56,9 +56,15 @@ export function createCallerResolver(ctx: ServerContext) {
   async function resolveCaller(request: CoreRequest): Promise<Caller> {
     const negotiated = negotiateVersion(request.version);
     if (!negotiated.ok) throw negotiated.error;
-    const takeToken = (key: string): void => {
+    const checkVerdict = (verdict: RateLimitVerdict): void => {
+      if (!verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
+    };
+    // Awaited only when the limiter is shared (answers with a promise): the in-process path stays synchronous.
+    const takeToken = (key: string): Promise<void> | undefined => {
       const verdict = options.rateLimiter?.take(key);
-      if (verdict && !verdict.ok) throw new RateLimitedError({ retryAfterSeconds: verdict.retryAfterSeconds });
+      if (verdict instanceof Promise) return verdict.then(checkVerdict);
+      if (verdict) checkVerdict(verdict);
+      return undefined;
     };
     const clientKey = `client:${request.clientKey ?? 'anonymous'}`;
     let principal = request.principal;
@@ -67,11 +73,12 @@ export function createCallerResolver(ctx: ServerContext) {
         principal = await options.authenticate(request.auth);
       } catch (error) {
         // Failed logins spend the client's tokens, so credentials cannot be guessed at full speed.
-        takeToken(clientKey);
+        await takeToken(clientKey);
         throw A2AError.isInstance(error) ? error : new UnauthenticatedError();
       }
     }
-    takeToken(principal ? `principal:${principal.id}` : clientKey);
+    const pending = takeToken(principal ? `principal:${principal.id}` : clientKey);
+    if (pending) await pending;
     const extensions = splitExtensions(request.extensions);
     const missing = requiredExtensions.filter((uri) => !extensions.includes(uri));
     if (missing.length > 0) {

@@ -10,7 +10,10 @@ export interface GovernedTaskLike {
   readonly context: TaskContextLike;
   /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
-  /** May return a limit `A2AError` (a budget cut): the task then ends FAILED with it. Other results are ignored. */
+  /**
+   * May return a limit `A2AError` (a budget cut), or a promise of one (a shared ledger): the task
+   * then ends FAILED with it. Other results are ignored.
+   */
   meterTokens(tokens: number): unknown;
   /** USD reported by the executor while it runs (`reportUsage`), checked against cost limits; as `meterTokens`. */
   meterUsd?(usd: number): unknown;

@@ -194,11 +194,11 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
       reportUsage(reported) {
         if (typeof reported?.tokens === 'number' && reported.tokens > 0) {
           usage.tokens += reported.tokens;
-          endForLimit(runtime, governed?.meterTokens(reported.tokens), contextId);
+          endForCut(runtime, governed?.meterTokens(reported.tokens), contextId);
         }
         if (typeof reported?.usd === 'number' && reported.usd > 0) {
           usage.usd += reported.usd;
-          endForLimit(runtime, governed?.meterUsd?.(reported.usd), contextId);
+          endForCut(runtime, governed?.meterUsd?.(reported.usd), contextId);
         }
       },
     };
@@ -301,6 +301,16 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
     void runtime
       .enqueue(() => failForLimit(runtime, reason, contextId))
       .catch((error: unknown) => onError('ending a task on a limit failed', error));
+  }
+
+  /** A meter call's budget cut, or a promise of it from a shared ledger: ends the task as `endForLimit`. */
+  function endForCut(runtime: TaskRuntime, cut: unknown, contextId: string): void {
+    if (cut instanceof Promise)
+      void cut.then(
+        (settled: unknown) => endForLimit(runtime, settled, contextId),
+        () => undefined,
+      );
+    else endForLimit(runtime, cut, contextId);
   }
 
   /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */

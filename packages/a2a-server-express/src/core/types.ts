@@ -4,8 +4,16 @@ import type { StreamResponse, TaskPushNotificationConfig } from '@a2aplane/a2a-t
 // (and tenant) that created them.
 export type { Authenticator, AuthRequest as AuthenticationRequest, Principal } from '../auth/types.js';
 
+/** A rate limiter's verdict for one request. */
+export type RateLimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Admits or refuses one request for a key. In-process limiters answer synchronously (the server
+ * then never awaits); a shared one (`createRedisRateLimiter` of `@a2aplane/a2a-redis`) returns a
+ * promise, and a rejected promise fails the request with its error.
+ */
 export interface RateLimiter {
-  take(key: string): { ok: true } | { ok: false; retryAfterSeconds: number };
+  take(key: string): RateLimitVerdict | Promise<RateLimitVerdict>;
 }
 
 /** Fire-and-forget push delivery with its own retries. */

@@ -1,2 +1,2 @@
 export { createTokenBucketRateLimiter } from './token-bucket.js';
-export type { RateLimiter, TokenBucketRateLimiterOptions } from './token-bucket.js';
+export type { TokenBucketRateLimiterOptions } from './token-bucket.js';

@@ -1,7 +1,4 @@
-/** Admits or refuses one request for a key. */
-export interface RateLimiter {
-  take(key: string): { ok: true } | { ok: false; retryAfterSeconds: number };
-}
+import type { RateLimitVerdict } from '../core/types.js';
 
 export interface TokenBucketRateLimiterOptions {
   /** Bucket size: the largest burst a key may send. */
@@ -27,10 +24,11 @@ function positive(value: unknown, name: string, integer: boolean): number {
 }
 
 /**
- * One token bucket per key. Memory stays bounded by `maxKeys`: a `Map` keeps insertion order,
- * so re-inserting on each use makes its first key the least recently used one.
+ * One token bucket per key; a synchronous `RateLimiter` (the server never awaits it). Memory
+ * stays bounded by `maxKeys`: a `Map` keeps insertion order, so re-inserting on each use makes
+ * its first key the least recently used one.
  */
-export function createTokenBucketRateLimiter(options: TokenBucketRateLimiterOptions): RateLimiter {
+export function createTokenBucketRateLimiter(options: TokenBucketRateLimiterOptions): { take(key: string): RateLimitVerdict } {
   const capacity = positive(options?.capacity, 'capacity', false);
   const refillPerSecond = positive(options.refillPerSecond, 'refillPerSecond', false);
   const maxKeys = positive(options.maxKeys ?? 10_000, 'maxKeys', true);

@@ -181,6 +181,18 @@ export class ForbiddenError extends A2AError {
   }
 }
 
+/**
+ * A backend the server needs (a shared store or ledger, say Redis) did not answer: retry later.
+ * `metadata.backend` names it and `metadata.cause` says why (never a stack or a connection string).
+ */
+export class ServiceUnavailableError extends A2AError {
+  static override readonly reason = 'SERVICE_UNAVAILABLE';
+  constructor(options?: A2AErrorOptions) {
+    super('SERVICE_UNAVAILABLE', options);
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
 /** Every error class by its `ErrorInfo` reason. */
 export const ERROR_CLASSES: { readonly [R in ErrorReason]: new (options?: A2AErrorOptions) => A2AError } = {
   JSON_PARSE: JSONParseError,
@@ -203,4 +215,5 @@ export const ERROR_CLASSES: { readonly [R in ErrorReason]: new (options?: A2AErr
   RATE_LIMITED: RateLimitedError,
   UNAUTHENTICATED: UnauthenticatedError,
   FORBIDDEN: ForbiddenError,
+  SERVICE_UNAVAILABLE: ServiceUnavailableError,
 };

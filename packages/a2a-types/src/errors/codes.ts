@@ -117,6 +117,15 @@ export const ERROR_CODE_TABLE = {
   RATE_LIMITED: entry('RATE_LIMITED', A2APLANE_ERROR_DOMAIN, -32000, 429, 'RESOURCE_EXHAUSTED', 'Rate limit exceeded', true),
   UNAUTHENTICATED: entry('UNAUTHENTICATED', A2APLANE_ERROR_DOMAIN, -32000, 401, 'UNAUTHENTICATED', 'Authentication required'),
   FORBIDDEN: entry('FORBIDDEN', A2APLANE_ERROR_DOMAIN, -32000, 403, 'PERMISSION_DENIED', 'Permission denied'),
+  SERVICE_UNAVAILABLE: entry(
+    'SERVICE_UNAVAILABLE',
+    A2APLANE_ERROR_DOMAIN,
+    -32000,
+    503,
+    'UNAVAILABLE',
+    'A backend the server depends on is unavailable',
+    true,
+  ),
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 export type ErrorReason = keyof typeof ERROR_CODE_TABLE;

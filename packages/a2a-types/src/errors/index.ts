@@ -17,6 +17,7 @@ export {
   PushNotificationNotSupportedError,
   RateLimitedError,
   RecursionLimitError,
+  ServiceUnavailableError,
   TaskNotCancelableError,
   TaskNotFoundError,
   UnauthenticatedError,

@@ -1,0 +1,249 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createRedisConnection } from '@a2aplane/a2a-redis';
+
+type Json = Record<string, unknown>;
+
+export interface ClusterOptions {
+  redisUrl?: string;
+  /** The shared budget of the tree part, USD per minute. */
+  maxUsdPerMinute?: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface ClusterReport {
+  passed: boolean;
+  spread: { servedBy: Record<string, number>; readOnOtherReplica: number; sent: number; passed: boolean };
+  resume: { beforeKill: number; afterResume: number; lost: number; duplicated: number; killed: string; resumedOn: string; passed: boolean };
+  cancel: { state: string; abortedOn: string | undefined; ranOn: string; canceledVia: string; passed: boolean };
+  tree: {
+    levels: number;
+    maxCallDepth: number;
+    maxUsdPerMinute: number;
+    tasks: number;
+    spendUsd: number;
+    byReplica: Record<string, number>;
+    rejected: Record<string, number>;
+    passed: boolean;
+  };
+}
+
+interface Replica {
+  id: string;
+  url: string;
+  child: ChildProcess;
+}
+
+const replicaEntry = fileURLToPath(new URL('./replica.ts', import.meta.url));
+
+async function post(
+  url: string,
+  method: string,
+  params: Json,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
+    ...(signal ? { signal } : {}),
+  });
+}
+const rpc = async (url: string, method: string, params: Json): Promise<Json> => (await (await post(url, method, params)).json()) as Json;
+const message = (text: string, metadata: Json): Json => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata });
+
+async function* sse(response: Response): AsyncGenerator<{ id: string | undefined; result: Json }> {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let i = buffer.indexOf('\n\n'); i !== -1; i = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        let id: string | undefined;
+        let data: string | undefined;
+        for (const line of block.split('\n')) {
+          if (line.startsWith('id: ')) id = line.slice(4);
+          if (line.startsWith('data: ')) data = line.slice(6);
+        }
+        if (data !== undefined) yield { id, result: ((JSON.parse(data) as Json).result ?? {}) as Json };
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+const chunkOf = (result: Json): string | undefined =>
+  ((result.artifactUpdate as Json | undefined)?.artifact as { parts?: { text?: string }[] } | undefined)?.parts?.[0]?.text;
+
+/** Starts the three replicas, runs the four parts, stops everything (also on failure). */
+export async function runCluster(options: ClusterOptions = {}): Promise<ClusterReport> {
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `cluster-demo:${randomUUID()}:`;
+  const maxUsdPerMinute = options.maxUsdPerMinute ?? 2;
+  const progress = options.onProgress ?? (() => {});
+  const replicas = new Map<string, Replica>();
+  const admin = createRedisConnection({ url: redisUrl });
+  await admin.connect();
+
+  const start = (id: string): Promise<Replica> =>
+    new Promise((resolve, reject) => {
+      const child = fork(replicaEntry, [], {
+        execArgv: ['--conditions=@a2aplane/source', '--import', 'tsx'],
+        env: { ...process.env, REPLICA_ID: id, CLUSTER_PREFIX: prefix, REDIS_URL: redisUrl, CLUSTER_MAX_USD: String(maxUsdPerMinute) },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      child.once('exit', (code) => reject(new Error(`${id} exited with ${code} before it was ready`)));
+      child.once('message', (m: { type: string; url: string }) => {
+        const replica = { id, url: m.url, child };
+        replicas.set(id, replica);
+        progress(`${id} listening on ${m.url} (pid ${child.pid})`);
+        resolve(replica);
+      });
+    });
+  const sharePeers = (): void => {
+    const urls = [...replicas.values()].map((r) => r.url);
+    for (const r of replicas.values()) r.child.send({ type: 'peers', peers: urls });
+  };
+
+  try {
+    const [r1, r2, r3] = await Promise.all([start('replica-1'), start('replica-2'), start('replica-3')]);
+    sharePeers();
+    const all = [r1, r2, r3];
+
+    // 1. The client spreads calls over the replicas; any replica reads any task.
+    progress('part 1: 30 calls spread over the three replicas, each task read back on another one');
+    const servedBy: Record<string, number> = {};
+    let readOnOther = 0;
+    for (let i = 0; i < 30; i++) {
+      const target = all[i % 3] as Replica;
+      const sent = await rpc(target.url, 'SendMessage', { message: message('hello', { skill: 'echo' }) });
+      const task = (sent.result as { task: { id: string; artifacts: { parts: { text: string }[] }[] } }).task;
+      const by = task.artifacts[0]?.parts[0]?.text ?? '?';
+      servedBy[by] = (servedBy[by] ?? 0) + 1;
+      const other = all[(i + 1) % 3] as Replica;
+      const read = await rpc(other.url, 'GetTask', { id: task.id });
+      if ((read.result as { status?: { state?: string } } | undefined)?.status?.state === 'TASK_STATE_COMPLETED') readOnOther += 1;
+    }
+    const spread = {
+      servedBy,
+      readOnOtherReplica: readOnOther,
+      sent: 30,
+      passed: readOnOther === 30 && all.every((r) => servedBy[r.id] === 10),
+    };
+
+    // 2. A stream read on replica 1, replica 1 killed mid-stream, resumed on replica 2.
+    progress('part 2: a stream read on replica-1; replica-1 is killed mid-stream; the client resumes on replica-2');
+    const count = 30;
+    const launched = await rpc(r3.url, 'SendMessage', {
+      message: message('stream', { skill: 'chunks', count, everyMs: 40 }),
+      configuration: { returnImmediately: true },
+    });
+    const taskId = (launched.result as { task: { id: string } }).task.id;
+    // Bounded waits: a broken cluster fails the demo instead of hanging it.
+    const first = await post(r1.url, 'SubscribeToTask', { id: taskId }, {}, AbortSignal.timeout(30_000));
+    const seen: string[] = [];
+    let lastId: string | undefined;
+    for await (const event of sse(first)) {
+      lastId = event.id ?? lastId;
+      const chunk = chunkOf(event.result);
+      if (chunk) seen.push(chunk);
+      if (seen.length >= 8) break;
+    }
+    const beforeKill = seen.length;
+    r1.child.kill('SIGKILL');
+    await new Promise((resolve) => r1.child.once('exit', resolve));
+    replicas.delete(r1.id);
+    progress(`  killed replica-1 after ${beforeKill} chunks (last event id ${lastId}); resuming on replica-2`);
+    const resumed = await post(
+      r2.url,
+      'SubscribeToTask',
+      { id: taskId },
+      lastId ? { 'Last-Event-ID': lastId } : {},
+      AbortSignal.timeout(30_000),
+    );
+    for await (const event of sse(resumed)) {
+      const chunk = chunkOf(event.result);
+      if (chunk) seen.push(chunk);
+    }
+    const expected = Array.from({ length: count }, (_, i) => `chunk-${i}`);
+    const unique = new Set(seen);
+    const resume = {
+      beforeKill,
+      afterResume: seen.length - beforeKill,
+      lost: expected.filter((c) => !unique.has(c)).length,
+      duplicated: seen.length - unique.size,
+      killed: r1.id,
+      resumedOn: r2.id,
+      passed: false,
+    };
+    resume.passed = resume.lost === 0 && resume.duplicated === 0 && seen.join() === expected.join();
+
+    // 3. A cancel sent to replica 3 stops the executor running on replica 2.
+    progress('part 3: a long task runs on replica-2; CancelTask is sent to replica-3');
+    const long = await rpc(r2.url, 'SendMessage', {
+      message: message('long', { skill: 'chunks', count: 400, everyMs: 25 }),
+      configuration: { returnImmediately: true },
+    });
+    const longId = (long.result as { task: { id: string } }).task.id;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const canceled = await rpc(r3.url, 'CancelTask', { id: longId });
+    const state = (canceled.result as { status?: { state?: string } } | undefined)?.status?.state ?? JSON.stringify(canceled.error);
+    let abortedOn: string | undefined;
+    for (let i = 0; i < 100 && abortedOn === undefined; i++) {
+      const value = await admin.get(`${prefix}demo:aborted:${longId}`);
+      abortedOn = value ?? undefined;
+      if (abortedOn === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const cancel = { state, abortedOn, ranOn: r2.id, canceledVia: r3.id, passed: state === 'TASK_STATE_CANCELED' && abortedOn === r2.id };
+
+    // 4. ADR-159 acceptance test 3 over the replicas (replica-1 restarted), one budget in Redis.
+    progress('part 4: replica-1 restarts; a 10-level binary delegation tree spreads over the replicas on one shared budget');
+    await start('replica-1');
+    sharePeers();
+    const levels = 10;
+    const maxCallDepth = 8;
+    const root = await rpc(r2.url, 'SendMessage', { message: message('plan', { skill: 'tree', depth: 0, levels, traceId: randomUUID() }) });
+    type Node = { replica: string; depth: number; outcome: string; reason?: string; children: Node[] };
+    const node = (root.result as { task: { artifacts: { parts: { data: { node: Node } }[] }[] } }).task.artifacts[0]?.parts[0]?.data.node;
+    const byReplica: Record<string, number> = {};
+    const rejected: Record<string, number> = {};
+    let tasks = 0;
+    const visit = (n: Node): void => {
+      if (n.outcome === 'done') {
+        tasks += 1;
+        byReplica[n.replica] = (byReplica[n.replica] ?? 0) + 1;
+      } else rejected[n.reason ?? '?'] = (rejected[n.reason ?? '?'] ?? 0) + 1;
+      n.children.forEach(visit);
+    };
+    if (node) visit(node);
+    const spendUsd = Math.round(tasks * 0.01 * 100) / 100;
+    const tree = {
+      levels,
+      maxCallDepth,
+      maxUsdPerMinute,
+      tasks,
+      spendUsd,
+      byReplica,
+      rejected,
+      passed: spendUsd <= maxUsdPerMinute && (rejected.BUDGET_EXCEEDED ?? 0) > 0 && Object.keys(byReplica).length === 3,
+    };
+    return { passed: spread.passed && resume.passed && cancel.passed && tree.passed, spread, resume, cancel, tree };
+  } finally {
+    for (const r of replicas.values()) {
+      r.child.kill('SIGTERM');
+    }
+    await Promise.all(
+      [...replicas.values()].map((r) => (r.child.exitCode === null ? new Promise((resolve) => r.child.once('exit', resolve)) : undefined)),
+    );
+    for await (const keys of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length > 0) await admin.unlink(keys);
+    admin.destroy();
+  }
+}

@@ -1,0 +1,372 @@
+import type { BudgetAcquireRequest, BudgetLedger, BudgetOverflow, BudgetSnapshot, BudgetTicket } from '@a2aplane/a2a-governance';
+import { BudgetExceededError } from '@a2aplane/a2a-types';
+import { ACQUIRE, METER, RENEW_TICKETS, RESERVE_MORE, SNAPSHOT } from './lua.js';
+import { createScriptRunner, LeaseRenewer, type RedisGovernanceOptions } from './redis-script.js';
+
+export interface RedisBudgetLedgerOptions extends RedisGovernanceOptions {
+  maxUsdPerMinute?: number;
+  maxTokensPerMinute?: number;
+  maxTasksPerMinute?: number;
+  /** Length of the rolling window. Default 60 000 ms. */
+  windowMs?: number;
+  /**
+   * What happens when a cap is reached. Default `{ kind: 'shed' }`. Under `queue` each replica
+   * keeps its own bounded FIFO (`maxQueueDepth` per replica) and retries its head when the window
+   * should have room again (or a ticket of this replica is metered), at least every `pollMs`.
+   */
+  overflow?: BudgetOverflow;
+  /**
+   * Milliseconds a ticket's reservation lives without renewal. The ledger renews the leases of its
+   * own in-flight tickets every third of it, so only a crashed (or cut-off) replica's reservations
+   * expire, and the budget they held comes back. Default 30 000.
+   */
+  leaseMs?: number;
+  /** Longest wait between retries of a queued head. Default 250 ms. */
+  pollMs?: number;
+}
+
+/** A `BudgetLedger` whose window lives in Redis. */
+export interface RedisBudgetLedger extends BudgetLedger {
+  /**
+   * Synchronous, as the interface requires, so it returns what the last `refresh()` read (zeros
+   * before the first; Redis can't be asked synchronously). `limits` and `queueDepth` are always current.
+   */
+  snapshot(): BudgetSnapshot;
+  /** Reads the shared window from Redis now; also updates what `snapshot()` returns. */
+  refresh(): Promise<BudgetSnapshot>;
+  /** Stops renewing leases and rejects queued requests. Does not close the client. */
+  close(): void;
+}
+
+const NANO = 1e9;
+const toNano = (usd: number): number => Math.round(usd * NANO);
+const DEFAULT_WINDOW_MS = 60_000;
+
+function checkLimit(name: string, value: number | undefined, integer: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    throw new RangeError(`expected ${name} to be ${integer ? 'an integer' : 'a finite number'} >= 0, got ${String(value)}`);
+  }
+}
+
+function checkAmount(name: string, value: number | undefined): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`expected ${name} to be a finite number >= 0, got ${String(value)}`);
+  }
+}
+
+function retrySeconds(ms: number | undefined): number {
+  return ms === undefined ? 60 : Math.max(1, Math.ceil(ms / 1000));
+}
+
+class RedisTicket implements BudgetTicket {
+  constructor(
+    readonly id: number,
+    readonly acquiredAt: number,
+  ) {}
+}
+
+interface Waiter {
+  request: BudgetAcquireRequest;
+  resolve: (ticket: BudgetTicket) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+type Decision = { ok: true; ticket: RedisTicket } | { ok: false; error: BudgetExceededError; retryAfterMs: number | undefined };
+
+/**
+ * A `BudgetLedger` shared by every replica on one Redis: the rolling window, the caps and the
+ * reservations live in Redis and every decision is one Lua script, so N replicas spend one budget
+ * (never N) and concurrent acquires can't overshoot it. Semantics are those of
+ * `createInMemoryBudgetLedger`: exact integer arithmetic (nano-dollars, whole tokens), estimates
+ * reserved from acquire until metered, `BudgetExceededError` with `metadata.limit` and
+ * `retryAfterSeconds`, one meter per ticket. Time is Redis's clock. With no cap set nothing is
+ * stored in Redis (only this replica's lifetime totals are kept).
+ *
+ * When Redis can't be reached every call rejects, within `commandTimeoutMs`, with
+ * `ServiceUnavailableError` (503): admission fails closed. A ticket whose meter was lost keeps its
+ * reservation until its lease expires.
+ */
+export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): RedisBudgetLedger {
+  checkLimit('maxUsdPerMinute', options.maxUsdPerMinute, false);
+  checkLimit('maxTokensPerMinute', options.maxTokensPerMinute, true);
+  checkLimit('maxTasksPerMinute', options.maxTasksPerMinute, true);
+  const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
+  if (!Number.isInteger(windowMs) || windowMs <= 0) throw new RangeError(`expected windowMs to be an integer > 0, got ${windowMs}`);
+  const leaseMs = options.leaseMs ?? 30_000;
+  if (!Number.isInteger(leaseMs) || leaseMs < 30) throw new RangeError(`expected leaseMs to be an integer >= 30, got ${leaseMs}`);
+  const pollMs = options.pollMs ?? 250;
+  if (!Number.isFinite(pollMs) || pollMs <= 0) throw new RangeError(`expected pollMs to be > 0, got ${pollMs}`);
+  const overflow: BudgetOverflow = options.overflow ?? { kind: 'shed' };
+  if (overflow.kind === 'queue') checkLimit('overflow.maxQueueDepth', overflow.maxQueueDepth, true);
+  else if (overflow.kind !== 'shed')
+    throw new TypeError(`expected overflow.kind to be 'shed' or 'queue', got ${String((overflow as { kind: unknown }).kind)}`);
+  const maxQueueDepth = overflow.kind === 'queue' ? overflow.maxQueueDepth : 0;
+
+  const runner = createScriptRunner(options);
+  const p = runner.prefix;
+  const keys = ['tasks', 'spend', 'spend-amounts', 'sums', 'inflight', 'reservations', 'seq'].map((name) => `${p}budget:${name}`);
+  const keyTtl = 2 * (windowMs + leaseMs);
+  const capUsdNano = options.maxUsdPerMinute === undefined ? -1 : toNano(options.maxUsdPerMinute);
+  const capTokens = options.maxTokensPerMinute ?? -1;
+  const capTasks = options.maxTasksPerMinute ?? -1;
+  const capped = capUsdNano >= 0 || capTokens >= 0 || capTasks >= 0;
+  const limits = {
+    ...(options.maxUsdPerMinute === undefined ? {} : { usd: options.maxUsdPerMinute }),
+    ...(options.maxTokensPerMinute === undefined ? {} : { tokens: options.maxTokensPerMinute }),
+    ...(options.maxTasksPerMinute === undefined ? {} : { tasks: options.maxTasksPerMinute }),
+  };
+
+  let last: BudgetSnapshot = {
+    windowMs,
+    limits,
+    window: capped ? { usd: 0, tokens: 0, tasks: 0 } : undefined,
+    inFlight: 0,
+    reserved: { usd: 0, tokens: 0 },
+    queueDepth: 0,
+    totals: { usd: 0, tokens: 0, tasks: 0 },
+  };
+  // Uncapped: lifetime totals of this replica only.
+  const local = { tasks: 0, usdNano: 0, tokens: 0 };
+  /** Tickets of this replica not yet metered: their leases are renewed. */
+  const renewer = new LeaseRenewer<RedisTicket>(Math.max(10, Math.floor(leaseMs / 3)), (tickets) =>
+    runner.run('budget ledger', RENEW_TICKETS, keys, [windowMs, leaseMs, keyTtl, ...tickets.map((t) => t.id)]),
+  );
+  const metered = new WeakSet<BudgetTicket>();
+  const queue: Waiter[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let pumping = false;
+  let closed = false;
+
+  const decide = async (request: BudgetAcquireRequest): Promise<Decision> => {
+    const estUsd = request.estimatedUsd === undefined ? 0 : toNano(request.estimatedUsd);
+    const estTokens = Math.ceil(request.estimatedTokens ?? 0);
+    const reply = (await runner.run('budget ledger', ACQUIRE, keys, [
+      windowMs,
+      capUsdNano,
+      capTokens,
+      capTasks,
+      estUsd,
+      estTokens,
+      leaseMs,
+      keyTtl,
+    ])) as unknown[];
+    if (Number(reply[0]) === 1) {
+      const ticket = new RedisTicket(Number(reply[1]), Number(reply[2]));
+      renewer.add(ticket);
+      return { ok: true, ticket };
+    }
+    const limit = String(reply[1]) as 'usd' | 'tokens' | 'tasks';
+    const scale = limit === 'usd' ? NANO : 1;
+    const observed = Number(reply[2]) / scale;
+    const cap = Number(reply[3]) / scale;
+    const retryMs = Number(reply[4]);
+    const retryAfterMs = retryMs < 0 ? undefined : retryMs;
+    const error = new BudgetExceededError({
+      message: `global budget exceeded: ${limit} per ${windowMs / 1000}s window at ${observed} of ${cap}`,
+      metadata: { limit, observed: String(observed), cap: String(cap) },
+      retryAfterSeconds: retrySeconds(retryAfterMs),
+    });
+    return { ok: false, error, retryAfterMs };
+  };
+
+  const queueFull = (): BudgetExceededError =>
+    new BudgetExceededError({
+      message: `global budget queue is full (${maxQueueDepth} waiting)`,
+      metadata: { limit: 'queue_full', maxQueueDepth: String(maxQueueDepth) },
+      retryAfterSeconds: 1,
+    });
+
+  const detach = (waiter: Waiter): void => {
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+  };
+
+  const schedule = (delayMs: number): void => {
+    if (timer !== undefined || closed) return;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        void pump();
+      },
+      Math.max(1, Math.min(pollMs, delayMs)),
+    );
+    timer.unref?.();
+  };
+
+  /** Grants queued requests from the head while Redis admits them; one pump at a time. */
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0 && !closed) {
+        const head = queue[0]!;
+        let decision: Decision;
+        try {
+          decision = await decide(head.request);
+        } catch (error) {
+          // Redis is down: the waiter learns it now rather than at its deadline.
+          if (queue[0] === head) queue.shift();
+          detach(head);
+          head.reject(error);
+          continue;
+        }
+        if (queue[0] !== head) {
+          // Aborted while Redis answered: give a granted ticket back.
+          if (decision.ok) void meterTicket(decision.ticket, {}).catch(() => undefined);
+          continue;
+        }
+        if (decision.ok) {
+          queue.shift();
+          detach(head);
+          head.resolve(decision.ticket);
+          continue;
+        }
+        if (decision.retryAfterMs === undefined) {
+          queue.shift();
+          detach(head);
+          head.reject(decision.error);
+          continue;
+        }
+        schedule(decision.retryAfterMs);
+        return;
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  const enqueue = (request: BudgetAcquireRequest, signal: AbortSignal | undefined, delayMs: number): Promise<BudgetTicket> =>
+    new Promise<BudgetTicket>((resolve, reject) => {
+      // Aborted while Redis was deciding: an abort event that already fired never fires again.
+      if (signal?.aborted) return reject(signal.reason);
+      const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = queue.indexOf(waiter);
+          if (index === -1) return;
+          queue.splice(index, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      queue.push(waiter);
+      schedule(delayMs);
+    });
+
+  async function meterTicket(ticket: RedisTicket, actual: { usd?: number; tokens?: number }): Promise<void> {
+    metered.add(ticket);
+    renewer.delete(ticket);
+    const usdNano = actual.usd === undefined ? 0 : toNano(actual.usd);
+    const tokens = actual.tokens === undefined ? 0 : Math.ceil(actual.tokens);
+    const released = await runner.run('budget ledger', METER, keys, [windowMs, ticket.id, usdNano, tokens, keyTtl]);
+    // A released reservation may make room for this replica's queue.
+    if (Number(released) === 1 && queue.length > 0) void pump();
+  }
+
+  return {
+    async acquire(request, signal) {
+      checkAmount('estimatedUsd', request.estimatedUsd);
+      checkAmount('estimatedTokens', request.estimatedTokens);
+      if (signal?.aborted) throw signal.reason;
+      if (!capped) {
+        local.tasks++;
+        return new RedisTicket(0, Date.now());
+      }
+      if (closed) throw new TypeError('the Redis budget ledger is closed');
+      if (queue.length > 0) {
+        if (queue.length >= maxQueueDepth) throw queueFull();
+        return enqueue(request, signal, 0);
+      }
+      const decision = await decide(request);
+      if (decision.ok) {
+        if (signal?.aborted) {
+          await meterTicket(decision.ticket, {}).catch(() => undefined);
+          throw signal.reason;
+        }
+        return decision.ticket;
+      }
+      if (overflow.kind === 'shed' || decision.retryAfterMs === undefined) throw decision.error;
+      if (queue.length >= maxQueueDepth) throw queueFull();
+      return enqueue(request, signal, decision.retryAfterMs);
+    },
+
+    async reserveMore(ticket, more) {
+      checkAmount('usd', more.usd);
+      checkAmount('tokens', more.tokens);
+      if (!capped) return true;
+      if (!(ticket instanceof RedisTicket) || metered.has(ticket)) return false;
+      const usdNano = capUsdNano < 0 || more.usd === undefined ? 0 : toNano(more.usd);
+      const tokens = capTokens < 0 || more.tokens === undefined ? 0 : Math.ceil(more.tokens);
+      const granted = await runner.run('budget ledger', RESERVE_MORE, keys, [
+        windowMs,
+        ticket.id,
+        usdNano,
+        tokens,
+        capUsdNano,
+        capTokens,
+        leaseMs,
+        keyTtl,
+      ]);
+      return Number(granted) === 1;
+    },
+
+    async meter(ticket, actual) {
+      checkAmount('usd', actual.usd);
+      checkAmount('tokens', actual.tokens);
+      if (!capped) {
+        if (actual.usd !== undefined) local.usdNano += toNano(actual.usd);
+        if (actual.tokens !== undefined) local.tokens += actual.tokens;
+        return;
+      }
+      if (!(ticket instanceof RedisTicket) || metered.has(ticket)) return;
+      await meterTicket(ticket, actual);
+    },
+
+    snapshot() {
+      if (!capped) {
+        return { ...last, totals: { usd: local.usdNano / NANO, tokens: local.tokens, tasks: local.tasks } };
+      }
+      return { ...last, queueDepth: queue.length };
+    },
+
+    async refresh() {
+      if (!capped) return this.snapshot();
+      const reply = ((await runner.run('budget ledger', SNAPSHOT, keys, [windowMs])) as unknown[]).map(Number);
+      const [usd, tokens, tasks, inFlight, rsvUsd, rsvTokens, totalUsd, totalTokens, totalTasks] = reply as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      last = {
+        windowMs,
+        limits,
+        window: { usd: usd / NANO, tokens, tasks },
+        inFlight,
+        reserved: { usd: rsvUsd / NANO, tokens: rsvTokens },
+        queueDepth: queue.length,
+        totals: { usd: totalUsd / NANO, tokens: totalTokens, tasks: totalTasks },
+      };
+      return last;
+    },
+
+    close() {
+      closed = true;
+      renewer.stop();
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      for (const waiter of queue.splice(0)) {
+        detach(waiter);
+        waiter.reject(new TypeError('the Redis budget ledger is closed'));
+      }
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The key names of one deployment. Every name starts with `keyPrefix` so several deployments (and
+ * test runs) share one Redis; tenant, task and owner ids are URI-encoded so no id can run into the
+ * next part or forge another key. A task's keys share a `{hash tag}` so they map to one cluster slot.
+ */
+export interface RedisKeys {
+  readonly prefix: string;
+  /** The task record (a hash: `rec`, `rev`, `owner`). */
+  task(tenant: string, taskId: string): string;
+  /** The task's event log (a stream). */
+  events(tenant: string, taskId: string): string;
+  /** The task's push configs (a hash: config id -> JSON). */
+  push(tenant: string, taskId: string): string;
+  /** The pub/sub channel the replica running the task listens on for cancel requests. */
+  cancelChannel(tenant: string, taskId: string): string;
+  /** ListTasks index of one (tenant, owner): a hash of task id -> JSON [contextId, state, statusTime, expiresAt]. */
+  summary(tenant: string, owner: string): string;
+  /** Tasks that are not terminal (a sorted set by update time), for the capacity check. */
+  live(): string;
+  /** Terminal tasks (a sorted set by the time they ended): evicted oldest first at capacity. */
+  ended(): string;
+  /** An idempotent SendMessage key. */
+  send(tenant: string, owner: string, messageId: string): string;
+}
+
+const enc = encodeURIComponent;
+
+/** Rejects prefixes that could collide with another deployment's keys or carry glob characters into SCAN patterns. */
+function checkKeyPrefix(prefix: string): string {
+  if (typeof prefix !== 'string' || prefix.length === 0 || prefix.length > 200) {
+    throw new RangeError('keyPrefix must be a non-empty string of at most 200 characters');
+  }
+  if (/[\s*?[\]{}\\]/.test(prefix)) throw new RangeError('keyPrefix must not contain spaces, braces or glob characters (* ? [ ] \\)');
+  return prefix;
+}
+
+export function createKeys(keyPrefix: string): RedisKeys {
+  const prefix = checkKeyPrefix(keyPrefix);
+  const tag = (tenant: string, taskId: string): string => `{${enc(tenant)}:${enc(taskId)}}`;
+  return {
+    prefix,
+    task: (tenant, taskId) => `${prefix}task:${tag(tenant, taskId)}`,
+    events: (tenant, taskId) => `${prefix}events:${tag(tenant, taskId)}`,
+    push: (tenant, taskId) => `${prefix}push:${tag(tenant, taskId)}`,
+    cancelChannel: (tenant, taskId) => `${prefix}cancel:${tag(tenant, taskId)}`,
+    summary: (tenant, owner) => `${prefix}summary:${enc(tenant)}:${enc(owner)}`,
+    live: () => `${prefix}live`,
+    ended: () => `${prefix}ended`,
+    send: (tenant, owner, messageId) => `${prefix}send:${enc(tenant)}:${enc(owner)}:${enc(messageId)}`,
+  };
+}

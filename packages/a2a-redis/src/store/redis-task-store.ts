@@ -1,0 +1,278 @@
+import {
+  type SendKey,
+  type StoredPushConfig,
+  type StoredTask,
+  type TaskKey,
+  type TaskListPage,
+  type TaskListQuery,
+  type TaskRecord,
+  TaskRevisionConflictError,
+  type TaskStore,
+  TaskStoreFullError,
+  type TaskWriteOptions,
+} from '@a2aplane/a2a-server-express';
+import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
+import { guardClient, type RedisClientLike, withDeadline } from '../connection.js';
+import { createKeys, type RedisKeys } from '../keys.js';
+import { DELETE, PUT_PUSH, RELEASE_SEND, UPSERT } from './scripts.js';
+
+export interface RedisTaskStoreOptions {
+  /** A connected node-redis client (the store neither connects nor closes it). */
+  client: RedisClientLike;
+  /** Starts every key of this deployment, e.g. `a2a:prod:`; the replicas of one agent share it. */
+  keyPrefix: string;
+  /** How long a terminal task is kept after its last change. Default 10 minutes. */
+  ttlMs?: number;
+  /**
+   * How long a task that is not terminal is kept after its last change (a replica that died
+   * mid-task leaves it behind; Redis forgets it then). Default 24 hours.
+   */
+  liveTtlMs?: number;
+  /**
+   * Most tasks kept. A new task beyond it evicts the task that ended first; when every task is
+   * live, it is refused (`TaskStoreFullError`, 429) rather than evict one. Default 10 000.
+   */
+  maxTasks?: number;
+  /** Largest task record in bytes of JSON; a bigger write is refused (`TaskStoreFullError`) unless a small overshoot ends the task. Default 16 MiB. */
+  maxTaskBytes?: number;
+  /** Most push configs per task. Default 16. */
+  maxPushConfigsPerTask?: number;
+  /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
+  idempotencyTtlMs?: number;
+  /** Deadline of one store call; past it the call fails with `RedisUnavailableError` (503). Default 2 000 ms. */
+  commandTimeoutMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/** The Redis task store (`TaskStore`), with the key names it uses. */
+export interface RedisTaskStore extends TaskStore {
+  readonly keys: RedisKeys;
+}
+
+interface Summary {
+  contextId: string;
+  state: string;
+  time: number;
+  expiresAt: number;
+}
+
+const statusTime = (record: TaskRecord): number => {
+  const ts = record.task.status.timestamp;
+  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
+  return Number.isNaN(parsed) ? record.updatedAt : parsed;
+};
+
+function encodeToken(time: number, id: string): string {
+  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
+}
+
+function decodeToken(token: string): { time: number; id: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') return { time: value[0], id: value[1] };
+  } catch {
+    // not a token we issued
+  }
+  return undefined;
+}
+
+function parseSummary(raw: string): Summary | undefined {
+  try {
+    const v: unknown = JSON.parse(raw);
+    if (Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string' && typeof v[2] === 'number' && typeof v[3] === 'number') {
+      return { contextId: v[0], state: v[1], time: v[2], expiresAt: v[3] };
+    }
+  } catch {
+    // a damaged entry is skipped
+  }
+  return undefined;
+}
+
+const positive = (name: string, value: number): number => {
+  if (!(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`expected ${name} >= 1 (an integer), got ${value}`);
+  return value;
+};
+
+/**
+ * Creates the Redis `TaskStore`: every replica of an agent pointed at one Redis and one `keyPrefix`
+ * sees the same tasks. Each write is one Lua script (atomic): compare-and-set on the revision, the
+ * ListTasks summary, the live-task count and the TTLs change together or not at all. Redis failures
+ * reject with `RedisUnavailableError` (503, retryable); a write resolves only after Redis applied it.
+ */
+export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
+  const { client } = options;
+  guardClient(client);
+  const keys = createKeys(options.keyPrefix);
+  const ttlMs = positive('ttlMs', options.ttlMs ?? 10 * 60_000);
+  const liveTtlMs = positive('liveTtlMs', options.liveTtlMs ?? 24 * 60 * 60_000);
+  const maxTasks = positive('maxTasks', options.maxTasks ?? 10_000);
+  const maxTaskBytes = positive('maxTaskBytes', options.maxTaskBytes ?? 16 * 1024 * 1024);
+  const maxPush = positive('maxPushConfigsPerTask', options.maxPushConfigsPerTask ?? 16);
+  const sendTtlMs = positive('idempotencyTtlMs', options.idempotencyTtlMs ?? 10 * 60_000);
+  const timeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000);
+  const now = options.now ?? Date.now;
+  const run = <T>(fn: () => Promise<T>): Promise<T> => withDeadline(timeoutMs, fn);
+  const setMember = (key: TaskKey): string => keys.task(key.tenant, key.taskId);
+
+  async function upsert(record: TaskRecord, writeOptions: TaskWriteOptions): Promise<number> {
+    const { tenant, owner } = record;
+    const taskId = record.task.id;
+    const expected = writeOptions.expectedRevision;
+    if (!(Number.isSafeInteger(expected) && expected >= 0)) throw new RangeError(`expected expectedRevision >= 0, got ${expected}`);
+    const terminal = isTerminalTaskState(record.task.status.state);
+    const ttl = terminal ? ttlMs : liveTtlMs;
+    const at = now();
+    // Only the record's own fields are stored: a `revision` handed in is the store's to set.
+    const json = JSON.stringify({ tenant, owner, task: record.task, updatedAt: record.updatedAt });
+    const summary = JSON.stringify([record.task.contextId ?? '', record.task.status.state, statusTime(record), at + ttl]);
+    const reply = (await run(() =>
+      UPSERT.run(
+        client,
+        [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId), keys.ended()],
+        [
+          json,
+          String(expected),
+          owner,
+          taskId,
+          summary,
+          terminal ? '1' : '0',
+          String(ttl),
+          String(at),
+          String(maxTasks),
+          String(maxTaskBytes),
+          setMember({ tenant, taskId }),
+          String(liveTtlMs),
+          keys.prefix,
+          String(ttlMs),
+        ],
+      ),
+    )) as [string, string];
+    const [status, value] = reply;
+    if (status === 'conflict') throw new TaskRevisionConflictError({ tenant, taskId }, expected, Number(value));
+    if (status === 'full') {
+      if (value === 'maxTasks') throw new TaskStoreFullError('maxTasks', `The task store is full (${maxTasks} live tasks); retry later`);
+      throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${maxTaskBytes} bytes`);
+    }
+    return Number(value);
+  }
+
+  async function readRecords(tenant: string, ids: string[]): Promise<(StoredTask | undefined)[]> {
+    if (ids.length === 0) return [];
+    // Sent in one tick: node-redis writes them as one pipeline.
+    const replies = await run(() => Promise.all(ids.map((id) => client.sendCommand(['HMGET', keys.task(tenant, id), 'rec', 'rev']))));
+    return replies.map((reply) => {
+      const [rec, rev] = reply as [string | null, string | null];
+      if (rec === null) return undefined;
+      const record = JSON.parse(rec) as TaskRecord;
+      return { ...record, revision: Number(rev) };
+    });
+  }
+
+  return {
+    keys,
+    async get(key) {
+      const [record] = await readRecords(key.tenant, [key.taskId]);
+      return record;
+    },
+    upsert,
+
+    async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
+      let cursor: { time: number; id: string } | undefined;
+      if (query.pageToken) {
+        cursor = decodeToken(query.pageToken);
+        if (!cursor) return undefined;
+      }
+      const summaryKey = keys.summary(query.tenant, query.owner);
+      const flat = (await run(() => client.sendCommand(['HGETALL', summaryKey]))) as string[];
+      const at = now();
+      const matches: { id: string; time: number }[] = [];
+      const stale: string[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const id = flat[i] as string;
+        const raw = flat[i + 1] as string;
+        const s = parseSummary(raw);
+        if (!s || s.expiresAt <= at) {
+          stale.push(id);
+          continue;
+        }
+        if (query.contextId !== undefined && s.contextId !== query.contextId) continue;
+        if (query.status !== undefined && s.state !== query.status) continue;
+        if (query.statusTimestampAfter !== undefined && !(s.time > query.statusTimestampAfter)) continue;
+        matches.push({ id, time: s.time });
+      }
+      // Entries of expired tasks leave the index lazily.
+      if (stale.length > 0) void run(() => client.sendCommand(['HDEL', summaryKey, ...stale])).catch(() => {});
+      matches.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const after = cursor ? matches.filter((m) => m.time < cursor.time || (m.time === cursor.time && m.id > cursor.id)) : matches;
+      const page = after.slice(0, query.pageSize);
+      const records = await readRecords(
+        query.tenant,
+        page.map((m) => m.id),
+      );
+      const last = page.at(-1);
+      const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.id) : '';
+      return {
+        records: records.filter((r): r is StoredTask => r !== undefined && r.owner === query.owner),
+        nextPageToken,
+        totalSize: matches.length,
+      };
+    },
+
+    async delete(key) {
+      const owner = await run(() => client.sendCommand(['HGET', keys.task(key.tenant, key.taskId), 'owner']));
+      if (typeof owner !== 'string') return false;
+      const deleted = await run(() =>
+        DELETE.run(
+          client,
+          [
+            keys.task(key.tenant, key.taskId),
+            keys.push(key.tenant, key.taskId),
+            keys.live(),
+            keys.summary(key.tenant, owner),
+            keys.ended(),
+          ],
+          [key.taskId, setMember(key)],
+        ),
+      );
+      return deleted === 1;
+    },
+
+    async putPushConfig(key, config) {
+      const result = await run(() =>
+        PUT_PUSH.run(
+          client,
+          [keys.task(key.tenant, key.taskId), keys.push(key.tenant, key.taskId)],
+          [config.id, JSON.stringify(config), String(maxPush)],
+        ),
+      );
+      if (result === -1) {
+        throw new RateLimitedError({
+          message: `A task holds at most ${maxPush} push configs`,
+          metadata: { limit: 'maxPushConfigsPerTask' },
+        });
+      }
+    },
+
+    async listPushConfigs(key) {
+      const values = (await run(() => client.sendCommand(['HVALS', keys.push(key.tenant, key.taskId)]))) as string[];
+      return values.map((v) => JSON.parse(v) as StoredPushConfig);
+    },
+
+    async deletePushConfig(key, id) {
+      return (await run(() => client.sendCommand(['HDEL', keys.push(key.tenant, key.taskId), id]))) === 1;
+    },
+
+    async claimSendKey(key: SendKey, taskId: string) {
+      // SET NX GET: claims the key, or returns who holds it, in one atomic command (Redis >= 7.0).
+      const held = await run(() =>
+        client.sendCommand(['SET', keys.send(key.tenant, key.owner, key.messageId), taskId, 'NX', 'GET', 'PX', String(sendTtlMs)]),
+      );
+      return typeof held === 'string' ? held : undefined;
+    },
+
+    async releaseSendKey(key, taskId) {
+      await run(() => RELEASE_SEND.run(client, [keys.send(key.tenant, key.owner, key.messageId)], [taskId]));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { describeTaskEventBusContract, describeTaskStoreContract } from '@a2aplane/a2a-server-express/testing';
+import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { createRedisTaskEventBus } from '../src/bus/redis-task-event-bus.js';
+import { createRedisTaskStore } from '../src/store/redis-task-store.js';
+import { cleanKeys, connectTestRedis, type TestRedisClient, testKeyPrefix } from './redis.js';
+
+const vitest = { describe, it, afterEach };
+const clients: TestRedisClient[] = [];
+const prefixes: string[] = [];
+
+/** A client per replica, connected on first use (a suite without Redis fails, naming itself). */
+async function replicaClient(): Promise<TestRedisClient> {
+  const client = await connectTestRedis('a2a-redis contract suites (TaskStore, TaskEventBus)');
+  clients.push(client);
+  return client;
+}
+
+let storeClient: TestRedisClient;
+beforeAll(async () => {
+  storeClient = await replicaClient();
+});
+afterAll(async () => {
+  for (const prefix of prefixes) await cleanKeys(storeClient, prefix);
+  for (const client of clients) await client.quit();
+});
+
+describeTaskStoreContract(
+  'Redis task store',
+  {
+    create(limits) {
+      // A prefix per store: capacity is per deployment (prefix), and tests must not see each other's tasks.
+      const keyPrefix = testKeyPrefix('contract-store');
+      prefixes.push(keyPrefix);
+      return createRedisTaskStore({ client: storeClient, keyPrefix, ttlMs: limits.terminalTtlMs, maxTasks: limits.maxTasks });
+    },
+  },
+  vitest,
+);
+
+describeTaskEventBusContract(
+  'Redis Streams bus',
+  {
+    create() {
+      const keyPrefix = testKeyPrefix('contract-bus');
+      prefixes.push(keyPrefix);
+      // Each connect is another replica: its own client (its own XREAD and pub/sub connections).
+      return { connect: async () => createRedisTaskEventBus({ client: await replicaClient(), keyPrefix }) };
+    },
+  },
+  vitest,
+);

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { createClient } from 'redis';
+
+/** The Redis the tests use: `REDIS_URL`, default `redis://127.0.0.1:6379`. */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export type TestRedisClient = ReturnType<typeof createClient>;
+
+/**
+ * Connects a client to the test Redis, or throws an error naming the suite and how to start
+ * Redis: a suite that needs Redis fails loudly instead of skipping when none is there.
+ */
+export async function connectTestRedis(suite: string, options: { name?: string } = {}): Promise<TestRedisClient> {
+  const client = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    if (client.isOpen) client.destroy();
+    throw new Error(
+      `[${suite}] needs Redis at ${REDIS_URL} and could not reach it (${error instanceof Error ? error.message : String(error)}). ` +
+        'Start one: `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`, or set REDIS_URL.',
+    );
+  }
+  // A reconnecting client from here on, so tests can cut the connection and watch it come back.
+  await client.destroy();
+  const reconnecting = createClient({
+    url: REDIS_URL,
+    ...(options.name === undefined ? {} : { name: options.name }),
+    socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(50 * retries, 500) },
+  });
+  reconnecting.on('error', () => undefined);
+  await reconnecting.connect();
+  return reconnecting;
+}
+
+/** A key prefix of its own per run and suite, so parallel runs never collide. */
+export function testKeyPrefix(suite: string): string {
+  return `a2a-test:${process.pid}:${randomUUID()}:${suite}:`;
+}
+
+/** Deletes every key under `prefix` (SCAN, not KEYS, so a shared Redis isn't blocked). */
+export async function cleanKeys(client: TestRedisClient | undefined, prefix: string): Promise<void> {
+  if (client === undefined) return; // never connected: nothing was written
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+    if (keys.length > 0) await client.del(keys);
+  }
+}
+
+/**
+ * A TCP proxy in front of the test Redis that a test can cut (`down`: every connection dropped,
+ * new ones refused) and restore (`up`, same port): a Redis outage without touching the real one.
+ */
+export interface RedisProxy {
+  url: string;
+  /** Drops every connection and refuses new ones. */
+  down(): Promise<void>;
+  /** Accepts connections again, on the same port (and ends a stall). */
+  up(): Promise<void>;
+  /** Keeps connections open but forwards nothing: a Redis that accepted a command and never answers. */
+  stall(): void;
+  close(): Promise<void>;
+}
+
+export async function startRedisProxy(): Promise<RedisProxy> {
+  const target = new URL(REDIS_URL);
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  let port = 0;
+  let stalled = false;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const s = createServer((inbound) => {
+        const outbound = connect(Number(target.port || 6379), target.hostname);
+        for (const socket of [inbound, outbound]) {
+          sockets.add(socket);
+          socket.on('error', () => undefined);
+          socket.on('close', () => {
+            sockets.delete(socket);
+            inbound.destroy();
+            outbound.destroy();
+          });
+        }
+        inbound.on('data', (data) => {
+          if (!stalled) outbound.write(data);
+        });
+        outbound.on('data', (data) => {
+          if (!stalled) inbound.write(data);
+        });
+      });
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => {
+        port = (s.address() as AddressInfo).port;
+        server = s;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      if (server === undefined) return resolve();
+      server.close(() => resolve());
+      server = undefined;
+    });
+  await listen();
+  const auth = target.username || target.password ? `${target.username}:${target.password}@` : '';
+  return {
+    url: `redis://${auth}127.0.0.1:${port}${target.pathname}`,
+    down: stop,
+    async up() {
+      stalled = false;
+      if (server === undefined) await listen();
+    },
+    stall() {
+      stalled = true;
+    },
+    close: stop,
+  };
+}
