@@ -42,6 +42,7 @@ export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } 
 export type { SendKey, StoredEvent, StoredTask, TaskKey, TaskListPage, TaskListQuery, TaskStore } from './store/task-store.js';
 export {
   type ApiKeyVerifier,
+  type AuthContext,
   type AuthenticatorOptions,
   type AuthRequest,
   type BasicVerifier,
@@ -51,6 +52,7 @@ export {
   createStaticApiKeyVerifier,
   type HttpSignatureAuthenticatorOptions,
   type HttpSignatureVerifierLike,
+  nodeSignatureCrypto,
   type SignedRequestView,
   type TokenVerifier,
   timingSafeEqualString,

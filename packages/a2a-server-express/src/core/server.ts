@@ -42,6 +42,7 @@ import { findInputLimitViolation, type InputLimits, resolveInputLimits } from '.
 import { ExecutorRequestContext } from './request-context.js';
 import { type Listener, type RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
+import { cardAuthorities } from '../auth/http-signature.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
 export interface GovernedTaskLike {
@@ -230,6 +231,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const checked = parseWith(AgentCardSchema, options.card);
   if (!checked.success) throw new TypeError(`expected a valid AgentCard, got: ${checked.error.message}`);
   const card = options.card;
+  // The names this server is reached by: signed requests made for another server are refused.
+  const authContext = { authorities: cardAuthorities(card) };
   const store = options.store ?? new InMemoryTaskStore();
   const bufferSize = options.subscriberBufferSize ?? 512;
   const reportError = options.onError;
@@ -288,7 +291,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     let principal = request.principal;
     if (!principal && options.authenticate && request.auth) {
       try {
-        principal = await options.authenticate(request.auth);
+        principal = await options.authenticate(request.auth, authContext);
       } catch (error) {
         // Failed logins spend the client's tokens, so credentials cannot be guessed at full speed.
         takeToken(clientKey);
