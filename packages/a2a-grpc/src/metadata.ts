@@ -1,5 +1,5 @@
 import type { AuthenticationRequest } from '@a2aplane/a2a-server-express';
-import type { Metadata } from '@grpc/grpc-js';
+import type { Metadata, ServerUnaryCall } from '@grpc/grpc-js';
 
 /** Metadata keys of the A2A service parameters over gRPC (spec §10: headers become metadata). */
 export const A2A_VERSION_METADATA_KEY = 'a2a-version';
@@ -21,16 +21,28 @@ export function metadataTexts(metadata: Metadata, key: string): string[] {
 /**
  * What the authenticator sees of a gRPC call: text metadata as lower-case headers (repeated keys
  * joined with ", " as HTTP does), an empty query and the method `POST` (gRPC runs on HTTP/2 POST).
- * Binary (`-bin`) metadata is left out.
+ * Binary (`-bin`) metadata is left out. For request signatures (RFC 9421): `host` is the call's
+ * `:authority` (as the host of an http URL: a port 80 is left out, as the client's signer does;
+ * a `host` metadata entry never stands in for it), the target is the method path and the body
+ * the serialized request message.
  */
-export function authRequestOf(metadata: Metadata): AuthenticationRequest {
-  const headers: Record<string, string> = {};
-  for (const [key, values] of Object.entries(metadata.toJSON())) {
+export function authRequestOf(call: Pick<ServerUnaryCall<Buffer, Buffer>, 'metadata' | 'getHost' | 'getPath' | 'request'>): AuthenticationRequest {
+  const headers: Record<string, string | undefined> = {};
+  for (const [key, values] of Object.entries(call.metadata.toJSON())) {
     if (key.endsWith('-bin')) continue;
     const texts = values.filter((value): value is string => typeof value === 'string');
     if (texts.length > 0) headers[key] = texts.join(', ');
   }
-  return { headers, query: EMPTY_QUERY, method: 'POST' };
+  headers.host = authorityOf(call.getHost());
+  return { headers, query: EMPTY_QUERY, method: 'POST', target: call.getPath(), body: call.request };
+}
+
+function authorityOf(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).host || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The remote address of a peer string such as `127.0.0.1:5000` or `[::1]:5000` (the port is dropped). */

@@ -201,7 +201,7 @@ class GrpcCoreRequest implements CoreRequest {
   }
 
   get auth(): AuthenticationRequest {
-    this.authRequest ??= authRequestOf(this.call.metadata);
+    this.authRequest ??= authRequestOf(this.call);
     return this.authRequest;
   }
 

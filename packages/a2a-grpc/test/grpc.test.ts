@@ -6,7 +6,7 @@ import {
   createStaticApiKeyVerifier,
   createTokenBucketRateLimiter,
 } from '@a2aplane/a2a-server-express';
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import {
   Client,
   credentials,
@@ -426,5 +426,44 @@ describe('listenA2AGrpc and bindA2AGrpc', () => {
     expect(() => binding.serve(core)).toThrow(/once/);
     await binding.close(100);
     await core.close();
+  });
+});
+
+describe('request signatures over gRPC (RFC 9421 profile: POST, @path = method path, digest of the request message)', () => {
+  it('the auth provider sees the call as POST http://<target><method path> with the serialized message as body; the authenticator sees the same', async () => {
+    const seen: Array<{ method: string; target?: string; host?: string; body?: Uint8Array }> = [];
+    agent = await startAgent({
+      executor: echoExecutor,
+      authenticate: async (request) => {
+        seen.push({ method: request.method, target: request.target, host: request.headers.host, body: request.body });
+        return { id: 'signed', scheme: 'test' };
+      },
+    });
+    const sent: Array<{ method: string; url: string; body: unknown }> = [];
+    const client = new GrpcA2AClient({
+      target: agent.grpc.target,
+      credentials: credentials.createInsecure(),
+      auth: {
+        apply(request) {
+          sent.push({ method: request.method, url: request.url.href, body: request.body });
+          request.headers.set('x-signed', 'yes');
+        },
+      },
+    });
+    try {
+      const message = userMessage('sign me');
+      await client.sendMessage({ message });
+      const path = '/lf.a2a.v1.A2AService/SendMessage';
+      expect(sent).toEqual([{ method: 'POST', url: `http://${agent.grpc.target}${path}`, body: expect.any(Uint8Array) }]);
+      // The body is the request message itself (what the content-digest covers).
+      expect(fromBinary(SendMessageRequestSchema, sent[0]?.body as Uint8Array).message?.messageId).toBe(message.messageId);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ method: 'POST', target: path, host: agent.grpc.target });
+      expect(Buffer.from(seen[0]?.body as Uint8Array)).toEqual(Buffer.from(sent[0]?.body as Uint8Array));
+      // The server's card names its gRPC target, so a signature made for it passes the default authority check.
+      expect(agent.card.supportedInterfaces.map((i) => i.url)).toContain(agent.grpc.target);
+    } finally {
+      client.close();
+    }
   });
 });

@@ -344,7 +344,7 @@ export interface HttpRequestSigner {
    * `createA2AClient({ auth: signer })` signs every call (its interceptors run after this and
    * must not change the URL or body).
    */
-  apply(request: { method: string; url: URL; headers: Headers; body?: string | undefined }): Promise<void>;
+  apply(request: { method: string; url: URL; headers: Headers; body?: string | Uint8Array | undefined }): Promise<void>;
 }
 
 /** Signs requests as the agent whose Ed25519 key this is (RFC 9421, `keyid` = AgentID, a fresh nonce each time). */

@@ -78,13 +78,15 @@ export function createHttpSignatureAuthenticator(options: HttpSignatureAuthentic
 
 /**
  * The authorities (`host[:port]`, lower case, default ports left out as in a `Host` header) of
- * the card's interface URLs: what the server tells its authenticator it is reached by.
+ * the card's interface URLs: what the server tells its authenticator it is reached by. A gRPC
+ * interface's bare `host:port` target reads as the host of `http://host:port`, as the gRPC
+ * binding presents a call's `:authority`.
  */
 export function cardAuthorities(card: AgentCard): string[] {
   const names = new Set<string>();
   for (const entry of card.supportedInterfaces ?? []) {
     try {
-      const host = new URL(entry.url).host.toLowerCase();
+      const host = new URL(entry.url.includes('://') ? entry.url : `http://${entry.url}`).host.toLowerCase();
       if (host !== '') names.add(host);
     } catch {
       // A card URL that does not parse names no authority.
