@@ -467,3 +467,22 @@ describe('request signatures over gRPC (RFC 9421 profile: POST, @path = method p
     }
   });
 });
+
+describe('authRequestOf (the authenticator view of a call)', () => {
+  it('host is the :authority (port 80 left out, as the signer does); a host metadata entry never stands in for it', async () => {
+    const { authRequestOf } = await import('../src/metadata.js');
+    const metadata = new Metadata();
+    metadata.set('host', 'evil.example.com');
+    metadata.set('signature', 'a2a=:AA==:');
+    const call = (host: string) => ({ metadata, getHost: () => host, getPath: () => '/lf.a2a.v1.A2AService/GetTask', request: Buffer.from([1, 2]) });
+    expect(authRequestOf(call('127.0.0.1:50051'))).toMatchObject({
+      method: 'POST',
+      target: '/lf.a2a.v1.A2AService/GetTask',
+      headers: { host: '127.0.0.1:50051', signature: 'a2a=:AA==:' },
+      body: Buffer.from([1, 2]),
+    });
+    expect(authRequestOf(call('Agent.Example.com:80')).headers.host).toBe('agent.example.com');
+    // Given the metadata alone (the earlier form): headers only.
+    expect(authRequestOf(metadata)).toEqual({ headers: { host: 'evil.example.com', signature: 'a2a=:AA==:' }, query: expect.any(URLSearchParams), method: 'POST' });
+  });
+});
