@@ -123,7 +123,11 @@ function apiKeyAuthenticator(apiKeys: Readonly<Record<string, string>>): Authent
  * Who is calling: with `callerKeys`, requests signed by one of them are that agent and unsigned
  * ones fall back to the API keys (or pass anonymously to governance, whose trust gate decides).
  */
-function callerAuthenticator(options: ServeAgentOptions, resolveKey: CallerKeyResolver | undefined, key: KeyPair): Authenticator | undefined {
+function callerAuthenticator(
+  options: ServeAgentOptions,
+  resolveKey: CallerKeyResolver | undefined,
+  key: KeyPair,
+): Authenticator | undefined {
   const byApiKey = options.apiKeys ? apiKeyAuthenticator(options.apiKeys) : undefined;
   if (resolveKey === undefined) return byApiKey;
   // A signature made for another server is refused by default: the server passes its card's

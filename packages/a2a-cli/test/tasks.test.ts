@@ -161,7 +161,12 @@ describe('--sign-with: an agent that requires verified callers (RFC 9421)', () =
       expect(canceled.out).toContain(`task ${task.id}  canceled`);
       expect(await subscribed).toBe(0);
 
-      for (const argv of [['send', strict.url, 'hi'], ['get', strict.url, task.id], ['list', strict.url], ['cancel', strict.url, task.id]]) {
+      for (const argv of [
+        ['send', strict.url, 'hi'],
+        ['get', strict.url, task.id],
+        ['list', strict.url],
+        ['cancel', strict.url, task.id],
+      ]) {
         const unsigned = await run([...argv, '--allow-insecure']);
         expect(unsigned.code, argv[0]).toBe(EXIT_CODES.failure);
         expect(unsigned.err, argv[0]).toMatch(/UNAUTHENTICATED/);

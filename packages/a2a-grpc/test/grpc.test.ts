@@ -474,7 +474,12 @@ describe('authRequestOf (the authenticator view of a call)', () => {
     const metadata = new Metadata();
     metadata.set('host', 'evil.example.com');
     metadata.set('signature', 'a2a=:AA==:');
-    const call = (host: string) => ({ metadata, getHost: () => host, getPath: () => '/lf.a2a.v1.A2AService/GetTask', request: Buffer.from([1, 2]) });
+    const call = (host: string) => ({
+      metadata,
+      getHost: () => host,
+      getPath: () => '/lf.a2a.v1.A2AService/GetTask',
+      request: Buffer.from([1, 2]),
+    });
     expect(authRequestOf(call('127.0.0.1:50051'))).toMatchObject({
       method: 'POST',
       target: '/lf.a2a.v1.A2AService/GetTask',
@@ -483,6 +488,10 @@ describe('authRequestOf (the authenticator view of a call)', () => {
     });
     expect(authRequestOf(call('Agent.Example.com:80')).headers.host).toBe('agent.example.com');
     // Given the metadata alone (the earlier form): headers only.
-    expect(authRequestOf(metadata)).toEqual({ headers: { host: 'evil.example.com', signature: 'a2a=:AA==:' }, query: expect.any(URLSearchParams), method: 'POST' });
+    expect(authRequestOf(metadata)).toEqual({
+      headers: { host: 'evil.example.com', signature: 'a2a=:AA==:' },
+      query: expect.any(URLSearchParams),
+      method: 'POST',
+    });
   });
 });

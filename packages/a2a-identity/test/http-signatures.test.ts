@@ -134,7 +134,12 @@ async function signedRequest(
 }
 
 function verifier(
-  overrides: { clock?: () => number; nonces?: ReturnType<typeof createNonceCache>; ownKey?: typeof caller; authorities?: string[] | 'any' } = {},
+  overrides: {
+    clock?: () => number;
+    nonces?: ReturnType<typeof createNonceCache>;
+    ownKey?: typeof caller;
+    authorities?: string[] | 'any';
+  } = {},
 ) {
   const resolveKey = createCallerKeyResolver({ keys: [caller] });
   return createHttpSignatureVerifier({
@@ -367,8 +372,10 @@ describe('the fast path: hmac-sha256 under a request key both agents derive (dec
       );
     const v = verifier({ ownKey: server, authorities: ['a.example.com', 'b.example.com'] });
     const made = (authority: string, key: Uint8Array, nonce: string) =>
-      handSigned({ method: 'GET', authority, target: '/a2a/rest/tasks', headers: {} }, { keyid: callerId, alg: 'hmac-sha256', nonce }, (base) =>
-        hmac(sha256, key, base),
+      handSigned(
+        { method: 'GET', authority, target: '/a2a/rest/tasks', headers: {} },
+        { keyid: callerId, alg: 'hmac-sha256', nonce },
+        (base) => hmac(sha256, key, base),
       );
     expect((await v.verify(made('b.example.com', requestKey('b.example.com'), 'nonce-000000000001'))).ok).toBe(true);
     // One agent key reached under two names: a request key made for a.example.com does not sign for b.example.com.
@@ -406,7 +413,9 @@ describe('the fast path: hmac-sha256 under a request key both agents derive (dec
       (base) => hmac(sha256, key, base),
     );
     expect(await v.verify(request)).toMatchObject({ ok: false, reason: 'unknown-key' });
-    await expect(createHttpRequestSigner({ key: caller, serverKey: weak }).sign({ method: 'GET', url: 'https://a.example/' })).rejects.toThrow();
+    await expect(
+      createHttpRequestSigner({ key: caller, serverKey: weak }).sign({ method: 'GET', url: 'https://a.example/' }),
+    ).rejects.toThrow();
   });
 
   it('readHttpSignature reads a canonical field as the general parser does (same components, parameters, base)', async () => {
@@ -420,7 +429,10 @@ describe('the fast path: hmac-sha256 under a request key both agents derive (dec
     });
     expect(fast).toEqual(general);
     // Not canonical (a leading zero): the general parser, and the base holds the canonical form.
-    const padded = readHttpSignature({ ...request, headers: { ...headers, 'signature-input': headers['signature-input']!.replace('created=', 'created=0') } });
+    const padded = readHttpSignature({
+      ...request,
+      headers: { ...headers, 'signature-input': headers['signature-input']!.replace('created=', 'created=0') },
+    });
     expect(padded.base).toBe(fast.base);
     // A repeated parameter: the general parser's reading (the last value wins), not a partial one.
     const repeated = readHttpSignature({

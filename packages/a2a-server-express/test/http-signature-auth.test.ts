@@ -163,11 +163,22 @@ const signerOf = (key = caller) => createHttpRequestSigner({ key });
 const fastSignerOf = (key = caller) => createHttpRequestSigner({ key, serverKey: toVerificationKey(serverAgent) });
 
 /** A POST sent with an explicit Host header (fetch cannot set one): what a relaying server could forward. */
-function sendWithHost(url: string, host: string, body: string, headers: Record<string, string>): Promise<{ status: number; json: unknown }> {
+function sendWithHost(
+  url: string,
+  host: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const request = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, host, 'content-type': 'application/json' } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { ...headers, host, 'content-type': 'application/json' },
+      },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
