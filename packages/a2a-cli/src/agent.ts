@@ -39,7 +39,7 @@ import {
   DEFAULT_JWKS_PATH,
   createAgentCard,
   createTaskUpdater,
-  verifyEd25519,
+  nodeSignatureCrypto,
 } from '@a2aplane/a2a-server-express';
 import type { A2AGrpcBinding } from '@a2aplane/a2a-grpc';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
@@ -126,15 +126,17 @@ function apiKeyAuthenticator(apiKeys: Readonly<Record<string, string>>): Authent
 function callerAuthenticator(
   options: ServeAgentOptions,
   resolveKey: CallerKeyResolver | undefined,
-  url: string,
+  key: KeyPair,
 ): Authenticator | undefined {
   const byApiKey = options.apiKeys ? apiKeyAuthenticator(options.apiKeys) : undefined;
   if (resolveKey === undefined) return byApiKey;
+  // A signature made for another server is refused by default: the server passes its card's
+  // authorities (the HTTP URL and the gRPC target). Callers that know this agent's key may sign
+  // with the fast path (hmac-sha256, decision 0028).
   const verifier = createHttpSignatureVerifier({
     resolveKey,
-    verifyEd25519,
-    // A signature made for another server is not replayed here.
-    authorities: [new URL(url).host],
+    ...nodeSignatureCrypto,
+    ...(key.algorithm === 'EdDSA' ? { ownKey: key } : {}),
   });
   return createHttpSignatureAuthenticator({ verifier, ...(byApiKey ? { fallback: byApiKey } : { allowAnonymous: true }) });
 }
@@ -272,7 +274,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     key.algorithm === 'EdDSA'
       ? withAgentIdExtension(card, agentId, ruvector)
       : { ...card, capabilities: { ...card.capabilities, extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: ruvector }] } };
-  const authenticate = callerAuthenticator(options, resolveCallerKey, url);
+  const authenticate = callerAuthenticator(options, resolveCallerKey, key);
   const server = createA2AServer({
     card,
     executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust) : echoExecutor(),

@@ -1,4 +1,4 @@
-import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
+import { type A2AClient, type AuthProvider, createA2AClient } from '@a2aplane/a2a-client';
 import type { AgentCard, AgentInterface } from '@a2aplane/a2a-types';
 import { agentUrl } from './args.js';
 import type { CardTrust } from './commands/verify.js';
@@ -17,6 +17,8 @@ interface GrpcClientOptions {
   /** Talk plaintext (no TLS); the default is TLS. */
   plaintext: boolean;
   trust: CardTrust;
+  /** Signs every call (`--sign-with`): the transport passes it the serialized request message. */
+  auth?: AuthProvider;
 }
 
 /** `host:port` or `[ipv6]:port`: what a gRPC client dials. */
@@ -63,6 +65,7 @@ export async function grpcClientFor(command: string, io: CliIo, url: string, opt
     timeoutMs: options.timeoutMs,
     headers: options.headers,
     retry: { retries: 1 },
+    ...(options.auth ? { auth: options.auth } : {}),
     transports: { GRPC: grpc },
     preferredBindings: ['GRPC'],
   };

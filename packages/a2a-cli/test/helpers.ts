@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   agentIdFromPublicKey,
+  createCallerKeyResolver,
+  createHttpSignatureVerifier,
   createJwks,
   generateKeyPair,
   type KeyPair,
@@ -16,6 +18,7 @@ import {
   createA2AServer,
   createA2ARequestHandler,
   createAgentCard,
+  createHttpSignatureAuthenticator,
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
 import { type CliIo, runCli } from '../src/index.js';
@@ -106,8 +109,9 @@ export interface TestAgent {
 /**
  * A loopback echo agent on 127.0.0.1:0 built with a2a-server-express. `signed` signs the card with
  * a jku to its own /.well-known/jwks.json; `tampered` serves that signed card with a changed name.
+ * With `callers`, every request must be signed (RFC 9421) by one of those keys; unsigned ones are refused.
  */
-export async function startTestAgent(mode: CardMode = 'signed'): Promise<TestAgent> {
+export async function startTestAgent(mode: CardMode = 'signed', options: { callers?: KeyPair[] } = {}): Promise<TestAgent> {
   const key = generateKeyPair('EdDSA');
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -123,7 +127,12 @@ export async function startTestAgent(mode: CardMode = 'signed'): Promise<TestAge
     }),
     agentIdFromPublicKey(key.publicKey),
   );
-  const server = createA2AServer({ card, executor: slowEchoExecutor(10_000) });
+  const authenticate = options.callers
+    ? createHttpSignatureAuthenticator({
+        verifier: createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: options.callers }) }),
+      })
+    : undefined;
+  const server = createA2AServer({ card, executor: slowEchoExecutor(10_000), ...(authenticate ? { authenticate } : {}) });
   const jku = `${url}/.well-known/jwks.json`;
   const handler = createA2ARequestHandler(
     server,

@@ -7,7 +7,9 @@ import {
   exportPrivateJwk,
   exportPublicJwk,
   generateKeyPair,
+  importJwk,
   type KeyPair,
+  toVerificationKey,
 } from '@a2aplane/a2a-identity';
 import { A2AError, type Task } from '@a2aplane/a2a-types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +258,94 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(byKey.code).toBe(0);
     const anonymous = await run(['send', '--allow-insecure', agent.url, 'who am I']);
     expect(anonymous.err).toMatch(/UNAUTHENTICATED/);
+  });
+
+  it('a2a send/get/list/cancel/subscribe --sign-with <private JWK> sign every call, over HTTP and gRPC, to an agent that requires verified callers', async () => {
+    const listedKey = generateKeyPair('EdDSA');
+    const listed = agentIdFromPublicKey(listedKey.publicKey);
+    const unlistedKey = generateKeyPair('EdDSA');
+    const config = dir.file('cli-signed.yaml');
+    await writeFile(config, `trust:\n  allowlist: ["${listed}"]\n`);
+    const callerKeys = dir.file('cli-callers.jwks.json');
+    await writeFile(callerKeys, JSON.stringify(createJwks([listedKey, unlistedKey])));
+    const listedFile = dir.file('listed.jwk.json');
+    await writeFile(listedFile, JSON.stringify(exportPrivateJwk(listedKey)));
+    const unlistedFile = dir.file('unlisted.jwk.json');
+    await writeFile(unlistedFile, JSON.stringify(exportPrivateJwk(unlistedKey)));
+    const agent = await serve(['--config', config, '--caller-keys', callerKeys, '--grpc', '0']);
+    const target = agent.grpc as string;
+
+    // HTTP (the card's JSON-RPC).
+    const sent = await run(['send', agent.url, 'signed', '--allow-insecure', '--sign-with', listedFile, '--json']);
+    expect(sent.err).toBe('');
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    const got = await run(['get', agent.url, task.id, '--allow-insecure', '--sign-with', listedFile, '--json']);
+    expect((JSON.parse(got.out) as Task).id).toBe(task.id);
+    const listedTasks = await run(['list', agent.url, '--allow-insecure', '--sign-with', listedFile, '--json']);
+    expect((JSON.parse(listedTasks.out) as { tasks: Task[] }).tasks.map((t) => t.id)).toContain(task.id);
+    // Past authentication and the trust gate: the agent's own answers about a finished task.
+    const canceled = await run(['cancel', agent.url, task.id, '--allow-insecure', '--sign-with', listedFile]);
+    expect(canceled.err).toContain('TASK_NOT_CANCELABLE');
+    const subscribed = await run(['subscribe', agent.url, task.id, '--allow-insecure', '--sign-with', listedFile]);
+    expect(subscribed.err).toContain('UNSUPPORTED_OPERATION');
+    // Unsigned: refused; signed by a known key that is not on the allowlist: FORBIDDEN.
+    expect((await run(['send', agent.url, 'unsigned', '--allow-insecure'])).err).toMatch(/UNAUTHENTICATED/);
+    expect((await run(['send', agent.url, 'who', '--allow-insecure', '--sign-with', unlistedFile])).err).toMatch(/FORBIDDEN/);
+
+    // gRPC: the bare target, and the card URL with its GRPC interface.
+    const overGrpc = await run(['send', target, 'grpc signed', '--transport', 'grpc', '--plaintext', '--sign-with', listedFile, '--json']);
+    expect(overGrpc.err).toBe('');
+    expect((JSON.parse(overGrpc.out) as { task: Task }).task.status.state).toBe('TASK_STATE_COMPLETED');
+    const streamed = await run([
+      'send',
+      agent.url,
+      'grpc stream',
+      '--stream',
+      '--transport',
+      'grpc',
+      '--plaintext',
+      '--allow-insecure',
+      '--sign-with',
+      listedFile,
+    ]);
+    expect(streamed.code).toBe(0);
+    expect((await run(['send', target, 'unsigned', '--transport', 'grpc', '--plaintext'])).err).toMatch(/UNAUTHENTICATED/);
+    const grpcList = await run(['list', target, '--transport', 'grpc', '--plaintext', '--sign-with', listedFile, '--json']);
+    expect((JSON.parse(grpcList.out) as { tasks: Task[] }).tasks.length).toBeGreaterThanOrEqual(3);
+
+    // A public JWK cannot sign: one line, exit 1.
+    const publicFile = dir.file('public.jwk.json');
+    await writeFile(publicFile, JSON.stringify(exportPublicJwk(listedKey)));
+    const refused = await run(['list', agent.url, '--allow-insecure', '--sign-with', publicFile]);
+    expect(refused.code).toBe(EXIT_CODES.failure);
+    expect(refused.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a2a serve accepts the fast path: a caller that knows the agent key signs hmac-sha256 (decision 0028)', async () => {
+    const callerKey = generateKeyPair('EdDSA');
+    const config = dir.file('fast.yaml');
+    await writeFile(config, `trust:\n  allowlist: ["${agentIdFromPublicKey(callerKey.publicKey)}"]\n`);
+    const callerKeys = dir.file('fast-callers.json');
+    await writeFile(callerKeys, JSON.stringify([exportPublicJwk(callerKey)]));
+    const agent = await serve(['--config', config, '--caller-keys', callerKeys]);
+    const jwks = (await (await fetch(`${agent.url}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
+    const imported = importJwk(jwks.keys[0]);
+    if (!imported.ok) throw new Error(imported.reason);
+    const signer = createHttpRequestSigner({ key: callerKey, serverKey: toVerificationKey(imported.key) });
+    const client = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true, auth: signer });
+    const seen: string[] = [];
+    const recording = {
+      async apply(request: Parameters<typeof signer.apply>[0]) {
+        await signer.apply(request);
+        seen.push(request.headers.get('signature-input') ?? '');
+      },
+    };
+    const fast = createA2AClient({ baseUrl: agent.url, allowInsecureLoopback: true, auth: recording });
+    const message = () => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text: 'fast' }] } });
+    expect((await fast.sendMessage(message())).task?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(seen.at(-1)).toContain('alg="hmac-sha256"');
+    expect((await client.sendMessage(message())).task?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
   it('refuses a caller key file that is not a list of Ed25519 public JWKs (exit 1, one line)', async () => {

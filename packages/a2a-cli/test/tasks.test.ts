@@ -1,7 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import { exportPrivateJwk, generateKeyPair } from '@a2aplane/a2a-identity';
 import type { StreamResponse, Task } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.js';
-import { captureIo, freePort, run, startTestAgent, type TestAgent } from './helpers.js';
+import { captureIo, freePort, run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
 
 let agent: TestAgent;
 beforeAll(async () => {
@@ -135,5 +137,62 @@ describe('a2a get / list / cancel / subscribe (spec §3.1.3-§3.1.6)', () => {
     controller.abort();
     expect(await subscribed).toBe(EXIT_CODES.interrupted);
     await run(['cancel', '--allow-insecure', agent.url, task.id]);
+  });
+});
+
+describe('--sign-with: an agent that requires verified callers (RFC 9421)', () => {
+  it('send, get, list, subscribe and cancel are signed with the private JWK; unsigned calls are refused', async () => {
+    const caller = generateKeyPair('EdDSA');
+    const strict = await startTestAgent('signed', { callers: [caller] });
+    const dir = await tempDir();
+    try {
+      const keyFile = dir.file('caller.jwk.json');
+      await writeFile(keyFile, JSON.stringify(exportPrivateJwk(caller)));
+      const signed = (...argv: string[]) => run([...argv, '--allow-insecure', '--sign-with', keyFile]);
+      const sent = await signed('send', strict.url, 'very slow signed echo', '--no-wait', '--json');
+      expect(sent.err).toBe('');
+      const task = (JSON.parse(sent.out) as { task: Task }).task;
+      expect((await signed('get', strict.url, task.id)).code).toBe(0);
+      expect((await signed('list', strict.url, '--json')).out).toContain(task.id);
+      const watcher = captureIo();
+      const subscribed = runCli(['subscribe', '--allow-insecure', '--sign-with', keyFile, strict.url, task.id], watcher.io);
+      await waitFor(() => watcher.out().includes(task.id));
+      const canceled = await signed('cancel', strict.url, task.id);
+      expect(canceled.out).toContain(`task ${task.id}  canceled`);
+      expect(await subscribed).toBe(0);
+
+      for (const argv of [
+        ['send', strict.url, 'hi'],
+        ['get', strict.url, task.id],
+        ['list', strict.url],
+        ['cancel', strict.url, task.id],
+      ]) {
+        const unsigned = await run([...argv, '--allow-insecure']);
+        expect(unsigned.code, argv[0]).toBe(EXIT_CODES.failure);
+        expect(unsigned.err, argv[0]).toMatch(/UNAUTHENTICATED/);
+      }
+      // A key the agent does not know is refused too.
+      const strangerFile = dir.file('stranger.jwk.json');
+      await writeFile(strangerFile, JSON.stringify(exportPrivateJwk(generateKeyPair('EdDSA'))));
+      expect((await run(['list', strict.url, '--allow-insecure', '--sign-with', strangerFile])).err).toMatch(/UNAUTHENTICATED/);
+    } finally {
+      await strict.close();
+      await dir.remove();
+    }
+  });
+
+  it('--sign-with must be a readable Ed25519 private JWK (exit 1, one line)', async () => {
+    const dir = await tempDir();
+    try {
+      const es256 = dir.file('es256.jwk.json');
+      await writeFile(es256, JSON.stringify(exportPrivateJwk(generateKeyPair('ES256'))));
+      for (const file of [es256, dir.file('missing.json')]) {
+        const result = await run(['list', agent.url, '--allow-insecure', '--sign-with', file]);
+        expect(result.code, file).not.toBe(0);
+        expect(result.err.trim().split('\n'), file).toHaveLength(1);
+      }
+    } finally {
+      await dir.remove();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * An outgoing HTTP request as an auth provider sees it: it may add headers or query parameters. The
- * method and the exact body string sent (`undefined` for none) are there for request signers
+ * method and the exact body sent (`undefined` for none) are there for request signers
  * (RFC 9421 HTTP Message Signatures, `Content-Digest`): a2a-identity's `createHttpRequestSigner` is an
  * `AuthProvider` that signs them. Interceptors run after auth: one that changes the URL or body
  * breaks such a signature.
@@ -9,7 +9,11 @@ export interface AuthRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers: Headers;
-  readonly body: string | undefined;
+  /**
+   * The JSON text over HTTP; the serialized request message over gRPC (whose transport presents a
+   * call as a POST to `http://<target><method path>`, headers becoming metadata).
+   */
+  readonly body: string | Uint8Array | undefined;
 }
 
 /** Adds credentials to requests; may refresh them once after a 401. */

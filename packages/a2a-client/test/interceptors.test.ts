@@ -143,7 +143,7 @@ describe('interceptor edge cases', () => {
 describe('request signing seams', () => {
   it('an auth provider and a beforeRequest hook see method, URL, headers and the exact body sent', async () => {
     const server = await serve((req, res) => json(res, 200, rpcResult(req.body, task('t-5'))));
-    const seen: Array<{ method: string; url: string; body: string | undefined; auth: string | null }> = [];
+    const seen: Array<{ method: string; url: string; body: string | Uint8Array | undefined; auth: string | null }> = [];
     const auth: AuthProvider = {
       apply: (request) => {
         request.headers.set('authorization', 'Bearer x');

@@ -108,10 +108,10 @@ export class GrpcTransport {
     const operation = this.operation(method, false);
     const request = this.encode(operation, params);
     try {
-      return await this.unary(operation, request, await this.metadata(operation, options), options);
+      return await this.unary(operation, request, await this.metadata(operation, request, options), options);
     } catch (error) {
       if (!(await this.shouldResend(error))) throw error;
-      return this.unary(operation, request, await this.metadata(operation, options), options);
+      return this.unary(operation, request, await this.metadata(operation, request, options), options);
     }
   }
 
@@ -164,10 +164,10 @@ export class GrpcTransport {
     const operation = this.operation(method, true);
     const request = this.encode(operation, params);
     try {
-      return await this.stream(operation, request, await this.metadata(operation, options), options);
+      return await this.stream(operation, request, await this.metadata(operation, request, options), options);
     } catch (error) {
       if (!(await this.shouldResend(error))) throw error;
-      return this.stream(operation, request, await this.metadata(operation, options), options);
+      return this.stream(operation, request, await this.metadata(operation, request, options), options);
     }
   }
 
@@ -297,15 +297,19 @@ export class GrpcTransport {
     }
   }
 
-  /** The call's headers (and those the auth provider adds) as metadata. */
-  private async metadata(operation: GrpcOperation, options: GrpcTransportCallOptions): Promise<Metadata> {
+  /**
+   * The call's headers (and those the auth provider adds) as metadata. The provider sees the call
+   * as an HTTP request: POST to `http://<target><method path>` with the serialized request message
+   * as its body, so a request signer (RFC 9421) covers the method path and the message's digest.
+   */
+  private async metadata(operation: GrpcOperation, message: Buffer, options: GrpcTransportCallOptions): Promise<Metadata> {
     let headers: Iterable<[string, string]> = Object.entries(options.headers ?? {});
     if (this.auth) {
       const request = {
         method: 'POST',
         url: new URL(`http://${this.url}${operation.path}`),
         headers: new Headers(options.headers ?? {}),
-        body: undefined,
+        body: message,
       };
       await this.auth.apply(request);
       headers = request.headers.entries();

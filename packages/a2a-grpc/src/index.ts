@@ -16,7 +16,13 @@ export {
   type ListenA2AGrpcOptions,
   listenA2AGrpc,
 } from './listen.js';
-export { A2A_EXTENSIONS_METADATA_KEY, A2A_VERSION_METADATA_KEY, authRequestOf, LAST_EVENT_ID_METADATA_KEY } from './metadata.js';
+export {
+  A2A_EXTENSIONS_METADATA_KEY,
+  A2A_VERSION_METADATA_KEY,
+  type AuthCallView,
+  authRequestOf,
+  LAST_EVENT_ID_METADATA_KEY,
+} from './metadata.js';
 export { type A2AGrpcService, type A2AGrpcServiceOptions, a2aServiceDefinition, createA2AGrpcService } from './server.js';
 export { fromGrpcStatus, GRPC_STATUS_CODES, GRPC_STATUS_DETAILS_KEY, readStatusDetails, toGrpcStatus } from './status.js';
 export {

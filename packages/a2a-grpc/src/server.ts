@@ -212,7 +212,7 @@ class GrpcCoreRequest implements CoreRequest, CallerGoneHook {
   }
 
   get auth(): AuthenticationRequest {
-    this.authRequest ??= authRequestOf(this.call.metadata);
+    this.authRequest ??= authRequestOf(this.call);
     return this.authRequest;
   }
 

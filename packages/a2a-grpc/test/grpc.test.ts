@@ -6,7 +6,7 @@ import {
   createStaticApiKeyVerifier,
   createTokenBucketRateLimiter,
 } from '@a2aplane/a2a-server-express';
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import {
   Client,
   credentials,
@@ -454,5 +454,72 @@ describe('listenA2AGrpc and bindA2AGrpc', () => {
     expect([enabled(plain), enabled(withChannelz)]).toEqual([false, true]);
     await plain.close(100);
     await withChannelz.close(100);
+  });
+});
+
+describe('request signatures over gRPC (RFC 9421 profile: POST, @path = method path, digest of the request message)', () => {
+  it('the auth provider sees the call as POST http://<target><method path> with the serialized message as body; the authenticator sees the same', async () => {
+    const seen: Array<{ method: string; target?: string; host?: string; body?: Uint8Array }> = [];
+    agent = await startAgent({
+      executor: echoExecutor,
+      authenticate: async (request) => {
+        seen.push({ method: request.method, target: request.target, host: request.headers.host, body: request.body });
+        return { id: 'signed', scheme: 'test' };
+      },
+    });
+    const sent: Array<{ method: string; url: string; body: unknown }> = [];
+    const client = new GrpcA2AClient({
+      target: agent.grpc.target,
+      credentials: credentials.createInsecure(),
+      auth: {
+        apply(request) {
+          sent.push({ method: request.method, url: request.url.href, body: request.body });
+          request.headers.set('x-signed', 'yes');
+        },
+      },
+    });
+    try {
+      const message = userMessage('sign me');
+      await client.sendMessage({ message });
+      const path = '/lf.a2a.v1.A2AService/SendMessage';
+      expect(sent).toEqual([{ method: 'POST', url: `http://${agent.grpc.target}${path}`, body: expect.any(Uint8Array) }]);
+      // The body is the request message itself (what the content-digest covers).
+      expect(fromBinary(SendMessageRequestSchema, sent[0]?.body as Uint8Array).message?.messageId).toBe(message.messageId);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({ method: 'POST', target: path, host: agent.grpc.target });
+      expect(Buffer.from(seen[0]?.body as Uint8Array)).toEqual(Buffer.from(sent[0]?.body as Uint8Array));
+      // The server's card names its gRPC target, so a signature made for it passes the default authority check.
+      expect(agent.card.supportedInterfaces.map((i) => i.url)).toContain(agent.grpc.target);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('authRequestOf (the authenticator view of a call)', () => {
+  it('host is the :authority (port 80 left out, as the signer does); a host metadata entry never stands in for it', async () => {
+    const { authRequestOf } = await import('../src/metadata.js');
+    const metadata = new Metadata();
+    metadata.set('host', 'evil.example.com');
+    metadata.set('signature', 'a2a=:AA==:');
+    const call = (host: string) => ({
+      metadata,
+      getHost: () => host,
+      getPath: () => '/lf.a2a.v1.A2AService/GetTask',
+      request: Buffer.from([1, 2]),
+    });
+    expect(authRequestOf(call('127.0.0.1:50051'))).toMatchObject({
+      method: 'POST',
+      target: '/lf.a2a.v1.A2AService/GetTask',
+      headers: { host: '127.0.0.1:50051', signature: 'a2a=:AA==:' },
+      body: Buffer.from([1, 2]),
+    });
+    expect(authRequestOf(call('Agent.Example.com:80')).headers.host).toBe('agent.example.com');
+    // Given the metadata alone (the earlier form): headers only.
+    expect(authRequestOf(metadata)).toEqual({
+      headers: { host: 'evil.example.com', signature: 'a2a=:AA==:' },
+      query: expect.any(URLSearchParams),
+      method: 'POST',
+    });
   });
 });

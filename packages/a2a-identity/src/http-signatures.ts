@@ -1,14 +1,17 @@
-import { ed25519 } from '@noble/curves/ed25519';
+import { ed25519, x25519 } from '@noble/curves/ed25519';
+import { hkdf } from '@noble/hashes/hkdf';
+import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { encodeBase64Url } from './base64url.js';
 import { describeValue } from '@a2aplane/a2a-types';
-import type { KeyPair, VerificationKey } from './keys.js';
+import { equalBytes, type KeyPair, type VerificationKey } from './keys.js';
 import {
   type BareItem,
   type InnerList,
   isInnerList,
   type Parameters,
+  decodeBase64,
   parseDictionary,
   serializeInnerList,
   StructuredFieldError,
@@ -21,6 +24,8 @@ import { sha256Digest, verifySignature } from './webcrypto.js';
  * (`httpSignatureBase`, `signHttpMessage`, `verifyHttpMessageSignature`) follows the RFC; the A2A
  * profile on top (`createHttpRequestSigner`, `createHttpSignatureVerifier`) fixes what is signed
  * and what a verifier demands. Browser and edge safe: signing is @noble/curves, verifying WebCrypto.
+ * The fast path (decision 0028): `hmac-sha256` under a key derived from a static X25519 agreement
+ * of the caller's and the server's Ed25519 keys, bound to both AgentIDs and the server's authority.
  */
 
 /** A request as both ends see it: `target` is the request-target (path and query, as sent). */
@@ -113,18 +118,25 @@ function paramsOf(params: SignatureParameters): Parameters {
 
 /** The `@signature-params` inner list and the signature base (RFC 9421 §2.5). */
 function buildBase(message: HttpSignatureMessage, list: InnerList): string {
-  const lines: string[] = [];
-  const seen = new Set<string>();
+  const names: string[] = [];
   for (const item of list.items) {
     if (typeof item.value !== 'string') throw new HttpSignatureError('covered components must be strings');
     if (item.params.size > 0) throw new HttpSignatureError(`component parameters are not supported (${item.value})`);
-    if (seen.has(item.value)) throw new HttpSignatureError(`component ${item.value} is covered twice`);
-    seen.add(item.value);
-    if (item.value === '@signature-params') throw new HttpSignatureError('@signature-params cannot be covered');
-    lines.push(`"${item.value}": ${componentValue(message, item.value)}`);
+    names.push(item.value);
   }
-  lines.push(`"@signature-params": ${serializeInnerList(list)}`);
-  return lines.join('\n');
+  return baseOf(message, names, serializeInnerList(list));
+}
+
+/** The signature base over `names`, `signatureParams` being the serialized inner list. */
+function baseOf(message: HttpSignatureMessage, names: readonly string[], signatureParams: string): string {
+  let base = '';
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    if (name === '@signature-params') throw new HttpSignatureError('@signature-params cannot be covered');
+    if (names.indexOf(name) !== i) throw new HttpSignatureError(`component ${name} is covered twice`);
+    base += `"${name}": ${componentValue(message, name)}\n`;
+  }
+  return `${base}"@signature-params": ${signatureParams}`;
 }
 
 /** The signature base of `message` over `components` with `params` (RFC 9421 §2.5). */
@@ -138,16 +150,27 @@ export function signHttpMessage(
   message: HttpSignatureMessage,
   options: { key: KeyPair; label: string; components: readonly string[]; params: SignatureParameters },
 ): { signatureInput: string; signature: string } {
-  const { key, label } = options;
+  const { key } = options;
   if (key?.algorithm !== 'EdDSA' || !(key.privateKey instanceof Uint8Array)) {
     throw new TypeError(`expected an Ed25519 KeyPair, got ${key?.algorithm === undefined ? describeValue(key) : key.algorithm}`);
   }
+  return signBaseWith(message, options, (base) => ed25519.sign(base, key.privateKey));
+}
+
+/** Builds the signature base and signs it with `sign` (Ed25519 or an HMAC): the two header values. */
+function signBaseWith(
+  message: HttpSignatureMessage,
+  options: { label: string; components: readonly string[]; params: SignatureParameters },
+  sign: (base: Uint8Array) => Uint8Array,
+): { signatureInput: string; signature: string } {
+  const { label } = options;
   if (!/^[a-z*][a-z0-9_\-.*]*$/.test(label)) throw new TypeError(`expected a structured-field key as label, got ${JSON.stringify(label)}`);
   const list: InnerList = { items: options.components.map((value) => ({ value, params: new Map() })), params: paramsOf(options.params) };
   const base = buildBase(message, list);
-  const signature = ed25519.sign(new TextEncoder().encode(base), key.privateKey);
+  const signature = sign(utf8.encode(base));
   return { signatureInput: `${label}=${serializeInnerList(list)}`, signature: `${label}=:${encodeStd(signature)}:` };
 }
+const utf8 = new TextEncoder();
 
 function encodeStd(bytes: Uint8Array): string {
   const url = encodeBase64Url(bytes).replace(/-/g, '+').replace(/_/g, '/');
@@ -173,6 +196,8 @@ export function readHttpSignature(message: HttpSignatureMessage, label?: string,
   const signatureHeader = headerOf(message, 'signature');
   if (inputHeader === undefined || signatureHeader === undefined)
     throw new HttpSignatureError('Signature-Input and Signature are both required');
+  const canonical = readCanonical(message, inputHeader, signatureHeader, label);
+  if (canonical) return canonical;
   let inputs: ReturnType<typeof parseDictionary>;
   let signatures: ReturnType<typeof parseDictionary>;
   try {
@@ -200,6 +225,41 @@ export function readHttpSignature(message: HttpSignatureMessage, label?: string,
   };
 }
 
+// One member each, in canonical form: no whitespace, strings without escapes, integers without
+// leading zeros or sign, no bare (boolean) parameters. Such a Signature-Input is its own
+// serialization, so it is read with regular expressions instead of the general parser: the same
+// result for a fraction of the CPU (every signed request pays it). Anything else, including
+// repeated parameters, takes the general path.
+const SF_KEY = '[a-z*][a-z0-9_\\-.*]*';
+const SF_STRING = '"[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*"';
+const CANONICAL_INPUT = new RegExp(
+  `^(${SF_KEY})=(\\((${SF_STRING}(?: ${SF_STRING})*)?\\)((?:;${SF_KEY}=(?:0|[1-9][0-9]{0,14}|${SF_STRING}))*))$`,
+);
+const CANONICAL_SIGNATURE = new RegExp(`^(${SF_KEY})=:([A-Za-z0-9+/=]*):$`);
+const CANONICAL_PARAM = new RegExp(`;(${SF_KEY})=(?:([0-9]+)|"([^"]*)")`, 'g');
+
+function readCanonical(
+  message: HttpSignatureMessage,
+  inputHeader: string,
+  signatureHeader: string,
+  label: string | undefined,
+): ParsedHttpSignature | undefined {
+  const input = CANONICAL_INPUT.exec(inputHeader);
+  const signature = input ? CANONICAL_SIGNATURE.exec(signatureHeader) : null;
+  if (!input || !signature || signature[1] !== input[1] || (label !== undefined && label !== input[1])) return undefined;
+  const bytes = decodeBase64(signature[2] as string);
+  if (!bytes) return undefined;
+  // The strings hold no quote, so `" "` only ever separates two of them.
+  const components = input[3] === undefined ? [] : input[3].slice(1, -1).split('" "');
+  const params = new Map<string, BareItem>();
+  for (const match of (input[4] as string).matchAll(CANONICAL_PARAM)) {
+    const key = match[1] as string;
+    if (params.has(key)) return undefined;
+    params.set(key, match[2] !== undefined ? Number(match[2]) : (match[3] as string));
+  }
+  return { label: input[1] as string, components, params, signature: bytes, base: baseOf(message, components, input[2] as string) };
+}
+
 /** Verifies an Ed25519 signature read by {@link readHttpSignature} with `key`. Never rejects. */
 export function verifyHttpSignatureWith(parsed: ParsedHttpSignature, key: VerificationKey): Promise<boolean> {
   return verifySignature('EdDSA', key, new TextEncoder().encode(parsed.base), parsed.signature);
@@ -211,11 +271,34 @@ export function verifyHttpSignatureWith(parsed: ParsedHttpSignature, key: Verifi
  * few KiB; large ones go to WebCrypto so they do not hold the event loop.
  */
 export async function contentDigest(body: Uint8Array | string): Promise<string> {
-  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  const digest = bytes.length <= INLINE_DIGEST_BYTES ? sha256(bytes) : await sha256Digest(bytes);
-  return `sha-256=:${encodeStd(digest)}:`;
+  return `sha-256=:${encodeStd(await sha256Of(typeof body === 'string' ? utf8.encode(body) : body))}:`;
 }
 const INLINE_DIGEST_BYTES = 16_384;
+function sha256Of(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  return bytes.length <= INLINE_DIGEST_BYTES ? sha256(bytes) : sha256Digest(bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast path: a request key both agents derive from their own Ed25519 keys (decision 0028).
+
+/** The RFC 9421 `alg` of the fast path. */
+export const HMAC_SIGNATURE_ALG = 'hmac-sha256';
+const HMAC_KEY_SALT = utf8.encode('a2aplane/rfc9421/hmac-sha256/v1');
+
+/**
+ * The HMAC-SHA256 key for requests from `callerId` to `serverId` at `authority`: HKDF-SHA256 of
+ * the X25519 agreement of the two agents' Ed25519 keys (RFC 7748, the birational map of RFC 8032's
+ * curve), salted with a fixed label, the info naming the caller, the server and the authority in
+ * that order (the direction matters: the caller's requests to the server are not the server's
+ * requests to the caller). Throws on a small-order or invalid public key.
+ */
+function deriveRequestKey(ownPrivateKey: Uint8Array, peerPublicKey: Uint8Array, callerId: string, serverId: string, authority: string) {
+  // A small-order key would make the agreement predictable (anyone could derive the request key).
+  if (ed25519.Point.fromHex(peerPublicKey).isSmallOrder()) throw new HttpSignatureError('the peer key has small order');
+  // x25519 throws on an all-zero shared secret.
+  const shared = x25519.getSharedSecret(ed25519.utils.toMontgomerySecret(ownPrivateKey), ed25519.utils.toMontgomery(peerPublicKey));
+  return hkdf(sha256, shared, HMAC_KEY_SALT, utf8.encode(`${callerId}\n${serverId}\n${authority.toLowerCase()}`), 32);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The A2A profile.
@@ -231,6 +314,14 @@ const DEFAULT_SKEW_SECONDS = 30;
 export interface HttpRequestSignerOptions {
   /** The agent's Ed25519 key: `keyid` is its AgentID. */
   key: KeyPair;
+  /**
+   * The called agent's Ed25519 public key (the key its verified signed card is signed with). With
+   * it, requests are signed `alg="hmac-sha256"` under a key only this caller and that agent can
+   * derive (decision 0028), which the server checks in microseconds instead of an Ed25519
+   * verification; the server must accept it (`createHttpSignatureVerifier({ ownKey })`). Without
+   * it every request is signed with Ed25519, which every verifier accepts.
+   */
+  serverKey?: VerificationKey;
   /** `expires - created`. Default 60 seconds. */
   ttlSeconds?: number;
   /** Milliseconds since the epoch. Default `Date.now`. */
@@ -253,7 +344,7 @@ export interface HttpRequestSigner {
    * `createA2AClient({ auth: signer })` signs every call (its interceptors run after this and
    * must not change the URL or body).
    */
-  apply(request: { method: string; url: URL; headers: Headers; body?: string | undefined }): Promise<void>;
+  apply(request: { method: string; url: URL; headers: Headers; body?: string | Uint8Array | undefined }): Promise<void>;
 }
 
 /** Signs requests as the agent whose Ed25519 key this is (RFC 9421, `keyid` = AgentID, a fresh nonce each time). */
@@ -270,6 +361,22 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
   }
   const clock = options.clock ?? Date.now;
   const agentId = agentIdFromPublicKey(key.publicKey);
+  const { serverKey } = options;
+  if (serverKey !== undefined && (serverKey?.algorithm !== 'EdDSA' || !(serverKey.publicKey instanceof Uint8Array))) {
+    throw new TypeError(`expected an Ed25519 VerificationKey as serverKey, got ${describeValue(serverKey)}`);
+  }
+  const serverId = serverKey === undefined ? undefined : agentIdFromPublicKey(serverKey.publicKey);
+  // One request key per authority the signer is used with (a client talks to one or a few).
+  const requestKeys = new Map<string, Uint8Array>();
+  const requestKeyFor = (authority: string): Uint8Array => {
+    let derived = requestKeys.get(authority);
+    if (derived === undefined) {
+      derived = deriveRequestKey(key.privateKey, (serverKey as VerificationKey).publicKey, agentId, serverId as string, authority);
+      if (requestKeys.size >= 64) requestKeys.clear();
+      requestKeys.set(authority, derived);
+    }
+    return derived;
+  };
 
   async function sign(request: SignableRequest): Promise<Record<string, string>> {
     const url = typeof request.url === 'string' ? new URL(request.url) : request.url;
@@ -283,12 +390,13 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
     const created = Math.floor(clock() / 1000);
     const nonce = encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(16)));
     const message: HttpSignatureMessage = { method: request.method, authority: url.host, target: `${url.pathname}${url.search}`, headers };
-    const signed = signHttpMessage(message, {
-      key,
-      label: HTTP_SIGNATURE_LABEL,
-      components,
-      params: { created, expires: created + ttl, nonce, alg: 'ed25519', keyid: agentId },
-    });
+    const params = { created, expires: created + ttl, nonce, keyid: agentId };
+    const signed =
+      serverKey === undefined
+        ? signHttpMessage(message, { key, label: HTTP_SIGNATURE_LABEL, components, params: { ...params, alg: 'ed25519' } })
+        : signBaseWith(message, { label: HTTP_SIGNATURE_LABEL, components, params: { ...params, alg: HMAC_SIGNATURE_ALG } }, (base) =>
+            hmac(sha256, requestKeyFor(url.host), base),
+          );
     headers['signature-input'] = signed.signatureInput;
     headers.signature = signed.signature;
     return headers;
@@ -361,51 +469,72 @@ export interface VerifiableRequest extends HttpSignatureMessage {
    * request that may carry a body (POST, PUT, PATCH) is refused, since its digest cannot be checked.
    */
   body?: Uint8Array | undefined;
+  /**
+   * The authorities (`host[:port]`, lower case) the server that received the request is reached
+   * by, as its binding knows them (the A2A server passes its card's interface URLs). Used when the
+   * verifier has no `authorities` option of its own.
+   */
+  authorities?: readonly string[] | undefined;
 }
 
 export type HttpSignatureFailure =
   /** No `Signature-Input` / `Signature`: not a signed request (an authenticator may try other schemes). */
   | 'unsigned'
   | 'malformed'
-  /** `alg` other than ed25519, or a `keyid` that is not an AgentID. */
+  /** `alg` other than ed25519 (or hmac-sha256 with `ownKey`), or a `keyid` that is not an AgentID. */
   | 'unsupported'
   /** A required component or parameter is not covered. */
   | 'incomplete'
   | 'expired'
   | 'not-yet-valid'
   | 'unknown-key'
-  /** `authorities` is set and the request names another one. */
+  /** The request names an authority this server does not answer to (or none is known to check against). */
   | 'wrong-authority'
   | 'digest-mismatch'
   | 'bad-signature'
   | 'replayed';
 
 export type HttpSignatureVerification =
-  | { ok: true; agentId: string; created: number; expires: number }
+  | { ok: true; agentId: string; created: number; expires: number; alg: 'ed25519' | 'hmac-sha256' }
   | { ok: false; reason: HttpSignatureFailure; detail: string };
 
 export interface HttpSignatureVerifierOptions {
   /**
    * The caller's Ed25519 public key for an AgentID, or `undefined` when not trusted: a pinned set
    * or keys read from the caller's signed card (`createCallerKeyResolver`). The key must hash to
-   * the AgentID; the verifier checks.
+   * the AgentID; the verifier checks. Both algorithms resolve the caller's key the same way.
    */
   resolveKey(agentId: string): Promise<VerificationKey | undefined> | VerificationKey | undefined;
+  /**
+   * This server agent's Ed25519 key pair (the key its card is signed with). With it the verifier
+   * also accepts `alg="hmac-sha256"` signatures under the request key derived from this key and
+   * the caller's (decision 0028): checked with an HMAC instead of Ed25519. Without it, only
+   * Ed25519 signatures are accepted.
+   */
+  ownKey?: KeyPair;
+  /** Request keys kept for the fast path, one per caller and authority. Default 10000. */
+  maxRequestKeys?: number;
   /** Replay protection. Default: a fresh `createNonceCache()` for this verifier. */
   nonces?: NonceCache;
   /**
-   * The Ed25519 check. Default: WebCrypto (portable, asynchronous). On Node, `verifyEd25519` of
-   * a2a-server-express (node:crypto) checks synchronously, without WebCrypto's thread-pool round
-   * trip, for somewhat less CPU per request (decision 0018 has the figures).
+   * The Ed25519 check. Default: WebCrypto (portable, asynchronous). On Node, a2a-server-express's
+   * `nodeSignatureCrypto` (node:crypto: `verifyEd25519`, `sha256`, `hmacSha256`, spread into these
+   * options) checks synchronously, for less CPU per request (decisions 0018, 0028 have figures).
    */
   verifyEd25519?: (publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
+  /** SHA-256 of a body, for its Content-Digest. Default @noble/hashes (WebCrypto past 16 KiB). */
+  sha256?: (data: Uint8Array) => Uint8Array;
+  /** HMAC-SHA256, for the fast path. Default @noble/hashes. */
+  hmacSha256?: (key: Uint8Array, data: Uint8Array) => Uint8Array;
   /**
    * The authorities (`host` or `host:port`, as in the `Host` header) this server answers to. A
-   * signature names the authority it was made for; without this list, a server that received a
-   * signed request could relay it to another server that trusts the same caller (within its
-   * lifetime, before that server saw the nonce). Set it in production. Default: any authority.
+   * signature names the authority it was made for, so a server that received a signed request
+   * cannot relay it to another server that trusts the same caller. Default: the authorities the
+   * request says its server is reached by (`VerifiableRequest.authorities`: the A2A server passes
+   * its card's interface URLs); with neither, every signed request is refused. `'any'` turns the
+   * check off (a server behind proxies that rewrite `Host`: prefer listing the names).
    */
-  authorities?: readonly string[];
+  authorities?: readonly string[] | 'any';
   /** Largest `expires - created` accepted. Default 300 seconds. */
   maxWindowSeconds?: number;
   /** Clock difference tolerated on `created` and `expires`. Default 30 seconds. */
@@ -429,13 +558,16 @@ function agentIdOf(key: VerificationKey): string {
   }
   return id;
 }
+const CANONICAL_DIGEST = /^sha-256=:([A-Za-z0-9+/]{43}=):$/;
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 /**
- * Verifies a2aplane request signatures: Ed25519 over `@method`, the target (`@authority`, `@path`,
- * `@query`, or `@target-uri`) and, whenever there is a body, a covered `content-digest` that
- * matches it; `created`, `expires` (a window of at most `maxWindowSeconds`) and a `nonce` never
- * seen before; `keyid` is the caller's AgentID and the resolved key must hash to it. Never throws.
+ * Verifies a2aplane request signatures: Ed25519 (or, with `ownKey`, HMAC-SHA256 under the request
+ * key of decision 0028) over `@method`, the target (`@authority`, `@path`, `@query`, or
+ * `@target-uri`) and, whenever there is a body, a covered `content-digest` that matches it;
+ * `created`, `expires` (a window of at most `maxWindowSeconds`) and a `nonce` never seen before;
+ * `keyid` is the caller's AgentID and the resolved key must hash to it; the authority must be one
+ * this server answers to. Never throws.
  */
 export function createHttpSignatureVerifier(options: HttpSignatureVerifierOptions): HttpSignatureVerifier {
   if (typeof options?.resolveKey !== 'function')
@@ -447,17 +579,48 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   if (!Number.isSafeInteger(skew) || skew < 0) throw new RangeError(`expected clockSkewSeconds >= 0, got ${describeValue(skew)}`);
   const clock = options.clock ?? Date.now;
   const nonces = options.nonces ?? createNonceCache({ clock });
-  const authorities = options.authorities === undefined ? undefined : new Set(options.authorities.map((a) => a.toLowerCase()));
   if (
     options.authorities !== undefined &&
+    options.authorities !== 'any' &&
     (!Array.isArray(options.authorities) || !options.authorities.every((a) => typeof a === 'string' && a !== ''))
   ) {
-    throw new TypeError(`expected options.authorities to be an array of host[:port] strings, got ${describeValue(options.authorities)}`);
+    throw new TypeError(
+      `expected options.authorities to be an array of host[:port] strings or 'any', got ${describeValue(options.authorities)}`,
+    );
+  }
+  const authorities =
+    options.authorities === undefined || options.authorities === 'any' ? undefined : options.authorities.map((a) => a.toLowerCase());
+  const anyAuthority = options.authorities === 'any';
+  for (const name of ['verifyEd25519', 'sha256', 'hmacSha256'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(`expected options.${name} to be a function, got ${describeValue(options[name])}`);
+    }
   }
   const checkEd25519 = options.verifyEd25519;
-  if (checkEd25519 !== undefined && typeof checkEd25519 !== 'function') {
-    throw new TypeError(`expected options.verifyEd25519 to be a function, got ${describeValue(checkEd25519)}`);
+  const digestOfBody = options.sha256 ?? sha256Of;
+  const mac = options.hmacSha256 ?? ((key: Uint8Array, data: Uint8Array) => hmac(sha256, key, data));
+  const { ownKey } = options;
+  if (ownKey !== undefined && (ownKey?.algorithm !== 'EdDSA' || !(ownKey.privateKey instanceof Uint8Array))) {
+    throw new TypeError(`expected an Ed25519 KeyPair as options.ownKey, got ${describeValue(ownKey)}`);
   }
+  const ownId = ownKey === undefined ? undefined : agentIdFromPublicKey(ownKey.publicKey);
+  const maxRequestKeys = options.maxRequestKeys ?? 10_000;
+  if (!Number.isSafeInteger(maxRequestKeys) || maxRequestKeys < 1)
+    throw new RangeError(`expected maxRequestKeys >= 1, got ${describeValue(maxRequestKeys)}`);
+  // Request keys by caller and authority: an X25519 agreement costs about an Ed25519 verification,
+  // so it is done once per caller, not per request. Only trusted callers' keys (resolveKey) and
+  // accepted authorities get here; past the bound the oldest entry leaves.
+  const requestKeys = new Map<string, Uint8Array>();
+  const requestKeyOf = (callerKey: VerificationKey, callerId: string, authority: string): Uint8Array => {
+    const id = `${callerId}\n${authority}`;
+    let derived = requestKeys.get(id);
+    if (derived === undefined) {
+      derived = deriveRequestKey((ownKey as KeyPair).privateKey, callerKey.publicKey, callerId, ownId as string, authority);
+      if (requestKeys.size >= maxRequestKeys) requestKeys.delete(requestKeys.keys().next().value as string);
+      requestKeys.set(id, derived);
+    }
+    return derived;
+  };
 
   async function verify(request: VerifiableRequest): Promise<HttpSignatureVerification> {
     if (headerOf(request, 'signature-input') === undefined && headerOf(request, 'signature') === undefined) {
@@ -477,8 +640,10 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const nonce = params.get('nonce');
     if (typeof keyid !== 'string' || !isAgentId(keyid))
       return fail('unsupported', 'keyid must be the caller AgentID (64 lowercase hex characters)');
-    if (alg !== undefined && alg !== 'ed25519')
-      return fail('unsupported', `alg must be ed25519, got ${typeof alg === 'string' ? alg : 'a non-string'}`);
+    const fast = alg === HMAC_SIGNATURE_ALG;
+    if (fast && ownKey === undefined) return fail('unsupported', 'this server does not accept hmac-sha256 signatures');
+    if (alg !== undefined && alg !== 'ed25519' && !fast)
+      return fail('unsupported', `alg must be ed25519 or hmac-sha256, got ${typeof alg === 'string' ? alg : 'a non-string'}`);
     if (typeof created !== 'number' || typeof expires !== 'number') return fail('incomplete', 'created and expires are required');
     if (typeof nonce !== 'string' || nonce.length < 16 || nonce.length > 128)
       return fail('incomplete', 'a nonce of 16 to 128 characters is required');
@@ -491,35 +656,54 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const coversTarget = covers('@target-uri') || (covers('@authority') && covers('@path') && covers('@query'));
     if (!covers('@method') || !coversTarget)
       return fail('incomplete', 'the signature must cover @method and the target (@authority @path @query, or @target-uri)');
-    if (authorities && !authorities.has(request.authority.toLowerCase()))
-      return fail('wrong-authority', 'the request is not addressed to this server');
+    const authority = request.authority.toLowerCase();
+    if (!anyAuthority) {
+      const allowed = authorities ?? request.authorities;
+      if (allowed === undefined || allowed.length === 0)
+        return fail('wrong-authority', 'no authorities to check the request against (set authorities, or authorities: "any")');
+      if (!allowed.includes(authority)) return fail('wrong-authority', 'the request is not addressed to this server');
+    }
     const method = request.method.toUpperCase();
     if (request.body === undefined && !BODYLESS.has(method))
       return fail('incomplete', 'the request body is not available to check its digest');
     const hasBody = request.body !== undefined && request.body.length > 0;
     if (hasBody && !covers('content-digest')) return fail('incomplete', 'a request with a body must cover content-digest');
 
-    const key = await Promise.resolve()
-      .then(() => options.resolveKey(keyid))
-      .catch(() => undefined);
+    let key: VerificationKey | undefined;
+    try {
+      key = await options.resolveKey(keyid);
+    } catch {
+      key = undefined;
+    }
     if (key?.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
       return fail('unknown-key', 'no trusted key for this AgentID');
     }
-    const good = checkEd25519
-      ? parsed.signature.length === 64 && (await checkEd25519(key.publicKey, new TextEncoder().encode(parsed.base), parsed.signature))
-      : await verifyHttpSignatureWith(parsed, key);
+    let good: boolean;
+    if (fast) {
+      let requestKey: Uint8Array;
+      try {
+        requestKey = requestKeyOf(key, keyid, authority);
+      } catch {
+        return fail('unknown-key', 'the caller key cannot agree on a request key');
+      }
+      good = parsed.signature.length === 32 && equalBytes(mac(requestKey, utf8.encode(parsed.base)), parsed.signature);
+    } else {
+      good = checkEd25519
+        ? parsed.signature.length === 64 && (await checkEd25519(key.publicKey, utf8.encode(parsed.base), parsed.signature))
+        : await verifyHttpSignatureWith(parsed, key);
+    }
     if (!good) return fail('bad-signature', 'the signature does not verify');
     if (covers('content-digest')) {
       const digest = digestOf(headerOf(request, 'content-digest'));
       if (!digest) return fail('digest-mismatch', 'content-digest must carry sha-256');
-      const actual = (await contentDigest(request.body ?? new Uint8Array(0))).slice('sha-256=:'.length, -1);
-      if (digest !== actual) return fail('digest-mismatch', 'the body does not match content-digest');
+      if (!equalBytes(digest, await digestOfBody(request.body ?? new Uint8Array(0))))
+        return fail('digest-mismatch', 'the body does not match content-digest');
     }
     // Last, once the signature is known good: junk cannot fill the cache.
     // A 64-bit AgentID prefix keeps entries small; nonces are random (128 bits from our signer).
     if (!nonces.add(`${keyid.slice(0, 16)}:${nonce}`, (expires + skew) * 1000))
       return fail('replayed', 'this nonce was already used (or the replay cache is full)');
-    return { ok: true, agentId: keyid, created, expires };
+    return { ok: true, agentId: keyid, created, expires, alg: fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
   }
 
   return {
@@ -533,13 +717,16 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   };
 }
 
-/** The base64 sha-256 value of a Content-Digest field, if it has one. */
-function digestOf(field: string | undefined): string | undefined {
+/** The sha-256 value of a Content-Digest field, if it has one. */
+function digestOf(field: string | undefined): Uint8Array | undefined {
   if (field === undefined) return undefined;
+  // The form our signer sends, read without the general parser.
+  const canonical = CANONICAL_DIGEST.exec(field);
+  if (canonical) return decodeBase64(canonical[1] as string);
   try {
     const member = parseDictionary(field).get('sha-256');
     if (!member || isInnerList(member) || !(member.value instanceof Uint8Array) || member.value.length !== 32) return undefined;
-    return encodeStd(member.value);
+    return member.value;
   } catch {
     return undefined;
   }

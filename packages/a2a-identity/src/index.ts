@@ -68,6 +68,7 @@ export {
   createNonceCache,
   HTTP_SIGNATURE_COMPONENTS,
   HTTP_SIGNATURE_LABEL,
+  HMAC_SIGNATURE_ALG,
   HttpSignatureError,
   type HttpRequestSigner,
   type HttpRequestSignerOptions,

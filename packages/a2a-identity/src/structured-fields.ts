@@ -229,8 +229,9 @@ export function decodeBase64(text: string): Uint8Array | undefined {
     let n = 0;
     let pad = 0;
     for (let j = 0; j < 4; j++) {
-      const c = text[i + j]!;
-      if (c === '=') {
+      // Char codes, not one-character strings: this runs on every signed request.
+      const code = text.charCodeAt(i + j);
+      if (code === 61 /* = */) {
         // Padding only at the very end, at most two.
         if (i + 4 !== text.length || j < 2) return undefined;
         pad++;
@@ -238,7 +239,6 @@ export function decodeBase64(text: string): Uint8Array | undefined {
         continue;
       }
       if (pad > 0) return undefined;
-      const code = c.charCodeAt(0);
       const v = code < 128 ? (B64_VALUES[code] as number) : -1;
       if (v < 0) return undefined;
       n = (n << 6) | v;

@@ -1,3 +1,7 @@
+import { ed25519, x25519 } from '@noble/curves/ed25519';
+import { hkdf } from '@noble/hashes/hkdf';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
 import { describe, expect, it } from 'vitest';
 import {
   agentIdFromPublicKey,
@@ -13,6 +17,7 @@ import {
   keyPairFromPrivateKey,
   readHttpSignature,
   signHttpMessage,
+  toVerificationKey,
   type VerifiableRequest,
   type VerificationKey,
   verifyHttpSignatureWith,
@@ -101,9 +106,13 @@ const callerId = agentIdFromPublicKey(caller.publicKey);
 const stranger = generateKeyPair('EdDSA');
 
 /** A request as the server sees it, from what the signer produced. */
+/**
+ * A request as the server sees it, from what the signer produced; `authorities` as the A2A server
+ * passes them (its card's interface URLs), here the one the request was sent to unless given.
+ */
 async function signedRequest(
-  init: { method?: string; url?: string; body?: string },
-  signerOptions: { key?: typeof caller; clock?: () => number; ttlSeconds?: number } = {},
+  init: { method?: string; url?: string; body?: string; authorities?: string[] },
+  signerOptions: { key?: typeof caller; clock?: () => number; ttlSeconds?: number; serverKey?: VerificationKey } = {},
 ): Promise<VerifiableRequest> {
   const method = init.method ?? 'POST';
   const url = new URL(init.url ?? 'https://agent.example.com/a2a/jsonrpc');
@@ -111,6 +120,7 @@ async function signedRequest(
     key: signerOptions.key ?? caller,
     clock: signerOptions.clock ?? (() => NOW),
     ...(signerOptions.ttlSeconds ? { ttlSeconds: signerOptions.ttlSeconds } : {}),
+    ...(signerOptions.serverKey ? { serverKey: signerOptions.serverKey } : {}),
   });
   const headers = await signer.sign({ method, url, body: init.body });
   return {
@@ -119,15 +129,25 @@ async function signedRequest(
     target: `${url.pathname}${url.search}`,
     headers: { 'content-type': 'application/json', ...headers },
     body: init.body === undefined ? (method === 'GET' ? undefined : new Uint8Array(0)) : new TextEncoder().encode(init.body),
+    authorities: init.authorities ?? [url.host],
   };
 }
 
-function verifier(overrides: { clock?: () => number; nonces?: ReturnType<typeof createNonceCache> } = {}) {
+function verifier(
+  overrides: {
+    clock?: () => number;
+    nonces?: ReturnType<typeof createNonceCache>;
+    ownKey?: typeof caller;
+    authorities?: string[] | 'any';
+  } = {},
+) {
   const resolveKey = createCallerKeyResolver({ keys: [caller] });
   return createHttpSignatureVerifier({
     resolveKey,
     clock: overrides.clock ?? (() => NOW),
     ...(overrides.nonces ? { nonces: overrides.nonces } : {}),
+    ...(overrides.ownKey ? { ownKey: overrides.ownKey } : {}),
+    ...(overrides.authorities ? { authorities: overrides.authorities } : {}),
   });
 }
 
@@ -143,7 +163,13 @@ describe('the a2aplane request-signature profile', () => {
       ),
     );
     expect((request.headers as Record<string, string>)['content-digest']).toBe(await contentDigest(body));
-    expect(await verifier().verify(request)).toEqual({ ok: true, agentId: callerId, created: 1800000000, expires: 1800000060 });
+    expect(await verifier().verify(request)).toEqual({
+      ok: true,
+      agentId: callerId,
+      created: 1800000000,
+      expires: 1800000060,
+      alg: 'ed25519',
+    });
   });
 
   it('a GET without a body needs no digest', async () => {
@@ -178,7 +204,8 @@ describe('the a2aplane request-signature profile', () => {
     ['another method', { method: 'PUT' }],
     ['another path', { target: '/a2a/rest/message:send' }],
     ['another query', { target: '/a2a/jsonrpc?x=1' }],
-    ['another authority', { authority: 'evil.example.com' }],
+    // A server that also answers to evil.example.com: the signature still names agent.example.com.
+    ['another authority', { authority: 'evil.example.com', authorities: ['agent.example.com', 'evil.example.com'] }],
   ])('%s -> bad-signature', async (_name, change) => {
     const request = await signedRequest({ body });
     expect(await verifier().verify({ ...request, ...change })).toMatchObject({ ok: false, reason: 'bad-signature' });
@@ -193,16 +220,24 @@ describe('the a2aplane request-signature profile', () => {
     expect((await verifier().verify(long)).ok).toBe(true);
   });
 
-  it('with authorities set, a request signed for another server (relayed here) is refused', async () => {
-    const strict = createHttpSignatureVerifier({
-      resolveKey: createCallerKeyResolver({ keys: [caller] }),
-      clock: () => NOW,
-      authorities: ['agent.example.com'],
-    });
-    expect((await strict.verify(await signedRequest({ body }))).ok).toBe(true);
-    const relayed = await signedRequest({ body, url: 'https://other.example.com/a2a/jsonrpc' });
-    expect(await strict.verify(relayed)).toMatchObject({ ok: false, reason: 'wrong-authority' });
-    expect((await verifier().verify(relayed)).ok).toBe(true); // without the list any authority goes
+  it('by default a request signed for another server (relayed here) is refused: the authorities come from the server', async () => {
+    // The receiving server answers to agent.example.com (its card); the caller signed for other.example.com.
+    const relayed = await signedRequest({ body, url: 'https://other.example.com/a2a/jsonrpc', authorities: ['agent.example.com'] });
+    expect(await verifier().verify(relayed)).toMatchObject({ ok: false, reason: 'wrong-authority' });
+    expect((await verifier().verify(await signedRequest({ body }))).ok).toBe(true);
+    // Neither the option nor the server's own names: nothing to check against, so refused (fail closed).
+    const { authorities: _, ...bare } = await signedRequest({ body });
+    expect(await verifier().verify(bare)).toMatchObject({ ok: false, reason: 'wrong-authority' });
+  });
+
+  it('the authorities option replaces the server-given names; loosening is the explicit authorities: "any"', async () => {
+    const relayed = await signedRequest({ body, url: 'https://other.example.com/a2a/jsonrpc', authorities: ['agent.example.com'] });
+    expect(await verifier({ authorities: ['agent.example.com'] }).verify(relayed)).toMatchObject({ ok: false, reason: 'wrong-authority' });
+    expect((await verifier({ authorities: ['OTHER.example.com'] }).verify(relayed)).ok).toBe(true);
+    expect((await verifier({ authorities: 'any' }).verify(relayed)).ok).toBe(true);
+    const { authorities: _, ...bare } = relayed;
+    expect((await verifier({ authorities: 'any' }).verify(bare)).ok).toBe(true);
+    expect(() => createHttpSignatureVerifier({ resolveKey: () => undefined, authorities: 'all' as never })).toThrow(TypeError);
   });
 
   it('an unknown AgentID, or a resolver handing out a key of another AgentID -> unknown-key', async () => {
@@ -264,5 +299,146 @@ describe('the a2aplane request-signature profile', () => {
     expect(await resolve(agentIdFromPublicKey(stranger.publicKey))).toBeUndefined();
     expect(await resolve('not-an-agent-id')).toBeUndefined();
     expect(() => createCallerKeyResolver({ keys: [generateKeyPair('ES256')] })).toThrow(TypeError);
+  });
+});
+
+/** A GET signed by hand over the profile's components with `sign` (for keys the signer would not use). */
+function handSigned(
+  message: HttpSignatureMessage,
+  params: { keyid: string; alg: string; nonce: string },
+  sign: (base: Uint8Array) => Uint8Array,
+): VerifiableRequest {
+  const base = httpSignatureBase(message, ['@method', '@authority', '@path', '@query'], {
+    created: NOW / 1000,
+    expires: NOW / 1000 + 60,
+    ...params,
+  });
+  const input = base.slice(base.lastIndexOf('"@signature-params": ') + '"@signature-params": '.length);
+  const signature = Buffer.from(sign(new TextEncoder().encode(base))).toString('base64');
+  return { ...message, headers: { 'signature-input': `a2a=${input}`, signature: `a2a=:${signature}:` } };
+}
+
+describe('the fast path: hmac-sha256 under a request key both agents derive (decision 0028)', () => {
+  const body = '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}';
+  const server = generateKeyPair('EdDSA');
+  const serverKey = toVerificationKey(server);
+
+  it('a caller that knows the server key signs alg="hmac-sha256"; the server with its own key verifies it', async () => {
+    const request = await signedRequest({ body }, { serverKey });
+    const headers = request.headers as Record<string, string>;
+    expect(headers['signature-input']).toMatch(/;alg="hmac-sha256";keyid="[0-9a-f]{64}"$/);
+    expect(headers.signature).toMatch(/^a2a=:[A-Za-z0-9+/]{43}=:$/); // 32 bytes
+    expect(await verifier({ ownKey: server }).verify(request)).toEqual({
+      ok: true,
+      agentId: callerId,
+      created: 1800000000,
+      expires: 1800000060,
+      alg: 'hmac-sha256',
+    });
+    // Plain Ed25519 callers keep working next to it.
+    expect(await verifier({ ownKey: server }).verify(await signedRequest({ body }))).toMatchObject({ ok: true, alg: 'ed25519' });
+  });
+
+  it('a server without its own key refuses hmac-sha256 (unsupported)', async () => {
+    expect(await verifier().verify(await signedRequest({ body }, { serverKey }))).toMatchObject({ ok: false, reason: 'unsupported' });
+  });
+
+  it('replayed, body-altered and retargeted fast-path requests are refused', async () => {
+    const v = verifier({ ownKey: server });
+    const request = await signedRequest({ body }, { serverKey });
+    expect((await v.verify(request)).ok).toBe(true);
+    expect(await v.verify(request)).toMatchObject({ ok: false, reason: 'replayed' });
+    const fresh = await signedRequest({ body }, { serverKey });
+    const altered = new TextEncoder().encode(body.replace('SendMessage', 'CancelTask'));
+    expect(await v.verify({ ...fresh, body: altered })).toMatchObject({ ok: false, reason: 'digest-mismatch' });
+    expect(await v.verify({ ...fresh, target: '/a2a/rest/message:send' })).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('relayed to another server that trusts the same caller, it does not verify: the key is bound to the server key', async () => {
+    const request = await signedRequest({ body }, { serverKey });
+    const other = generateKeyPair('EdDSA');
+    expect(await verifier({ ownKey: other }).verify(request)).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('the request key is HKDF-SHA256(X25519 of the two keys, the label, "caller\\nserver\\nauthority"): bound to the authority', async () => {
+    // Made by hand from the decision's formula, as another implementation would.
+    const requestKey = (authority: string) =>
+      hkdf(
+        sha256,
+        x25519.getSharedSecret(ed25519.utils.toMontgomerySecret(caller.privateKey), ed25519.utils.toMontgomery(server.publicKey)),
+        new TextEncoder().encode('a2aplane/rfc9421/hmac-sha256/v1'),
+        new TextEncoder().encode(`${callerId}\n${agentIdFromPublicKey(server.publicKey)}\n${authority}`),
+        32,
+      );
+    const v = verifier({ ownKey: server, authorities: ['a.example.com', 'b.example.com'] });
+    const made = (authority: string, key: Uint8Array, nonce: string) =>
+      handSigned(
+        { method: 'GET', authority, target: '/a2a/rest/tasks', headers: {} },
+        { keyid: callerId, alg: 'hmac-sha256', nonce },
+        (base) => hmac(sha256, key, base),
+      );
+    expect((await v.verify(made('b.example.com', requestKey('b.example.com'), 'nonce-000000000001'))).ok).toBe(true);
+    // One agent key reached under two names: a request key made for a.example.com does not sign for b.example.com.
+    expect(await v.verify(made('b.example.com', requestKey('a.example.com'), 'nonce-000000000002'))).toMatchObject({
+      ok: false,
+      reason: 'bad-signature',
+    });
+  });
+
+  it('a stranger cannot make a fast-path signature under the caller AgentID (it derives another key)', async () => {
+    const request = await signedRequest({ body }, { key: stranger, serverKey });
+    const headers = request.headers as Record<string, string>;
+    const swapped = {
+      ...request,
+      headers: { ...headers, 'signature-input': headers['signature-input']!.replace(agentIdFromPublicKey(stranger.publicKey), callerId) },
+    };
+    expect(await verifier({ ownKey: server }).verify(swapped)).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('a small-order caller key is refused: its agreement would be predictable', async () => {
+    const weak = { algorithm: 'EdDSA' as const, kid: 'weak', publicKey: ed25519.Point.ZERO.toBytes() };
+    const weakId = agentIdFromPublicKey(weak.publicKey);
+    const v = createHttpSignatureVerifier({ resolveKey: () => weak, ownKey: server, clock: () => NOW, authorities: 'any' });
+    // What anyone could compute if the all-zero agreement were accepted.
+    const key = hkdf(
+      sha256,
+      new Uint8Array(32),
+      new TextEncoder().encode('a2aplane/rfc9421/hmac-sha256/v1'),
+      new TextEncoder().encode(`${weakId}\n${agentIdFromPublicKey(server.publicKey)}\nagent.example.com`),
+      32,
+    );
+    const request = handSigned(
+      { method: 'GET', authority: 'agent.example.com', target: '/a2a/rest/tasks', headers: {} },
+      { keyid: weakId, alg: 'hmac-sha256', nonce: 'abcdefghijklmnopqrstuv' },
+      (base) => hmac(sha256, key, base),
+    );
+    expect(await v.verify(request)).toMatchObject({ ok: false, reason: 'unknown-key' });
+    await expect(
+      createHttpRequestSigner({ key: caller, serverKey: weak }).sign({ method: 'GET', url: 'https://a.example/' }),
+    ).rejects.toThrow();
+  });
+
+  it('readHttpSignature reads a canonical field as the general parser does (same components, parameters, base)', async () => {
+    const request = await signedRequest({ body }, { serverKey });
+    const headers = request.headers as Record<string, string>;
+    const fast = readHttpSignature(request);
+    // Leading whitespace (allowed, stripped by the parser) sends the same field down the general path.
+    const general = readHttpSignature({
+      ...request,
+      headers: { ...headers, 'signature-input': ` ${headers['signature-input']}`, signature: ` ${headers.signature}` },
+    });
+    expect(fast).toEqual(general);
+    // Not canonical (a leading zero): the general parser, and the base holds the canonical form.
+    const padded = readHttpSignature({
+      ...request,
+      headers: { ...headers, 'signature-input': headers['signature-input']!.replace('created=', 'created=0') },
+    });
+    expect(padded.base).toBe(fast.base);
+    // A repeated parameter: the general parser's reading (the last value wins), not a partial one.
+    const repeated = readHttpSignature({
+      ...request,
+      headers: { ...headers, 'signature-input': `${headers['signature-input']};alg="ed25519"` },
+    });
+    expect(repeated.params.get('alg')).toBe('ed25519');
   });
 });

@@ -72,6 +72,7 @@ export {
 } from './bus/in-memory-task-event-bus.js';
 export {
   type ApiKeyVerifier,
+  type AuthContext,
   type AuthenticatorOptions,
   type AuthRequest,
   type BasicVerifier,
@@ -81,6 +82,7 @@ export {
   createStaticApiKeyVerifier,
   type HttpSignatureAuthenticatorOptions,
   type HttpSignatureVerifierLike,
+  nodeSignatureCrypto,
   type SignedRequestView,
   type TokenVerifier,
   timingSafeEqualString,

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   agentIdFromPublicKey,
@@ -9,11 +9,18 @@ import {
   exportPrivateJwk,
   generateKeyPair,
   signAgentCard,
+  toVerificationKey,
   withAgentIdExtension,
 } from '@a2aplane/a2a-identity';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthenticator, createHttpSignatureAuthenticator, createStaticApiKeyVerifier, verifyEd25519 } from '../src/auth/index.js';
+import {
+  createAuthenticator,
+  createHttpSignatureAuthenticator,
+  createStaticApiKeyVerifier,
+  nodeSignatureCrypto,
+  verifyEd25519,
+} from '../src/auth/index.js';
 import { a2aExpress } from '../src/express/index.js';
 import { type A2AServer, createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '../src/index.js';
 
@@ -22,6 +29,8 @@ const callerId = agentIdFromPublicKey(caller.publicKey);
 const carded = generateKeyPair('EdDSA'); // known only through its signed card
 const cardedId = agentIdFromPublicKey(carded.publicKey);
 const stranger = generateKeyPair('EdDSA');
+// The servers' own agent key: callers that know it sign with the fast path (hmac-sha256, decision 0028).
+const serverAgent = generateKeyPair('EdDSA');
 
 const servers: Server[] = [];
 const a2aServers: A2AServer[] = [];
@@ -36,7 +45,7 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** `native`: node:crypto Ed25519 (`verifyEd25519`); otherwise the verifier's WebCrypto default. */
+/** `native`: node:crypto primitives (`nodeSignatureCrypto`); otherwise the verifier's portable defaults. */
 function a2aServer(baseUrl: string, native = false): A2AServer {
   const securitySchemes = { key: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } } };
   const server = createA2AServer({
@@ -56,7 +65,8 @@ function a2aServer(baseUrl: string, native = false): A2AServer {
     },
     authenticate: createHttpSignatureAuthenticator({
       verifier: createHttpSignatureVerifier({
-        ...(native ? { verifyEd25519 } : {}),
+        ...(native ? nodeSignatureCrypto : {}),
+        ownKey: serverAgent,
         resolveKey: createCallerKeyResolver({
           keys: [caller],
           cardUrlOf: (agentId) => (agentId === cardedId ? `${cardHostUrl}/.well-known/agent-card.json` : undefined),
@@ -150,6 +160,38 @@ function outcome(binding: 'JSONRPC' | 'REST', reply: { status: number; json: unk
 }
 
 const signerOf = (key = caller) => createHttpRequestSigner({ key });
+const fastSignerOf = (key = caller) => createHttpRequestSigner({ key, serverKey: toVerificationKey(serverAgent) });
+
+/** A POST sent with an explicit Host header (fetch cannot set one): what a relaying server could forward. */
+function sendWithHost(
+  url: string,
+  host: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { ...headers, host, 'content-type': 'application/json' },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 describe('verifyEd25519 (node:crypto)', () => {
   it('verifies what the key signed and nothing else', async () => {
@@ -203,6 +245,31 @@ describe.each([
       const { url, body } = a2aRequest(base(), binding);
       expect(outcome(binding, await send(url, body, { 'x-api-key': 'k-legacy' }))).toBe('hello key:legacy-peer');
       expect(outcome(binding, await send(url, body, {}))).toMatch(/^refused:/);
+    });
+
+    it('the fast path: a caller that knows the server key signs hmac-sha256 and is served as its AgentID; a replay is refused', async () => {
+      const { url, body } = a2aRequest(base(), binding);
+      const headers = await fastSignerOf().sign({ method: 'POST', url, body });
+      expect(headers['signature-input']).toContain('alg="hmac-sha256"');
+      expect(outcome(binding, await send(url, body, headers))).toBe(`hello ${callerId}`);
+      expect(outcome(binding, await send(url, body, headers))).toMatch(/^refused:.*UNAUTHENTICATED/);
+      const { url: url2, body: body2 } = a2aRequest(base(), binding);
+      const altered = body2.replace('"hi"', '"transfer everything"');
+      expect(outcome(binding, await send(url2, altered, await fastSignerOf().sign({ method: 'POST', url: url2, body: body2 })))).toMatch(
+        /^refused:.*UNAUTHENTICATED/,
+      );
+    });
+
+    it('by default a request signed for another server is refused: the server checks the authority against its card', async () => {
+      // Both servers trust the caller. A request signed for the other one arrives here with its Host kept.
+      const other = base() === nodeUrl ? expressUrl : nodeUrl;
+      const { url: signedFor, body } = a2aRequest(other, binding);
+      const headers = await signerOf().sign({ method: 'POST', url: signedFor, body });
+      const { url } = a2aRequest(base(), binding);
+      const relayed = await sendWithHost(url, new URL(other).host, body, headers);
+      expect(outcome(binding, relayed)).toMatch(/^refused:.*UNAUTHENTICATED/);
+      // The same request at its own server is served (so the refusal above is the authority check).
+      expect(outcome(binding, await sendWithHost(signedFor, new URL(other).host, body, headers))).toBe(`hello ${callerId}`);
     });
 
     it("a caller known only by its signed card: the key is read from the caller's card", async () => {

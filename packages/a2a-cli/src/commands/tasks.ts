@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
+import { type A2AClient, type AuthProvider, createA2AClient } from '@a2aplane/a2a-client';
+import { createHttpRequestSigner } from '@a2aplane/a2a-identity';
 import { type StreamResponse, type TaskState, TaskStateSchema } from '@a2aplane/a2a-types';
 import { agentUrl, flag, integerOption, type ParsedArgs, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { EXIT_CODES, usageError } from '../errors.js';
+import { readPrivateKey } from '../files.js';
 import { createStreamPrinter, printJson, printMessage, printTask, stateName } from '../format.js';
 import { type CliClient, grpcClientFor } from '../grpc-client.js';
 import type { CliIo, CommandContext } from '../io.js';
@@ -14,6 +16,7 @@ const COMMON_OPTIONS = {
   timeout: { type: 'string' },
   header: { type: 'string', multiple: true },
   key: { type: 'string' },
+  'sign-with': { type: 'string' },
   'allow-insecure': { type: 'boolean' },
   'jku-prefix': { type: 'string', multiple: true },
   'require-signed': { type: 'boolean' },
@@ -28,6 +31,9 @@ const COMMON_HELP = `  --json               machine-readable output (one JSON do
                        also be a gRPC target host:port
   --plaintext          with --transport grpc: no TLS (default: TLS)
   --key <file>         the agent card must be signed by this public JWK / JWKS
+  --sign-with <file>   sign every request as the agent of this private Ed25519 JWK (a2a keygen):
+                       RFC 9421 HTTP Message Signatures (gRPC calls too), for agents that
+                       require verified callers
   --allow-insecure     accept a loopback http jku (development only)
   --jku-prefix <url>   also trust JWKS URLs starting with this prefix (repeatable)
   --require-signed     refuse an agent whose card is not signed
@@ -46,13 +52,27 @@ function headersOf(command: string, args: ParsedArgs): Record<string, string> {
   return out;
 }
 
+/**
+ * `--sign-with`: the request signer of that key (Ed25519 signatures, which every verifying agent
+ * accepts; the card is verified before the first signed request goes out).
+ */
+async function signerOf(command: string, args: ParsedArgs): Promise<{ auth?: AuthProvider }> {
+  const file = stringValue(args, 'sign-with');
+  if (file === undefined) return {};
+  const key = await readPrivateKey(file);
+  if (key.algorithm !== 'EdDSA') throw usageError(`${command}: --sign-with needs an Ed25519 private JWK (OKP), got ${key.algorithm}`);
+  return { auth: createHttpRequestSigner({ key }) };
+}
+
 /** The client of a command: over HTTP (the card's JSON-RPC or REST), or over gRPC with `--transport grpc`. */
 async function clientFor(command: string, io: CliIo, rawUrl: string, args: ParsedArgs): Promise<CliClient> {
   const timeoutMs = integerOption(command, args, 'timeout', { min: 1, max: 86_400_000 }) ?? 30_000;
   const headers = headersOf(command, args);
   const trust = await cardTrustOf(args);
+  const signing = await signerOf(command, args);
   const transport = stringValue(args, 'transport') ?? 'http';
-  if (transport === 'grpc') return grpcClientFor(command, io, rawUrl, { timeoutMs, headers, plaintext: flag(args, 'plaintext'), trust });
+  if (transport === 'grpc')
+    return grpcClientFor(command, io, rawUrl, { timeoutMs, headers, plaintext: flag(args, 'plaintext'), trust, ...signing });
   if (transport !== 'http') throw usageError(`${command}: --transport expects http or grpc, got ${JSON.stringify(transport)}`);
   if (flag(args, 'plaintext')) throw usageError(`${command}: --plaintext applies to --transport grpc only`);
   const client = createA2AClient({
@@ -62,6 +82,7 @@ async function clientFor(command: string, io: CliIo, rawUrl: string, args: Parse
     headers,
     retry: { retries: 1 },
     ...trust,
+    ...signing,
   });
   return { client, close: () => undefined };
 }

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, type KeyObject, verify } from 'node:crypto';
 
 // One KeyObject per public key (by its bytes): building it costs more than a verification.
 const keys = new Map<string, KeyObject>();
@@ -28,3 +28,19 @@ export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature
     return false;
   }
 }
+
+/**
+ * The request-signature primitives on node:crypto, named as a2a-identity's
+ * `createHttpSignatureVerifier` options take them: `createHttpSignatureVerifier({ resolveKey,
+ * ...nodeSignatureCrypto })`. Synchronous, native: Ed25519, the body's SHA-256 and the fast path's
+ * HMAC-SHA256 (decision 0028) cost a few microseconds less each than the portable defaults.
+ */
+export const nodeSignatureCrypto: {
+  verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean;
+  sha256(data: Uint8Array): Uint8Array;
+  hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;
+} = Object.freeze({
+  verifyEd25519,
+  sha256: (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest(),
+  hmacSha256: (key: Uint8Array, data: Uint8Array): Uint8Array => createHmac('sha256', key).update(data).digest(),
+});

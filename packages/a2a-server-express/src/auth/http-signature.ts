@@ -1,5 +1,6 @@
 import { UnauthenticatedError } from '@a2aplane/a2a-types';
-import type { Authenticator, AuthRequest, Principal } from './types.js';
+import type { AgentCard } from '@a2aplane/a2a-types';
+import type { AuthContext, Authenticator, AuthRequest, Principal } from './types.js';
 
 /** What the authenticator hands the verifier (structurally a2a-identity's `VerifiableRequest`). */
 export interface SignedRequestView {
@@ -8,13 +9,17 @@ export interface SignedRequestView {
   target: string;
   headers: Record<string, string | undefined>;
   body?: Uint8Array | undefined;
+  /** The server's own authorities (`AuthContext.authorities`): the verifier's default for its relay check. */
+  authorities?: readonly string[] | undefined;
 }
 
 /** Structurally a2a-identity's `createHttpSignatureVerifier(...)`. */
 export interface HttpSignatureVerifierLike {
   verify(
     request: SignedRequestView,
-  ): Promise<{ ok: true; agentId: string; created: number; expires: number } | { ok: false; reason: string; detail?: string }>;
+  ): Promise<
+    { ok: true; agentId: string; created: number; expires: number; alg?: string } | { ok: false; reason: string; detail?: string }
+  >;
 }
 
 export interface HttpSignatureAuthenticatorOptions {
@@ -49,7 +54,7 @@ export function createHttpSignatureAuthenticator(options: HttpSignatureAuthentic
   }
   const scheme = options.schemeName ?? 'httpSignature';
   const { verifier, fallback } = options;
-  return async (request: AuthRequest): Promise<Principal | undefined> => {
+  return async (request: AuthRequest, context?: AuthContext): Promise<Principal | undefined> => {
     const headers = request.headers;
     if (headers['signature-input'] === undefined && headers.signature === undefined) {
       if (fallback) return fallback(request);
@@ -62,8 +67,30 @@ export function createHttpSignatureAuthenticator(options: HttpSignatureAuthentic
       target: request.target ?? '/',
       headers,
       body: request.body,
+      authorities: context?.authorities,
     });
     if (!result.ok) throw new UnauthenticatedError({ message: `The request signature was refused (${result.reason}).` });
-    return { id: result.agentId, scheme, agentId: result.agentId, claims: { created: result.created, expires: result.expires } };
+    const claims: Record<string, unknown> = { created: result.created, expires: result.expires };
+    if (result.alg !== undefined) claims.alg = result.alg;
+    return { id: result.agentId, scheme, agentId: result.agentId, claims };
   };
+}
+
+/**
+ * The authorities (`host[:port]`, lower case, default ports left out as in a `Host` header) of
+ * the card's interface URLs: what the server tells its authenticator it is reached by. A gRPC
+ * interface's bare `host:port` target reads as the host of `http://host:port`, as the gRPC
+ * binding presents a call's `:authority`.
+ */
+export function cardAuthorities(card: AgentCard): string[] {
+  const names = new Set<string>();
+  for (const entry of card.supportedInterfaces ?? []) {
+    try {
+      const host = new URL(entry.url.includes('://') ? entry.url : `http://${entry.url}`).host.toLowerCase();
+      if (host !== '') names.add(host);
+    } catch {
+      // A card URL that does not parse names no authority.
+    }
+  }
+  return [...names];
 }

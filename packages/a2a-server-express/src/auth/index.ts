@@ -5,12 +5,13 @@ export {
   type HttpSignatureVerifierLike,
   type SignedRequestView,
 } from './http-signature.js';
-export { verifyEd25519 } from './ed25519.js';
+export { nodeSignatureCrypto, verifyEd25519 } from './ed25519.js';
 export { createStaticApiKeyVerifier } from './static-api-key.js';
 export { timingSafeEqualString } from './timing-safe.js';
 export type {
   ApiKeyVerifier,
   Authenticator,
+  AuthContext,
   AuthenticatorOptions,
   AuthRequest,
   BasicVerifier,

@@ -29,11 +29,21 @@ export interface AuthRequest {
   body?: Uint8Array;
 }
 
+/** What the server tells an authenticator about itself. */
+export interface AuthContext {
+  /**
+   * The authorities (`host[:port]`, lower case) of the URLs in the card's `supportedInterfaces`:
+   * the names this server is reached by. Request signatures made for another authority are
+   * refused by default (a signed request relayed from another server).
+   */
+  authorities: readonly string[];
+}
+
 /**
  * Resolves a request to a principal. Resolves `undefined` for an anonymous request (only when
  * anonymous access is allowed) and rejects with `UnauthenticatedError` for missing or invalid credentials.
  */
-export type Authenticator = (request: AuthRequest) => Promise<Principal | undefined>;
+export type Authenticator = (request: AuthRequest, context?: AuthContext) => Promise<Principal | undefined>;
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -7,6 +7,7 @@ import {
   UnauthenticatedError,
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
+import { cardAuthorities } from '../auth/http-signature.js';
 import type { CoreRequest } from './server-types.js';
 import type { Principal, RateLimitVerdict } from './types.js';
 import type { ServerContext } from './server-context.js';
@@ -52,6 +53,8 @@ export function negotiateVersion(raw: string | undefined): { ok: true; version: 
 export function createCallerResolver(ctx: ServerContext) {
   const { options, card } = ctx;
   const requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri as string);
+  // The names this server is reached by: signed requests made for another server are refused.
+  const authContext = { authorities: cardAuthorities(card) };
 
   async function resolveCaller(request: CoreRequest): Promise<Caller> {
     const negotiated = negotiateVersion(request.version);
@@ -70,7 +73,7 @@ export function createCallerResolver(ctx: ServerContext) {
     let principal = request.principal;
     if (!principal && options.authenticate && request.auth) {
       try {
-        principal = await options.authenticate(request.auth);
+        principal = await options.authenticate(request.auth, authContext);
       } catch (error) {
         // Failed logins spend the client's tokens, so credentials cannot be guessed at full speed.
         await takeToken(clientKey);
