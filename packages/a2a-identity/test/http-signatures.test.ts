@@ -395,6 +395,21 @@ describe('the fast path: hmac-sha256 under a request key both agents derive (dec
     expect(await verifier({ ownKey: server }).verify(swapped)).toMatchObject({ ok: false, reason: 'bad-signature' });
   });
 
+  it('with maxRequestKeys 1 the cache evicts and re-derives: alternating authorities keep verifying', async () => {
+    const v = createHttpSignatureVerifier({
+      resolveKey: createCallerKeyResolver({ keys: [caller] }),
+      ownKey: server,
+      maxRequestKeys: 1,
+      clock: () => NOW,
+      authorities: ['a.example.com', 'b.example.com'],
+    });
+    for (const host of ['a.example.com', 'b.example.com', 'a.example.com']) {
+      const request = await signedRequest({ body, url: `https://${host}/a2a/jsonrpc` }, { serverKey });
+      expect((await v.verify(request)).ok, host).toBe(true);
+    }
+    expect(() => createHttpSignatureVerifier({ resolveKey: () => undefined, maxRequestKeys: 0 })).toThrow(RangeError);
+  });
+
   it('a small-order caller key is refused: its agreement would be predictable', async () => {
     const weak = { algorithm: 'EdDSA' as const, kid: 'weak', publicKey: ed25519.Point.ZERO.toBytes() };
     const weakId = agentIdFromPublicKey(weak.publicKey);
