@@ -13,6 +13,7 @@ import {
   isA2AMethod,
   isInterruptedTaskState,
   isTerminalTaskState,
+  isTraceId,
   type ListTasksResponse,
   type Message,
   MethodNotFoundError,
@@ -39,6 +40,7 @@ import { EventQueue } from './event-queue.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
 import { ExecutionSignal } from './execution-signal.js';
 import { findInputLimitViolation, type InputLimits, resolveInputLimits } from './input-limits.js';
+import type { ServerInstrumentation } from './instrumentation.js';
 import { ExecutorRequestContext } from './request-context.js';
 import { type Listener, type RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
@@ -70,6 +72,8 @@ export interface GovernanceOptions {
     skill: string;
     incoming?: TaskContextLike;
     parentTaskId?: string;
+    /** The trace a fresh root context joins (see `ServerInstrumentation.traceId`). */
+    traceId?: string;
     estimatedCostUsd?: number;
     signal?: AbortSignal;
   }): Promise<GovernedTaskLike>;
@@ -102,6 +106,8 @@ export interface A2AServerOptions {
    * Default `{ maxDepth: 64, maxStringLength: 1_048_576, maxItems: 10_000 }`.
    */
   inputLimits?: InputLimits;
+  /** Tracing and metrics (`createServerInstrumentation` of `@a2aplane/a2a-otel`). Default: none. */
+  instrumentation?: ServerInstrumentation;
 }
 
 /** A binding-neutral request. */
@@ -250,6 +256,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const runtimes = new Map<string, TaskRuntime>();
   const requiredExtensions = (card.capabilities.extensions ?? []).filter((e) => e.required && e.uri).map((e) => e.uri as string);
   const deps = { store, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
+  const instrumentation = options.instrumentation;
 
   const releaseIfIdle = (runtime: TaskRuntime): void => {
     if (runtime.idle && runtimes.get(runtime.mapKey) === runtime) runtimes.delete(runtime.mapKey);
@@ -390,6 +397,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       };
       if (agentId !== undefined) input.callerAgentId = agentId;
       if (taskContext) input.incoming = taskContext;
+      else if (instrumentation?.traceId) {
+        const traceId = instrumentation.traceId();
+        if (traceId !== undefined && isTraceId(traceId)) input.traceId = traceId;
+      }
       if (extra.signal) input.signal = extra.signal;
       governed = await governance.admit(input);
       taskContext = governed.context;
@@ -583,8 +594,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     stopWatching: () => void,
   ): Promise<void> {
     let failure: unknown;
+    const observer = instrumentation?.execution(requestContext);
     try {
-      await options.executor.execute(requestContext, sink);
+      if (observer === undefined) await options.executor.execute(requestContext, sink);
+      else await observer.run(() => options.executor.execute(requestContext, sink));
     } catch (error) {
       failure = error;
       onError('executor failed', error);
@@ -607,6 +620,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       } catch (error) {
         onError('governance finish failed', error);
       }
+    }
+    if (observer !== undefined) {
+      const outcome = { task: runtime.task, message: runtime.messageResponse !== undefined, usage };
+      observer.end(failure === undefined ? outcome : { ...outcome, error: failure });
     }
     releaseIfIdle(runtime);
   }
@@ -1073,7 +1090,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   return {
     card,
     store,
-    handle,
+    handle: instrumentation === undefined ? handle : (request) => instrumentation.operation(request, () => handle(request)),
     stream,
     cancel,
     stats() {
