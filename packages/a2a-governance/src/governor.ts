@@ -196,7 +196,7 @@ export class Governor {
           input = { ...input, estimatedCostUsd: estimate };
         }
       }
-      const trace = this.hooks === undefined ? undefined : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId);
+      const trace = this.hooks === undefined ? undefined : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId, input.estimatedCostUsd);
       const { authorize } = this.options;
       if (authorize !== undefined) {
         const started = trace?.start('authorize');
