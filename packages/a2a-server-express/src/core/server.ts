@@ -396,8 +396,11 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         skill: skillId ?? 'default',
       };
       if (agentId !== undefined) input.callerAgentId = agentId;
-      if (taskContext) input.incoming = taskContext;
-      else if (instrumentation?.traceId) {
+      if (taskContext) {
+        input.incoming = taskContext;
+        // The sender names its delegating task there; the child context keeps it.
+        if (taskContext.parentTaskId !== undefined) input.parentTaskId = taskContext.parentTaskId;
+      } else if (instrumentation?.traceId) {
         const traceId = instrumentation.traceId();
         if (traceId !== undefined && isTraceId(traceId)) input.traceId = traceId;
       }
