@@ -196,7 +196,10 @@ export class Governor {
           input = { ...input, estimatedCostUsd: estimate };
         }
       }
-      const trace = this.hooks === undefined ? undefined : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId, input.estimatedCostUsd);
+      const trace =
+        this.hooks === undefined
+          ? undefined
+          : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId, input.estimatedCostUsd);
       const { authorize } = this.options;
       if (authorize !== undefined) {
         const started = trace?.start('authorize');
@@ -427,7 +430,9 @@ export class Governor {
             incoming,
             input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId },
           )
-        : createRootContext(input.traceId === undefined ? { rootAgentId: selfAgentId } : { rootAgentId: selfAgentId, traceId: input.traceId });
+        : createRootContext(
+            input.traceId === undefined ? { rootAgentId: selfAgentId } : { rootAgentId: selfAgentId, traceId: input.traceId },
+          );
 
       // One signal for the runner: policy limits and caller cancellation. Only two live sources
       // need a controller of their own; otherwise the one live signal (or the shared never-aborting

@@ -95,7 +95,10 @@ export class StageTrace {
     const hook = this.hooks.onStageStart;
     if (hook !== undefined) {
       try {
-        hook.call(this.hooks, new StageStart(stage, this.dispatchId, this.caller, this.skill, this.traceId, this.estimatedCostUsd, startTime));
+        hook.call(
+          this.hooks,
+          new StageStart(stage, this.dispatchId, this.caller, this.skill, this.traceId, this.estimatedCostUsd, startTime),
+        );
       } catch {
         // ignored, see GovernanceHooks
       }

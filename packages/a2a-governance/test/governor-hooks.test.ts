@@ -163,7 +163,12 @@ describe('instrumentation inputs (decision record 0027)', () => {
     const root = await governor.admit({ caller: 'A', skill: 's', traceId: TRACE });
     expect(root.context).toMatchObject({ traceId: TRACE, depth: 0, rootAgentId: 'B' });
     const other = '0af7651916cd43dd8448eb211c80319c';
-    const child = await governor.admit({ caller: 'A', skill: 's', traceId: other, incoming: createRootContext({ rootAgentId: 'A', traceId: TRACE }) });
+    const child = await governor.admit({
+      caller: 'A',
+      skill: 's',
+      traceId: other,
+      incoming: createRootContext({ rootAgentId: 'A', traceId: TRACE }),
+    });
     expect(child.context.traceId).toBe(TRACE);
     await expect(governor.admit({ caller: 'A', skill: 's', traceId: 'not-a-trace' })).rejects.toThrow(TypeError);
   });

@@ -1,6 +1,14 @@
 import type { CallOutcome, Interceptors, OutgoingCall } from '@a2aplane/a2a-client';
 import { context, type MeterProvider, metrics, type Span, SpanKind, SpanStatusCode, trace, type TracerProvider } from '@opentelemetry/api';
-import { ATTR_CONTEXT_ID, ATTR_ERROR_TYPE, ATTR_OUTCOME, ATTR_RPC_METHOD, ATTR_SKILL_ID, ATTR_TASK_ID, operationSpanName } from './attributes.js';
+import {
+  ATTR_CONTEXT_ID,
+  ATTR_ERROR_TYPE,
+  ATTR_OUTCOME,
+  ATTR_RPC_METHOD,
+  ATTR_SKILL_ID,
+  ATTR_TASK_ID,
+  operationSpanName,
+} from './attributes.js';
 import { createClientMetrics } from './metrics.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, injectContext, methodLabel, outcomeOf, rpcAttributes } from './shared.js';
 

@@ -27,10 +27,19 @@ export function createServerMetrics(meter: Meter): ServerMetrics {
     }),
     activeStreams: meter.createUpDownCounter('a2a.server.streams.active', { description: 'Open server streams', unit: '{stream}' }),
     activeTasks: meter.createUpDownCounter('a2a.server.tasks.active', { description: 'Executor runs in progress', unit: '{task}' }),
-    tasksFinished: meter.createCounter('a2a.server.tasks.finished', { description: 'Executor runs ended, by the state they left the task in', unit: '{task}' }),
-    refusals: meter.createCounter('a2a.governance.refusals', { description: 'Governance refusals, by stage and reason', unit: '{refusal}' }),
+    tasksFinished: meter.createCounter('a2a.server.tasks.finished', {
+      description: 'Executor runs ended, by the state they left the task in',
+      unit: '{task}',
+    }),
+    refusals: meter.createCounter('a2a.governance.refusals', {
+      description: 'Governance refusals, by stage and reason',
+      unit: '{refusal}',
+    }),
     spentUsd: meter.createCounter('a2a.budget.spent.usd', { description: 'USD reported by executors (sink.reportUsage)', unit: 'USD' }),
-    spentTokens: meter.createCounter('a2a.budget.spent.tokens', { description: 'Tokens reported by executors (sink.reportUsage)', unit: '{token}' }),
+    spentTokens: meter.createCounter('a2a.budget.spent.tokens', {
+      description: 'Tokens reported by executors (sink.reportUsage)',
+      unit: '{token}',
+    }),
     pushDeliveries: meter.createCounter('a2a.push.deliveries', { description: 'Push deliveries ended, by outcome', unit: '{delivery}' }),
     pushRetries: meter.createCounter('a2a.push.retries', { description: 'Push delivery attempts retried', unit: '{retry}' }),
   };

@@ -53,7 +53,15 @@ import {
   operationSpanName,
 } from './attributes.js';
 import { createServerMetrics } from './metrics.js';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, methodLabel, outcomeOf, rpcAttributes, traceIdOf, withRemoteParent } from './shared.js';
+import {
+  INSTRUMENTATION_NAME,
+  INSTRUMENTATION_VERSION,
+  methodLabel,
+  outcomeOf,
+  rpcAttributes,
+  traceIdOf,
+  withRemoteParent,
+} from './shared.js';
 
 export interface ServerInstrumentationOptions {
   /** This agent's AgentID, recorded as `gen_ai.agent.id` on executor spans. */
@@ -157,7 +165,8 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       stages.delete(key);
       span.setAttribute(ATTR_GOVERNANCE_DECISION, stage.decision);
       if (stage.reason !== undefined) span.setAttribute(ATTR_GOVERNANCE_REASON, stage.reason);
-      if (stage.decision !== 'accepted') span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.decision}: ${stage.reason ?? ''}` });
+      if (stage.decision !== 'accepted')
+        span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.decision}: ${stage.reason ?? ''}` });
       span.end(stage.endTime);
     },
   };

@@ -30,7 +30,11 @@ beforeAll(async () => {
       updater.complete('leaf done');
     },
   };
-  agentB = await startAgent({ agentId: 'agent-b', executor: executorB, instrumentation: createServerInstrumentation({ agentId: 'agent-b', agentName: 'B' }) });
+  agentB = await startAgent({
+    agentId: 'agent-b',
+    executor: executorB,
+    instrumentation: createServerInstrumentation({ agentId: 'agent-b', agentName: 'B' }),
+  });
   const clientB = createA2AClient(instrumentClient({ card: agentB.card, allowInsecureLoopback: true }));
   const executorA: AgentExecutor = {
     async execute(ctx, events) {
@@ -41,7 +45,11 @@ beforeAll(async () => {
       updater.complete('root done');
     },
   };
-  agentA = await startAgent({ agentId: 'agent-a', executor: executorA, instrumentation: createServerInstrumentation({ agentId: 'agent-a', agentName: 'A' }) });
+  agentA = await startAgent({
+    agentId: 'agent-a',
+    executor: executorA,
+    instrumentation: createServerInstrumentation({ agentId: 'agent-a', agentName: 'A' }),
+  });
   clientA = createA2AClient({ card: agentA.card, allowInsecureLoopback: true, interceptors: createClientInterceptors() });
 });
 
@@ -80,13 +88,25 @@ describe('one trace across two agents over HTTP (decision record 0027)', () => {
     const servers = named(spans, send, SpanKind.SERVER);
     expect(clients).toHaveLength(2);
     expect(servers).toHaveLength(2);
-    const rootCall = one(clients.filter((s) => parentOf(s) === undefined), 'the root client span');
-    const serverA = one(servers.filter((s) => parentOf(s) === rootCall.spanContext().spanId), 'server A');
+    const rootCall = one(
+      clients.filter((s) => parentOf(s) === undefined),
+      'the root client span',
+    );
+    const serverA = one(
+      servers.filter((s) => parentOf(s) === rootCall.spanContext().spanId),
+      'server A',
+    );
     const invokeA = one(named(spans, 'invoke_agent A'), 'invoke_agent A');
     const invokeB = one(named(spans, 'invoke_agent B'), 'invoke_agent B');
     expect(parentOf(invokeA)).toBe(serverA.spanContext().spanId);
-    const delegation = one(clients.filter((s) => parentOf(s) === invokeA.spanContext().spanId), 'the delegation call');
-    const serverB = one(servers.filter((s) => parentOf(s) === delegation.spanContext().spanId), 'server B');
+    const delegation = one(
+      clients.filter((s) => parentOf(s) === invokeA.spanContext().spanId),
+      'the delegation call',
+    );
+    const serverB = one(
+      servers.filter((s) => parentOf(s) === delegation.spanContext().spanId),
+      'server B',
+    );
     expect(parentOf(invokeB)).toBe(serverB.spanContext().spanId);
 
     // Governance stages are children of their agent's server span, with their decision.
@@ -97,7 +117,12 @@ describe('one trace across two agents over HTTP (decision record 0027)', () => {
     expect(parentOf(recursion)).toBe(serverB.spanContext().spanId);
 
     // Attributes: RPC conventions, GenAI agent ids, lineage, cost and tokens.
-    expect(serverA.attributes).toMatchObject({ 'rpc.system': 'a2a', 'rpc.service': 'lf.a2a.v1.A2AService', 'rpc.method': 'SendMessage', 'a2a.outcome': 'ok' });
+    expect(serverA.attributes).toMatchObject({
+      'rpc.system': 'a2a',
+      'rpc.service': 'lf.a2a.v1.A2AService',
+      'rpc.method': 'SendMessage',
+      'a2a.outcome': 'ok',
+    });
     expect(invokeA.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.id': 'agent-a',
@@ -141,7 +166,12 @@ describe('one trace across two agents over HTTP (decision record 0027)', () => {
 
   it('records a refusal on the governance stage span and an error outcome on the server span', async () => {
     const plain = createA2AClient({ card: agentB.card, allowInsecureLoopback: true });
-    const context = { traceId: '0af7651916cd43dd8448eb211c80319c', depth: 0, rootAgentId: 'agent-x', visitedAgents: ['agent-x', 'agent-b'] };
+    const context = {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      depth: 0,
+      rootAgentId: 'agent-x',
+      visitedAgents: ['agent-x', 'agent-b'],
+    };
     await expect(plain.sendMessage(userMessage('loop'), { context })).rejects.toThrow();
     await waitFor(() => named(exporter.getFinishedSpans(), 'lf.a2a.v1.A2AService/SendMessage', SpanKind.SERVER).length === 1, 'server B');
     const spans = exporter.getFinishedSpans();
