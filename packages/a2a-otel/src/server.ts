@@ -211,7 +211,11 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       const start = performance.now();
       const parent = withRemoteParent(context.active(), request.auth?.headers);
       const span = tracer.startSpan(operationSpanName(method), { kind: SpanKind.SERVER, attributes: rpcAttributes(method) }, parent);
-      if (span.isRecording() && request.version !== undefined) span.setAttribute(ATTR_PROTOCOL_VERSION, request.version.slice(0, 16));
+      if (span.isRecording()) {
+        if (request.version !== undefined) span.setAttribute(ATTR_PROTOCOL_VERSION, request.version.slice(0, 16));
+        if (options.agentId !== undefined) span.setAttribute(ATTR_GEN_AI_AGENT_ID, options.agentId);
+        if (agentName !== undefined) span.setAttribute(ATTR_GEN_AI_AGENT_NAME, agentName);
+      }
       return context.with(trace.setSpan(parent, span), serve).then(
         (response) => {
           if (response.kind === 'stream') return { kind: 'stream', events: observeStream(response.events, span, method, start) };
