@@ -1,3 +1,5 @@
+import { escapeXml } from './delegation-tree.js';
+
 /** One span as the waterfall draws it, read back from the OTLP JSON the demo wrote. */
 export interface WaterfallSpan {
   traceId: string;
@@ -20,13 +22,13 @@ interface OtlpValue {
   arrayValue?: { values?: OtlpValue[] };
 }
 
-function valueOf(value: OtlpValue | undefined): unknown {
+function attributeValue(value: OtlpValue | undefined): unknown {
   if (value === undefined) return undefined;
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   if (value.boolValue !== undefined) return value.boolValue;
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(valueOf);
+  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(attributeValue);
   return undefined;
 }
 
@@ -54,7 +56,7 @@ export function spansFromOtlpJson(json: string): WaterfallSpan[] {
     for (const scope of resource.scopeSpans ?? []) {
       for (const span of scope.spans ?? []) {
         const attributes: Record<string, unknown> = {};
-        for (const attribute of span.attributes ?? []) attributes[attribute.key] = valueOf(attribute.value);
+        for (const attribute of span.attributes ?? []) attributes[attribute.key] = attributeValue(attribute.value);
         out.push({
           traceId: span.traceId,
           spanId: span.spanId,
@@ -71,8 +73,6 @@ export function spansFromOtlpJson(json: string): WaterfallSpan[] {
   }
   return out;
 }
-
-const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Spans in tree order (depth-first, children by start time), with their depth; orphans start new roots. */
 export function orderSpans(spans: readonly WaterfallSpan[]): Array<{ span: WaterfallSpan; depth: number }> {
@@ -122,8 +122,12 @@ function label(span: WaterfallSpan): string {
 export function renderWaterfallSvg(spans: readonly WaterfallSpan[], title: string): string {
   const rows = orderSpans(spans);
   if (rows.length === 0) return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="30"><text x="4" y="20">no spans</text></svg>`;
-  const t0 = rows.reduce((min, r) => (r.span.startNs < min ? r.span.startNs : min), rows[0]?.span.startNs as bigint);
-  const t1 = rows.reduce((max, r) => (r.span.endNs > max ? r.span.endNs : max), rows[0]?.span.endNs as bigint);
+  let t0 = (rows[0] as { span: WaterfallSpan }).span.startNs;
+  let t1 = (rows[0] as { span: WaterfallSpan }).span.endNs;
+  for (const { span } of rows) {
+    if (span.startNs < t0) t0 = span.startNs;
+    if (span.endNs > t1) t1 = span.endNs;
+  }
   const total = Math.max(1, Number(t1 - t0));
   const labelWidth = 360;
   const barsWidth = 900;
@@ -133,7 +137,7 @@ export function renderWaterfallSvg(spans: readonly WaterfallSpan[], title: strin
   const height = top + rows.length * rowHeight + 10;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace" font-size="10">`,
-    `<text x="4" y="16" font-size="13" font-family="sans-serif">${escape(title)}</text>`,
+    `<text x="4" y="16" font-size="13" font-family="sans-serif">${escapeXml(title)}</text>`,
     `<text x="${labelWidth}" y="32" fill="#666">0 ms</text>`,
     `<text x="${labelWidth + barsWidth}" y="32" fill="#666" text-anchor="end">${(total / 1e6).toFixed(1)} ms</text>`,
   ];
@@ -155,8 +159,8 @@ export function renderWaterfallSvg(spans: readonly WaterfallSpan[], title: strin
       .join('\n');
     const ms = (Number(span.endNs - span.startNs) / 1e6).toFixed(2);
     parts.push(
-      `<g><title>${escape(`${span.name} (${ms} ms)\n${details}`)}</title>` +
-        `<text x="${4 + Math.min(depth, 24) * 8}" y="${y + 10}">${escape(label(span).slice(0, 48))}</text>` +
+      `<g><title>${escapeXml(`${span.name} (${ms} ms)\n${details}`)}</title>` +
+        `<text x="${4 + Math.min(depth, 24) * 8}" y="${y + 10}">${escapeXml(label(span).slice(0, 48))}</text>` +
         `<rect x="${x.toFixed(1)}" y="${y + 2}" width="${w.toFixed(1)}" height="${rowHeight - 4}" fill="${color}"/></g>`,
     );
   });
