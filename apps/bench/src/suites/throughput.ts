@@ -14,6 +14,13 @@ const TARGETS = [
   { id: 'ours', file: 'ours', label: 'ours on node:http' },
   { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
   { id: 'ours-verified', file: 'ours-verified', label: 'ours on node:http, full governance + verified callers (RFC 9421)' },
+  { id: 'ours-traced', file: 'ours-traced', label: 'ours on node:http, full governance + OpenTelemetry instrumentation, no SDK' },
+  {
+    id: 'ours-traced-sdk',
+    file: 'ours-traced',
+    label: 'ours on node:http, full governance + OpenTelemetry instrumentation, SDK registered',
+    args: ['--sdk'],
+  },
   { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
 ] as const;
 type TargetId = (typeof TARGETS)[number]['id'];
@@ -24,6 +31,8 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'ours / node-echo', num: 'ours', den: 'node-echo' },
   { name: 'governed / ungoverned', num: 'ours-governed', den: 'ours' },
   { name: 'governed + verified / ungoverned', num: 'ours-verified', den: 'ours' },
+  { name: 'traced, no SDK / governed', num: 'ours-traced', den: 'ours-governed' },
+  { name: 'traced, SDK / governed', num: 'ours-traced-sdk', den: 'ours-governed' },
   { name: 'ours-express / official', num: 'ours-express', den: 'official' },
   { name: 'official / express-echo', num: 'official', den: 'express-echo' },
 ];
@@ -48,7 +57,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     for (let round = 1; round <= rounds; round++) {
       for (const target of targets) {
         // A fresh process per run, so no run inherits another's heap or JIT state.
-        const server = await startServer(target.file, ['--mode', mode]);
+        const server = await startServer(target.file, ['--mode', mode, ...('args' in target ? target.args : [])]);
         try {
           // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
           const signatures =
@@ -147,6 +156,8 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     goals[`${mode}: governed at most 10% below ungoverned`] = { value: governed, goal: '>= 0.90x', pass: governed >= 0.9 };
     const verified = roundRatio(mode, 'ours-verified', 'ours').median;
     goals[`${mode}: governed + verified callers >= 0.85x ungoverned`] = { value: verified, goal: '>= 0.85x', pass: verified >= 0.85 };
+    const traced = roundRatio(mode, 'ours-traced', 'ours-governed').median;
+    goals[`${mode}: tracing on, no SDK, within 5% of governed`] = { value: traced, goal: '>= 0.95x', pass: traced >= 0.95 };
     const cpu = (target: TargetId) =>
       median(
         runs
@@ -155,6 +166,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       );
     cpuNotes.push(
       `- ${mode} mode: verifying the caller (RFC 9421 Ed25519 signature, content-digest, nonce) costs ${num(cpu('ours-verified') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
+      `- ${mode} mode: OpenTelemetry instrumentation costs ${num(cpu('ours-traced') - cpu('ours-governed'))} µs of server CPU per request with no SDK registered and ${num(cpu('ours-traced-sdk') - cpu('ours-governed'))} µs with the SDK (spans batched, metrics aggregated), on top of governance (${num(cpu('ours-traced'))} / ${num(cpu('ours-traced-sdk'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: the governance pipeline costs ${num(cpu('ours-governed') - cpu('ours'))} µs of server CPU per request (${num(cpu('ours-governed'))} vs ${num(cpu('ours'))} µs, medians), so by CPU the governed server runs at ${ratio(cpu('ours') / cpu('ours-governed'))} of the ungoverned one.`,
     );
   }
