@@ -1,4 +1,4 @@
-import type { CallOutcome, Interceptors, OutgoingCall } from '@a2aplane/a2a-client';
+import type { A2AClientOptions, CallOutcome, Interceptors, OutgoingCall } from '@a2aplane/a2a-client';
 import { context, type MeterProvider, metrics, type Span, SpanKind, SpanStatusCode, trace, type TracerProvider } from '@opentelemetry/api';
 import {
   ATTR_CONTEXT_ID,
@@ -81,7 +81,7 @@ export function createClientInterceptors(options: ClientInstrumentationOptions =
 }
 
 /** Client options with the OpenTelemetry interceptors first (their span wraps the other interceptors' work). */
-export function instrumentClient<T extends { interceptors?: Interceptors | readonly Interceptors[] }>(
+export function instrumentClient<T extends A2AClientOptions>(
   clientOptions: T,
   options: ClientInstrumentationOptions = {},
 ): T & { interceptors: Interceptors[] } {

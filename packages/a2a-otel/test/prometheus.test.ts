@@ -44,7 +44,7 @@ describe('Prometheus scrape endpoint (exporter-prometheus, parsed with parse-pro
     };
     const agent = await startAgent({ agentId: 'agent-m', executor, instrumentation: otel, budget, extra: prometheus.handle });
     agents.push(agent);
-    const client = createA2AClient({ card: agent.card, allowInsecureLoopback: true, retry: { maxAttempts: 1 } });
+    const client = createA2AClient({ card: agent.card, allowInsecureLoopback: true, retry: { retries: 0 } });
     const scrape = async (): Promise<Families> => {
       const response = await fetch(`${agent.url}/metrics`);
       expect(response.status).toBe(200);
