@@ -1,4 +1,3 @@
-import type { A2AClientOptions, CallOutcome, Interceptors, OutgoingCall } from '@a2aplane/a2a-client';
 import { context, type MeterProvider, metrics, type Span, SpanKind, SpanStatusCode, trace, type TracerProvider } from '@opentelemetry/api';
 import {
   ATTR_CONTEXT_ID,
@@ -10,6 +9,7 @@ import {
   operationSpanName,
 } from './attributes.js';
 import { createClientMetrics } from './metrics.js';
+import type { CallEnd, CallInterceptors, CallStart } from './types.js';
 import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, injectContext, methodLabel, outcomeOf, rpcAttributes } from './shared.js';
 
 export interface ClientInstrumentationOptions {
@@ -28,7 +28,7 @@ interface CallRecord {
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value.slice(0, 256) : undefined);
 
 /** Task, context and skill ids a call's params name (a message's, or a task operation's `id`). */
-function callAttributes(span: Span, call: OutgoingCall): void {
+function callAttributes(span: Span, call: CallStart): void {
   const params = call.params;
   const message = params.message as Record<string, unknown> | undefined;
   const taskId = str(message?.taskId) ?? str(params.id) ?? str(params.taskId);
@@ -45,13 +45,13 @@ function callAttributes(span: Span, call: OutgoingCall): void {
  * as W3C `traceparent` instead of the client's fresh span id; and the client metrics. Without a
  * registered SDK the span is not valid and the headers are left as they are.
  */
-export function createClientInterceptors(options: ClientInstrumentationOptions = {}): Interceptors {
+export function createClientInterceptors(options: ClientInstrumentationOptions = {}): CallInterceptors {
   const tracer = (options.tracerProvider ?? trace).getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
   const m = createClientMetrics((options.meterProvider ?? metrics).getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION));
   // Keyed by the call's headers object, which the client hands to `afterCall` unchanged.
   const calls = new WeakMap<object, CallRecord>();
   return {
-    beforeCall(call: OutgoingCall) {
+    beforeCall(call: CallStart) {
       const method = methodLabel(call.method);
       const parent = context.active();
       const span = tracer.startSpan(operationSpanName(method), { kind: SpanKind.CLIENT, attributes: rpcAttributes(method) }, parent);
@@ -59,7 +59,7 @@ export function createClientInterceptors(options: ClientInstrumentationOptions =
       injectContext(trace.setSpan(parent, span), call.headers);
       calls.set(call.headers, { span, start: performance.now(), method });
     },
-    afterCall(outcome: CallOutcome) {
+    afterCall(outcome: CallEnd) {
       const record = calls.get(outcome.headers);
       if (record === undefined) return;
       calls.delete(outcome.headers);
@@ -78,14 +78,4 @@ export function createClientInterceptors(options: ClientInstrumentationOptions =
       span.end();
     },
   };
-}
-
-/** Client options with the OpenTelemetry interceptors first (their span wraps the other interceptors' work). */
-export function instrumentClient<T extends A2AClientOptions>(
-  clientOptions: T,
-  options: ClientInstrumentationOptions = {},
-): T & { interceptors: Interceptors[] } {
-  const existing = clientOptions.interceptors;
-  const rest: Interceptors[] = existing === undefined ? [] : Array.isArray(existing) ? [...existing] : [existing as Interceptors];
-  return { ...clientOptions, interceptors: [createClientInterceptors(options), ...rest] };
 }

@@ -1,14 +1,3 @@
-import type { BudgetSnapshot, GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } from '@a2aplane/a2a-governance';
-import type {
-  CoreRequest,
-  CoreResponse,
-  ExecutionObserver,
-  ExecutionOutcome,
-  PushDeliveryEvent,
-  RequestContext,
-  ServerInstrumentation,
-  StreamEvent,
-} from '@a2aplane/a2a-server-express';
 import {
   type Attributes,
   type Context,
@@ -53,6 +42,18 @@ import {
   operationSpanName,
 } from './attributes.js';
 import { createServerMetrics } from './metrics.js';
+import type {
+  BudgetView,
+  ExecutionContext,
+  ExecutionEnd,
+  ExecutionObserverLike,
+  OperationRequest,
+  OperationResponse,
+  PushEvent,
+  StageFinish,
+  StageHooks,
+  StageStart,
+} from './types.js';
 import {
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
@@ -76,15 +77,21 @@ export interface ServerInstrumentationOptions {
    */
   meterProvider?: MeterProvider;
   /** The governance budget ledger: its remaining USD and tokens in the window are observed as gauges. */
-  budget?: { snapshot(): BudgetSnapshot };
+  budget?: BudgetView;
 }
 
-/** A `ServerInstrumentation` for `createA2AServer`, plus the hooks that feed it from governance and push. */
-export interface A2AServerInstrumentation extends ServerInstrumentation {
-  /** Pass to `createGovernor({ hooks })` (and a dispatcher's governor): one child span per governance stage. */
-  readonly governanceHooks: GovernanceHooks;
+/**
+ * Structurally a2a-server-express's `ServerInstrumentation` (pass it as `createA2AServer({ instrumentation })`),
+ * plus the hooks that feed it from governance and push.
+ */
+export interface A2AServerInstrumentation {
+  operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R>;
+  execution(context: ExecutionContext): ExecutionObserverLike;
+  traceId(): string | undefined;
+  /** Pass to `new Governor({ hooks })` (and a dispatcher's `hooks`): one child span per governance stage. */
+  readonly governanceHooks: StageHooks;
   /** Pass to `createPushSender({ onEvent })`: push deliveries and retries as metrics. */
-  onPushEvent(event: PushDeliveryEvent): void;
+  onPushEvent(event: PushEvent): void;
 }
 
 const stageKey = (stage: { dispatchId: string; stage: string }): string => `${stage.dispatchId}\u0000${stage.stage}`;
@@ -120,7 +127,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
     span.end();
   };
 
-  async function* observeStream(events: AsyncIterable<StreamEvent>, span: Span, method: string, start: number): AsyncIterable<StreamEvent> {
+  async function* observeStream(events: AsyncIterable<unknown>, span: Span, method: string, start: number): AsyncIterable<unknown> {
     m.activeStreams.add(1, { [ATTR_RPC_METHOD]: method });
     let failure: unknown;
     try {
@@ -137,8 +144,8 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
 
   const stages = new Map<string, Span>();
 
-  const governanceHooks: GovernanceHooks = {
-    onStageStart(stage: GovernanceStageStart) {
+  const governanceHooks: StageHooks = {
+    onStageStart(stage: StageStart) {
       const attributes: Attributes = {
         [ATTR_GOVERNANCE_STAGE]: stage.stage,
         [ATTR_GOVERNANCE_DISPATCH_ID]: stage.dispatchId,
@@ -155,7 +162,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       // A span that records nothing needs no finish.
       if (span.isRecording()) stages.set(stageKey(stage), span);
     },
-    onStageFinish(stage: GovernanceStageFinish) {
+    onStageFinish(stage: StageFinish) {
       if (stage.decision === 'rejected') {
         m.refusals.add(1, { [ATTR_GOVERNANCE_STAGE]: stage.stage, [ATTR_GOVERNANCE_REASON]: stage.reason ?? 'unknown' });
       }
@@ -171,7 +178,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
     },
   };
 
-  function execution(requestContext: RequestContext): ExecutionObserver {
+  function execution(requestContext: ExecutionContext): ExecutionObserverLike {
     const span = tracer.startSpan(executorSpanName, { kind: SpanKind.INTERNAL }, context.active());
     if (span.isRecording()) span.setAttributes(executionAttributes(requestContext, options.agentId, agentName));
     m.activeTasks.add(1);
@@ -181,7 +188,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
         runContext ??= trace.setSpan(context.active(), span);
         return context.with(runContext, execute);
       },
-      end(outcome: ExecutionOutcome) {
+      end(outcome: ExecutionEnd) {
         m.activeTasks.add(-1);
         const state = outcome.task?.status.state ?? (outcome.message ? 'message' : 'none');
         m.tasksFinished.add(1, { [ATTR_TASK_STATE]: state });
@@ -206,7 +213,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
 
   return {
     governanceHooks,
-    operation(request: CoreRequest, serve: () => Promise<CoreResponse>): Promise<CoreResponse> {
+    operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R> {
       const method = methodLabel(request.method);
       const start = performance.now();
       const parent = withRemoteParent(context.active(), request.auth?.headers);
@@ -218,7 +225,8 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       }
       return context.with(trace.setSpan(parent, span), serve).then(
         (response) => {
-          if (response.kind === 'stream') return { kind: 'stream', events: observeStream(response.events, span, method, start) };
+          // The same shape with the events observed (R is a response of that kind).
+          if (response.kind === 'stream') return { kind: 'stream', events: observeStream(response.events, span, method, start) } as R;
           if (response.kind === 'error') finish(span, method, start, response.error.reason, response.error);
           else finish(span, method, start, 'ok');
           return response;
@@ -231,14 +239,14 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
     },
     execution,
     traceId: () => traceIdOf(context.active()),
-    onPushEvent(event: PushDeliveryEvent) {
+    onPushEvent(event: PushEvent) {
       if (event.type === 'retrying') m.pushRetries.add(1);
       else m.pushDeliveries.add(1, { [ATTR_PUSH_OUTCOME]: event.type });
     },
   };
 }
 
-function executionAttributes(requestContext: RequestContext, agentId: string | undefined, agentName: string | undefined): Attributes {
+function executionAttributes(requestContext: ExecutionContext, agentId: string | undefined, agentName: string | undefined): Attributes {
   const attributes: Attributes = {
     [ATTR_GEN_AI_OPERATION]: 'invoke_agent',
     [ATTR_GEN_AI_CONVERSATION_ID]: requestContext.contextId,
@@ -256,14 +264,14 @@ function executionAttributes(requestContext: RequestContext, agentId: string | u
     attributes[ATTR_LINEAGE_TRACE_ID] = lineage.traceId;
     attributes[ATTR_LINEAGE_DEPTH] = lineage.depth;
     attributes[ATTR_LINEAGE_ROOT_AGENT_ID] = lineage.rootAgentId;
-    attributes[ATTR_LINEAGE_VISITED_AGENTS] = lineage.visitedAgents;
+    attributes[ATTR_LINEAGE_VISITED_AGENTS] = [...lineage.visitedAgents];
     if (lineage.parentTaskId !== undefined) attributes[ATTR_LINEAGE_PARENT_TASK_ID] = lineage.parentTaskId;
   }
   return attributes;
 }
 
 /** Remaining budget in the ledger's window (limit minus usage and reservations), per capped currency. */
-function observeBudget(meter: ReturnType<MeterProvider['getMeter']>, budget: { snapshot(): BudgetSnapshot }): void {
+function observeBudget(meter: ReturnType<MeterProvider['getMeter']>, budget: BudgetView): void {
   const remaining = meter.createObservableGauge('a2a.budget.remaining', {
     description: 'Budget left in the ledger window (limit minus spend and reservations), by currency (usd, tokens)',
   });

@@ -1,6 +1,6 @@
 import { createA2AClient } from '@a2aplane/a2a-client';
 import { createInMemoryBudgetLedger } from '@a2aplane/a2a-governance';
-import { type AgentExecutor, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import { type AgentExecutor, createTaskUpdater, type PushDeliveryEvent } from '@a2aplane/a2a-server-express';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServerInstrumentation } from '../src/index.js';
@@ -66,8 +66,10 @@ describe('Prometheus scrape endpoint (exporter-prometheus, parsed with parse-pro
     }
     await expect(client.sendMessage(userMessage('over budget'))).rejects.toThrow();
     await expect(client.getTask({ id: 'missing' })).rejects.toThrow();
-    otel.onPushEvent({ type: 'retrying', attempt: 1, status: 503, delayMs: 10, taskId: 't', deliveryId: 'd' });
-    otel.onPushEvent({ type: 'delivered', attempts: 2, status: 200, taskId: 't', deliveryId: 'd' });
+    const retrying: PushDeliveryEvent = { type: 'retrying', attempt: 1, status: 503, delayMs: 10, taskId: 't', deliveryId: 'd' };
+    const delivered: PushDeliveryEvent = { type: 'delivered', attempts: 2, status: 200, taskId: 't', deliveryId: 'd' };
+    otel.onPushEvent(retrying);
+    otel.onPushEvent(delivered);
     await waitFor(() => agent.server.stats().liveTasks === 0, 'the runs to end');
 
     const after = await scrape();

@@ -5,7 +5,7 @@ import { context, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClientInterceptors, createServerInstrumentation, instrumentClient } from '../src/index.js';
+import { createClientInterceptors, createServerInstrumentation } from '../src/index.js';
 import { startAgent, type TestAgent, userMessage, waitFor } from './helpers.js';
 
 const exporter = new InMemorySpanExporter();
@@ -35,7 +35,7 @@ beforeAll(async () => {
     executor: executorB,
     instrumentation: createServerInstrumentation({ agentId: 'agent-b', agentName: 'B' }),
   });
-  const clientB = createA2AClient(instrumentClient({ card: agentB.card, allowInsecureLoopback: true }));
+  const clientB = createA2AClient({ card: agentB.card, allowInsecureLoopback: true, interceptors: [createClientInterceptors()] });
   const executorA: AgentExecutor = {
     async execute(ctx, events) {
       const updater = createTaskUpdater(ctx, events);
