@@ -2,10 +2,14 @@
 // `@a2aplane/source` export condition, so tests never need a prior build.
 import { defineConfig } from 'vitest/config';
 
-const conditions = ['@a2aplane/source', 'module', 'node', 'import', 'default'];
+const moduleConditions = ['@a2aplane/source', 'module', 'node', 'import', 'default'];
+// OpenTelemetry's `module` builds (build/esm) use extensionless imports that Node cannot load once
+// vitest externalizes them: packages that load OpenTelemetry resolve as Node does.
+const nodeConditions = ['@a2aplane/source', 'node', 'import', 'default'];
 
-/** @param {{ testTimeout?: number, include?: string[] }} [options] */
+/** @param {{ testTimeout?: number, include?: string[], nodeResolution?: boolean }} [options] */
 export function definePackageTestConfig(options = {}) {
+  const conditions = options.nodeResolution ? nodeConditions : moduleConditions;
   return defineConfig({
     resolve: { conditions },
     ssr: { resolve: { conditions, externalConditions: ['@a2aplane/source'] } },

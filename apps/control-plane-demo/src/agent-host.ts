@@ -20,6 +20,7 @@ import {
   createHttpSignatureAuthenticator,
   createNodeHttpHandler,
   type RequestContext,
+  type ServerInstrumentation,
   verifyEd25519,
 } from '@a2aplane/a2a-server-express';
 import { artifactCardParams, type MemoryExtensionParamsOptions, SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
@@ -69,6 +70,8 @@ export interface HostAgentOptions {
    * agent's authority; the verified AgentID becomes the principal. Not with `authenticate`.
    */
   callerKeys?: readonly PublicJwk[];
+  /** Tracing and metrics of the agent's server, built once it knows its AgentID. */
+  instrumentation?: (self: { agentId: string; name: string }) => ServerInstrumentation;
 }
 
 /**
@@ -157,6 +160,7 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
         }
       : {}),
     ...(authenticate ? { authenticate } : {}),
+    ...(options.instrumentation ? { instrumentation: options.instrumentation({ agentId, name: options.name }) } : {}),
   });
   http.on('request', createNodeHttpHandler(server, { cardSigner: { sign: (c) => signAgentCard(c, key) } }));
   return {

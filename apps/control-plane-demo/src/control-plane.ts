@@ -8,6 +8,7 @@ import {
   createGovernanceEvents,
   createInMemoryBudgetLedger,
   type GovernanceEvents,
+  type GovernanceHooks,
   Governor,
   type MaterializedConfig,
   materializeConfig,
@@ -46,7 +47,7 @@ export interface ControlPlane {
   events: GovernanceEvents;
   selector: () => PeerSelector;
   /** The inbound gate of one agent: [authorize ->] budget -> recursion -> policy, on the shared ledger. */
-  governorFor(agentId: string, authorize?: CallAuthorizer): Governor;
+  governorFor(agentId: string, authorize?: CallAuthorizer, hooks?: GovernanceHooks): Governor;
   /**
    * The trust gate of the operator config: its `trust.allowlist`, or (when the file sets none) the
    * AgentIDs the demo enrolled, through a2a-identity's allowlist resolver; its rules and tiers apply.
@@ -73,10 +74,11 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
         ...(config.trust?.rules ? { rules: config.trust.rules } : {}),
         ...(config.trust?.tiers ? { tiers: config.trust.tiers } : {}),
       }),
-    governorFor: (agentId, authorize) =>
+    governorFor: (agentId, authorize, hooks) =>
       new Governor({
         selfAgentId: agentId,
         ...(authorize ? { authorize } : {}),
+        ...(hooks ? { hooks } : {}),
         budget: ledger,
         recursion: new RecursionPolicy(config.recursion),
         policy: new TaskPolicyEngine(config.policy),
@@ -219,6 +221,8 @@ export function createDispatcher(
   plane: ControlPlane,
   self: Pick<HostedAgent, 'agentId' | 'key'>,
   peers: ReadonlyMap<string, DiscoveredPeer>,
+  /** Stage hooks of the dispatcher's governor (tracing). */
+  hooks?: GovernanceHooks,
 ): Dispatcher {
   const selfAgentId = self.agentId;
   // Negotiation on discovery: a peer that speaks no typed-artifact version of ours is refused
@@ -239,5 +243,6 @@ export function createDispatcher(
     // policy are enforced once, by the receiving agent's governor on the shared ledger.
     recursion: new RecursionPolicy(plane.config.recursion),
     events: plane.events,
+    ...(hooks ? { hooks } : {}),
   });
 }

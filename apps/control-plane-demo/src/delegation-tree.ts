@@ -65,7 +65,7 @@ const COLORS: Record<string, string> = {
   POLICY_VIOLATION: '#1565c0',
 };
 
-const escapeXml = (text: string): string =>
+export const escapeXml = (text: string): string =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** Draws the tree as a standalone SVG: one column per leaf, one row per depth, colour by outcome. */

@@ -17,6 +17,7 @@ import { type BoundedRecursionResult, runBoundedRecursion } from './scenarios/bo
 import { runConstantSizeHandOff } from './scenarios/constant-size-handoff.js';
 import { runRemoteEqualsLocal } from './scenarios/remote-equals-local.js';
 import { runTrust } from './scenarios/trust.js';
+import { startDemoTracing } from './tracing.js';
 import { judge } from './verdict.js';
 
 // `pnpm demo`: several governed agents on loopback, ADR-159's three acceptance tests and the
@@ -78,12 +79,16 @@ async function scenario<T>(
 
 report.scenarios.remoteEqualsLocal = await scenario((plane) => runRemoteEqualsLocal(plane, scenarioOptions), printRemoteEqualsLocal);
 report.scenarios.constantSizeHandOff = await scenario((plane) => runConstantSizeHandOff(plane, scenarioOptions), printHandOff);
+// The recursion scenario runs traced (OpenTelemetry SDK, spans in memory): its trace goes to the report.
+const tracing = startDemoTracing();
+let traceJson: string | undefined;
 const bounded = await scenario(
-  async (plane) => runBoundedRecursion(plane, await createControlPlane(configPath), scenarioOptions),
+  async (plane) => runBoundedRecursion(plane, await createControlPlane(configPath), { ...scenarioOptions, tracing }),
   printBoundedRecursion,
 );
 if (bounded && 'tree' in bounded) {
   recursion = bounded;
+  traceJson = tracing.otlpJson(bounded.traceId);
   const { tree: _tree, ...summary } = bounded;
   report.scenarios.boundedRecursion = summary;
 } else {
@@ -97,7 +102,8 @@ const result = judge(report.scenarios, interrupted);
 report.passed = result.passed;
 report.interrupted = interrupted;
 report.durationMs = Date.now() - started;
-const written = await writeArtifacts(outputDirectory, report, recursion);
+await tracing.shutdown();
+const written = await writeArtifacts(outputDirectory, report, recursion, traceJson);
 
 console.log(`\n${bold('Summary')}`);
 for (const outcome of result.outcomes)

@@ -6,6 +6,7 @@ import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
 import type { RemoteEqualsLocalResult } from './scenarios/remote-equals-local.js';
 import type { TrustResult } from './scenarios/trust.js';
+import { renderWaterfallSvg, spansFromOtlpJson } from './waterfall.js';
 
 export interface DemoReport {
   startedAt: string;
@@ -128,8 +129,16 @@ export function printTrust(result: TrustResult): void {
   );
 }
 
-/** Writes demo-report.json, the delegation tree as SVG and an HTML page around it. */
-export async function writeArtifacts(directory: string, report: DemoReport, recursion?: BoundedRecursionResult): Promise<string[]> {
+/**
+ * Writes demo-report.json, the delegation tree as SVG and an HTML page around it; with the
+ * recursion scenario's trace (OTLP JSON), that file too and its waterfall beside the tree.
+ */
+export async function writeArtifacts(
+  directory: string,
+  report: DemoReport,
+  recursion?: BoundedRecursionResult,
+  traceJson?: string,
+): Promise<string[]> {
   await mkdir(directory, { recursive: true });
   const written: string[] = [];
   const reportPath = join(directory, 'demo-report.json');
@@ -140,14 +149,25 @@ export async function writeArtifacts(directory: string, report: DemoReport, recu
     const svg = renderTreeSvg(recursion.tree, title);
     const svgPath = join(directory, 'delegation-tree.svg');
     await writeFile(svgPath, svg);
+    let waterfall = '';
+    if (traceJson !== undefined) {
+      const tracePath = join(directory, 'recursion-trace.otlp.json');
+      await writeFile(tracePath, traceJson);
+      written.push(tracePath);
+      const spans = spansFromOtlpJson(traceJson);
+      const agents = new Set(spans.map((span) => span.attributes['gen_ai.agent.id']).filter((id) => id !== undefined)).size;
+      waterfall = `<section style="flex:1 1 0;min-width:40em"><h2>Trace waterfall</h2><p>One trace, ${spans.length} spans across ${agents} agents (OpenTelemetry, <a href="recursion-trace.otlp.json">OTLP JSON</a>): each server span is a child of its caller's client span, which is a child of the caller's executor run. Hover a row for its attributes.</p><div style="overflow:auto;max-height:90vh">${renderWaterfallSvg(spans, `trace ${recursion.traceId}`)}</div></section>`;
+    }
     const htmlPath = join(directory, 'delegation-tree.html');
     await writeFile(
       htmlPath,
-      `<!doctype html><html lang="en"><meta charset="utf-8"><title>a2aplane demo — delegation tree</title><body style="font-family:sans-serif;margin:2em"><h1>Bounded cost under recursion</h1><p>${recursion.dispatched} tasks dispatched; rejected: ${Object.entries(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>a2aplane demo — delegation tree</title><body style="font-family:sans-serif;margin:2em"><h1>Bounded cost under recursion</h1><div style="display:flex;flex-wrap:wrap;gap:2em"><section style="flex:1 1 0;min-width:40em"><h2>Delegation tree</h2><p>${recursion.dispatched} tasks dispatched; rejected: ${Object.entries(
         recursion.rejectedByReason,
       )
         .map(([r, n]) => `${n} ${r}`)
-        .join(', ')}. Hover a node for its agent, depth and cost.</p><div style="overflow:auto">${svg}</div></body></html>\n`,
+        .join(
+          ', ',
+        )}. Hover a node for its agent, depth and cost.</p><div style="overflow:auto">${svg}</div></section>${waterfall}</div></body></html>\n`,
     );
     written.push(svgPath, htmlPath);
   }

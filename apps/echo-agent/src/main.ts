@@ -1,6 +1,6 @@
 import { startEchoAgent } from './serve.js';
 
-// `pnpm --filter echo-agent start [-- --port 4000]`: serves the echo agent until Ctrl-C.
+// `pnpm --filter echo-agent start [-- --port 4000] [--metrics]`: serves the echo agent until Ctrl-C.
 const portFlag = process.argv.indexOf('--port');
 const rawPort = portFlag > 0 ? process.argv[portFlag + 1] : '0';
 const port = Number(rawPort);
@@ -13,6 +13,7 @@ try {
   agent = await startEchoAgent({
     port,
     wordDelayMs: 50,
+    metrics: process.argv.includes('--metrics'),
     onPushEvent: (event) => {
       if (event.type !== 'retrying')
         console.log(`  push ${event.type} for task ${event.taskId}${'reason' in event ? `: ${event.reason}` : ''}`);
@@ -28,6 +29,7 @@ console.log(`  card:     ${agent.url}/.well-known/agent-card.json (signed; key a
 console.log(`  JSON-RPC: ${agent.url}/a2a/jsonrpc`);
 console.log(`  REST:     ${agent.url}/a2a/rest`);
 console.log(`  AgentID:  ${agent.agentId}`);
+if (agent.metricsUrl) console.log(`  metrics:  ${agent.metricsUrl} (Prometheus text format)`);
 console.log('  streaming, cancel, push notifications (Ed25519-signed webhooks to loopback URLs); Ctrl-C stops it');
 const stop = (): void => {
   void agent.close().then(() => process.exit(0));

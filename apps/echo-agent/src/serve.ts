@@ -20,6 +20,8 @@ import {
   type PushDeliveryEvent,
   type WebhookUrlOptions,
 } from '@a2aplane/a2a-server-express';
+import { createServerInstrumentation } from '@a2aplane/a2a-otel';
+import { createPrometheusMetrics } from '@a2aplane/a2a-otel/prometheus';
 import { createEchoExecutor } from './echo-executor.js';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 
@@ -33,6 +35,8 @@ export interface EchoAgent {
   agentId: string;
   key: KeyPair;
   server: A2AServer;
+  /** The Prometheus scrape URL, when started with `metrics`. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -49,6 +53,8 @@ export interface StartEchoAgentOptions {
   webhooks?: WebhookUrlOptions;
   /** Each push delivery's outcome (delivered, retrying, failed, refused, dropped). */
   onPushEvent?: (event: PushDeliveryEvent) => void;
+  /** Serve OpenTelemetry metrics in the Prometheus text format at `path` (default `/metrics`) of the agent's server. */
+  metrics?: boolean | { path?: string };
 }
 
 /**
@@ -82,31 +88,47 @@ export async function startEchoAgent(options: StartEchoAgentOptions = {}): Promi
     // No memory tier: the echo agent keeps nothing. Peers negotiate the typed-artifact version on discovery.
     { webhook_algos: ['ed25519'], artifact_kind_versions_supported: [...SUPPORTED_ARTIFACT_KIND_VERSIONS] },
   );
+  const prometheus = options.metrics ? createPrometheusMetrics(options.metrics === true ? {} : options.metrics) : undefined;
+  const instrumentation = prometheus
+    ? createServerInstrumentation({ agentId, agentName: card.name, meterProvider: prometheus.meterProvider })
+    : undefined;
+  const onPushEvent = options.onPushEvent;
+  const onEvent =
+    instrumentation === undefined
+      ? onPushEvent
+      : (event: PushDeliveryEvent) => {
+          instrumentation.onPushEvent(event);
+          onPushEvent?.(event);
+        };
   const server = createA2AServer({
     card,
     executor: createEchoExecutor({ wordDelayMs: options.wordDelayMs ?? 0 }),
     pushSender: createPushSender({
       signer: createEd25519WebhookSigner(key),
       ssrf: webhooks,
-      ...(options.onPushEvent ? { onEvent: options.onPushEvent } : {}),
+      ...(onEvent ? { onEvent } : {}),
     }),
     checkWebhookUrl: createWebhookUrlGuard(webhooks),
+    ...(instrumentation ? { instrumentation } : {}),
   });
-  http.on(
-    'request',
-    createNodeHttpHandler(server, {
-      cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) },
-      jwks: createJwks([key]),
-      jwksPath: JWKS_PATH,
-    }),
-  );
+  const handler = createNodeHttpHandler(server, {
+    cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) },
+    jwks: createJwks([key]),
+    jwksPath: JWKS_PATH,
+  });
+  http.on('request', (req, res) => {
+    if (prometheus?.handle(req, res)) return;
+    void handler(req, res);
+  });
   return {
     url,
     agentId,
     key,
     server,
+    ...(prometheus ? { metricsUrl: `${url}${prometheus.path}` } : {}),
     close: async () => {
       await server.close();
+      await prometheus?.shutdown();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

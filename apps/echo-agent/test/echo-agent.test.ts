@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createA2AClient, parsePushNotification } from '@a2aplane/a2a-client';
 import {
   createJwksKeyResolver,
@@ -11,38 +9,7 @@ import {
 import { A2AError, type StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEchoExecutor, type EchoAgent, JWKS_PATH, startEchoAgent } from '../src/index.js';
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1:0 that records every POST. */
-async function startWebhookReceiver(): Promise<{ url: string; deliveries: Delivery[]; close(): Promise<void> }> {
-  const deliveries: Delivery[] = [];
-  const http = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      deliveries.push({ headers: req.headers, body });
-      res.writeHead(204);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    deliveries,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
-}
+import { startWebhookReceiver } from './webhook-receiver.js';
 
 describe('echo agent', () => {
   let agent: EchoAgent;

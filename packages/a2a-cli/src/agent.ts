@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createA2AClient } from '@a2aplane/a2a-client';
+import { createA2AClient, type Interceptors } from '@a2aplane/a2a-client';
 import {
+  type BudgetLedger,
   type CallAuthorizer,
   createCallAuthorizer,
   createGovernanceEvents,
@@ -82,6 +83,11 @@ export interface ServeAgentOptions {
   log?: (line: string) => void;
   /** Also serve the A2A gRPC binding on this port (0 picks one), plaintext like the HTTP endpoint. */
   grpcPort?: number;
+  /**
+   * A Prometheus scrape endpoint (OpenTelemetry metrics of the server, governance and delegation
+   * calls): at this path of the agent's own server, or on its own port (path `/metrics`, same host).
+   */
+  metrics?: { path: string } | { port: number };
 }
 
 /** The header `a2a serve --api-keys` reads. */
@@ -150,6 +156,8 @@ export interface ServedAgent {
   events: GovernanceEvents;
   /** The gRPC target (`host:port`) the card advertises, when served with `grpcPort`. */
   grpcTarget?: string;
+  /** The Prometheus scrape URL, when served with `metrics`. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -171,8 +179,19 @@ function echoExecutor(): AgentExecutor {
 }
 
 /** Forwards the message to one peer, carrying the governed lineage, and returns its answer as an artifact. */
-function delegatingExecutor(target: string, fetchImpl: typeof fetch | undefined, trust: CardTrust | undefined): AgentExecutor {
-  const client = createA2AClient({ baseUrl: target, ...(fetchImpl ? { fetch: fetchImpl } : {}), retry: { retries: 0 }, ...trust });
+function delegatingExecutor(
+  target: string,
+  fetchImpl: typeof fetch | undefined,
+  trust: CardTrust | undefined,
+  interceptors: Interceptors | undefined,
+): AgentExecutor {
+  const client = createA2AClient({
+    baseUrl: target,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    retry: { retries: 0 },
+    ...trust,
+    ...(interceptors ? { interceptors } : {}),
+  });
   return {
     async execute(context, events) {
       const task = createTaskUpdater(context, events);
@@ -217,6 +236,40 @@ async function bindGrpc(card: AgentCard, host: string, port: number): Promise<{ 
   return { grpc, card: withGrpcInterface(card, grpc.target) };
 }
 
+/** Throws a TypeError unless `path` can be the metrics path: absolute, and not one the agent itself serves. */
+export function checkMetricsPath(path: string): void {
+  if (!/^\/[A-Za-z0-9._~/-]{0,255}$/.test(path) || /^\/(a2a|\.well-known)(\/|$)/.test(path)) {
+    throw new TypeError(
+      `expected a metrics path such as /metrics, outside /a2a and /.well-known, got ${JSON.stringify(path.slice(0, 64))}`,
+    );
+  }
+}
+
+/**
+ * The OpenTelemetry pieces of `--metrics` (loaded only when asked for): a Prometheus meter
+ * provider, the server instrumentation fed by it, and client interceptors for delegation.
+ */
+async function startMetrics(
+  metrics: { path: string } | { port: number },
+  agentId: string,
+  agentName: string,
+  budget: BudgetLedger | undefined,
+) {
+  const path = 'path' in metrics ? metrics.path : '/metrics';
+  checkMetricsPath(path);
+  const [{ createClientInterceptors, createServerInstrumentation }, { createPrometheusMetrics }] = await Promise.all([
+    import('@a2aplane/a2a-otel'),
+    import('@a2aplane/a2a-otel/prometheus'),
+  ]);
+  const prometheus = createPrometheusMetrics({ path });
+  const { meterProvider } = prometheus;
+  return {
+    prometheus,
+    instrumentation: createServerInstrumentation({ agentId, agentName, meterProvider, ...(budget ? { budget } : {}) }),
+    interceptors: createClientInterceptors({ meterProvider }),
+  };
+}
+
 /** Starts an echo (or delegating) agent with a signed card, a JWKS and the operator's governance. */
 export async function startServeAgent(options: ServeAgentOptions): Promise<ServedAgent> {
   const key = options.key ?? generateKeyPair('EdDSA');
@@ -226,10 +279,15 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   const log = options.log ?? (() => undefined);
   // Checked before anything listens: a bad key throws a TypeError here.
   const resolveCallerKey = options.callerKeys === undefined ? undefined : createCallerKeyResolver({ keys: options.callerKeys });
+  const delegating = options.delegateTo !== undefined;
+  const name = options.name ?? (delegating ? 'Delegating Agent' : 'Echo Agent');
+  const budget = config.budget ? createInMemoryBudgetLedger(config.budget) : undefined;
+  const observed = options.metrics === undefined ? undefined : await startMetrics(options.metrics, agentId, name, budget);
   const governor = new Governor({
     selfAgentId: agentId,
     authorize: trustAuthorizer(config.trust, log),
-    ...(config.budget ? { budget: createInMemoryBudgetLedger(config.budget) } : {}),
+    ...(budget ? { budget } : {}),
+    ...(observed ? { hooks: observed.instrumentation.governanceHooks } : {}),
     recursion: new RecursionPolicy(config.recursion),
     policy: new TaskPolicyEngine(config.policy),
     events,
@@ -246,10 +304,9 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   });
   const { address, port, family } = http.address() as AddressInfo;
   const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
-  const delegating = options.delegateTo !== undefined;
   let card = createAgentCard({
     baseUrl: url,
-    name: options.name ?? (delegating ? 'Delegating Agent' : 'Echo Agent'),
+    name,
     description: delegating ? `Forwards each message to ${options.delegateTo}.` : 'Sends your message back.',
     capabilities: { streaming: true, pushNotifications: false },
     ...(options.apiKeys ? { securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } } } } : {}),
@@ -277,18 +334,34 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   const authenticate = callerAuthenticator(options, resolveCallerKey, key);
   const server = createA2AServer({
     card,
-    executor: delegating ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust) : echoExecutor(),
+    executor: delegating
+      ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust, observed?.interceptors)
+      : echoExecutor(),
     governance: governor,
     ...(authenticate ? { authenticate } : {}),
+    ...(observed ? { instrumentation: observed.instrumentation } : {}),
   });
-  http.on(
-    'request',
-    createNodeHttpHandler(server, {
-      cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) },
-      jwks: createJwks([key]),
-      jwksPath: JWKS_PATH,
-    }),
-  );
+  const handler = createNodeHttpHandler(server, {
+    cardSigner: { sign: (c) => signAgentCard(c, key, { jku: `${url}${JWKS_PATH}` }) },
+    jwks: createJwks([key]),
+    jwksPath: JWKS_PATH,
+  });
+  const prometheus = observed?.prometheus;
+  let metricsEndpoint: { url: string; close(): Promise<void> } | undefined;
+  if (prometheus !== undefined && options.metrics !== undefined && 'port' in options.metrics) {
+    try {
+      metricsEndpoint = await prometheus.listen({ port: options.metrics.port, host: options.host ?? '127.0.0.1' });
+    } catch (error) {
+      await grpc?.close(0);
+      http.close();
+      throw error;
+    }
+    http.on('request', handler);
+  } else if (prometheus !== undefined) {
+    http.on('request', (req, res) => {
+      if (!prometheus.handle(req, res)) void handler(req, res);
+    });
+  } else http.on('request', handler);
   grpc?.serve(server);
   return {
     url,
@@ -297,9 +370,12 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     server,
     events,
     ...(grpc ? { grpcTarget: grpc.target } : {}),
+    ...(prometheus ? { metricsUrl: metricsEndpoint?.url ?? `${url}${prometheus.path}` } : {}),
     close: async () => {
       await grpc?.close(1000);
       await server.close();
+      await metricsEndpoint?.close();
+      await prometheus?.shutdown();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

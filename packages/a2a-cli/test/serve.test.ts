@@ -12,6 +12,7 @@ import {
   toVerificationKey,
 } from '@a2aplane/a2a-identity';
 import { A2AError, type Task } from '@a2aplane/a2a-types';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.js';
 import { captureIo, freePort, run, tempDir } from './helpers.js';
@@ -28,6 +29,7 @@ interface Running {
   url: string;
   agentId: string;
   grpc: string | undefined;
+  metrics: string | undefined;
   stop(): Promise<number>;
 }
 const running: Running[] = [];
@@ -46,12 +48,18 @@ async function serve(args: string[]): Promise<Running> {
   });
   for (let i = 0; i < 500 && !captured.out().includes('\n') && settled === undefined; i++) await new Promise((r) => setTimeout(r, 10));
   if (settled !== undefined) throw new Error(`serve exited ${settled}: ${captured.err()}`);
-  const { url, agentId, grpc } = JSON.parse(captured.out().split('\n')[0] as string) as { url: string; agentId: string; grpc?: string };
+  const { url, agentId, grpc, metrics } = JSON.parse(captured.out().split('\n')[0] as string) as {
+    url: string;
+    agentId: string;
+    grpc?: string;
+    metrics?: string;
+  };
   let stopped: Promise<number> | undefined;
   const handle: Running = {
     url,
     agentId,
     grpc,
+    metrics,
     stop: () => {
       if (!stopped) {
         controller.abort();
@@ -119,6 +127,33 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.artifacts?.[0]).toMatchObject({ name: 'delegated', parts: [{ text: 'through two agents' }] });
     const listed = await run(['list', '--allow-insecure', echo.url, '--json']);
     expect((JSON.parse(listed.out) as { tasks: Task[] }).tasks).toHaveLength(1);
+  });
+
+  it('--metrics serves a Prometheus scrape endpoint (a path of the agent, or a port of its own)', async () => {
+    const config = dir.file('metrics.yaml');
+    await writeFile(config, 'budget:\n  global:\n    max_tasks_per_minute: 1\n    overflow: shed\n');
+    const agent = await serve(['--config', config, '--metrics', '/metrics']);
+    expect(agent.metrics).toBe(`${agent.url}/metrics`);
+    expect((await run(['send', '--allow-insecure', agent.url, 'first'])).code).toBe(0);
+    expect((await run(['send', '--allow-insecure', agent.url, 'second'])).code).toBe(EXIT_CODES.failure);
+    const families = parsePrometheusTextFormat(await (await fetch(agent.metrics as string)).text());
+    const value = (name: string, labels: Record<string, string>): number =>
+      Number(
+        families.find((f) => f.name === name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value,
+      );
+    expect(value('a2a_server_requests_total', { rpc_method: 'SendMessage', a2a_outcome: 'ok' })).toBe(1);
+    expect(value('a2a_server_requests_total', { rpc_method: 'SendMessage', a2a_outcome: 'BUDGET_EXCEEDED' })).toBe(1);
+    expect(value('a2a_governance_refusals_total', { a2a_governance_stage: 'budget', a2a_governance_reason: 'tasks' })).toBe(1);
+    expect(value('a2a_server_tasks_finished_total', { a2a_task_state: 'TASK_STATE_COMPLETED' })).toBe(1);
+
+    const own = await serve(['--config', config, '--metrics', '0']);
+    expect(own.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(own.metrics?.startsWith(own.url)).toBe(false);
+    expect((await fetch(own.metrics as string)).status).toBe(200);
+
+    const bad = await run(['serve', '--config', config, '--metrics', '/a2a/metrics']);
+    expect(bad.code).toBe(EXIT_CODES.usage);
+    expect(bad.err).toContain('--metrics expects a port');
   });
 
   it('the budget block is enforced: past max_tasks_per_minute the agent sheds with BUDGET_EXCEEDED', async () => {

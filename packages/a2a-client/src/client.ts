@@ -49,7 +49,11 @@ export interface CallOptions {
   /** Per-call timeout in ms (until the stream is open, for streams); `false` disables. Overrides the client's. */
   timeoutMs?: number | false;
   headers?: Record<string, string>;
-  /** Lineage to propagate: written to `message.metadata.ruvector.context` and `traceparent`. */
+  /**
+   * Lineage to propagate: written to `message.metadata.ruvector.context` and, unless the call's
+   * headers already carry one (say, from `createClientInterceptors` of `@a2aplane/a2a-otel`), to a
+   * `traceparent` with a fresh span id.
+   */
   context?: CallContext;
 }
 
@@ -358,7 +362,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     let headers = baseHeaders;
     if (callHeaders || context) {
       headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
-      const traceparent = context && createTraceparent(context.traceId);
+      // The call's own traceparent (an instrumentation's active span) wins over a fresh span id on the lineage's trace.
+      const own = callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent');
+      const traceparent = context && !own && createTraceparent(context.traceId);
       if (traceparent) headers.traceparent = traceparent;
     }
     return {

@@ -357,6 +357,25 @@ describe('headers, governance propagation and auth', () => {
     });
   });
 
+  it('keeps a traceparent the call carries (an interceptor) instead of a fresh span id on the lineage trace', async () => {
+    const server = await serve((req, res) =>
+      json(res, 200, rpcResult(req.body, { message: { messageId: 'r', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })),
+    );
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const client = createA2AClient({
+      card: cardFor(server.url),
+      interceptors: {
+        beforeCall(call) {
+          call.headers.TraceParent = traceparent;
+        },
+      },
+    });
+    await client.sendMessage(userMessage(), {
+      context: { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', depth: 0, rootAgentId: 'root', visitedAgents: ['root'] },
+    });
+    expect(server.requests[0]?.headers.traceparent).toBe(traceparent);
+  });
+
   it('bearerAuth refreshes once on 401 and retries', async () => {
     let token = 'old';
     const server = await serve((req, res) => {

@@ -56,6 +56,11 @@ export interface GovernedTaskInput<T extends { readonly id: string } = { readonl
   incoming?: TaskContext;
   /** Id of the delegating task; becomes the new context's `parentTaskId`. */
   parentTaskId?: string;
+  /**
+   * The trace a fresh root context joins (the current span's trace id, from instrumentation), so the
+   * TaskContext and the W3C `traceparent` carry one trace. Ignored when `incoming` is set.
+   */
+  traceId?: string;
   estimatedCostUsd?: number;
   /** Reserved against the budget's token cap until the task finishes. */
   estimatedTokens?: number;
@@ -197,7 +202,10 @@ export class Governor {
           input = { ...input, estimatedCostUsd: estimate };
         }
       }
-      const trace = this.hooks === undefined ? undefined : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId);
+      const trace =
+        this.hooks === undefined
+          ? undefined
+          : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId, input.estimatedCostUsd);
       const { authorize } = this.options;
       if (authorize !== undefined) {
         const started = trace?.start('authorize');
@@ -471,7 +479,7 @@ export class Governor {
           incoming,
           input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId },
         )
-      : createRootContext({ rootAgentId: selfAgentId });
+      : createRootContext(input.traceId === undefined ? { rootAgentId: selfAgentId } : { rootAgentId: selfAgentId, traceId: input.traceId });
 
     // One signal for the runner: policy limits and caller cancellation. Only two live sources
     // need a controller of their own; otherwise the one live signal (or the shared never-aborting

@@ -9,6 +9,8 @@ export interface GovernanceStageStart {
   readonly skill: string;
   /** The incoming lineage's trace id, when there is one. */
   readonly traceId?: string;
+  /** The task's estimated cost in USD (given, or from `estimateCost`), when known. */
+  readonly estimatedCostUsd?: number;
   readonly startTime: number;
 }
 
@@ -53,6 +55,7 @@ class StageStart implements GovernanceStageStart {
     readonly caller: string,
     readonly skill: string,
     readonly traceId: string | undefined,
+    readonly estimatedCostUsd: number | undefined,
     readonly startTime: number,
   ) {}
 }
@@ -64,6 +67,7 @@ class StageFinish implements GovernanceStageFinish {
     readonly caller: string,
     readonly skill: string,
     readonly traceId: string | undefined,
+    readonly estimatedCostUsd: number | undefined,
     readonly startTime: number,
     readonly decision: 'accepted' | 'rejected' | 'error',
     readonly reason: string | undefined,
@@ -82,6 +86,7 @@ export class StageTrace {
     private readonly caller: string,
     private readonly skill: string,
     private readonly traceId: string | undefined,
+    private readonly estimatedCostUsd: number | undefined,
   ) {}
 
   /** Returns the stage's start time, to hand back to `finish`. */
@@ -90,7 +95,10 @@ export class StageTrace {
     const hook = this.hooks.onStageStart;
     if (hook !== undefined) {
       try {
-        hook.call(this.hooks, new StageStart(stage, this.dispatchId, this.caller, this.skill, this.traceId, startTime));
+        hook.call(
+          this.hooks,
+          new StageStart(stage, this.dispatchId, this.caller, this.skill, this.traceId, this.estimatedCostUsd, startTime),
+        );
       } catch {
         // ignored, see GovernanceHooks
       }
@@ -108,6 +116,7 @@ export class StageTrace {
       this.caller,
       this.skill,
       this.traceId,
+      this.estimatedCostUsd,
       startTime,
       decision,
       reason,

@@ -156,3 +156,33 @@ describe('Governor routes (the outbound pipeline of the Dispatcher)', () => {
     expect(budget.snapshot().inFlight).toBe(0);
   });
 });
+
+describe('instrumentation inputs (decision record 0027)', () => {
+  it('starts a fresh root context on the given trace id, and ignores it for an incoming lineage', async () => {
+    const governor = new Governor({ selfAgentId: 'B' });
+    const root = await governor.admit({ caller: 'A', skill: 's', traceId: TRACE });
+    expect(root.context).toMatchObject({ traceId: TRACE, depth: 0, rootAgentId: 'B' });
+    const other = '0af7651916cd43dd8448eb211c80319c';
+    const child = await governor.admit({
+      caller: 'A',
+      skill: 's',
+      traceId: other,
+      incoming: createRootContext({ rootAgentId: 'A', traceId: TRACE }),
+    });
+    expect(child.context.traceId).toBe(TRACE);
+    await expect(governor.admit({ caller: 'A', skill: 's', traceId: 'not-a-trace' })).rejects.toThrow(TypeError);
+  });
+
+  it('stage hooks carry the estimated cost (given or from estimateCost)', async () => {
+    const { starts, finishes, hooks } = recorder();
+    const governor = new Governor({
+      selfAgentId: 'B',
+      budget: createInMemoryBudgetLedger({ maxTasksPerMinute: 10 }),
+      estimateCost: () => 0.25,
+      hooks,
+    });
+    await governor.admit({ caller: 'A', skill: 's' });
+    expect(starts[0]?.estimatedCostUsd).toBe(0.25);
+    expect(finishes[0]?.estimatedCostUsd).toBe(0.25);
+  });
+});

@@ -1,6 +1,7 @@
 // The governance the governed bench servers run: a budget ledger with caps far above the load,
 // the recursion policy, a task policy (skill allowlist, generous concurrency) and lineage spend.
 import {
+  type GovernanceHooks,
   Governor,
   RecursionPolicy,
   SpendAggregator,
@@ -10,9 +11,10 @@ import {
 } from '@a2aplane/a2a-governance';
 import type { A2AServerOptions } from '@a2aplane/a2a-server-express';
 
-/** The server's `governance` option over a fresh bench Governor. */
-export function benchGovernance(): NonNullable<A2AServerOptions['governance']> {
+/** The server's `governance` option over a fresh bench Governor (with stage hooks: a traced server). */
+export function benchGovernance(hooks?: GovernanceHooks): NonNullable<A2AServerOptions['governance']> {
   const governor = new Governor({
+    ...(hooks ? { hooks } : {}),
     selfAgentId: 'bench-ours',
     budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
     recursion: new RecursionPolicy({ maxCallDepth: 8 }),

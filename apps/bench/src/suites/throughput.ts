@@ -19,6 +19,13 @@ const TARGETS = [
     file: 'ours-verified',
     label: 'ours on node:http, full governance + verified callers (RFC 9421, hmac-sha256 fast path)',
   },
+  { id: 'ours-traced', file: 'ours-traced', label: 'ours on node:http, full governance + OpenTelemetry instrumentation, no SDK' },
+  {
+    id: 'ours-traced-sdk',
+    file: 'ours-traced',
+    label: 'ours on node:http, full governance + OpenTelemetry instrumentation, SDK registered',
+    args: ['--sdk'],
+  },
   { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
   { id: 'ours-redis', file: 'ours-redis', label: 'ours on node:http, Redis task store + event bus (one replica)' },
 ] as const;
@@ -31,6 +38,8 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'governed / ungoverned', num: 'ours-governed', den: 'ours' },
   { name: 'governed + verified (Ed25519) / ungoverned', num: 'ours-verified', den: 'ours' },
   { name: 'governed + verified (hmac-sha256) / ungoverned', num: 'ours-verified-hmac', den: 'ours' },
+  { name: 'traced, no SDK / governed', num: 'ours-traced', den: 'ours-governed' },
+  { name: 'traced, SDK / governed', num: 'ours-traced-sdk', den: 'ours-governed' },
   { name: 'ours-express / official', num: 'ours-express', den: 'official' },
   { name: 'official / express-echo', num: 'official', den: 'express-echo' },
   { name: 'ours-redis / ours (in-memory)', num: 'ours-redis', den: 'ours' },
@@ -57,7 +66,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     for (let round = 1; round <= rounds; round++) {
       for (const target of targets) {
         // A fresh process per run, so no run inherits another's heap or JIT state.
-        const server = await startServer(target.file, ['--mode', mode]);
+        const server = await startServer(target.file, ['--mode', mode, ...('args' in target ? target.args : [])]);
         try {
           // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
           const bodyOf = (id: string) => sendMessageBody('hello', id);
@@ -170,6 +179,8 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       const redisOfficial = roundRatio(mode, 'ours-redis', 'official').median;
       goals['task: Redis store >= 2x official'] = { value: redisOfficial, goal: '>= 2x', pass: redisOfficial >= 2 };
     }
+    const traced = roundRatio(mode, 'ours-traced', 'ours-governed').median;
+    goals[`${mode}: tracing on, no SDK, within 5% of governed`] = { value: traced, goal: '>= 0.95x', pass: traced >= 0.95 };
     const cpu = (target: TargetId) =>
       median(
         runs
@@ -179,6 +190,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     cpuNotes.push(
       `- ${mode} mode: verifying the caller (RFC 9421 Ed25519 signature, content-digest, nonce) costs ${num(cpu('ours-verified') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: verifying the caller with the fast path (RFC 9421 hmac-sha256 under the request key of decision 0028, content-digest, nonce) costs ${num(cpu('ours-verified-hmac') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified-hmac'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
+      `- ${mode} mode: OpenTelemetry instrumentation costs ${num(cpu('ours-traced') - cpu('ours-governed'))} µs of server CPU per request with no SDK registered and ${num(cpu('ours-traced-sdk') - cpu('ours-governed'))} µs with the SDK (spans batched, metrics aggregated), on top of governance (${num(cpu('ours-traced'))} / ${num(cpu('ours-traced-sdk'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: the governance pipeline costs ${num(cpu('ours-governed') - cpu('ours'))} µs of server CPU per request (${num(cpu('ours-governed'))} vs ${num(cpu('ours'))} µs, medians), so by CPU the governed server runs at ${ratio(cpu('ours') / cpu('ours-governed'))} of the ungoverned one.`,
     );
   }

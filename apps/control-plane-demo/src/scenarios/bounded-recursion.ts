@@ -14,6 +14,7 @@ import {
   summarizePeers,
 } from '../control-plane.js';
 import { countNodes, type DelegationNode } from '../delegation-tree.js';
+import type { DemoTracing } from '../tracing.js';
 import type { ScenarioOptions } from './remote-equals-local.js';
 
 /** Levels of the binary delegation tree the root asks for (up to 2^10 - 1 = 1023 tasks). */
@@ -72,6 +73,7 @@ async function hostDelegators(
   names: readonly string[],
   costUsd: number,
   shape: { fanOut: number; levels: number },
+  tracing: DemoTracing | undefined,
   next?: (name: string) => string | undefined,
 ): Promise<{ agents: HostedAgent[]; peers: Map<string, DiscoveredPeer> }> {
   const dispatchers = new Map<string, Dispatcher>();
@@ -84,8 +86,9 @@ async function hostDelegators(
       key: keys.keyOf(name),
       callerKeys: keys.publicKeys,
       skill: SKILL,
-      governor: (agentId) => plane.governorFor(agentId),
+      governor: (agentId) => plane.governorFor(agentId, undefined, tracing?.governanceHooks),
       estimatedCostUsd: costUsd,
+      ...(tracing ? { instrumentation: tracing.serverFor } : {}),
       executor: ({ agentId }) =>
         createDelegatorExecutor({
           self: { agentId, name },
@@ -102,12 +105,15 @@ async function hostDelegators(
   }
   let peers: Map<string, DiscoveredPeer>;
   try {
-    peers = await discoverPeers(agents, { as: keys.demo });
+    peers = await discoverPeers(agents, {
+      as: keys.demo,
+      ...(tracing ? { clientOptions: () => ({ interceptors: tracing.clientInterceptors }) } : {}),
+    });
   } catch (error) {
     await Promise.all(agents.map((agent) => agent.close()));
     throw error;
   }
-  for (const agent of agents) dispatchers.set(agent.agentId, createDispatcher(plane, agent, peers));
+  for (const agent of agents) dispatchers.set(agent.agentId, createDispatcher(plane, agent, peers, tracing?.governanceHooks));
   return { agents, peers };
 }
 
@@ -121,7 +127,13 @@ export async function runBoundedRecursion(
   plane: ControlPlane,
   /** The cycle runs on its own ledger (a second plane from the same config): the tree spends the first to its cap on purpose. */
   cyclePlane: ControlPlane,
-  options: ScenarioOptions & { agents?: number; costUsd?: number; levels?: number } = {},
+  options: ScenarioOptions & {
+    agents?: number;
+    costUsd?: number;
+    levels?: number;
+    /** Trace every agent, client and governance stage with this SDK (the demo's waterfall). */
+    tracing?: DemoTracing;
+  } = {},
 ): Promise<BoundedRecursionResult> {
   options.signal?.throwIfAborted();
   const costUsd = options.costUsd ?? 0.01;
@@ -130,7 +142,7 @@ export async function runBoundedRecursion(
   options.onProgress?.(`scenario 3: starting ${names.length} delegating agents and verifying their cards`);
   const cycleNames = ['A', 'B', 'C'];
   const keys = createKeyDirectory([...names, ...cycleNames]);
-  const tree = await hostDelegators(plane, keys, names, costUsd, { fanOut: 2, levels });
+  const tree = await hostDelegators(plane, keys, names, costUsd, { fanOut: 2, levels }, options.tracing);
   let cycle: Awaited<ReturnType<typeof hostDelegators>>;
   try {
     cycle = await hostDelegators(
@@ -139,6 +151,7 @@ export async function runBoundedRecursion(
       cycleNames,
       0,
       { fanOut: 1, levels: Number.POSITIVE_INFINITY },
+      options.tracing,
       (name) => cycleNames[(cycleNames.indexOf(name) + 1) % cycleNames.length],
     );
   } catch (error) {

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { type ConfigFormat, materializeConfig, type OperatorConfig } from '@a2aplane/a2a-governance';
 import { parseOperatorConfig } from '@a2aplane/a2a-governance/config-files';
 import { createDefaultSelectorRegistry } from '@a2aplane/a2a-routing';
-import { startServeAgent } from '../agent.js';
+import { checkMetricsPath, startServeAgent } from '../agent.js';
 import { cardTrustOf } from './verify.js';
 import { agentUrl, flag, integerOption, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { CliError, usageError } from '../errors.js';
@@ -51,10 +51,22 @@ async function readApiKeys(path: string): Promise<Record<string, string>> {
   return keys;
 }
 
+/** `--metrics 9464` (a port of its own) or `--metrics /metrics` (a path of the agent's server). */
+function metricsOption(raw: string | undefined): { port: number } | { path: string } | undefined {
+  if (raw === undefined) return undefined;
+  if (/^\d{1,5}$/.test(raw) && Number(raw) <= 65_535) return { port: Number(raw) };
+  try {
+    checkMetricsPath(raw);
+  } catch (error) {
+    throw usageError(`serve: --metrics expects a port (0-65535) or a path: ${(error as Error).message}`);
+  }
+  return { path: raw };
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run an echo (or delegating) agent under an operator config',
-  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--grpc <port>] [--key <private jwk>] [--api-keys <file>] [--caller-keys <file>] [--delegate-to <url>] [--name <name>] [--json]
+  help: `Usage: a2a serve --config <a2aplane.toml|.yaml|.json> [--port 0] [--host 127.0.0.1] [--grpc <port>] [--key <private jwk>] [--api-keys <file>] [--caller-keys <file>] [--delegate-to <url>] [--metrics <port|path>] [--name <name>] [--json]
 
 Starts an A2A agent over HTTP (JSON-RPC at /a2a/jsonrpc, REST under /a2a/rest) with a signed
 card at /.well-known/agent-card.json whose jku points to /.well-known/jwks.json. Every task
@@ -67,7 +79,9 @@ signing its requests with its Ed25519 key (RFC 9421 HTTP Message Signatures, key
 By default the agent echoes the message; with --delegate-to it forwards each message to that
 agent, carrying the task lineage, and returns the answer. With --grpc the same agent is also
 served over gRPC (lf.a2a.v1.A2AService, plaintext like the HTTP endpoint) and the card lists the
-GRPC interface. Prints the URL, then runs until SIGINT or SIGTERM and stops cleanly.
+GRPC interface. With --metrics it serves OpenTelemetry metrics (requests, latency, tasks, streams,
+governance refusals, budget) in the Prometheus text format. Prints the URL, then runs until
+SIGINT or SIGTERM and stops cleanly.
 
 Options:
   --config <file>        operator config (required)
@@ -87,8 +101,11 @@ Options:
   --allow-insecure       accept the delegate's loopback http jku (development only)
   --jku-prefix <url>     also trust JWKS URLs starting with this prefix (repeatable)
   --require-signed       refuse a delegate whose card is not signed
+  --metrics <port|path>  Prometheus scrape endpoint: a path (/metrics) on the agent's own server,
+                         or a port (0 picks one) of its own on --host, path /metrics
   --name <name>          the card's name
-  --json                 print {"url","agentId","kid"} (and "grpc": the gRPC target) as one JSON line
+  --json                 print {"url","agentId","kid"} (and "grpc": the gRPC target, "metrics": the
+                         scrape URL) as one JSON line
 
 Exit codes:
   0   stopped by SIGINT/SIGTERM
@@ -100,6 +117,7 @@ Exit codes:
       port: { type: 'string' },
       host: { type: 'string' },
       grpc: { type: 'string' },
+      metrics: { type: 'string' },
       key: { type: 'string' },
       'api-keys': { type: 'string' },
       'caller-keys': { type: 'string' },
@@ -117,6 +135,7 @@ Exit codes:
     const port = integerOption('serve', args, 'port', { min: 0, max: 65_535 }) ?? 0;
     const host = stringValue(args, 'host') ?? '127.0.0.1';
     const grpcPort = integerOption('serve', args, 'grpc', { min: 0, max: 65_535 });
+    const metrics = metricsOption(stringValue(args, 'metrics'));
     const rawDelegate = stringValue(args, 'delegate-to');
     const delegateTo = rawDelegate === undefined ? undefined : agentUrl('serve', rawDelegate);
     const keyFile = stringValue(args, 'key');
@@ -154,6 +173,7 @@ Exit codes:
         ...(delegateTo ? { delegateTo, delegateTrust } : {}),
         ...(name ? { name } : {}),
         ...(grpcPort === undefined ? {} : { grpcPort }),
+        ...(metrics === undefined ? {} : { metrics }),
       });
     } catch (error) {
       const code = (error as { code?: unknown })?.code;
@@ -170,11 +190,13 @@ Exit codes:
           agentId: agent.agentId,
           kid: agent.key.kid,
           ...(agent.grpcTarget ? { grpc: agent.grpcTarget } : {}),
+          ...(agent.metricsUrl ? { metrics: agent.metricsUrl } : {}),
         }),
       );
     else {
       ctx.out(agent.url);
       if (agent.grpcTarget) ctx.err(ctx.style.dim(`gRPC on ${agent.grpcTarget}`));
+      if (agent.metricsUrl) ctx.err(ctx.style.dim(`metrics on ${agent.metricsUrl}`));
       ctx.err(
         ctx.style.dim(`${delegateTo ? `delegating to ${delegateTo}` : 'echo agent'}; AgentID ${agent.agentId}; config ${configFile}`),
       );

@@ -4,6 +4,7 @@ import type { TaskEventBus } from '../bus/task-event-bus.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { InputLimits } from './input-limits.js';
 import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
+import type { ServerInstrumentation } from './instrumentation.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
 export interface GovernedTaskLike {
@@ -35,6 +36,8 @@ export interface GovernanceOptions {
     skill: string;
     incoming?: TaskContextLike;
     parentTaskId?: string;
+    /** The trace a fresh root context joins (see `ServerInstrumentation.traceId`). */
+    traceId?: string;
     estimatedCostUsd?: number;
     signal?: AbortSignal;
   }): Promise<GovernedTaskLike>;
@@ -73,6 +76,8 @@ export interface A2AServerOptions {
    * Default `{ maxDepth: 64, maxStringLength: 1_048_576, maxItems: 10_000 }`.
    */
   inputLimits?: InputLimits;
+  /** Tracing and metrics (`createServerInstrumentation` of `@a2aplane/a2a-otel`). Default: none. */
+  instrumentation?: ServerInstrumentation;
 }
 
 /** A binding-neutral request. */

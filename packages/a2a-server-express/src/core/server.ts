@@ -144,6 +144,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     }
   }
 
+  const instrumentation = options.instrumentation;
+
   async function handle(request: CoreRequest): Promise<CoreResponse> {
     try {
       if (!isA2AMethod(request.method)) {
@@ -188,7 +190,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     card,
     store,
     eventBus: bus,
-    handle,
+    handle: instrumentation === undefined ? handle : (request) => instrumentation.operation(request, () => handle(request)),
     stream,
     cancel,
     stats() {

@@ -3,6 +3,7 @@ import {
   InvalidAgentResponseError,
   InvalidParamsError,
   isTerminalTaskState,
+  isTraceId,
   type Message,
   PushNotificationNotSupportedError,
   type SendMessageRequest,
@@ -48,6 +49,7 @@ interface TaskRunHooks {
  */
 export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks: TaskRunHooks) {
   const { options, card, store, bus, sharedBus, deps, onError } = ctx;
+  const instrumentation = options.instrumentation;
   const { runtimes, releaseIfIdle, sweepIdle, runtimeFor } = registry;
   const { cancelRuntime, vetWebhookUrl } = hooks;
   const governance = options.governance;
@@ -128,7 +130,14 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
         skill: skillId ?? 'default',
       };
       if (agentId !== undefined) input.callerAgentId = agentId;
-      if (taskContext) input.incoming = taskContext;
+      if (taskContext) {
+        input.incoming = taskContext;
+        // The sender names its delegating task there; the child context keeps it.
+        if (taskContext.parentTaskId !== undefined) input.parentTaskId = taskContext.parentTaskId;
+      } else if (instrumentation?.traceId) {
+        const traceId = instrumentation.traceId();
+        if (traceId !== undefined && isTraceId(traceId)) input.traceId = traceId;
+      }
       if (extra.signal) input.signal = extra.signal;
       governed = await governance.admit(input);
       taskContext = governed.context;
@@ -346,8 +355,10 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
     stopWatching: () => void,
   ): Promise<void> {
     let failure: unknown;
+    const observer = instrumentation?.execution(requestContext);
     try {
-      await options.executor.execute(requestContext, sink);
+      if (observer === undefined) await options.executor.execute(requestContext, sink);
+      else await observer.run(() => options.executor.execute(requestContext, sink));
     } catch (error) {
       failure = error;
       onError('executor failed', error);
@@ -370,6 +381,10 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
       } catch (error) {
         onError('governance finish failed', error);
       }
+    }
+    if (observer !== undefined) {
+      const outcome = { task: runtime.task, message: runtime.messageResponse !== undefined, usage };
+      observer.end(failure === undefined ? outcome : { ...outcome, error: failure });
     }
     releaseIfIdle(runtime);
   }

@@ -1,0 +1,35 @@
+// The governed server (as ours-governed) with OpenTelemetry instrumentation on: server spans,
+// governance stage hooks, executor spans and metrics. With `--sdk` the OpenTelemetry SDK is
+// registered (spans batched to an exporter that drops them, metrics aggregated for a Prometheus
+// reader); without it nothing is registered and every span and instrument is the API's no-op.
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServerInstrumentation } from '@a2aplane/a2a-otel';
+import { InMemoryTaskStore, createA2AServer, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
+import { benchGovernance } from './bench-governor.js';
+import { parseServerArgs, serve } from './common.js';
+import { countStored, oursOptions } from './ours-agent.js';
+import { registerBenchSdk } from './otel-sdk.js';
+
+const args = parseServerArgs();
+const meterProvider = process.argv.includes('--sdk') ? registerBenchSdk() : undefined;
+const store = new InMemoryTaskStore();
+const instrumentation = createServerInstrumentation({
+  agentId: 'bench-ours',
+  agentName: 'bench',
+  ...(meterProvider ? { meterProvider } : {}),
+});
+const governance = benchGovernance(instrumentation.governanceHooks);
+let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+serve(
+  createServer((req, res) => handler(req, res)),
+  args,
+  () => countStored(store),
+  (baseUrl) => {
+    const a2a = createA2AServer({
+      ...oursOptions(baseUrl, args.mode, args.events, store),
+      governance,
+      instrumentation,
+    });
+    handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
+  },
+);
