@@ -121,7 +121,12 @@ if (enabled('dead-exports')) {
 /** The entry chunk of `export { names } from entryFile` built with code splitting, plus the chunks it imports statically. */
 async function initialDownload(entryFile, names) {
   const result = await esbuild.build({
-    stdin: { contents: `export { ${names.join(', ')} } from ${JSON.stringify(entryFile)};`, resolveDir: here, loader: 'js', sourcefile: 'entry.js' },
+    stdin: {
+      contents: `export { ${names.join(', ')} } from ${JSON.stringify(entryFile)};`,
+      resolveDir: here,
+      loader: 'js',
+      sourcefile: 'entry.js',
+    },
     bundle: true,
     minify: true,
     splitting: true,
