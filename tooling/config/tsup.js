@@ -3,7 +3,7 @@
 import { defineConfig } from 'tsup';
 
 /**
- * @param {{ entry?: Record<string, string>, platform?: 'neutral' | 'node' | 'browser', external?: string[], modules?: boolean }} [options]
+ * @param {{ entry?: Record<string, string>, platform?: 'neutral' | 'node' | 'browser', external?: string[], noExternal?: string[], modules?: boolean }} [options]
  * `modules: true` ships the ESM build as one module per source file (`src/a/b.ts` -> `dist/a/b.js`)
  * instead of bundled entries, so an application's bundler keeps only the modules it reaches (with
  * `sideEffects: false`); the export map then points at `dist/<path of the entry source>.js`.
@@ -15,6 +15,7 @@ export function definePackageConfig(options = {}) {
     target: 'es2022',
     platform: options.platform ?? 'neutral',
     external: options.external ?? [],
+    ...(options.noExternal ? { noExternal: options.noExternal } : {}),
     outDir: 'dist',
   };
   if (!options.modules) {

@@ -118,6 +118,46 @@ if (enabled('dead-exports')) {
   }
 }
 
+/** The entry chunk of `export { names } from entryFile` built with code splitting, plus the chunks it imports statically. */
+async function initialDownload(entryFile, names) {
+  const result = await esbuild.build({
+    stdin: {
+      contents: `export { ${names.join(', ')} } from ${JSON.stringify(entryFile)};`,
+      resolveDir: here,
+      loader: 'js',
+      sourcefile: 'entry.js',
+    },
+    bundle: true,
+    minify: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['import', 'default'],
+    outdir: join(here, '.initial-download'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const { outputs } = result.metafile;
+  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith('entry.js'));
+  const initial = new Set();
+  const visit = (file) => {
+    if (initial.has(file)) return;
+    initial.add(file);
+    for (const imported of outputs[file].imports) if (imported.kind === 'import-statement') visit(imported.path);
+  };
+  visit(entry);
+  let minified = 0;
+  let gzip = 0;
+  for (const file of result.outputFiles) {
+    if (![...initial].some((name) => file.path.endsWith(name.replace(/^(\.\.\/)+/, '')))) continue;
+    minified += file.contents.length;
+    gzip += gzipSync(file.contents, { level: 9 }).length;
+  }
+  return { bytes: { length: minified }, gzip };
+}
+
 if (enabled('bundle')) {
   console.log('gate: neutral-platform bundles and size budgets (minified, gzip -9)');
   const budgets = JSON.parse(readFileSync(join(here, 'size-budgets.json'), 'utf8'));
@@ -141,8 +181,12 @@ if (enabled('bundle')) {
         write: false,
         logLevel: 'silent',
       });
-      const bytes = result.outputFiles[0].contents;
-      const gzip = gzipSync(bytes, { level: 9 }).length;
+      let bytes = result.outputFiles[0].contents;
+      let gzip = gzipSync(bytes, { level: 9 }).length;
+      // Named imports: the initial download as an application bundler splits it (the lazy modules
+      // as chunks of their own, every file gzipped on its own), so a lazy module that shares a
+      // package with the entry and splits it into a second initial file shows here (decision 0029).
+      if (names) ({ bytes, gzip } = await initialDownload(entryFile, names));
       measured[name] = { minified: bytes.length, gzip };
       const budget = budgets[name];
       const label = lazy ? `${name} (lazily loaded: ${lazy.join(', ')})` : name;

@@ -98,5 +98,5 @@ export const OPERATION_MESSAGES: {
   GetExtendedAgentCard: { params: 'GetExtendedAgentCardRequest', result: 'AgentCard' },
 };
 
-const METHOD_SET: ReadonlySet<string> = new Set(A2A_METHODS);
+const METHOD_SET: ReadonlySet<string> = /* @__PURE__ */ new Set(A2A_METHODS);
 export const isA2AMethod = (value: unknown): value is A2AMethod => typeof value === 'string' && METHOD_SET.has(value);

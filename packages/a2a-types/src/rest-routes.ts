@@ -19,7 +19,8 @@ function compile(template: string): Segment[] {
     });
 }
 
-const ROUTES: readonly CompiledRoute[] = A2A_METHODS.map((method) => {
+// Pure: a client that only builds requests (never matches them) drops the compiled routes.
+const ROUTES: readonly CompiledRoute[] = /* @__PURE__ */ A2A_METHODS.map((method) => {
   const rest = REST_BINDINGS[method];
   return { method, verbs: new Set([rest.verb, ...rest.alternateVerbs]), segments: compile(rest.path) };
 });
