@@ -45,8 +45,7 @@ export interface InMemoryTaskEventBusOptions {
 
 interface Log {
   events: TaskEventRecord[];
-  /** The numeric id of each event, and its estimated bytes, in step with `events`. */
-  seqs: number[];
+  /** The estimated bytes of each event, in step with `events`. */
   sizes: number[];
   bytes: number;
   /** Numeric id of the newest event dropped from this log (0: none). */
@@ -126,16 +125,20 @@ class Backend implements InMemoryTaskEventBackend {
   }
 
   /** The ended log that ended first and is still as it ended (other than `except`). */
+  /** The log still ended as `item` says (not continued, dropped or ended again since). */
+  private stillEnded(item: { key: string; endedAt: number }): boolean {
+    return this.logs.get(item.key)?.endedAt === item.endedAt;
+  }
+
   private oldestEnded(except: string): string | undefined {
-    const current = (item: { key: string; endedAt: number }): boolean => this.logs.get(item.key)?.endedAt === item.endedAt;
     while (this.endedHead < this.ended.length) {
       const item = this.ended[this.endedHead]!;
-      if (current(item)) {
+      if (this.stillEnded(item)) {
         if (item.key !== except) return item.key;
         // The log being written is skipped, not dropped from the queue: look past it.
         for (let i = this.endedHead + 1; i < this.ended.length; i++) {
           const later = this.ended[i]!;
-          if (later.key !== except && current(later)) return later.key;
+          if (later.key !== except && this.stillEnded(later)) return later.key;
         }
         return undefined;
       }
@@ -150,14 +153,15 @@ class Backend implements InMemoryTaskEventBackend {
 
   /** Drops expired logs, then ended logs, then the oldest logs, until the caps hold (never `except`). */
   private makeRoom(except: string, growth: number, adding: boolean): void {
+    // An event for a log already kept, within the budget: the common case, nothing to drop.
+    if (!adding && this.bytes + growth <= this.maxBytes) return;
     const now = this.now();
     for (let key = this.oldestEnded(except); key !== undefined; key = this.oldestEnded(except)) {
       const endedAt = this.logs.get(key)?.endedAt ?? now;
       if (now - endedAt <= this.retentionMs) break;
       this.drop(key);
     }
-    const over = (): boolean => this.bytes + growth > this.maxBytes || (adding && this.logs.size >= this.maxTasks);
-    while (over()) {
+    while (this.bytes + growth > this.maxBytes || (adding && this.logs.size >= this.maxTasks)) {
       // A dropped log costs a resume its replay (the server then sends the stored task), never an event of a live stream.
       const victim = this.oldestEnded(except) ?? this.firstOther(except);
       if (victim === undefined) return;
@@ -176,13 +180,12 @@ class Backend implements InMemoryTaskEventBackend {
     let log = this.live(k);
     this.makeRoom(k, copy.bytes, log === undefined);
     if (!log) {
-      log = { events: [], seqs: [], sizes: [], bytes: 0, droppedThrough: 0, endedAt: undefined };
+      log = { events: [], sizes: [], bytes: 0, droppedThrough: 0, endedAt: undefined };
       this.logs.set(k, log);
     }
     this.seq += 1;
     const record: TaskEventRecord = { id: String(this.seq), event: copy.value, final: input.final, revision: input.revision };
     log.events.push(record);
-    log.seqs.push(this.seq);
     log.sizes.push(copy.bytes);
     log.bytes += copy.bytes;
     this.bytes += copy.bytes;
@@ -204,8 +207,8 @@ class Backend implements InMemoryTaskEventBackend {
   }
 
   private trim(log: Log): void {
-    log.events.shift();
-    log.droppedThrough = log.seqs.shift() ?? log.droppedThrough;
+    const dropped = log.events.shift();
+    if (dropped !== undefined) log.droppedThrough = Number(dropped.id);
     const size = log.sizes.shift() ?? 0;
     log.bytes -= size;
     this.bytes -= size;
@@ -216,8 +219,8 @@ class Backend implements InMemoryTaskEventBackend {
     const log = this.live(taskMapKey(key));
     // No log, yet an id to resume from: the events after it may have been dropped with the log.
     if (!log) return { events: [], lastId: undefined, gap: given };
-    let start = log.seqs.length;
-    while (start > 0 && (log.seqs[start - 1] as number) > after) start -= 1;
+    let start = log.events.length;
+    while (start > 0 && Number((log.events[start - 1] as TaskEventRecord).id) > after) start -= 1;
     return { events: log.events.slice(start), lastId: log.events.at(-1)?.id, gap: after < log.droppedThrough };
   }
 }
