@@ -479,7 +479,9 @@ export class Governor {
           incoming,
           input.parentTaskId === undefined ? { receivingAgentId } : { receivingAgentId, parentTaskId: input.parentTaskId },
         )
-      : createRootContext(input.traceId === undefined ? { rootAgentId: selfAgentId } : { rootAgentId: selfAgentId, traceId: input.traceId });
+      : createRootContext(
+          input.traceId === undefined ? { rootAgentId: selfAgentId } : { rootAgentId: selfAgentId, traceId: input.traceId },
+        );
 
     // One signal for the runner: policy limits and caller cancellation. Only two live sources
     // need a controller of their own; otherwise the one live signal (or the shared never-aborting
