@@ -37,13 +37,16 @@ describe.each(publishedPackages())('package skeleton: $dir', ({ dir, path, manif
     }
   });
 
-  it('depends on sibling packages with workspace:^ only', () => {
-    const all = {
-      ...(manifest.dependencies as Record<string, string> | undefined),
-      ...(manifest.peerDependencies as Record<string, string> | undefined),
-    };
-    for (const [name, range] of Object.entries(all)) {
+  it('depends on sibling packages with workspace:^ only (peers may span the 0.x minors)', () => {
+    const dependencies = (manifest.dependencies as Record<string, string> | undefined) ?? {};
+    for (const [name, range] of Object.entries(dependencies)) {
       if (name.startsWith('@a2aplane/')) expect(range, name).toBe('workspace:^');
+    }
+    // A peer on ^0.x would turn every minor release of the sibling into a major of this package
+    // (changesets bumps peer dependents that fall out of range); `>=0.y <1.0.0` is the one alternative.
+    const peers = (manifest.peerDependencies as Record<string, string> | undefined) ?? {};
+    for (const [name, range] of Object.entries(peers)) {
+      if (name.startsWith('@a2aplane/')) expect(range, name).toMatch(/^workspace:(\^|>=0\.\d+\.\d+ <1\.0\.0)$/);
     }
   });
 });
