@@ -80,8 +80,21 @@ async function* sse(response: Response): AsyncGenerator<{ id: string | undefined
   }
 }
 
-const chunkOf = (result: Json): string | undefined =>
-  ((result.artifactUpdate as Json | undefined)?.artifact as { parts?: { text?: string }[] } | undefined)?.parts?.[0]?.text;
+type TextParts = { parts?: { text?: string }[] };
+const texts = (artifact: TextParts | undefined): string[] =>
+  (artifact?.parts ?? []).map((part) => part.text).filter((text): text is string => text !== undefined);
+
+/**
+ * The chunks a stream event carries: an artifact update's parts, or, in the task snapshot a
+ * subscription starts with, the chunks the task already holds (published before the subscriber
+ * arrived; the live events after it hold only newer ones).
+ */
+const chunksOf = (result: Json): string[] => {
+  const update = result.artifactUpdate as { artifact?: TextParts } | undefined;
+  if (update !== undefined) return texts(update.artifact);
+  const task = result.task as { artifacts?: (TextParts & { artifactId?: string })[] } | undefined;
+  return texts(task?.artifacts?.find((artifact) => artifact.artifactId === 'chunks'));
+};
 
 /** Starts the three replicas, runs the four parts, stops everything (also on failure). */
 export async function runCluster(options: ClusterOptions = {}): Promise<ClusterReport> {
@@ -153,8 +166,7 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     let lastId: string | undefined;
     for await (const event of sse(first)) {
       lastId = event.id ?? lastId;
-      const chunk = chunkOf(event.result);
-      if (chunk) seen.push(chunk);
+      seen.push(...chunksOf(event.result));
       if (seen.length >= 8) break;
     }
     const beforeKill = seen.length;
@@ -170,8 +182,7 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
       AbortSignal.timeout(30_000),
     );
     for await (const event of sse(resumed)) {
-      const chunk = chunkOf(event.result);
-      if (chunk) seen.push(chunk);
+      seen.push(...chunksOf(event.result));
     }
     const expected = Array.from({ length: count }, (_, i) => `chunk-${i}`);
     const unique = new Set(seen);
