@@ -126,10 +126,16 @@ describe('createRedisBudgetLedger: the in-memory ledger semantics, in Redis', ()
   });
 });
 
+// 2,000 calls at once queue behind each other on a loaded CI machine: these tests are about the caps,
+// so the per-command deadline (default 2 s, tested elsewhere) is lifted out of their way.
+const UNDER_LOAD_MS = 60_000;
+
 describe('createRedisBudgetLedger: replicas', () => {
   it('3 replicas under 2,000 concurrent acquires never exceed the cap in total (worst overshoot 0)', async () => {
     const prefix = freshPrefix();
-    const replicas = await Promise.all([0, 1, 2].map(() => replica(prefix, { maxUsdPerMinute: 1, maxTasksPerMinute: 150 })));
+    const replicas = await Promise.all(
+      [0, 1, 2].map(() => replica(prefix, { maxUsdPerMinute: 1, maxTasksPerMinute: 150, commandTimeoutMs: UNDER_LOAD_MS })),
+    );
     const outcomes = await Promise.allSettled(
       Array.from({ length: 2000 }, (_, i) =>
         replicas[i % 3]!.acquire({ estimatedUsd: 0.01 }).then((ticket) => ({ ticket, replica: i % 3 })),
@@ -149,7 +155,7 @@ describe('createRedisBudgetLedger: replicas', () => {
 
   it('a tasks cap holds across replicas under 2,000 concurrent acquires: exactly the cap is granted', async () => {
     const prefix = freshPrefix();
-    const replicas = await Promise.all([0, 1, 2].map(() => replica(prefix, { maxTasksPerMinute: 500 })));
+    const replicas = await Promise.all([0, 1, 2].map(() => replica(prefix, { maxTasksPerMinute: 500, commandTimeoutMs: UNDER_LOAD_MS })));
     const outcomes = await Promise.allSettled(Array.from({ length: 2000 }, (_, i) => replicas[i % 3]!.acquire({})));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(500);
     expect((await replicas[1]!.refresh()).window?.tasks).toBe(500);
