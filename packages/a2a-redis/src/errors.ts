@@ -4,8 +4,8 @@ import { type A2AErrorOptions, ServiceUnavailableError } from '@a2aplane/a2a-typ
 export type RedisUnavailableCause = 'unreachable' | 'timeout' | 'closed';
 
 /**
- * Redis did not answer (down, reconnecting, or slower than the command deadline): the store and
- * bus's `ServiceUnavailableError` (HTTP 503, gRPC UNAVAILABLE, reason `SERVICE_UNAVAILABLE`,
+ * Redis did not answer (down, reconnecting, or slower than the command deadline): the store's, the
+ * bus's and the governance backends' `ServiceUnavailableError` (HTTP 503, gRPC UNAVAILABLE, reason `SERVICE_UNAVAILABLE`,
  * retryable, `Retry-After: 1`) with `metadata.backend` `redis` and `metadata.cause`. The message
  * names no host and no command: it crosses the wire.
  */
@@ -15,7 +15,7 @@ export class RedisUnavailableError extends ServiceUnavailableError {
 
   constructor(cause: RedisUnavailableCause, options: Omit<A2AErrorOptions, 'metadata' | 'message'> = {}) {
     super({
-      message: `The shared store is unavailable (Redis ${cause === 'timeout' ? 'did not answer in time' : 'is not reachable'}); retry later`,
+      message: `Shared state is unavailable (Redis ${cause === 'timeout' ? 'did not answer in time' : 'is not reachable'}); retry later`,
       retryAfterSeconds: 1,
       ...options,
       metadata: { backend: 'redis', cause },

@@ -133,7 +133,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
   const local = { tasks: 0, usdNano: 0, tokens: 0 };
   /** Tickets of this replica not yet metered: their leases are renewed. */
   const renewer = new LeaseRenewer<RedisTicket>(Math.max(10, Math.floor(leaseMs / 3)), (tickets) =>
-    runner.run('budget ledger', RENEW_TICKETS, keys, [windowMs, leaseMs, keyTtl, ...tickets.map((t) => t.id)]),
+    runner.run(RENEW_TICKETS, keys, [windowMs, leaseMs, keyTtl, ...tickets.map((t) => t.id)]),
   );
   const metered = new WeakSet<BudgetTicket>();
   const queue: Waiter[] = [];
@@ -144,7 +144,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
   const decide = async (request: BudgetAcquireRequest): Promise<Decision> => {
     const estUsd = request.estimatedUsd === undefined ? 0 : toNano(request.estimatedUsd);
     const estTokens = Math.ceil(request.estimatedTokens ?? 0);
-    const reply = (await runner.run('budget ledger', ACQUIRE, keys, [
+    const reply = (await runner.run(ACQUIRE, keys, [
       windowMs,
       capUsdNano,
       capTokens,
@@ -261,7 +261,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
     renewer.delete(ticket);
     const usdNano = actual.usd === undefined ? 0 : toNano(actual.usd);
     const tokens = actual.tokens === undefined ? 0 : Math.ceil(actual.tokens);
-    const released = await runner.run('budget ledger', METER, keys, [windowMs, ticket.id, usdNano, tokens, keyTtl]);
+    const released = await runner.run(METER, keys, [windowMs, ticket.id, usdNano, tokens, keyTtl]);
     // A released reservation may make room for this replica's queue.
     if (Number(released) === 1 && queue.length > 0) void pump();
   }
@@ -300,16 +300,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
       if (!(ticket instanceof RedisTicket) || metered.has(ticket)) return false;
       const usdNano = capUsdNano < 0 || more.usd === undefined ? 0 : toNano(more.usd);
       const tokens = capTokens < 0 || more.tokens === undefined ? 0 : Math.ceil(more.tokens);
-      const granted = await runner.run('budget ledger', RESERVE_MORE, keys, [
-        windowMs,
-        ticket.id,
-        usdNano,
-        tokens,
-        capUsdNano,
-        capTokens,
-        leaseMs,
-        keyTtl,
-      ]);
+      const granted = await runner.run(RESERVE_MORE, keys, [windowMs, ticket.id, usdNano, tokens, capUsdNano, capTokens, leaseMs, keyTtl]);
       return Number(granted) === 1;
     },
 
@@ -334,7 +325,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
 
     async refresh() {
       if (!capped) return this.snapshot();
-      const reply = ((await runner.run('budget ledger', SNAPSHOT, keys, [windowMs])) as unknown[]).map(Number);
+      const reply = ((await runner.run(SNAPSHOT, keys, [windowMs])) as unknown[]).map(Number);
       const [usd, tokens, tasks, inFlight, rsvUsd, rsvTokens, totalUsd, totalTokens, totalTasks] = reply as [
         number,
         number,

@@ -36,7 +36,6 @@ export function createRedisConcurrencySlots(options: RedisConcurrencySlotsOption
   const runner = createScriptRunner(options);
   const renewer = new LeaseRenewer<RedisSlotLease>(Math.max(10, Math.floor(leaseMs / 3)), (leases) =>
     runner.run(
-      'concurrency slots',
       RENEW_SLOTS,
       leases.map((lease) => lease.key),
       [leaseMs, ...leases.map((lease) => lease.id)],
@@ -47,14 +46,14 @@ export function createRedisConcurrencySlots(options: RedisConcurrencySlotsOption
       if (typeof caller !== 'string' || typeof skill !== 'string') throw new TypeError('expected caller and skill to be strings');
       if (!(max >= 0)) throw new RangeError(`expected max to be >= 0, got ${String(max)}`);
       const lease = new RedisSlotLease(`${runner.prefix}slots:${keyPart(caller)}:${keyPart(skill)}`, randomUUID());
-      const reply = (await runner.run('concurrency slots', ACQUIRE_SLOT, [lease.key], [lease.id, max, leaseMs])) as unknown[];
+      const reply = (await runner.run(ACQUIRE_SLOT, [lease.key], [lease.id, max, leaseMs])) as unknown[];
       if (Number(reply[0]) !== 1) return { ok: false, active: Number(reply[1]) };
       renewer.add(lease);
       return { ok: true, lease };
     },
     release(lease: SlotLease) {
       if (!(lease instanceof RedisSlotLease) || !renewer.delete(lease)) return;
-      void runner.command('concurrency slots', ['ZREM', lease.key, lease.id]).catch(() => undefined);
+      void runner.command(['ZREM', lease.key, lease.id]).catch(() => undefined);
     },
     close() {
       renewer.stop();

@@ -1,4 +1,4 @@
-import { RedisScript } from './redis-script.js';
+import { defineScript } from '../script.js';
 
 /*
  * The scripts run atomically in Redis, so a decision and its write can't interleave with another
@@ -80,7 +80,7 @@ end
  * estimate tokens, lease ms, key ttl ms.
  * Returns {1, ticket id, now} or {0, limit, observed, cap, retryAfterMs (-1 never), wakeMs (-1 only a meter can)}.
  */
-export const ACQUIRE = new RedisScript(`${BUDGET_PRELUDE}
+export const ACQUIRE = defineScript(`${BUDGET_PRELUDE}
 local window, capUsd, capTok, capTasks = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local estUsd, estTok, lease, ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 local now = now_ms()
@@ -126,7 +126,7 @@ return {1, id, now}
  * ARGV: window, ticket id, usd (nano), tokens, key ttl. Releases the ticket's reservation (if its
  * lease is still live) and records the spend. Returns 1 when a reservation was released.
  */
-export const METER = new RedisScript(`${BUDGET_PRELUDE}
+export const METER = defineScript(`${BUDGET_PRELUDE}
 local window, id, usd, tok, ttl = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local now = now_ms()
 prune(now, window)
@@ -153,7 +153,7 @@ return released
  * ARGV: window, ticket id, more usd (nano), more tokens, cap usd (-1), cap tokens (-1), lease, key ttl.
  * Grows a live ticket's reservation when metered + reserved + more <= cap. Returns 1 or 0.
  */
-export const RESERVE_MORE = new RedisScript(`${BUDGET_PRELUDE}
+export const RESERVE_MORE = defineScript(`${BUDGET_PRELUDE}
 local window, id, moreUsd, moreTok = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
 local capUsd, capTok, lease, ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
 local now = now_ms()
@@ -171,7 +171,7 @@ return 1
 `);
 
 /** ARGV: window, lease, key ttl, ticket ids... Pushes the leases of live tickets forward. */
-export const RENEW_TICKETS = new RedisScript(`${BUDGET_PRELUDE}
+export const RENEW_TICKETS = defineScript(`${BUDGET_PRELUDE}
 local window, lease, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local now = now_ms()
 prune(now, window)
@@ -181,7 +181,7 @@ return 1
 `);
 
 /** ARGV: window. Returns {usd, tokens, tasks, inFlight, rsvUsd, rsvTokens, totalUsd, totalTokens, totalTasks} as strings. */
-export const SNAPSHOT = new RedisScript(`${BUDGET_PRELUDE}
+export const SNAPSHOT = defineScript(`${BUDGET_PRELUDE}
 local now = now_ms()
 prune(now, tonumber(ARGV[1]))
 return {int(sum('usd')), int(sum('tokens')), redis.call('ZCARD', tasks), redis.call('ZCARD', inflight), int(sum('rsvUsd')),
@@ -192,7 +192,7 @@ return {int(sum('usd')), int(sum('tokens')), redis.call('ZCARD', tasks), redis.c
  * A token bucket. KEYS: the bucket (hash tokens, at). ARGV: capacity, refill per second, ttl ms.
  * Returns {1} or {0, retryAfterSeconds}.
  */
-export const TAKE_TOKEN = new RedisScript(`
+export const TAKE_TOKEN = defineScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local capacity, refill, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -216,7 +216,7 @@ return {0, math.max(1, math.ceil((1 - tokens) / refill))}
  * Concurrency slots of one (caller, skill). KEYS: the slot set (zset lease -> expiry). ARGV: lease
  * id, max, lease ms. Returns {1} or {0, active}.
  */
-export const ACQUIRE_SLOT = new RedisScript(`
+export const ACQUIRE_SLOT = defineScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local max, lease = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -229,7 +229,7 @@ return {1}
 `);
 
 /** KEYS: slot sets; ARGV: lease ms, then one lease id per key. Pushes live leases forward. */
-export const RENEW_SLOTS = new RedisScript(`
+export const RENEW_SLOTS = defineScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = tonumber(ARGV[1])

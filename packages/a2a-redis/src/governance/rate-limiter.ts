@@ -34,12 +34,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   return {
     async take(key) {
       if (typeof key !== 'string') throw new TypeError(`expected key to be a string, got ${typeof key}`);
-      const reply = (await runner.run(
-        'rate limiter',
-        TAKE_TOKEN,
-        [`${runner.prefix}rate:${keyPart(key)}`],
-        [capacity, refillPerSecond, ttl],
-      )) as unknown[];
+      const reply = (await runner.run(TAKE_TOKEN, [`${runner.prefix}rate:${keyPart(key)}`], [capacity, refillPerSecond, ttl])) as unknown[];
       return Number(reply[0]) === 1 ? { ok: true } : { ok: false, retryAfterSeconds: Number(reply[1]) };
     },
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ServiceUnavailableError } from '@a2aplane/a2a-types';
+import { withDeadline } from '../connection.js';
+import type { RedisScript } from '../script.js';
 
 /**
  * What the governance backends need of a node-redis client: `sendCommand` with a per-command
@@ -32,55 +33,12 @@ export interface RedisGovernanceOptions {
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
 
-/** node-redis errors that mean "no usable connection" (by class name: they may come from any copy of the client). */
-const UNREACHABLE = new Set([
-  'ClientOfflineError',
-  'ConnectionTimeoutError',
-  'SocketClosedUnexpectedlyError',
-  'DisconnectsClientError',
-  'ReconnectStrategyError',
-]);
-
-/** Thrown by the runner's own deadline. */
-class DeadlineError extends Error {}
-
-/**
- * The error callers see when Redis cannot answer: 503 / JSON-RPC -32000 `SERVICE_UNAVAILABLE`,
- * retryable, `metadata.backend: 'redis'` and `metadata.cause` `timeout` | `closed` | `unreachable`.
- * Any other error (a script bug, say) is returned as it is. The message names no host: node-redis's
- * may carry the address, so it is not passed on.
- */
-function redisUnavailable(what: string, error: unknown): unknown {
-  if (ServiceUnavailableError.isInstance(error) || !(error instanceof Error)) return error;
-  const name = error.name === 'Error' ? error.constructor.name : error.name;
-  const code = (error as { code?: unknown }).code;
-  let cause: 'timeout' | 'closed' | 'unreachable' | undefined;
-  if (error instanceof DeadlineError || name === 'TimeoutError' || name === 'SocketTimeoutError') cause = 'timeout';
-  else if (name === 'ClientClosedError' || /client is closed|socket closed|connection is closed/i.test(error.message)) cause = 'closed';
-  else if (UNREACHABLE.has(name) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT')
-    cause = 'unreachable';
-  if (cause === undefined) return error;
-  return new ServiceUnavailableError({
-    message: `The ${what} is unavailable (Redis ${cause === 'timeout' ? 'did not answer in time' : 'is not reachable'}); retry later`,
-    metadata: { backend: 'redis', cause },
-    retryAfterSeconds: 1,
-  });
-}
-
-/** A Lua script run with EVALSHA, falling back to EVAL (which caches it) when Redis does not know it yet. */
-export class RedisScript {
-  readonly sha: string;
-  constructor(readonly source: string) {
-    this.sha = createHash('sha1').update(source).digest('hex');
-  }
-}
-
 interface ScriptRunner {
   readonly prefix: string;
-  /** Runs `script`; a connection failure or timeout rejects with `ServiceUnavailableError` naming `what`. */
-  run(what: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+  /** Runs `script`; a connection failure or timeout rejects with `RedisUnavailableError` (a `ServiceUnavailableError`). */
+  run(script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
   /** A plain command with the same timeout and error mapping. */
-  command(what: string, args: readonly string[]): Promise<unknown>;
+  command(args: readonly string[]): Promise<unknown>;
 }
 
 function checkPrefix(prefix: string): string {
@@ -97,43 +55,12 @@ export function createScriptRunner(options: RedisGovernanceOptions): ScriptRunne
   if (client.listenerCount('error') === 0) client.on('error', options.onError ?? (() => undefined));
   const commandOptions = { timeout };
 
-  // node-redis's command timeout covers a command waiting to be written; the deadline also covers
-  // one written to a Redis that then stalls.
-  const send = async (args: readonly string[]): Promise<unknown> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeadlineError('deadline')), timeout);
-    });
-    try {
-      return await Promise.race([client.sendCommand(args, commandOptions), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
-
+  // withDeadline: node-redis's command timeout covers a command waiting to be written, the deadline
+  // also one written to a Redis that then stalls; either way callers get RedisUnavailableError (503).
   return {
     prefix,
-    async run(what, script, keys, args) {
-      const tail = [String(keys.length), ...keys, ...args.map(String)];
-      try {
-        try {
-          return await send(['EVALSHA', script.sha, ...tail]);
-        } catch (error) {
-          if (!isNoScript(error)) throw error;
-          return await send(['EVAL', script.source, ...tail]);
-        }
-      } catch (error) {
-        throw redisUnavailable(what, error);
-      }
-    },
-    async command(what, args) {
-      try {
-        return await send(args);
-      } catch (error) {
-        throw redisUnavailable(what, error);
-      }
-    },
+    run: (script, keys, args) => withDeadline(timeout, () => script.run(client, keys, args.map(String))),
+    command: (args) => withDeadline(timeout, () => client.sendCommand(args, commandOptions)),
   };
 }
 
