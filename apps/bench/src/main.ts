@@ -12,6 +12,7 @@ import { runHandOff } from './suites/handoff.js';
 import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
+import { runReplicasResume } from './suites/replicas-resume.js';
 import { runStreaming } from './suites/streaming.js';
 import { runThroughput } from './suites/throughput.js';
 
@@ -32,6 +33,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'memory', title: 'Memory under sustained load', run: runMemory },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
+  { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
