@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
 
-/** What running a script needs of a node-redis client. */
-export interface ScriptClient {
-  sendCommand(args: string[]): Promise<unknown>;
-}
-
 /** A Lua script run by its SHA1 (EVALSHA), loaded on first use and again after a Redis restart (NOSCRIPT). */
 export interface RedisScript {
   readonly sha: string;
-  run(client: ScriptClient, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  run(client: { sendCommand(args: string[]): Promise<unknown> }, keys: readonly string[], args: readonly string[]): Promise<unknown>;
 }
 
 /** One Lua script, atomic in Redis: the way this package does every read-check-write. */
