@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { parseServerSentEvents } from '@a2aplane/a2a-client';
 import { createRedisConnection } from '@a2aplane/a2a-redis';
 
 type Json = Record<string, unknown>;
@@ -54,29 +55,10 @@ async function post(
 const rpc = async (url: string, method: string, params: Json): Promise<Json> => (await (await post(url, method, params)).json()) as Json;
 const message = (text: string, metadata: Json): Json => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata });
 
+/** The JSON-RPC results of an SSE response, with their event ids (the client's SSE parser). */
 async function* sse(response: Response): AsyncGenerator<{ id: string | undefined; result: Json }> {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let i = buffer.indexOf('\n\n'); i !== -1; i = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        let id: string | undefined;
-        let data: string | undefined;
-        for (const line of block.split('\n')) {
-          if (line.startsWith('id: ')) id = line.slice(4);
-          if (line.startsWith('data: ')) data = line.slice(6);
-        }
-        if (data !== undefined) yield { id, result: ((JSON.parse(data) as Json).result ?? {}) as Json };
-      }
-    }
-  } finally {
-    reader.releaseLock();
+  for await (const event of parseServerSentEvents(response.body as ReadableStream<Uint8Array>)) {
+    yield { id: event.id, result: ((JSON.parse(event.data) as Json).result ?? {}) as Json };
   }
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseServerSentEvents } from '@a2aplane/a2a-client';
 import {
   type A2AServer,
   type AgentExecutor,
@@ -57,25 +58,10 @@ interface Replica {
   client: RedisConnection;
 }
 
+/** The JSON-RPC messages of an SSE response, with their event ids (the client's SSE parser). */
 async function* sse(response: Response): AsyncGenerator<{ id: string | undefined; data: Json }> {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    for (let i = buffer.indexOf('\n\n'); i !== -1; i = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      let id: string | undefined;
-      let data: string | undefined;
-      for (const line of block.split('\n')) {
-        if (line.startsWith('id: ')) id = line.slice(4);
-        if (line.startsWith('data: ')) data = line.slice(6);
-      }
-      if (data !== undefined) yield { id, data: JSON.parse(data) as Json };
-    }
+  for await (const event of parseServerSentEvents(response.body as ReadableStream<Uint8Array>)) {
+    yield { id: event.id, data: JSON.parse(event.data) as Json };
   }
 }
 
