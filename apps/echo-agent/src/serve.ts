@@ -16,7 +16,6 @@ import {
   DEFAULT_JWKS_PATH,
   createAgentCard,
   createPushSender,
-  createWebhookUrlGuard,
   type PushDeliveryEvent,
   type WebhookUrlOptions,
 } from '@a2aplane/a2a-server-express';
@@ -108,7 +107,6 @@ export async function startEchoAgent(options: StartEchoAgentOptions = {}): Promi
       ssrf: webhooks,
       ...(onEvent ? { onEvent } : {}),
     }),
-    checkWebhookUrl: createWebhookUrlGuard(webhooks),
     ...(instrumentation ? { instrumentation } : {}),
   });
   const handler = createNodeHttpHandler(server, {

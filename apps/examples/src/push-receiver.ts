@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createA2AClient, parsePushNotification } from '@a2aplane/a2a-client';
 import { createEd25519WebhookSigner, createWebhookVerifier, generateKeyPair, toVerificationKey } from '@a2aplane/a2a-identity';
-import { createAgentCard, createPushSender, createWebhookUrlGuard } from '@a2aplane/a2a-server-express';
+import { createAgentCard, createPushSender } from '@a2aplane/a2a-server-express';
 import { startShouter } from './serve-agent.js';
 
 export async function pushRoundTrip(): Promise<{ token: string | undefined; states: string[] }> {
@@ -24,8 +24,7 @@ export async function pushRoundTrip(): Promise<{ token: string | undefined; stat
       }),
     server: {
       pushSender: createPushSender({ signer: createEd25519WebhookSigner(key), ssrf: webhooks }),
-      checkWebhookUrl: createWebhookUrlGuard(webhooks),
-    },
+      },
   });
   // The receiver knows the agent's public key (from its JWKS in a real deployment).
   const verifier = createWebhookVerifier({ ed25519PublicKey: toVerificationKey(key) });

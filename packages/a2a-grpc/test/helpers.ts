@@ -8,11 +8,15 @@ import {
   createAgentCard,
   createNodeHttpHandler,
   createTaskUpdater,
+  createWebhookUrlGuard,
 } from '@a2aplane/a2a-server-express';
 import type { AgentCard, Message } from '@a2aplane/a2a-types';
 import { credentials, ServerCredentials } from '@grpc/grpc-js';
 import { bindA2AGrpc, GrpcA2AClient, withGrpcInterface } from '../src/index.js';
 import type { A2AGrpcListener } from '../src/listen.js';
+
+/** A webhook URL guard whose DNS answers every host with one public address. */
+const publicDnsWebhookGuard = createWebhookUrlGuard({ resolve: async () => ['93.184.216.34'] });
 
 export interface TestAgent {
   core: A2AServer;
@@ -49,7 +53,8 @@ export async function startAgent(options: Partial<A2AServerOptions> & { executor
     { ...initial, supportedInterfaces: createAgentCard({ baseUrl: httpUrl, name: 'x', description: 'x', skills: [] }).supportedInterfaces },
     grpc.target,
   );
-  const core = createA2AServer({ ...options, card });
+  // Push config URLs are vetted by default; these tests' hooks.example.com must not need real DNS.
+  const core = createA2AServer({ checkWebhookUrl: publicDnsWebhookGuard, ...options, card });
   grpc.serve(core);
   http.on('request', createNodeHttpHandler(core));
   const clients: GrpcA2AClient[] = [];

@@ -9,7 +9,6 @@ import {
   type AgentExecutor,
   createA2AServer,
   createNodeHttpHandler,
-  createWebhookUrlGuard,
   InMemoryTaskStore,
 } from '../src/index.js';
 import { echoExecutor, testCard, userMessage, V1 } from './helpers.js';
@@ -122,8 +121,8 @@ describe.each(BINDINGS)('hostile input shapes (%s)', (binding) => {
     expect(viaRpc.json).toMatchObject({ id: 9, error: { code: -32602 } });
   });
 
-  it('an inline push config to the metadata address is refused like CreateTaskPushNotificationConfig', async () => {
-    const url = await start(binding, { checkWebhookUrl: createWebhookUrlGuard() });
+  it('an inline push config to the metadata address is refused like CreateTaskPushNotificationConfig, with no option set', async () => {
+    const url = await start(binding);
     const config = { url: 'http://169.254.169.254/latest', token: 't' };
     const inline = await postRpc(
       url,

@@ -9,6 +9,7 @@ import {
   createAgentCard,
   createNodeHttpHandler,
   createTaskUpdater,
+  createWebhookUrlGuard,
   type NodeHttpHandlerOptions,
 } from '../src/index.js';
 
@@ -135,3 +136,6 @@ export function createGate(): { wait: Promise<void>; open(): void } {
   });
   return { wait, open };
 }
+
+/** A webhook URL guard whose DNS answers every host with one public address (tests must not depend on real DNS). */
+export const publicDnsWebhookGuard = createWebhookUrlGuard({ resolve: async () => ['93.184.216.34'] });

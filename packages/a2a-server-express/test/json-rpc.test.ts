@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentExecutor, createTaskUpdater } from '../src/index.js';
-import { createGate, echoExecutor, rpc, startServer, type TestServer, testCard, userMessage } from './helpers.js';
+import { createGate, echoExecutor, publicDnsWebhookGuard, rpc, startServer, type TestServer, testCard, userMessage } from './helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -156,7 +156,7 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
   });
 
   it('push config CRUD (§3.1.7-§3.1.10)', async () => {
-    server = await startServer({ executor: echoExecutor });
+    server = await startServer({ executor: echoExecutor, checkWebhookUrl: publicDnsWebhookGuard });
     const sent = await rpc(server.url, 'SendMessage', { message: userMessage('x') });
     const taskId = ((sent.body.result as Json).task as Json).id as string;
     const created = await rpc(server.url, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://hook.example.com/a', token: 't' });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createA2AServer, createNodeHttpHandler, createTaskUpdater, DEFAULT_JWKS_PATH } from '../src/index.js';
-import { createGate, echoExecutor, rest, startServer, type TestServer, testCard, userMessage } from './helpers.js';
+import { createGate, echoExecutor, publicDnsWebhookGuard, rest, startServer, type TestServer, testCard, userMessage } from './helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -76,6 +76,7 @@ describe('HTTP+JSON binding (spec §11)', () => {
   it('POST /tasks/{id}:cancel and push config routes', async () => {
     const gate = createGate();
     server = await startServer({
+      checkWebhookUrl: publicDnsWebhookGuard,
       executor: {
         async execute(context, events) {
           const t = createTaskUpdater(context, events);

@@ -62,7 +62,13 @@ export interface A2AServerOptions {
   authenticate?: Authenticator;
   rateLimiter?: RateLimiter;
   pushSender?: PushSender;
-  checkWebhookUrl?: WebhookUrlCheck;
+  /**
+   * Vets the URL of a push config when it is created or sent inline in SendMessage (SSRF, spec
+   * §13.2). Default: the push sender's own check (`pushSender.checkUrl`), else `checkWebhookUrl`
+   * with its strict defaults (https only; loopback, private, link-local and metadata hosts
+   * refused). `false` turns the check off (the push sender still vets every delivery).
+   */
+  checkWebhookUrl?: WebhookUrlCheck | false;
   governance?: GovernanceOptions;
   /** Picks the skill of a message; default `message.metadata.skillId`, then the card's first skill. */
   resolveSkill?: (request: SendMessageRequest) => string | undefined;

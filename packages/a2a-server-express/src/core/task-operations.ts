@@ -9,9 +9,11 @@ import {
   UnauthenticatedError,
   UnsupportedOperationError,
 } from '@a2aplane/a2a-types';
+import { checkWebhookUrl } from '../push/webhook-url.js';
 import type { Caller } from './caller.js';
 import { type ServerContext, trimHistory } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
+import type { WebhookUrlCheck } from './types.js';
 
 /** The task reads and push-config operations, and the extended card. */
 export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry) {
@@ -42,9 +44,12 @@ export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry)
   }
 
   /** Every push config, created or inline in SendMessage, passes the same webhook URL check. */
+  const checkUrl: WebhookUrlCheck | undefined =
+    options.checkWebhookUrl === false ? undefined : (options.checkWebhookUrl ?? options.pushSender?.checkUrl ?? ((url) => checkWebhookUrl(url)));
+
   async function vetWebhookUrl(url: string): Promise<void> {
-    if (!options.checkWebhookUrl) return;
-    const verdict = await options.checkWebhookUrl(url);
+    if (!checkUrl) return;
+    const verdict = await checkUrl(url);
     if (!verdict.ok) throw new InvalidParamsError({ message: `Webhook URL rejected: ${verdict.reason}`, metadata: { field: 'url' } });
   }
 

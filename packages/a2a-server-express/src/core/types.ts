@@ -20,6 +20,12 @@ export interface RateLimiter {
 export interface PushSender {
   notify(input: { config: TaskPushNotificationConfig; payload: StreamResponse; taskId: string }): void;
   close(): Promise<void>;
+  /**
+   * The URL check this sender applies before each delivery. The server runs it when a config is
+   * created or sent inline (unless given its own `checkWebhookUrl`), so a URL the sender would
+   * refuse is refused up front instead of failing silently later.
+   */
+  checkUrl?: WebhookUrlCheck;
 }
 
 /** Checks a webhook URL when a push config is created (an SSRF guard). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StreamResponse, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
 import { type DeliveryResponse, DeliveryTimeoutError, fetchDeliver, nodeDeliver } from './transport.js';
+import type { PushSender as ServerPushSender, WebhookUrlCheck } from '../core/types.js';
 import { checkWebhookUrl, type WebhookUrlOptions } from './webhook-url.js';
 
 /**
@@ -79,13 +80,16 @@ export interface PushNotifyInput {
   taskId: string;
 }
 
-export interface PushSender {
+/** The server's push seam (`PushSender` of the core), with what this sender adds. */
+export interface PushSender extends ServerPushSender {
   /** Queues one delivery; never throws for delivery problems (they are reported through `onEvent`). */
   notify(input: PushNotifyInput): void;
   /** Resolves once every queued and running delivery has finished. */
   flush(): Promise<void>;
   /** Stops accepting deliveries, drops the ones not attempted yet and waits for the attempts in flight. */
   close(): Promise<void>;
+  /** `checkWebhookUrl` with this sender's `ssrf` options: what each delivery must pass. */
+  checkUrl: WebhookUrlCheck;
 }
 
 /**
@@ -409,6 +413,7 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
   };
 
   return {
+    checkUrl: (url) => checkWebhookUrl(url, options.ssrf),
     notify(input) {
       if (typeof input !== 'object' || input === null || typeof input.config?.url !== 'string') {
         throw new TypeError('expected { config: { url }, payload, taskId }, got an invalid input');
