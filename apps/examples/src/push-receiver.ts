@@ -24,7 +24,7 @@ export async function pushRoundTrip(): Promise<{ token: string | undefined; stat
       }),
     server: {
       pushSender: createPushSender({ signer: createEd25519WebhookSigner(key), ssrf: webhooks }),
-      },
+    },
   });
   // The receiver knows the agent's public key (from its JWKS in a real deployment).
   const verifier = createWebhookVerifier({ ed25519PublicKey: toVerificationKey(key) });

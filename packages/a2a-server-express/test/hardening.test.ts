@@ -4,13 +4,7 @@ import type { Task } from '@a2aplane/a2a-types';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { a2aExpress } from '../src/express/index.js';
-import {
-  type A2AServerOptions,
-  type AgentExecutor,
-  createA2AServer,
-  createNodeHttpHandler,
-  InMemoryTaskStore,
-} from '../src/index.js';
+import { type A2AServerOptions, type AgentExecutor, createA2AServer, createNodeHttpHandler, InMemoryTaskStore } from '../src/index.js';
 import { echoExecutor, testCard, userMessage, V1 } from './helpers.js';
 
 type Binding = 'node:http' | 'express';

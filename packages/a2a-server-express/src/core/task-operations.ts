@@ -43,10 +43,13 @@ export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry)
     return { tasks, nextPageToken: page.nextPageToken, pageSize, totalSize: page.totalSize };
   }
 
-  /** Every push config, created or inline in SendMessage, passes the same webhook URL check. */
+  // Safe by default: the sender's own check (so create and delivery agree), else the strict one.
   const checkUrl: WebhookUrlCheck | undefined =
-    options.checkWebhookUrl === false ? undefined : (options.checkWebhookUrl ?? options.pushSender?.checkUrl ?? ((url) => checkWebhookUrl(url)));
+    options.checkWebhookUrl === false
+      ? undefined
+      : (options.checkWebhookUrl ?? options.pushSender?.checkUrl ?? ((url) => checkWebhookUrl(url)));
 
+  /** Every push config, created or inline in SendMessage, passes the same webhook URL check. */
   async function vetWebhookUrl(url: string): Promise<void> {
     if (!checkUrl) return;
     const verdict = await checkUrl(url);
