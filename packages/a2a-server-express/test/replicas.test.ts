@@ -1,4 +1,4 @@
-import type { Task } from '@a2aplane/a2a-types';
+import { A2AError, type Task } from '@a2aplane/a2a-types';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type A2AServer,
@@ -8,7 +8,9 @@ import {
   createInMemoryTaskEventBus,
   createTaskUpdater,
   InMemoryTaskStore,
+  type OrphanedTaskHandler,
   type StreamEvent,
+  type TaskEventBus,
 } from '../src/index.js';
 import { createGate, testCard, userMessage } from './helpers.js';
 
@@ -182,5 +184,110 @@ describe('replicas sharing a store and an event bus', () => {
     const after = await store.get(key);
     expect(after?.task.status.state).toBe('TASK_STATE_CANCELED');
     expect(after?.task.artifacts).toBeUndefined();
+  });
+});
+
+/** A bus of one backend that, like a bus watching replicas' liveness, hands the test the handler its server registered. */
+function watchingBus(backend: ReturnType<typeof createInMemoryTaskEventBackend>): TaskEventBus & { handler?: OrphanedTaskHandler } {
+  const inner = createInMemoryTaskEventBus({ backend });
+  const bus: TaskEventBus & { handler?: OrphanedTaskHandler } = {
+    publish: (key, input) => inner.publish(key, input),
+    read: (key, afterId) => inner.read(key, afterId),
+    subscribe: (key, options) => inner.subscribe(key, options),
+    requestCancel: (key, request) => inner.requestCancel(key, request),
+    onCancel: (key, handler) => inner.onCancel(key, handler),
+    close: () => inner.close(),
+    onOrphanedTask(handler) {
+      bus.handler = handler;
+      return () => {
+        bus.handler = undefined;
+      };
+    },
+  };
+  return bus;
+}
+
+const replicaLost = () =>
+  new A2AError(
+    {
+      reason: 'REPLICA_LOST',
+      domain: 'test.a2aplane',
+      jsonRpcCode: -32000,
+      httpStatus: 503,
+      grpcStatus: 'UNAVAILABLE',
+      message: 'The replica running the task was lost',
+      retryable: true,
+    },
+    { metadata: { replica: 'r1' } },
+  );
+
+describe('a task whose runner died, ended through the bus seam (onOrphanedTask)', () => {
+  function watchedReplicas(executor: AgentExecutor) {
+    const store = new InMemoryTaskStore();
+    const backend = createInMemoryTaskEventBackend();
+    const busA = watchingBus(backend);
+    const busB = watchingBus(backend);
+    const a = createA2AServer({ card: testCard(), executor, store, eventBus: busA });
+    const b = createA2AServer({ card: testCard(), executor, store, eventBus: busB });
+    opened.push(a, b);
+    return { a, b, busA, busB, store };
+  }
+
+  it('the server registers a handler on a shared bus that offers the seam, and drops it on close', async () => {
+    const { a, busA } = watchedReplicas(steppedExecutor([]));
+    expect(typeof busA.handler).toBe('function');
+    await a.close();
+    expect(busA.handler).toBeUndefined();
+  });
+
+  it('another replica ends the task FAILED with the reason in its status message; its subscribers get the final event', async () => {
+    const gates = [createGate()];
+    const seen: { signal?: AbortSignal } = {};
+    const { a, b, busB, store } = watchedReplicas(steppedExecutor(gates, seen));
+    const id = await startTask(a);
+    await untilLog(a, id, 2);
+    const onB = readAll(await openStream(b, id));
+    await busB.handler?.({ tenant: '', taskId: id }, replicaLost());
+    const events = await onB;
+    const last = events.at(-1)?.data.statusUpdate;
+    expect(last?.status.state).toBe('TASK_STATE_FAILED');
+    expect(last?.status.message?.parts).toEqual([
+      { text: 'The replica running the task was lost' },
+      {
+        data: {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'REPLICA_LOST',
+          domain: 'test.a2aplane',
+          metadata: { replica: 'r1' },
+        },
+      },
+    ]);
+    const stored = await store.get({ tenant: '', taskId: id });
+    expect(stored?.task.status.state).toBe('TASK_STATE_FAILED');
+    // One FAILED event in the log: the write went through the task's compare-and-set and one publish.
+    const log = (await b.eventBus.read({ tenant: '', taskId: id }))?.events ?? [];
+    expect(log.filter((e) => e.event.statusUpdate?.status.state === 'TASK_STATE_FAILED')).toHaveLength(1);
+    // Here the "dead" runner was alive after all: its next write conflicts, it stops and the FAILED end stays.
+    gates[0]?.open();
+    for (let i = 0; i < 200 && !seen.signal?.aborted; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(seen.signal?.aborted).toBe(true);
+    expect((await store.get({ tenant: '', taskId: id }))?.task.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('the replica running the task ignores it (its runner is alive), and a terminal task is left as it is', async () => {
+    const gates = [createGate()];
+    const { a, b, busA, busB, store } = watchedReplicas(steppedExecutor(gates));
+    const id = await startTask(a);
+    await untilLog(a, id, 2);
+    const key = { tenant: '', taskId: id };
+    const before = await store.get(key);
+    await busA.handler?.(key, replicaLost());
+    expect(await store.get(key)).toEqual(before);
+    gates[0]?.open();
+    const done = await readAll(await openStream(b, id));
+    expect(done.at(-1)?.data.statusUpdate?.status.state ?? done.at(-1)?.data.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    const completed = await store.get(key);
+    await busB.handler?.(key, replicaLost());
+    expect(await store.get(key)).toEqual(completed);
   });
 });
