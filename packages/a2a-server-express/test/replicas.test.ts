@@ -247,7 +247,7 @@ describe('a task whose runner died, ended through the bus seam (onOrphanedTask)'
     const id = await startTask(a);
     await untilLog(a, id, 2);
     const onB = readAll(await openStream(b, id));
-    await busB.handler?.({ tenant: '', taskId: id }, replicaLost());
+    expect(await busB.handler?.({ tenant: '', taskId: id }, replicaLost())).toBe(true);
     const events = await onB;
     const last = events.at(-1)?.data.statusUpdate;
     expect(last?.status.state).toBe('TASK_STATE_FAILED');
@@ -281,13 +281,13 @@ describe('a task whose runner died, ended through the bus seam (onOrphanedTask)'
     await untilLog(a, id, 2);
     const key = { tenant: '', taskId: id };
     const before = await store.get(key);
-    await busA.handler?.(key, replicaLost());
+    expect(await busA.handler?.(key, replicaLost())).toBe(false);
     expect(await store.get(key)).toEqual(before);
     gates[0]?.open();
     const done = await readAll(await openStream(b, id));
     expect(done.at(-1)?.data.statusUpdate?.status.state ?? done.at(-1)?.data.task?.status.state).toBe('TASK_STATE_COMPLETED');
     const completed = await store.get(key);
-    await busB.handler?.(key, replicaLost());
+    expect(await busB.handler?.(key, replicaLost())).toBe(false);
     expect(await store.get(key)).toEqual(completed);
   });
 });

@@ -76,11 +76,11 @@ export type TaskCancelHandler = (request: TaskCancelRequest) => void;
 /**
  * Ends a task whose runner is gone (its replica died while the executor ran): the server writes
  * the task FAILED with `reason`'s ErrorInfo in its status message, through the task's normal
- * compare-and-set write and a final event on the bus. Resolves once written, or at once when the
- * task is terminal, no longer stored, or running on this replica; rejects when the store or bus
- * failed (the caller tries again later).
+ * compare-and-set write and a final event on the bus. Resolves `true` once it wrote the failure,
+ * `false` when there was nothing to end (the task is terminal, no longer stored, or runs on this
+ * replica); rejects when the store or bus failed (the caller tries again later).
  */
-export type OrphanedTaskHandler = (key: TaskKey, reason: A2AError) => Promise<void>;
+export type OrphanedTaskHandler = (key: TaskKey, reason: A2AError) => Promise<boolean>;
 
 /**
  * The events of tasks, shared by every replica using the same bus backend (one process for the

@@ -16,14 +16,19 @@ export function createOrphanedTaskHandler(ctx: ServerContext, registry: TaskRegi
   const { runtimes } = registry;
   return async (key, reason) => {
     let runtime = runtimes.get(taskMapKey(key));
-    if (runtime?.running) return;
+    if (runtime?.running) return false;
     if (runtime === undefined) {
       const record = await store.get(key);
-      if (record === undefined || isTerminalTaskState(record.task.status.state)) return;
+      if (record === undefined || isTerminalTaskState(record.task.status.state)) return false;
       runtime = new TaskRuntime(key, record.owner, record.task.contextId ?? '', deps, record.task, record.revision);
     }
     const target = runtime;
     // A stale runtime meets a compare-and-set conflict, reloads and fails the stored task (or adopts its end).
-    await target.enqueue(() => target.failWith(reason, target.contextId));
+    return target.enqueue(async () => {
+      const published = target.lastEventId;
+      await target.failWith(reason, target.contextId);
+      // Only a write of this call publishes; a conflict that adopted another replica's end does not.
+      return target.lastEventId !== published;
+    });
   };
 }
