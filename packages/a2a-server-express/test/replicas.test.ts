@@ -290,4 +290,27 @@ describe('a task whose runner died, ended through the bus seam (onOrphanedTask)'
     expect(await busB.handler?.(key, replicaLost())).toBe(false);
     expect(await store.get(key)).toEqual(completed);
   });
+
+  it('a runner that died between its final write and its publish: the end is published, not written again', async () => {
+    const gates = [createGate()];
+    const { a, b, busB, store } = watchedReplicas(steppedExecutor(gates));
+    const id = await startTask(a);
+    await untilLog(a, id, 2);
+    const key = { tenant: '', taskId: id };
+    const onB = readAll(await openStream(b, id));
+    // The store says COMPLETED, the log never heard it (as if the runner died between the two).
+    const stored = await store.get(key);
+    if (!stored) throw new Error('expected the task stored');
+    const ended = { ...stored.task, status: { state: 'TASK_STATE_COMPLETED' as const, timestamp: new Date().toISOString() } };
+    await store.upsert({ tenant: '', owner: stored.owner, task: ended, updatedAt: Date.now() }, { expectedRevision: stored.revision });
+    expect(await busB.handler?.(key, replicaLost())).toBe(false);
+    const events = await onB;
+    expect(events.at(-1)?.data.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await store.get(key))?.task.status.state).toBe('TASK_STATE_COMPLETED');
+    // Asked again: the log ends now, nothing more is published.
+    const before = (await b.eventBus.read(key))?.events.length;
+    expect(await busB.handler?.(key, replicaLost())).toBe(false);
+    expect((await b.eventBus.read(key))?.events.length).toBe(before);
+    gates[0]?.open();
+  });
 });

@@ -1,6 +1,6 @@
 import { isTerminalTaskState } from '@a2aplane/a2a-types';
 import type { OrphanedTaskHandler } from '../bus/task-event-bus.js';
-import { taskMapKey } from '../store/task-store.js';
+import { type StoredTask, type TaskKey, taskMapKey } from '../store/task-store.js';
 import type { ServerContext } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
 import { TaskRuntime } from './task-runtime.js';
@@ -12,23 +12,40 @@ import { TaskRuntime } from './task-runtime.js';
  * limit ends a run. A task this replica runs is never touched: its runner is alive.
  */
 export function createOrphanedTaskHandler(ctx: ServerContext, registry: TaskRegistry): OrphanedTaskHandler {
-  const { store, deps } = ctx;
+  const { store, bus, deps } = ctx;
   const { runtimes } = registry;
+
+  /**
+   * The runner died between its final write and its publish (or a previous attempt here did):
+   * the task is terminal but its log does not end, so subscribers would wait. Publish the end.
+   */
+  async function publishMissingEnd(key: TaskKey, record: StoredTask): Promise<void> {
+    const log = await bus.read(key);
+    if (log?.events.at(-1)?.final === true) return;
+    const { task } = record;
+    await bus.publish(key, {
+      event: { statusUpdate: { taskId: task.id, contextId: task.contextId ?? '', status: task.status } },
+      final: true,
+      revision: record.revision,
+    });
+  }
+
   return async (key, reason) => {
-    let runtime = runtimes.get(taskMapKey(key));
-    if (runtime?.running) return false;
-    if (runtime === undefined) {
-      const record = await store.get(key);
-      if (record === undefined || isTerminalTaskState(record.task.status.state)) return false;
-      runtime = new TaskRuntime(key, record.owner, record.task.contextId ?? '', deps, record.task, record.revision);
+    const live = runtimes.get(taskMapKey(key));
+    if (live?.running) return false;
+    const record = await store.get(key);
+    if (record === undefined) return false;
+    if (isTerminalTaskState(record.task.status.state)) {
+      await publishMissingEnd(key, record);
+      return false;
     }
-    const target = runtime;
+    const runtime = live ?? new TaskRuntime(key, record.owner, record.task.contextId ?? '', deps, record.task, record.revision);
     // A stale runtime meets a compare-and-set conflict, reloads and fails the stored task (or adopts its end).
-    return target.enqueue(async () => {
-      const published = target.lastEventId;
-      await target.failWith(reason, target.contextId);
+    return runtime.enqueue(async () => {
+      const published = runtime.lastEventId;
+      await runtime.failWith(reason, runtime.contextId);
       // Only a write of this call publishes; a conflict that adopted another replica's end does not.
-      return target.lastEventId !== published;
+      return runtime.lastEventId !== published;
     });
   };
 }
