@@ -287,6 +287,26 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     await waitFor('the task to complete', async () => (await stateOf(watcher, key)) === 'TASK_STATE_COMPLETED');
   });
 
+  it('a replica cut off from Redis for less than the lease keeps its task', async () => {
+    const keyPrefix = prefix('short');
+    const toRunner = await startRedisProxy();
+    proxies.push(toRunner);
+    const runner = await startReplica(keyPrefix, { url: toRunner.url });
+    const watcher = await startReplica(keyPrefix);
+    const key = await startTask(runner.server);
+    await waitFor('the task to start', () => started(runner, key));
+    await sleep(LEASE_MS + 200); // the watcher judges others from now on
+    // A third of the lease: well under leaseMs - heartbeatMs, with room for the reconnection.
+    await toRunner.down();
+    await sleep(LEASE_MS / 3);
+    await toRunner.up();
+    await sleep(2 * LEASE_MS);
+    expect(await stateOf(watcher, key)).toBe('TASK_STATE_WORKING');
+    expect(watcher.orphaned).toEqual([]);
+    gates.get(key.taskId)?.();
+    await waitFor('the task to complete', async () => (await stateOf(watcher, key)) === 'TASK_STATE_COMPLETED');
+  });
+
   it('a replica cut off longer than the lease loses its task; back, it cannot overwrite the failure and its executor is aborted', async () => {
     const keyPrefix = prefix('partition');
     const toRunner = await startRedisProxy();
