@@ -36,8 +36,11 @@ interface Replica {
 /** Per task id: a gate the test opens to let the executor complete; records executors whose signal aborted. */
 const gates = new Map<string, () => void>();
 const aborted = new Set<string>();
+/** Per task id: its executor's signal. */
+const signals = new Map<string, AbortSignal>();
 const gated: AgentExecutor = {
   async execute(context, events) {
+    signals.set(context.taskId, context.signal);
     const task = createTaskUpdater(context, events);
     task.submit();
     task.startWork();
@@ -320,9 +323,12 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     await waitFor('onOrphanedTask', () => watcher.orphaned.length > 0);
     expect(watcher.orphaned).toEqual([{ key, replicaId: runner.bus.replicaId }]);
     await toRunner.up();
+    const runnerLease = `${keyPrefix}replica:${encodeURIComponent(runner.bus.replicaId as string)}`;
+    await waitFor('the runner to reconnect and renew its lease', async () => (await admin.exists(runnerLease)) === 1);
     // The executor goes on and writes: the compare-and-set refuses it, the runner adopts the end and aborts.
     gates.get(key.taskId)?.();
     await waitFor('the runner to stop', () => runner.server.stats().liveTasks === 0);
+    expect(signals.get(key.taskId)?.aborted).toBe(true);
     expect(await stateOf(watcher, key)).toBe('TASK_STATE_FAILED');
     const states = ((await watcher.bus.read(key))?.events ?? []).map((e) => e.event.statusUpdate?.status.state).filter(Boolean);
     expect(states.at(-1)).toBe('TASK_STATE_FAILED');
@@ -352,6 +358,14 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     expect(await admin.exists(`${keyPrefix}replicas`)).toBe(0);
     gates.get(key.taskId)?.();
     await waitFor('the task to complete', async () => (await stateOf(replica, key)) === 'TASK_STATE_COMPLETED');
+    // A replica with recovery on dies; the one with it off leaves its task alone.
+    const doomed = await startReplica(keyPrefix);
+    const orphan = await startTask(doomed.server);
+    await waitFor('the task to start', () => started(doomed, orphan));
+    await doomed.bus.close();
+    doomed.client.destroy();
+    await sleep(3 * LEASE_MS);
+    expect(await stateOf(replica, orphan)).toBe('TASK_STATE_WORKING');
   });
 
   it('rejects lease settings that cannot work (a heartbeat slower than half the lease)', () => {
