@@ -21,14 +21,26 @@ return 0
 `);
 
 /**
- * A task leaves a replica's task set: its run ended there, or a sweeper ended it. The runner key
- * and the sweeper's claim are dropped only if they still name that replica / that sweeper.
- * KEYS: the replica's task set, runner key, claim key   ARGV: ref, replica id, claimer id ('' = none)
+ * Tasks whose runs ended on this replica leave its task set; their runner keys are dropped if
+ * they still name it. KEYS: the replica's task set, then one runner key per ref   ARGV: replica id, refs...
+ */
+export const UNREGISTER: RedisScript = defineScript(`
+for i = 2, #ARGV do
+  redis.call('SREM', KEYS[1], ARGV[i])
+  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end
+end
+return 1
+`);
+
+/**
+ * A task leaves a dead replica's task set once a sweeper ended it. The runner key and the claim
+ * are dropped only if they still name that replica / that sweeper.
+ * KEYS: the replica's task set, runner key, claim key   ARGV: ref, replica id, claimer id
  */
 export const DROP_TASK: RedisScript = defineScript(`
 redis.call('SREM', KEYS[1], ARGV[1])
 if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
-if ARGV[3] ~= '' and redis.call('GET', KEYS[3]) == ARGV[3] then redis.call('DEL', KEYS[3]) end
+if redis.call('GET', KEYS[3]) == ARGV[3] then redis.call('DEL', KEYS[3]) end
 return 1
 `);
 

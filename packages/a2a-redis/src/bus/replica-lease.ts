@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { TaskKey } from '@a2aplane/a2a-server-express';
 import type { RedisClientLike } from '../connection.js';
 import { type RedisKeys, taskRef } from '../keys.js';
-import { DROP_TASK, LEASE } from './lease-scripts.js';
+import { LEASE, UNREGISTER } from './lease-scripts.js';
 
 /** Orphaned-task recovery of the Redis bus (decision 0032). */
 export interface OrphanRecoveryOptions {
@@ -53,6 +53,10 @@ export class ReplicaLease {
   private readonly owned = new Map<string, TaskKey>();
   /** Refs whose removal failed: retried on the next heartbeat. */
   private readonly removals = new Map<string, TaskKey>();
+  /** Registrations and removals of this turn of the event loop, sent together (one script each). */
+  private readonly adds = new Map<string, TaskKey>();
+  private readonly drops = new Map<string, TaskKey>();
+  private flushing: NodeJS.Immediate | undefined;
   /** Rewrite the task set on the next heartbeat (a registration failed, or the lease had lapsed). */
   private resync = true;
   /** performance.now() of the first heartbeat of the current unbroken run of successful ones. */
@@ -101,43 +105,68 @@ export class ReplicaLease {
     const ref = taskRef(key.tenant, key.taskId);
     this.owned.set(ref, key);
     this.removals.delete(ref);
-    if (this.closed) return;
-    void this.lease([ref], false).catch((error: unknown) => {
-      this.resync = true;
-      this.deps.onError(error);
-    });
+    this.drops.delete(ref);
+    this.adds.set(ref, key);
+    this.schedule();
   }
 
   /** The run of `key` ended here. */
   unregister(key: TaskKey): void {
     const ref = taskRef(key.tenant, key.taskId);
-    if (!this.owned.delete(ref) || this.closed) return;
-    void this.drop(ref, key).catch((error: unknown) => {
-      this.removals.set(ref, key);
-      this.deps.onError(error);
-    });
+    if (!this.owned.delete(ref)) return;
+    // Registered and ended in the same turn: Redis never needs to hear of it.
+    if (this.adds.delete(ref)) return;
+    this.drops.set(ref, key);
+    this.schedule();
+  }
+
+  /** Sends this turn's registrations and removals after it: a burst of task starts is one script, not one each. */
+  private schedule(): void {
+    if (this.flushing !== undefined || this.closed) return;
+    this.flushing = setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = undefined;
+    const adds = [...this.adds];
+    const drops = [...this.drops];
+    this.adds.clear();
+    this.drops.clear();
+    if (adds.length > 0)
+      void this.lease(adds, false).catch((error: unknown) => {
+        this.resync = true;
+        this.deps.onError(error);
+      });
+    if (drops.length > 0)
+      void this.drop(drops).catch((error: unknown) => {
+        for (const [ref, key] of drops) if (!this.owned.has(ref)) this.removals.set(ref, key);
+        this.deps.onError(error);
+      });
   }
 
   /** Stops the heartbeat. The lease then expires by itself: tasks still registered are swept after it. */
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
+    if (this.flushing !== undefined) clearImmediate(this.flushing);
+    this.flushing = undefined;
   }
 
   private async beat(): Promise<void> {
     const replace = this.resync;
     this.resync = false;
     try {
-      const had = await this.lease(replace ? [...this.owned.keys()] : [], replace);
+      const had = await this.lease(replace ? [...this.owned] : [], replace);
       if (!had && !replace) {
         // The lease had lapsed: registrations made meanwhile may be gone, rewrite the set now.
         this.resync = true;
         await this.beat();
         return;
       }
-      for (const [ref, key] of [...this.removals]) {
-        await this.drop(ref, key);
-        this.removals.delete(ref);
+      const removals = [...this.removals];
+      if (removals.length > 0) {
+        await this.drop(removals);
+        for (const [ref] of removals) this.removals.delete(ref);
       }
     } catch (error) {
       if (replace) this.resync = true;
@@ -146,18 +175,19 @@ export class ReplicaLease {
     }
   }
 
-  /** Refreshes the lease and adds `refs` (replacing the set when `replace`); resolves whether the lease was still there. */
-  private async lease(refs: string[], replace: boolean): Promise<boolean> {
+  /** Refreshes the lease and adds `tasks` (replacing the set when `replace`); resolves whether the lease was still there. */
+  private async lease(tasks: [string, TaskKey][], replace: boolean): Promise<boolean> {
     const { client, keys, run } = this.deps;
-    const runners = refs.map((ref) => {
-      const key = this.owned.get(ref) as TaskKey;
-      return keys.runner(key.tenant, key.taskId);
-    });
     const reply = await run(() =>
       LEASE.run(
         client,
-        [keys.replicaLease(this.id), keys.replicas(), keys.replicaTasks(this.id), ...runners],
-        [this.id, String(this.leaseMs), replace ? '1' : '0', String(this.deps.runnerTtlMs), ...refs],
+        [
+          keys.replicaLease(this.id),
+          keys.replicas(),
+          keys.replicaTasks(this.id),
+          ...tasks.map(([, key]) => keys.runner(key.tenant, key.taskId)),
+        ],
+        [this.id, String(this.leaseMs), replace ? '1' : '0', String(this.deps.runnerTtlMs), ...tasks.map(([ref]) => ref)],
       ),
     );
     const had = Number(reply) === 1;
@@ -169,13 +199,13 @@ export class ReplicaLease {
     return had;
   }
 
-  private drop(ref: string, key: TaskKey): Promise<unknown> {
+  private drop(tasks: [string, TaskKey][]): Promise<unknown> {
     const { client, keys, run } = this.deps;
     return run(() =>
-      DROP_TASK.run(
+      UNREGISTER.run(
         client,
-        [keys.replicaTasks(this.id), keys.runner(key.tenant, key.taskId), keys.orphanClaim(key.tenant, key.taskId)],
-        [ref, this.id, ''],
+        [keys.replicaTasks(this.id), ...tasks.map(([, key]) => keys.runner(key.tenant, key.taskId))],
+        [this.id, ...tasks.map(([ref]) => ref)],
       ),
     );
   }
