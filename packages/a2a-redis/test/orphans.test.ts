@@ -12,9 +12,11 @@ import {
 } from '@a2aplane/a2a-server-express';
 import type { Task } from '@a2aplane/a2a-types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM, LEASE } from '../src/bus/lease-scripts.js';
 import { createRedisTaskEventBus, type RedisTaskEventBus } from '../src/bus/redis-task-event-bus.js';
 import type { OrphanRecoveryOptions } from '../src/bus/replica-lease.js';
 import { createRedisConnection, type RedisConnection } from '../src/connection.js';
+import { createKeys, taskRef } from '../src/keys.js';
 import { createRedisTaskStore } from '../src/store/redis-task-store.js';
 import { cleanKeys, connectTestRedis, REDIS_URL, type RedisProxy, startRedisProxy, type TestRedisClient, testKeyPrefix } from './redis.js';
 
@@ -366,6 +368,38 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     doomed.client.destroy();
     await sleep(3 * LEASE_MS);
     expect(await stateOf(replica, orphan)).toBe('TASK_STATE_WORKING');
+  });
+
+  it('the claim: none while the owner lease lives, exactly one of 20 concurrent claimers after, and a stale entry is dropped', async () => {
+    const keys = createKeys(prefix('claim'));
+    const [dead, other] = ['dead-replica', 'other-replica'];
+    const task = { tenant: 't', taskId: 'task-1' };
+    const ref = taskRef(task.tenant, task.taskId);
+    const claim = (claimer: string, owner = dead) =>
+      CLAIM.run(
+        admin,
+        [
+          keys.replicaLease(owner),
+          keys.replicaTasks(owner),
+          keys.runner(task.tenant, task.taskId),
+          keys.orphanClaim(task.tenant, task.taskId),
+        ],
+        [ref, owner, claimer, '5000'],
+      );
+    await LEASE.run(
+      admin,
+      [keys.replicaLease(dead), keys.replicas(), keys.replicaTasks(dead), keys.runner(task.tenant, task.taskId)],
+      [dead, '100000', '0', '100000', ref],
+    );
+    expect(await claim('sweeper-0')).toBe(0);
+    await admin.del(keys.replicaLease(dead));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(`sweeper-${i}`)));
+    expect(outcomes.filter((o) => o === 1)).toHaveLength(1);
+    // The task now runs on another replica (say a continuation there): the dead replica's entry is stale.
+    await admin.del(keys.orphanClaim(task.tenant, task.taskId));
+    await admin.set(keys.runner(task.tenant, task.taskId), other);
+    expect(await claim('sweeper-0')).toBe(0);
+    expect(await admin.sIsMember(keys.replicaTasks(dead), ref)).toBe(0);
   });
 
   it('rejects lease settings that cannot work (a heartbeat slower than half the lease)', () => {

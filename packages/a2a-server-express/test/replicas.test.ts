@@ -313,4 +313,21 @@ describe('a task whose runner died, ended through the bus seam (onOrphanedTask)'
     expect((await b.eventBus.read(key))?.events.length).toBe(before);
     gates[0]?.open();
   });
+
+  it('two replicas told at once: the compare-and-set lets exactly one write the failure', async () => {
+    const gates = [createGate()];
+    const store = new InMemoryTaskStore();
+    const backend = createInMemoryTaskEventBackend();
+    const buses = [watchingBus(backend), watchingBus(backend), watchingBus(backend)];
+    const [a, b, c] = buses.map((eventBus) => createA2AServer({ card: testCard(), executor: steppedExecutor(gates), store, eventBus }));
+    opened.push(a as A2AServer, b as A2AServer, c as A2AServer);
+    const id = await startTask(a as A2AServer);
+    await untilLog(a as A2AServer, id, 2);
+    const key = { tenant: '', taskId: id };
+    const wrote = await Promise.all([buses[1]?.handler?.(key, replicaLost()), buses[2]?.handler?.(key, replicaLost())]);
+    expect(wrote.filter(Boolean)).toHaveLength(1);
+    const log = (await (b as A2AServer).eventBus.read(key))?.events ?? [];
+    expect(log.filter((e) => e.event.statusUpdate?.status.state === 'TASK_STATE_FAILED')).toHaveLength(1);
+    gates[0]?.open();
+  });
 });
