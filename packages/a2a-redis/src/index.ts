@@ -1,12 +1,13 @@
 // Task store, event bus, shared connection and failure handling (redis19).
 export { createRedisTaskEventBus, type RedisTaskEventBus, type RedisTaskEventBusOptions } from './bus/redis-task-event-bus.js';
+export type { OrphanRecoveryOptions } from './bus/replica-lease.js';
 export {
   createRedisConnection,
   type RedisClientLike,
   type RedisConnection,
   type RedisConnectionOptions,
 } from './connection.js';
-export { type RedisUnavailableCause, RedisUnavailableError } from './errors.js';
+export { ReplicaLostError, type RedisUnavailableCause, RedisUnavailableError } from './errors.js';
 export type { RedisKeys } from './keys.js';
 export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './store/redis-task-store.js';
 // Governance: budget ledger, rate limiter, concurrency slots (redis19gov).

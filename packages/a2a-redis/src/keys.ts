@@ -21,6 +21,31 @@ export interface RedisKeys {
   ended(): string;
   /** An idempotent SendMessage key. */
   send(tenant: string, owner: string, messageId: string): string;
+  /** Ids of the replicas that registered running tasks (a set); the sweepers read it. */
+  replicas(): string;
+  /** A replica's liveness lease (a string with a TTL, refreshed by its heartbeat). */
+  replicaLease(replicaId: string): string;
+  /** The tasks a replica runs (a set of task refs, see `taskRef`). */
+  replicaTasks(replicaId: string): string;
+  /** The id of the replica running the task's executor (a string; absent between runs). */
+  runner(tenant: string, taskId: string): string;
+  /** Held by the one sweeper ending an orphaned task (a string with a TTL). */
+  orphanClaim(tenant: string, taskId: string): string;
+}
+
+/** A task as a member of a replica's task set: `[tenant, taskId]` as JSON (no separator to escape). */
+export const taskRef = (tenant: string, taskId: string): string => JSON.stringify([tenant, taskId]);
+
+/** The task of a ref, or `undefined` for a member this package did not write. */
+export function parseTaskRef(ref: string): { tenant: string; taskId: string } | undefined {
+  try {
+    const value: unknown = JSON.parse(ref);
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string')
+      return { tenant: value[0], taskId: value[1] };
+  } catch {
+    // not a ref
+  }
+  return undefined;
 }
 
 const enc = encodeURIComponent;
@@ -47,5 +72,10 @@ export function createKeys(keyPrefix: string): RedisKeys {
     live: () => `${prefix}live`,
     ended: () => `${prefix}ended`,
     send: (tenant, owner, messageId) => `${prefix}send:${enc(tenant)}:${enc(owner)}:${enc(messageId)}`,
+    replicas: () => `${prefix}replicas`,
+    replicaLease: (replicaId) => `${prefix}replica:${enc(replicaId)}`,
+    replicaTasks: (replicaId) => `${prefix}replica-tasks:${enc(replicaId)}`,
+    runner: (tenant, taskId) => `${prefix}runner:${tag(tenant, taskId)}`,
+    orphanClaim: (tenant, taskId) => `${prefix}orphan-claim:${tag(tenant, taskId)}`,
   };
 }

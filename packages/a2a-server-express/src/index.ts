@@ -55,6 +55,7 @@ export {
   type TaskWriteOptions,
 } from './store/task-store.js';
 export type {
+  OrphanedTaskHandler,
   TaskCancelHandler,
   TaskCancelRequest,
   TaskEventBus,

@@ -1,4 +1,4 @@
-import type { Task } from '@a2aplane/a2a-types';
+import { A2AError, type Task } from '@a2aplane/a2a-types';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type A2AServer,
@@ -8,7 +8,9 @@ import {
   createInMemoryTaskEventBus,
   createTaskUpdater,
   InMemoryTaskStore,
+  type OrphanedTaskHandler,
   type StreamEvent,
+  type TaskEventBus,
 } from '../src/index.js';
 import { createGate, testCard, userMessage } from './helpers.js';
 
@@ -182,5 +184,150 @@ describe('replicas sharing a store and an event bus', () => {
     const after = await store.get(key);
     expect(after?.task.status.state).toBe('TASK_STATE_CANCELED');
     expect(after?.task.artifacts).toBeUndefined();
+  });
+});
+
+/** A bus of one backend that, like a bus watching replicas' liveness, hands the test the handler its server registered. */
+function watchingBus(backend: ReturnType<typeof createInMemoryTaskEventBackend>): TaskEventBus & { handler?: OrphanedTaskHandler } {
+  const inner = createInMemoryTaskEventBus({ backend });
+  const bus: TaskEventBus & { handler?: OrphanedTaskHandler } = {
+    publish: (key, input) => inner.publish(key, input),
+    read: (key, afterId) => inner.read(key, afterId),
+    subscribe: (key, options) => inner.subscribe(key, options),
+    requestCancel: (key, request) => inner.requestCancel(key, request),
+    onCancel: (key, handler) => inner.onCancel(key, handler),
+    close: () => inner.close(),
+    onOrphanedTask(handler) {
+      bus.handler = handler;
+      return () => {
+        bus.handler = undefined;
+      };
+    },
+  };
+  return bus;
+}
+
+const replicaLost = () =>
+  new A2AError(
+    {
+      reason: 'REPLICA_LOST',
+      domain: 'test.a2aplane',
+      jsonRpcCode: -32000,
+      httpStatus: 503,
+      grpcStatus: 'UNAVAILABLE',
+      message: 'The replica running the task was lost',
+      retryable: true,
+    },
+    { metadata: { replica: 'r1' } },
+  );
+
+describe('a task whose runner died, ended through the bus seam (onOrphanedTask)', () => {
+  function watchedReplicas(executor: AgentExecutor) {
+    const store = new InMemoryTaskStore();
+    const backend = createInMemoryTaskEventBackend();
+    const busA = watchingBus(backend);
+    const busB = watchingBus(backend);
+    const a = createA2AServer({ card: testCard(), executor, store, eventBus: busA });
+    const b = createA2AServer({ card: testCard(), executor, store, eventBus: busB });
+    opened.push(a, b);
+    return { a, b, busA, busB, store };
+  }
+
+  it('the server registers a handler on a shared bus that offers the seam, and drops it on close', async () => {
+    const { a, busA } = watchedReplicas(steppedExecutor([]));
+    expect(typeof busA.handler).toBe('function');
+    await a.close();
+    expect(busA.handler).toBeUndefined();
+  });
+
+  it('another replica ends the task FAILED with the reason in its status message; its subscribers get the final event', async () => {
+    const gates = [createGate()];
+    const seen: { signal?: AbortSignal } = {};
+    const { a, b, busB, store } = watchedReplicas(steppedExecutor(gates, seen));
+    const id = await startTask(a);
+    await untilLog(a, id, 2);
+    const onB = readAll(await openStream(b, id));
+    expect(await busB.handler?.({ tenant: '', taskId: id }, replicaLost())).toBe(true);
+    const events = await onB;
+    const last = events.at(-1)?.data.statusUpdate;
+    expect(last?.status.state).toBe('TASK_STATE_FAILED');
+    expect(last?.status.message?.parts).toEqual([
+      { text: 'The replica running the task was lost' },
+      {
+        data: {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'REPLICA_LOST',
+          domain: 'test.a2aplane',
+          metadata: { replica: 'r1' },
+        },
+      },
+    ]);
+    const stored = await store.get({ tenant: '', taskId: id });
+    expect(stored?.task.status.state).toBe('TASK_STATE_FAILED');
+    // One FAILED event in the log: the write went through the task's compare-and-set and one publish.
+    const log = (await b.eventBus.read({ tenant: '', taskId: id }))?.events ?? [];
+    expect(log.filter((e) => e.event.statusUpdate?.status.state === 'TASK_STATE_FAILED')).toHaveLength(1);
+    // Here the "dead" runner was alive after all: its next write conflicts, it stops and the FAILED end stays.
+    gates[0]?.open();
+    for (let i = 0; i < 200 && !seen.signal?.aborted; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(seen.signal?.aborted).toBe(true);
+    expect((await store.get({ tenant: '', taskId: id }))?.task.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('the replica running the task ignores it (its runner is alive), and a terminal task is left as it is', async () => {
+    const gates = [createGate()];
+    const { a, b, busA, busB, store } = watchedReplicas(steppedExecutor(gates));
+    const id = await startTask(a);
+    await untilLog(a, id, 2);
+    const key = { tenant: '', taskId: id };
+    const before = await store.get(key);
+    expect(await busA.handler?.(key, replicaLost())).toBe(false);
+    expect(await store.get(key)).toEqual(before);
+    gates[0]?.open();
+    const done = await readAll(await openStream(b, id));
+    expect(done.at(-1)?.data.statusUpdate?.status.state ?? done.at(-1)?.data.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    const completed = await store.get(key);
+    expect(await busB.handler?.(key, replicaLost())).toBe(false);
+    expect(await store.get(key)).toEqual(completed);
+  });
+
+  it('a runner that died between its final write and its publish: the end is published, not written again', async () => {
+    const gates = [createGate()];
+    const { a, b, busB, store } = watchedReplicas(steppedExecutor(gates));
+    const id = await startTask(a);
+    await untilLog(a, id, 2);
+    const key = { tenant: '', taskId: id };
+    const onB = readAll(await openStream(b, id));
+    // The store says COMPLETED, the log never heard it (as if the runner died between the two).
+    const stored = await store.get(key);
+    if (!stored) throw new Error('expected the task stored');
+    const ended = { ...stored.task, status: { state: 'TASK_STATE_COMPLETED' as const, timestamp: new Date().toISOString() } };
+    await store.upsert({ tenant: '', owner: stored.owner, task: ended, updatedAt: Date.now() }, { expectedRevision: stored.revision });
+    expect(await busB.handler?.(key, replicaLost())).toBe(false);
+    const events = await onB;
+    expect(events.at(-1)?.data.statusUpdate?.status.state).toBe('TASK_STATE_COMPLETED');
+    expect((await store.get(key))?.task.status.state).toBe('TASK_STATE_COMPLETED');
+    // Asked again: the log ends now, nothing more is published.
+    const before = (await b.eventBus.read(key))?.events.length;
+    expect(await busB.handler?.(key, replicaLost())).toBe(false);
+    expect((await b.eventBus.read(key))?.events.length).toBe(before);
+    gates[0]?.open();
+  });
+
+  it('two replicas told at once: the compare-and-set lets exactly one write the failure', async () => {
+    const gates = [createGate()];
+    const store = new InMemoryTaskStore();
+    const backend = createInMemoryTaskEventBackend();
+    const buses = [watchingBus(backend), watchingBus(backend), watchingBus(backend)];
+    const [a, b, c] = buses.map((eventBus) => createA2AServer({ card: testCard(), executor: steppedExecutor(gates), store, eventBus }));
+    opened.push(a as A2AServer, b as A2AServer, c as A2AServer);
+    const id = await startTask(a as A2AServer);
+    await untilLog(a as A2AServer, id, 2);
+    const key = { tenant: '', taskId: id };
+    const wrote = await Promise.all([buses[1]?.handler?.(key, replicaLost()), buses[2]?.handler?.(key, replicaLost())]);
+    expect(wrote.filter(Boolean)).toHaveLength(1);
+    const log = (await (b as A2AServer).eventBus.read(key))?.events ?? [];
+    expect(log.filter((e) => e.event.statusUpdate?.status.state === 'TASK_STATE_FAILED')).toHaveLength(1);
+    gates[0]?.open();
   });
 });

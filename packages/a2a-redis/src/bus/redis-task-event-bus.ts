@@ -13,6 +13,8 @@ import {
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { guardClient, type RedisClientLike, withDeadline } from '../connection.js';
 import { createKeys, type RedisKeys } from '../keys.js';
+import { OrphanSweeper } from './orphan-sweeper.js';
+import { type OrphanRecoveryOptions, ReplicaLease } from './replica-lease.js';
 import { PUBLISH, READ } from './scripts.js';
 import { compareStreamIds, isStreamId, STREAM_START } from './stream-id.js';
 import { type StreamEntry, StreamReader } from './stream-reader.js';
@@ -40,11 +42,21 @@ export interface RedisTaskEventBusOptions {
   subscriberGiveUpMs?: number;
   /** Connection errors of the bus's own connections (reconnects are automatic). */
   onError?: (error: unknown) => void;
+  /**
+   * Orphaned-task recovery (decision 0032), on by default: this replica keeps a liveness lease in
+   * Redis and records the tasks whose executor it runs; every replica sweeps for tasks of replicas
+   * whose lease expired and ends them FAILED with `REPLICA_LOST` (never runs them again). Defaults:
+   * lease 10 s, heartbeat every third of it, sweep every 5 s. `false` turns it off on this
+   * replica: its tasks are then not recorded (a crash leaves them as they were) and it sweeps nothing.
+   */
+  orphanRecovery?: OrphanRecoveryOptions | false;
 }
 
 /** The Redis `TaskEventBus`, with the key names it uses. */
 export interface RedisTaskEventBus extends TaskEventBus {
   readonly keys: RedisKeys;
+  /** This replica's id in the liveness registry (`undefined` when `orphanRecovery` is off). */
+  readonly replicaId: string | undefined;
 }
 
 const positive = (name: string, value: number): number => {
@@ -103,6 +115,23 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
   const queues = new Set<EventQueue<TaskEventRecord>>();
   /** Cancel channel -> the handler of the task this replica runs. */
   const handlers = new Map<string, { handler: TaskCancelHandler; listener: (message: string) => void }>();
+  const recovery = options.orphanRecovery ?? {};
+  const lease = recovery === false ? undefined : new ReplicaLease(recovery, { client, keys, run, runnerTtlMs: liveTtlMs, onError });
+  const sweeper =
+    recovery === false || lease === undefined
+      ? undefined
+      : new OrphanSweeper({
+          client,
+          keys,
+          run,
+          lease,
+          sweepMs: positive('sweepMs', recovery.sweepMs ?? 5_000),
+          claimMs: Math.max(lease.leaseMs, 4 * timeoutMs),
+          onOrphanedTask: recovery.onOrphanedTask ?? (() => {}),
+          onError,
+        });
+  lease?.start();
+  sweeper?.start();
   let subscriberClient: RedisClientLike | undefined;
   let subscriber: Promise<RedisClientLike> | undefined;
   let closed = false;
@@ -135,6 +164,7 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
 
   return {
     keys,
+    replicaId: lease?.id,
 
     async publish(key, input: TaskEventInput) {
       const id = await run(() =>
@@ -222,6 +252,8 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
       };
       const entry = { handler, listener };
       handlers.set(channel, entry);
+      // The cancel registration is also the record that this replica runs the task (for the sweepers).
+      lease?.register(key);
       if (!closed) {
         void pubsub()
           .then(async (sub) => {
@@ -233,14 +265,25 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
       return () => {
         if (handlers.get(channel) !== entry) return;
         handlers.delete(channel);
+        lease?.unregister(key);
         void pubsub()
           .then((sub) => sub.unsubscribe(channel, listener))
           .catch(onError);
       };
     },
 
+    onOrphanedTask(handler) {
+      if (sweeper === undefined) return () => {};
+      sweeper.handler = handler;
+      return () => {
+        if (sweeper.handler === handler) sweeper.handler = undefined;
+      };
+    },
+
     async close() {
       closed = true;
+      sweeper?.close();
+      lease?.close();
       for (const queue of [...queues]) queue.end();
       handlers.clear();
       await reader.close();

@@ -1,4 +1,4 @@
-import type { StreamResponse } from '@a2aplane/a2a-types';
+import type { A2AError, StreamResponse } from '@a2aplane/a2a-types';
 import type { TaskKey } from '../store/task-store.js';
 
 /** What the replica running a task publishes: one event of the task. */
@@ -74,6 +74,15 @@ export interface TaskCancelRequest {
 export type TaskCancelHandler = (request: TaskCancelRequest) => void;
 
 /**
+ * Ends a task whose runner is gone (its replica died while the executor ran): the server writes
+ * the task FAILED with `reason`'s ErrorInfo in its status message, through the task's normal
+ * compare-and-set write and a final event on the bus. Resolves `true` once it wrote the failure,
+ * `false` when there was nothing to end (the task is terminal, no longer stored, or runs on this
+ * replica); rejects when the store or bus failed (the caller tries again later).
+ */
+export type OrphanedTaskHandler = (key: TaskKey, reason: A2AError) => Promise<boolean>;
+
+/**
  * The events of tasks, shared by every replica using the same bus backend (one process for the
  * in-memory bus; Redis Streams for `@a2aplane/a2a-redis`): the per-task event log that
  * `Last-Event-ID` replays, live fan-out to subscribers on any replica, and cancel fan-out to the
@@ -111,6 +120,13 @@ export interface TaskEventBus {
    * finds no runner meanwhile resolves `false`, and the compare-and-set of the task settles it).
    */
   onCancel(key: TaskKey, handler: TaskCancelHandler): () => void;
+  /**
+   * Optional, for a bus shared by replicas that can tell when one of them died (a liveness lease):
+   * a server using the bus registers here how a task is ended from outside its run, and the bus
+   * calls `handler` for each task whose runner (as registered with `onCancel`) is gone. One
+   * handler per bus instance; the returned function unregisters it.
+   */
+  onOrphanedTask?(handler: OrphanedTaskHandler): () => void;
   /** Ends every subscription of this instance and drops its cancel handlers. Does not delete logs. */
   close(): Promise<void>;
 }

@@ -21,6 +21,7 @@ import { createTaskCanceller } from './cancel.js';
 import { type Caller, createCallerResolver, toA2AError } from './caller.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
 import { findInputLimitViolation, resolveInputLimits } from './input-limits.js';
+import { createOrphanedTaskHandler } from './orphaned-tasks.js';
 import { createSendOperations } from './send.js';
 import type { ServerContext } from './server-context.js';
 import { trimHistory } from './server-context.js';
@@ -88,6 +89,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const streaming = createStreaming(ctx, registry);
   const { subscribe } = streaming;
   const { sendMessage, sendStreamingMessage } = createSendOperations(ctx, registry, run, streaming);
+  // A shared bus that watches replicas' liveness ends the tasks of a dead one through this server.
+  const stopOrphans = ownBus ? undefined : bus.onOrphanedTask?.(createOrphanedTaskHandler(ctx, registry));
 
   async function dispatch(method: A2AMethod, params: unknown, caller: Caller, request: CoreRequest): Promise<CoreResponse> {
     switch (method) {
@@ -199,6 +202,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       return { liveTasks: runtimes.size, subscribers };
     },
     async close() {
+      stopOrphans?.();
       for (const runtime of runtimes.values()) {
         runtime.execution?.signal.abort(new InternalError({ message: 'Server closed' }));
         runtime.endListeners();

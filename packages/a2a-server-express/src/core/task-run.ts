@@ -308,7 +308,7 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
     if (runtime.task && isTerminalTaskState(runtime.task.status.state)) return;
     runtime.execution?.signal.abort(reason);
     void runtime
-      .enqueue(() => failForLimit(runtime, reason, contextId))
+      .enqueue(() => runtime.failWith(reason, contextId))
       .catch((error: unknown) => onError('ending a task on a limit failed', error));
   }
 
@@ -320,28 +320,6 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
         () => undefined,
       );
     else endForLimit(runtime, cut, contextId);
-  }
-
-  /** In the task's write queue: the task ends FAILED with the limit's ErrorInfo (creating it if the executor had not yet). */
-  async function failForLimit(runtime: TaskRuntime, error: A2AError, contextId: string): Promise<void> {
-    const task = runtime.task;
-    if (runtime.messageResponse || (task && isTerminalTaskState(task.status.state))) return;
-    const taskId = runtime.key.taskId;
-    const taskContextId = task?.contextId ?? contextId;
-    const status = {
-      state: 'TASK_STATE_FAILED' as const,
-      timestamp: isoNow(),
-      message: {
-        messageId: globalThis.crypto.randomUUID(),
-        role: 'ROLE_AGENT' as const,
-        taskId,
-        contextId: taskContextId,
-        parts: [{ text: error.message }, { data: error.toErrorInfo() as unknown as Record<string, unknown> }],
-      },
-    };
-    await runtime.apply(
-      task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } },
-    );
   }
 
   /** Runs the executor in the background, then ends the task's run and settles governance. */

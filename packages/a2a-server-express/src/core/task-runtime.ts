@@ -8,6 +8,7 @@ import {
   MessageSchema,
   type Message,
   type ParseResult,
+  type Part,
   parseWith,
   type StreamResponse,
   type Task,
@@ -73,12 +74,18 @@ export function toStreamResponse(event: AgentEvent): StreamResponse | undefined 
   return undefined;
 }
 
-/** The FAILED status the server writes when a task breaks (the agent's protocol, or a store refusal). */
-function failedStatus(taskId: string, contextId: string, text: string): TaskStatus {
+/**
+ * The FAILED status the server writes when a task breaks (the agent's protocol, a store refusal)
+ * or is ended from outside (a governance limit, a lost replica): with `error`, its ErrorInfo rides
+ * in a data part after the text, so a client can tell why without parsing the text.
+ */
+function failedStatus(taskId: string, contextId: string, text: string, error?: A2AError): TaskStatus {
+  const parts: Part[] = [{ text }];
+  if (error) parts.push({ data: error.toErrorInfo() as unknown as Record<string, unknown> });
   return {
     state: 'TASK_STATE_FAILED',
-    timestamp: new Date().toISOString(),
-    message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_AGENT', taskId, contextId, parts: [{ text }] },
+    timestamp: isoNow(),
+    message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_AGENT', taskId, contextId, parts },
   };
 }
 
@@ -295,6 +302,23 @@ export class TaskRuntime {
         }
       }
     }
+  }
+
+  /**
+   * Ends the task FAILED with `error`'s ErrorInfo in its status message (creating the task when
+   * the executor had not yet), unless it is terminal or the run answered with a Message. One path
+   * for a governance limit ending a run and a lost replica's task ended by a survivor. Call it in
+   * the write queue (`enqueue`).
+   */
+  async failWith(error: A2AError, contextId: string): Promise<void> {
+    const task = this.task;
+    if (this.messageResponse || (task && isTerminalTaskState(task.status.state))) return;
+    const taskId = this.key.taskId;
+    const taskContextId = task?.contextId ?? contextId;
+    const status = failedStatus(taskId, taskContextId, error.message, error);
+    await this.apply(
+      task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } },
+    );
   }
 
   /**

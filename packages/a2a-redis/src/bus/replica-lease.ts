@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { TaskKey } from '@a2aplane/a2a-server-express';
+import type { RedisClientLike } from '../connection.js';
+import { type RedisKeys, taskRef } from '../keys.js';
+import { LEASE, UNREGISTER } from './lease-scripts.js';
+
+/** Orphaned-task recovery of the Redis bus (decision 0032). */
+export interface OrphanRecoveryOptions {
+  /** This replica's id, unique per process. Default a random UUID. Logged, never sent to clients. */
+  replicaId?: string;
+  /**
+   * How long a replica counts as alive after its last heartbeat. A replica cut off from Redis for
+   * less than `leaseMs - heartbeatMs` keeps its tasks; past the lease they end FAILED
+   * (`REPLICA_LOST`). Default 10 000 ms.
+   */
+  leaseMs?: number;
+  /** Heartbeat period, at most half the lease. Default a third of `leaseMs`. */
+  heartbeatMs?: number;
+  /** How often this replica looks for tasks of replicas whose lease expired. Default 5 000 ms. */
+  sweepMs?: number;
+  /** Told of each task this replica ended because the replica running it was lost (for logs, metrics). */
+  onOrphanedTask?: (info: { key: TaskKey; replicaId: string }) => void;
+}
+
+interface ReplicaLeaseDeps {
+  client: RedisClientLike;
+  keys: RedisKeys;
+  /** One Redis round trip with the bus's deadline. */
+  run: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** TTL of a runner key: a bound on what a lost removal leaks (the bus's `liveTtlMs`). */
+  runnerTtlMs: number;
+  onError: (error: unknown) => void;
+}
+
+const checkMs = (name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+  if (!(Number.isSafeInteger(value) && value >= min && value <= max))
+    throw new RangeError(`expected ${name} to be an integer in [${min}, ${max}], got ${value}`);
+  return value;
+};
+
+/**
+ * This replica's liveness lease and the record of the tasks it runs. The heartbeat (an unref'd
+ * timer) refreshes a key with a TTL on Redis's clock; the bus registers each task whose executor
+ * runs here (its `onCancel` registration) in this replica's task set. When a heartbeat finds its
+ * own lease gone (this replica was cut off for a whole lease, or Redis lost its data) it rewrites
+ * the task set, and it counts as freshly connected: see `canJudgeOthers`.
+ */
+export class ReplicaLease {
+  readonly id: string;
+  readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private readonly owned = new Map<string, TaskKey>();
+  /** Refs whose removal failed: retried on the next heartbeat. */
+  private readonly removals = new Map<string, TaskKey>();
+  /** Registrations and removals of this turn of the event loop, sent together (one script each). */
+  private readonly adds = new Map<string, TaskKey>();
+  private readonly drops = new Map<string, TaskKey>();
+  private flushing: NodeJS.Immediate | undefined;
+  /** Rewrite the task set on the next heartbeat (a registration failed, or the lease had lapsed). */
+  private resync = true;
+  /** performance.now() of the first heartbeat of the current unbroken run of successful ones. */
+  private healthySince: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    options: OrphanRecoveryOptions,
+    private readonly deps: ReplicaLeaseDeps,
+  ) {
+    this.id = options.replicaId ?? randomUUID();
+    if (typeof this.id !== 'string' || this.id.length === 0 || this.id.length > 200)
+      throw new RangeError('replicaId must be a non-empty string of at most 200 characters');
+    this.leaseMs = checkMs('leaseMs', options.leaseMs ?? 10_000, 100);
+    this.heartbeatMs = checkMs('heartbeatMs', options.heartbeatMs ?? Math.floor(this.leaseMs / 3), 10, Math.floor(this.leaseMs / 2));
+  }
+
+  start(): void {
+    void this.heartbeat();
+    this.timer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** One heartbeat at a time; resolves when the current one is done. */
+  heartbeat(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.beating ??= this.beat().finally(() => {
+      this.beating = undefined;
+    });
+    return this.beating;
+  }
+
+  /**
+   * True once this replica's heartbeats have succeeded for a whole lease without a break. Only
+   * then may it declare others dead: after an outage every replica's lease may have lapsed, and
+   * the live ones need up to a heartbeat (plus a reconnection) to renew theirs.
+   */
+  canJudgeOthers(): boolean {
+    return this.healthySince !== undefined && performance.now() - this.healthySince >= this.leaseMs;
+  }
+
+  /** The executor of `key` runs here (from the bus's `onCancel`). */
+  register(key: TaskKey): void {
+    const ref = taskRef(key.tenant, key.taskId);
+    this.owned.set(ref, key);
+    this.removals.delete(ref);
+    this.drops.delete(ref);
+    this.adds.set(ref, key);
+    this.schedule();
+  }
+
+  /** The run of `key` ended here. */
+  unregister(key: TaskKey): void {
+    const ref = taskRef(key.tenant, key.taskId);
+    if (!this.owned.delete(ref)) return;
+    // Registered and ended in the same turn: Redis never needs to hear of it.
+    if (this.adds.delete(ref)) return;
+    this.drops.set(ref, key);
+    this.schedule();
+  }
+
+  /** Sends this turn's registrations and removals after it: a burst of task starts is one script, not one each. */
+  private schedule(): void {
+    if (this.flushing !== undefined || this.closed) return;
+    this.flushing = setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = undefined;
+    const adds = [...this.adds];
+    const drops = [...this.drops];
+    this.adds.clear();
+    this.drops.clear();
+    if (adds.length > 0)
+      void this.lease(adds, false).catch((error: unknown) => {
+        this.resync = true;
+        this.deps.onError(error);
+      });
+    if (drops.length > 0)
+      void this.drop(drops).catch((error: unknown) => {
+        for (const [ref, key] of drops) if (!this.owned.has(ref)) this.removals.set(ref, key);
+        this.deps.onError(error);
+      });
+  }
+
+  /** Stops the heartbeat. The lease then expires by itself: tasks still registered are swept after it. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.flushing !== undefined) clearImmediate(this.flushing);
+    this.flushing = undefined;
+  }
+
+  private async beat(): Promise<void> {
+    const replace = this.resync;
+    this.resync = false;
+    try {
+      const had = await this.lease(replace ? [...this.owned] : [], replace);
+      if (!had && !replace) {
+        // The lease had lapsed: registrations made meanwhile may be gone, rewrite the set now.
+        this.resync = true;
+        await this.beat();
+        return;
+      }
+      const removals = [...this.removals];
+      if (removals.length > 0) {
+        await this.drop(removals);
+        for (const [ref] of removals) this.removals.delete(ref);
+      }
+    } catch (error) {
+      if (replace) this.resync = true;
+      this.healthySince = undefined;
+      this.deps.onError(error);
+    }
+  }
+
+  /** Refreshes the lease and adds `tasks` (replacing the set when `replace`); resolves whether the lease was still there. */
+  private async lease(tasks: [string, TaskKey][], replace: boolean): Promise<boolean> {
+    const { client, keys, run } = this.deps;
+    const reply = await run(() =>
+      LEASE.run(
+        client,
+        [
+          keys.replicaLease(this.id),
+          keys.replicas(),
+          keys.replicaTasks(this.id),
+          ...tasks.map(([, key]) => keys.runner(key.tenant, key.taskId)),
+        ],
+        [this.id, String(this.leaseMs), replace ? '1' : '0', String(this.deps.runnerTtlMs), ...tasks.map(([ref]) => ref)],
+      ),
+    );
+    const had = Number(reply) === 1;
+    const now = performance.now();
+    // A lapsed lease means this replica (or Redis) was away: it judges nobody for a lease from now.
+    if (!had) this.healthySince = now;
+    else this.healthySince ??= now;
+    if (!had && !replace) this.resync = true;
+    return had;
+  }
+
+  private drop(tasks: [string, TaskKey][]): Promise<unknown> {
+    const { client, keys, run } = this.deps;
+    return run(() =>
+      UNREGISTER.run(
+        client,
+        [keys.replicaTasks(this.id), ...tasks.map(([, key]) => keys.runner(key.tenant, key.taskId))],
+        [this.id, ...tasks.map(([ref]) => ref)],
+      ),
+    );
+  }
+}
