@@ -14,6 +14,8 @@ const sendMapKey = (key: SendKey): string => `${key.tenant}\u0000${key.owner}\u0
 interface Held {
   taskId: string;
   at: number;
+  /** Its map key, so the queue holds the entry itself. */
+  k: string;
 }
 
 /**
@@ -25,7 +27,7 @@ interface Held {
 export class IdempotencyKeys {
   private readonly keys = new Map<string, Held>();
   /** Claims in order, oldest first; an item whose key was released or claimed again since is skipped. */
-  private queue: Array<{ k: string; held: Held }> = [];
+  private queue: Held[] = [];
   private head = 0;
 
   constructor(private readonly options: IdempotencyKeysOptions) {
@@ -46,9 +48,9 @@ export class IdempotencyKeys {
       this.keys.delete(oldest.k);
       this.head += 1;
     }
-    const held = { taskId, at: now };
+    const held = { taskId, at: now, k };
     this.keys.set(k, held);
-    this.queue.push({ k, held });
+    this.queue.push(held);
     this.compact();
     return undefined;
   }
@@ -66,7 +68,7 @@ export class IdempotencyKeys {
   private compact(): void {
     const pending = this.queue.length - this.head;
     if (pending > 2 * this.keys.size + 1024) {
-      this.queue = this.queue.slice(this.head).filter((item) => this.keys.get(item.k) === item.held);
+      this.queue = this.queue.slice(this.head).filter((held) => this.keys.get(held.k) === held);
       this.head = 0;
     } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -75,10 +77,10 @@ export class IdempotencyKeys {
   }
 
   /** The oldest claim still held (the queue's head once stale items are dropped). */
-  private oldest(): { k: string; held: Held } | undefined {
+  private oldest(): Held | undefined {
     while (this.head < this.queue.length) {
-      const item = this.queue[this.head] as { k: string; held: Held };
-      if (this.keys.get(item.k) === item.held) return item;
+      const held = this.queue[this.head] as Held;
+      if (this.keys.get(held.k) === held) return held;
       this.head += 1;
     }
     return undefined;
@@ -86,8 +88,8 @@ export class IdempotencyKeys {
 
   /** Drops keys past their TTL; stops at the first one still young (claim order is age order). */
   private expire(now: number): void {
-    for (let item = this.oldest(); item !== undefined && now - item.held.at > this.options.ttlMs; item = this.oldest()) {
-      this.keys.delete(item.k);
+    for (let held = this.oldest(); held !== undefined && now - held.at > this.options.ttlMs; held = this.oldest()) {
+      this.keys.delete(held.k);
       this.head += 1;
     }
   }
