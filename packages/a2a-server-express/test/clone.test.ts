@@ -40,6 +40,19 @@ describe('cloneStored (the task store copy)', () => {
     expect(copy).toStrictEqual(structuredClone(parsed));
   });
 
+  it('copies own properties only, also when Object.prototype has enumerable ones', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = 'yes';
+    try {
+      const copy = cloneStored({ a: { b: 1 } });
+      expect(Object.hasOwn(copy, 'polluted')).toBe(false);
+      expect(Object.hasOwn(copy.a, 'polluted')).toBe(false);
+      expect(Object.keys(copy)).toEqual(['a']);
+    } finally {
+      delete proto.polluted;
+    }
+  });
+
   it('fails like structuredClone on values it cannot copy', () => {
     expect(() => cloneStored({ fn: () => 1 })).toThrow(/could not be cloned/);
   });

@@ -154,6 +154,44 @@ describe('InMemoryTaskStore send keys', () => {
     expect(await store.claimSendKey(key, 't-6')).toBeUndefined();
   });
 
+  it('at the cap forgets the oldest key still held: released and re-claimed keys count from their new claim', async () => {
+    const store = new InMemoryTaskStore({ maxIdempotencyKeys: 3 });
+    const k = (messageId: string) => ({ ...key, messageId });
+    for (const id of ['a', 'b', 'c']) await store.claimSendKey(k(id), `t-${id}`);
+    await store.releaseSendKey(k('b'), 't-b');
+    await store.claimSendKey(k('d'), 't-d');
+    // a, c, d held: claiming e forgets a (b was released, not forgotten twice).
+    await store.claimSendKey(k('e'), 't-e');
+    expect(await store.claimSendKey(k('c'), 't-x')).toBe('t-c');
+    // b claimed again is the newest: f forgets c, then d, before b.
+    expect(await store.claimSendKey(k('b'), 't-b2')).toBeUndefined();
+    expect(await store.claimSendKey(k('d'), 't-x')).toBe('t-d');
+    expect(await store.claimSendKey(k('e'), 't-x')).toBe('t-e');
+    expect(await store.claimSendKey(k('b'), 't-x')).toBe('t-b2');
+    // a was forgotten: claiming it again succeeds and forgets d, the oldest held.
+    expect(await store.claimSendKey(k('a'), 't-a2')).toBeUndefined();
+    expect(await store.claimSendKey(k('d'), 't-d2')).toBeUndefined();
+  });
+
+  it('keeps claim order across many claims and releases at the cap', async () => {
+    const store = new InMemoryTaskStore({ maxIdempotencyKeys: 100 });
+    const k = (n: number) => ({ ...key, messageId: `m-${n}` });
+    for (let n = 0; n < 5000; n++) {
+      expect(await store.claimSendKey(k(n), `t-${n}`)).toBeUndefined();
+      // Every other claim is given back (a send that failed to start).
+      if (n % 2 === 1) await store.releaseSendKey(k(n), `t-${n}`);
+    }
+    // Each released claim at the cap forgot one even key first: the 99 newest, from 4802 on, are held.
+    expect(await store.claimSendKey(k(4802), 'again')).toBe('t-4802');
+    expect(await store.claimSendKey(k(4998), 'again')).toBe('t-4998');
+    expect(await store.claimSendKey(k(4800), 't-4800b')).toBeUndefined();
+    // At the cap again: a new claim forgets 4802, the oldest held, and the next one 4804.
+    expect(await store.claimSendKey(k(9999), 't-new')).toBeUndefined();
+    expect(await store.claimSendKey(k(4802), 't-4802b')).toBeUndefined();
+    expect(await store.claimSendKey(k(4806), 'again')).toBe('t-4806');
+    expect(await store.claimSendKey(k(4800), 'again')).toBe('t-4800b');
+  });
+
   it('release forgets a key only while it still names that task', async () => {
     const store = new InMemoryTaskStore();
     await store.claimSendKey(key, 't-1');

@@ -43,14 +43,60 @@ describe('TaskRuntime write queue', () => {
     expect(runtime.task?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('a burst of task events is stored with one write; the log and the listeners still get every event, in order', async () => {
+    const { runtime, order } = runtimeWithLog();
+    const deps = (runtime as unknown as { deps: { store: InMemoryTaskStore; bus: ReturnType<typeof createInMemoryTaskEventBus> } }).deps;
+    const upsert = deps.store.upsert.bind(deps.store);
+    const written: string[] = [];
+    deps.store.upsert = async (record, options) => {
+      written.push(record.task.status.state);
+      return upsert(record, options);
+    };
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
+    runtime.publishFromAgent({ taskId: 't', contextId: 'c', artifact: { artifactId: 'a', parts: [{ text: 'hi' }] } });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
+    await runtime.enqueue(() => undefined);
+    expect(written).toEqual(['TASK_STATE_COMPLETED']);
+    expect(order).toEqual(['1:task', '2:TASK_STATE_WORKING', '3:other', '4:TASK_STATE_COMPLETED']);
+    // The first event is the task as it was created, not as the burst left it.
+    const log = await deps.bus.read({ tenant: '', taskId: 't' });
+    expect(log?.events.map((e) => e.event.task?.status.state ?? e.event.statusUpdate?.status.state ?? 'artifact')).toEqual([
+      'TASK_STATE_SUBMITTED',
+      'TASK_STATE_WORKING',
+      'artifact',
+      'TASK_STATE_COMPLETED',
+    ]);
+    expect(log?.events[0]?.event.task?.artifacts).toBeUndefined();
+    // One write: every event carries its revision, which the stored task holds.
+    expect(log?.events.map((e) => e.revision)).toEqual([1, 1, 1, 1]);
+    expect(log?.events.map((e) => e.final)).toEqual([false, false, false, true]);
+    const stored = await deps.store.get({ tenant: '', taskId: 't' });
+    expect(stored?.revision).toBe(1);
+    expect(stored?.task.artifacts?.[0]?.parts).toEqual([{ text: 'hi' }]);
+    expect(runtime.task?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('a burst with an event accept refuses goes event by event: the events before it are stored, then the task FAILS', async () => {
+    const { runtime, order, errors } = runtimeWithLog();
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
+    runtime.publishFromAgent(status('another', 'TASK_STATE_COMPLETED'));
+    runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
+    await runtime.enqueue(() => undefined);
+    expect(errors).toEqual(['the agent published an event for another task']);
+    expect(order).toEqual(['1:task', '2:TASK_STATE_WORKING', '3:TASK_STATE_FAILED']);
+    expect(runtime.task?.status.state).toBe('TASK_STATE_FAILED');
+  });
+
   it('an event the store refuses ends the task FAILED; the events after it are dropped', async () => {
     const { runtime, order, errors } = runtimeWithLog();
     const store = (runtime as unknown as { deps: { store: InMemoryTaskStore } }).deps.store;
     const upsert = store.upsert.bind(store);
-    let calls = 0;
+    // Refuses the task WORKING or COMPLETED (the burst's one write too), stores it SUBMITTED or FAILED.
     store.upsert = async (record, options) => {
-      calls += 1;
-      if (calls === 2) throw new Error('store hiccup');
+      if (record.task.status.state === 'TASK_STATE_WORKING' || record.task.status.state === 'TASK_STATE_COMPLETED')
+        throw new Error('store hiccup');
       return upsert(record, options);
     };
     runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });

@@ -1,13 +1,14 @@
+import { loadavg } from 'node:os';
 import { decodeToJson, encodeFromJson, GRPC_OPERATIONS, type GrpcOperation } from '@a2aplane/a2a-grpc';
-import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { startServer } from '../lib/children.js';
 import { GRPC_SERVER_OPTIONS } from '../servers/common.js';
 import { processCpuSeconds } from '../lib/cpu.js';
+import { connectH2Grpc, type H2GrpcClient, type RequestTemplate } from '../lib/grpc-h2.js';
 import { sendMessageParams } from '../lib/fixtures.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
-// The client side decodes with a2a-grpc's codec (protobuf binary -> ProtoJSON) for both servers alike.
+// The load generator decodes every reply with a2a-grpc's codec (protobuf binary -> ProtoJSON) for every server alike.
 const SEND_OP = GRPC_OPERATIONS.get('SendMessage') as GrpcOperation;
 const STREAM_OP = GRPC_OPERATIONS.get('SendStreamingMessage') as GrpcOperation;
 type Decoded = { task?: { status?: { state?: string } }; statusUpdate?: { status?: { state?: string } } };
@@ -23,7 +24,7 @@ interface Target {
 
 /**
  * The servers of the suite. `A2A_GRPC_BASELINE=<another build's a2a-grpc dist/index.js>` adds ours
- * served by that build (over this workspace's core), measured in the same run: before/after.
+ * served by that build and the server core it depends on, measured in the same run: before/after.
  */
 function targets(): Target[] {
   const list: Target[] = [
@@ -34,7 +35,7 @@ function targets(): Target[] {
   if (baseline)
     list.push({
       id: 'ours-grpc-baseline',
-      label: 'ours, a2a-grpc of A2A_GRPC_BASELINE (before)',
+      label: 'ours, a2a-grpc and core of A2A_GRPC_BASELINE (before)',
       server: 'ours-grpc',
       args: ['--module', baseline],
     });
@@ -44,23 +45,16 @@ function targets(): Target[] {
 
 const EVENTS_PER_TASK = 100;
 const UNARY_CONCURRENCY = 32;
-const pass = (b: Buffer): Buffer => b;
+/** `a2a-version` as every A2A gRPC client sends it. */
+const METADATA = { 'a2a-version': '1.0' };
+
 /**
- * The load generator's channel, the same for every server: it shares the machine with the server
- * under test, so it leaves out what only costs it CPU (channelz bookkeeping, and the retry layer
- * that copies every request for a retry this bench never makes).
+ * The SendMessage request every call sends; its message id is patched per call (servers may
+ * answer a repeated id from their idempotency record instead of running the agent).
  */
-const CLIENT_OPTIONS = { 'grpc.enable_channelz': 0, 'grpc.enable_retries': 0 } as const;
-
-/** A fresh messageId per request, so the servers run the agent every time instead of answering a repeated send. */
-function requestBytes(): Buffer {
-  return encodeFromJson(SEND_OP.input, sendMessageParams('hello'));
-}
-
-function metadata(): Metadata {
-  const md = new Metadata();
-  md.set('a2a-version', '1.0');
-  return md;
+function requestTemplate(): RequestTemplate {
+  const placeholder = globalThis.crypto.randomUUID();
+  return { message: encodeFromJson(SEND_OP.input, sendMessageParams('hello', placeholder)), placeholder };
 }
 
 export interface GrpcUnaryRun {
@@ -70,6 +64,10 @@ export interface GrpcUnaryRun {
   invalid: number;
   callsPerSecond: number;
   cpuMicrosPerCall: number;
+  /** CPU of the bench process (the load generator) per call: it should stay well under the server's. */
+  clientCpuMicrosPerCall: number;
+  /** The machine's 1-minute load average after the run. */
+  load: number;
 }
 
 export interface GrpcStreamRun {
@@ -81,61 +79,49 @@ export interface GrpcStreamRun {
   eventsPerSecond: number;
 }
 
-/** `UNARY_CONCURRENCY` loops of back-to-back SendMessage calls on one channel; every answer must be a COMPLETED task. */
-async function driveUnary(client: Client, seconds: number): Promise<{ calls: number; invalid: number; seconds: number }> {
+/** `UNARY_CONCURRENCY` loops of back-to-back SendMessage calls on one HTTP/2 session; every answer must be status 0 and a COMPLETED task. */
+async function driveUnary(client: H2GrpcClient, seconds: number): Promise<{ calls: number; invalid: number; seconds: number }> {
   const deadline = performance.now() + seconds * 1000;
   let calls = 0;
   let invalid = 0;
   const started = performance.now();
-  const once = (): Promise<void> =>
-    new Promise((resolve) => {
-      client.makeUnaryRequest(SEND_OP.path, pass, pass, requestBytes(), metadata(), (error, response) => {
-        if (error || !response) invalid++;
-        else {
-          const decoded = decodeToJson(SEND_OP.output, response) as Decoded;
-          if (decoded.task?.status?.state === 'TASK_STATE_COMPLETED') calls++;
-          else invalid++;
-        }
-        resolve();
-      });
-    });
   const loop = async (): Promise<void> => {
-    while (performance.now() < deadline) await once();
+    while (performance.now() < deadline) {
+      const reply = await client.call(SEND_OP.path);
+      const only = reply.messages.length === 1 ? reply.messages[0] : undefined;
+      if (reply.status !== 0 || only === undefined) invalid++;
+      else if ((decodeToJson(SEND_OP.output, only) as Decoded).task?.status?.state === 'TASK_STATE_COMPLETED') calls++;
+      else invalid++;
+    }
   };
   await Promise.all(Array.from({ length: UNARY_CONCURRENCY }, loop));
   return { calls, invalid, seconds: (performance.now() - started) / 1000 };
 }
 
-/** `subscribers` loops opening SendStreamingMessage streams one after another; each must carry 100 events ending COMPLETED. */
-async function driveStreams(client: Client, subscribers: number, seconds: number): Promise<Omit<GrpcStreamRun, 'target' | 'subscribers'>> {
+/** `subscribers` loops opening SendStreamingMessage streams one after another; each must end with status 0 after 100 events, the last COMPLETED. */
+async function driveStreams(
+  client: H2GrpcClient,
+  subscribers: number,
+  seconds: number,
+): Promise<Omit<GrpcStreamRun, 'target' | 'subscribers'>> {
   const deadline = performance.now() + seconds * 1000;
   let streams = 0;
   let events = 0;
   let mismatches = 0;
   const started = performance.now();
-  const once = (): Promise<void> =>
-    new Promise((resolve) => {
-      const call = client.makeServerStreamRequest(STREAM_OP.path, pass, pass, requestBytes(), metadata());
-      let count = 0;
-      let last: Buffer | undefined;
-      call.on('data', (chunk: Buffer) => {
-        count++;
-        last = chunk;
-      });
-      call.on('error', () => {
-        mismatches++;
-        resolve();
-      });
-      call.on('end', () => {
-        streams++;
-        events += count;
-        const final = last ? (decodeToJson(STREAM_OP.output, last) as Decoded) : undefined;
-        if (count !== EVENTS_PER_TASK || final?.statusUpdate?.status?.state !== 'TASK_STATE_COMPLETED') mismatches++;
-        resolve();
-      });
-    });
   const loop = async (): Promise<void> => {
-    while (performance.now() < deadline) await once();
+    while (performance.now() < deadline) {
+      const reply = await client.call(STREAM_OP.path);
+      const last = reply.messages.at(-1);
+      if (reply.status !== 0 || last === undefined) {
+        mismatches++;
+        continue;
+      }
+      streams++;
+      events += reply.messages.length;
+      const final = decodeToJson(STREAM_OP.output, last) as Decoded;
+      if (reply.messages.length !== EVENTS_PER_TASK || final.statusUpdate?.status?.state !== 'TASK_STATE_COMPLETED') mismatches++;
+    }
   };
   await Promise.all(Array.from({ length: subscribers }, loop));
   const elapsed = (performance.now() - started) / 1000;
@@ -151,11 +137,13 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
   for (let round = 1; round <= rounds; round++) {
     for (const target of TARGETS) {
       const server = await startServer(target.server, [...target.args, '--mode', 'task']);
-      const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure(), CLIENT_OPTIONS);
+      const client = await connectH2Grpc(`127.0.0.1:${server.port}`, requestTemplate(), METADATA);
       try {
         await driveUnary(client, warmup);
         const cpuBefore = processCpuSeconds(server.process.pid);
+        const clientBefore = process.cpuUsage();
         const result = await driveUnary(client, measure);
+        const clientCpu = process.cpuUsage(clientBefore);
         const cpuAfter = processCpuSeconds(server.process.pid);
         const cpuMicrosPerCall =
           cpuBefore === undefined || cpuAfter === undefined || result.calls === 0
@@ -168,13 +156,15 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
           invalid: result.invalid,
           callsPerSecond: result.calls / result.seconds,
           cpuMicrosPerCall,
+          clientCpuMicrosPerCall: result.calls === 0 ? Number.NaN : (clientCpu.user + clientCpu.system) / result.calls,
+          load: loadavg()[0] ?? Number.NaN,
         };
         unary.push(run);
         process.stdout.write(
-          `  unary task r${round} ${target.id}: ${num(run.callsPerSecond)} calls/s, server CPU ${num(cpuMicrosPerCall)} µs/call, ${run.invalid} invalid\n`,
+          `  unary task r${round} ${target.id}: ${num(run.callsPerSecond)} calls/s, server CPU ${num(cpuMicrosPerCall)} µs/call, load generator CPU ${num(run.clientCpuMicrosPerCall)} µs/call, ${run.invalid} invalid, load ${run.load.toFixed(1)}\n`,
         );
       } finally {
-        client.close();
+        await client.close();
         await server.stop();
       }
     }
@@ -184,7 +174,7 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
   for (const subscribers of levels) {
     for (const target of TARGETS.filter((t) => t.id !== 'grpc-echo')) {
       const server = await startServer(target.server, [...target.args, '--mode', 'stream', '--events', String(EVENTS_PER_TASK)]);
-      const client = new Client(`127.0.0.1:${server.port}`, credentials.createInsecure(), CLIENT_OPTIONS);
+      const client = await connectH2Grpc(`127.0.0.1:${server.port}`, requestTemplate(), METADATA);
       try {
         await driveStreams(client, subscribers, 1);
         const result = await driveStreams(client, subscribers, measure);
@@ -193,7 +183,7 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
           `  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`,
         );
       } finally {
-        client.close();
+        await client.close();
         await server.stop();
       }
     }
@@ -206,6 +196,7 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
     t.label,
     num(med(t.id, (r) => r.callsPerSecond)),
     num(med(t.id, (r) => r.cpuMicrosPerCall)),
+    num(med(t.id, (r) => r.clientCpuMicrosPerCall)),
     String(unary.filter((r) => r.target === t.id).reduce((n, r) => n + r.invalid, 0)),
   ]);
   const withBaseline = TARGETS.some((t) => t.id === 'ours-grpc-baseline');
@@ -228,9 +219,9 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
     ? med('ours-grpc-baseline', (r) => r.cpuMicrosPerCall) / med('ours-grpc', (r) => r.cpuMicrosPerCall)
     : NaN;
   const markdown = [
-    `Unary \`SendMessage\` in task mode (submitted, working, one artifact, completed) over gRPC (plaintext, 127.0.0.1): ${UNARY_CONCURRENCY} concurrent calls on one grpc-js channel for ${measure} s after ${warmup} s warm-up, ${rounds} round(s) with a fresh server process per run (servers interleaved within a round); every answer is decoded and must be a COMPLETED task. Medians over rounds. Every server runs with the same grpc-js options (\`${JSON.stringify(GRPC_SERVER_OPTIONS)}\`); the load generator's channel has \`${JSON.stringify(CLIENT_OPTIONS)}\` for all of them.${withBaseline ? ' "before" is our server with the a2a-grpc build of `A2A_GRPC_BASELINE` (same core), measured in the same run.' : ''}`,
+    `Unary \`SendMessage\` in task mode (submitted, working, one artifact, completed) over gRPC (plaintext, 127.0.0.1): ${UNARY_CONCURRENCY} concurrent calls on one HTTP/2 connection for ${measure} s after ${warmup} s warm-up, ${rounds} round(s) with a fresh server process per run (servers interleaved within a round). The load generator is a bare \`node:http2\` gRPC client (lib/grpc-h2.ts: pre-encoded request with a fresh message id per call, \`application/grpc\`, \`te: trailers\`, \`a2a-version: 1.0\`), the same for every server, so that the server under test and not a grpc-js client sets the pace; every answer must have grpc-status 0 and decode to a COMPLETED task. Medians over rounds. Every server runs with the same grpc-js options (\`${JSON.stringify(GRPC_SERVER_OPTIONS)}\`).${withBaseline ? ' "before" is our server with the a2a-grpc build of `A2A_GRPC_BASELINE` and the server core it depends on, measured in the same run.' : ''}`,
     '',
-    table(['server', 'calls/s', 'server CPU µs/call', 'invalid'], unaryRows),
+    table(['server', 'calls/s', 'server CPU µs/call', 'load generator CPU µs/call', 'invalid'], unaryRows),
     '',
     table(
       ['ratio', 'value', 'goal'],

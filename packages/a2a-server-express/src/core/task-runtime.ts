@@ -194,6 +194,7 @@ export class TaskRuntime {
 
   private async acceptBatch(batch: AgentEvent[]): Promise<void> {
     if (this.batch === batch) this.batch = undefined;
+    if (batch.length > 1 && (await this.acceptFolded(batch))) return;
     for (const event of batch) {
       try {
         await this.accept(event);
@@ -252,11 +253,65 @@ export class TaskRuntime {
     await this.apply(response);
   }
 
-  /** Folds an event into the task, stores it, appends it to the log and fans it out. */
-  async apply(response: StreamResponse, attempt = 1): Promise<void> {
-    const previous = this.task;
+  /**
+   * A burst of plain task events (the common case: an executor publishes submitted, working, its
+   * artifacts and completed back to back) folded into one store write, then published one by one
+   * with that write's revision (a snapshot at that revision holds them all, so subscribers skip
+   * them as they skip any event their snapshot holds). Returns false, having written nothing,
+   * when the burst holds anything else (a Message, an event `accept` refuses or drops) or the store
+   * refuses the write (full, down, another replica's write): the burst then goes event by event, with
+   * `accept`'s rules and failures. One write instead of one per event: the store copies, sizes and
+   * indexes the task once per burst.
+   */
+  private async acceptFolded(batch: AgentEvent[]): Promise<boolean> {
+    if (this.invalid || this.messageResponse) return false;
+    let previous = this.task;
+    const steps: Array<{ wire: StreamResponse; final: boolean }> = [];
+    let task = previous;
+    try {
+      for (const event of batch) {
+        const response = toStreamResponse(event);
+        if (!response || response.message) return false;
+        const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
+        if (eventTaskId !== this.key.taskId || (task && isTerminalTaskState(task.status.state))) return false;
+        const next = this.fold(task, response);
+        if (!next) return false;
+        steps.push({ wire: task ? response : { task: next }, final: isFinalState(next) });
+        task = next;
+      }
+    } catch {
+      return false;
+    }
+    const written = task as Task;
+    let revision: number;
+    try {
+      revision = await this.deps.store.upsert(
+        { tenant: this.key.tenant, owner: this.owner, task: written, updatedAt: Date.now() },
+        { expectedRevision: this.revision },
+      );
+    } catch {
+      return false;
+    }
+    this.task = written;
+    this.revision = revision;
+    for (const step of steps) {
+      try {
+        await this.afterWrite(previous, step.wire, step.final, revision);
+        previous ??= written;
+      } catch (error) {
+        // As in `acceptBatch`: the task ends FAILED and the rest of the burst is dropped.
+        this.deps.onAgentError(`event processing failed: ${error instanceof Error ? error.message : 'unknown error'}`);
+        await this.failRun(error);
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** `previous` with one event folded in (`undefined`: the event changes nothing). Pure. */
+  private fold(previous: Task | undefined, response: StreamResponse): Task | undefined {
     let next = applyStreamResponse(previous, response);
-    if (!next) return;
+    if (!next) return undefined;
     if (response.task && previous) {
       next = { ...next, history: response.task.history ?? previous.history };
     }
@@ -268,7 +323,15 @@ export class TaskRuntime {
         next = { ...next, history: [this.pendingUserMessage, ...history] };
       }
     }
-    const { store, bus } = this.deps;
+    return next;
+  }
+
+  /** Folds an event into the task, stores it, appends it to the log and fans it out. */
+  async apply(response: StreamResponse, attempt = 1): Promise<void> {
+    const previous = this.task;
+    const next = this.fold(previous, response);
+    if (!next) return;
+    const { store } = this.deps;
     // Stored first: a task the store refused (too large, store down) is not what readers see.
     let revision: number;
     try {
@@ -282,13 +345,20 @@ export class TaskRuntime {
     }
     this.task = next;
     this.revision = revision;
+    // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
+    await this.afterWrite(previous, previous ? response : { task: next }, isFinalState(next), revision);
+  }
+
+  /**
+   * After the store took an event (`previous`: the task before it): the inline push config of a
+   * new task is stored, then the event goes to the log, the listeners and the push configs.
+   */
+  private async afterWrite(previous: Task | undefined, wire: StreamResponse, final: boolean, revision: number): Promise<void> {
+    const { store, bus } = this.deps;
     if (!previous && this.pendingPushConfig) {
       await store.putPushConfig(this.key, this.pendingPushConfig);
       this.pendingPushConfig = undefined;
     }
-    // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
-    const wire: StreamResponse = previous ? response : { task: next };
-    const final = isFinalState(next);
     const id = await bus.publish(this.key, { event: wire, final, revision });
     this.lastEventId = id;
     this.emit({ type: 'event', id, event: wire, final });

@@ -41,7 +41,9 @@ function copy(value: unknown, depth: number): unknown {
   if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const key of Object.keys(source)) {
+  // for-in with an own check visits what Object.keys lists, in its order, without an array per object.
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
     // An own `__proto__` key (JSON.parse makes them) would set the copy's prototype.
     if (key === '__proto__') throw NOT_PLAIN;
     counted += PROPERTY_BYTES + 2 * key.length;
