@@ -25,15 +25,18 @@ export const rpcAttributes = (method: string): Attributes => ({
   [ATTR_RPC_METHOD]: method,
 });
 
+/** The API's no-op provider: what a proxy without a delegate hands out. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
 /**
  * Whether spans of this provider (default: the global one) can record. False while it is the
  * API's proxy with no SDK behind it, whose tracers only hand out non-recording spans. Asked per
  * request, not once: an application may register its SDK after making the instrumentation (the
- * global proxy then delegates; `trace.getTracerProvider()` returns the SDK's provider itself).
+ * global proxy then delegates to it).
  */
 export function tracingLive(provider: TracerProvider | undefined): boolean {
   const current = provider ?? trace.getTracerProvider();
-  return !(current instanceof ProxyTracerProvider) || current.getDelegateTracer(INSTRUMENTATION_NAME) !== undefined;
+  return !(current instanceof ProxyTracerProvider) || current.getDelegate() !== NOOP_TRACER_PROVIDER;
 }
 
 /**
