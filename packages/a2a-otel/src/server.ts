@@ -57,6 +57,7 @@ import type {
   StageStart,
 } from './types.js';
 import {
+  contextManaged,
   createAttributeCache,
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
@@ -294,10 +295,11 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   return {
     governanceHooks,
     operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R> {
+      if (metered || traced()) return observe(request, serve, withRemoteParent(context.active(), request.auth?.headers));
+      // Nothing listens: no span, but the caller's trace (if any) becomes the active context, when there is one.
+      if (!contextManaged()) return serve();
       const active = context.active();
       const parent = withRemoteParent(active, request.auth?.headers);
-      if (metered || traced()) return observe(request, serve, parent);
-      // Nothing listens: no span, but the caller's trace (if any) becomes the active context.
       const spanContext = trace.getSpanContext(parent);
       return parent === active || spanContext === undefined || !isSpanContextValid(spanContext) ? serve() : context.with(parent, serve);
     },

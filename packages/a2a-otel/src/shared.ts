@@ -2,11 +2,14 @@ import { A2AError, isA2AMethod, parseTraceparent } from '@a2aplane/a2a-types';
 import {
   type Attributes,
   type Context,
+  context,
+  createContextKey,
   createNoopMeter,
   isSpanContextValid,
   type Meter,
   ProxyTracerProvider,
   propagation,
+  ROOT_CONTEXT,
   TraceFlags,
   type TracerProvider,
   trace,
@@ -45,6 +48,16 @@ export function tracingLive(provider: TracerProvider | undefined): boolean {
  * proxy, so instruments made on the no-op meter stay no-ops.
  */
 export const metricsLive = (meter: Meter): boolean => meter !== createNoopMeter();
+
+const PROBE = ROOT_CONTEXT.setValue(createContextKey('@a2aplane/a2a-otel probe'), true);
+const probeIsActive = (): boolean => context.active() === PROBE;
+
+/**
+ * Whether a context manager is registered: the API's no-op one runs `context.with` without making
+ * the context active, and then there is no context to carry (asked per request, as the SDK may
+ * come later; a few calls, where reading the request's headers costs a flattened copy of them).
+ */
+export const contextManaged = (): boolean => context.with(PROBE, probeIsActive);
 
 /** Per-key cache of small frozen attribute sets (metric labels), bounded so that odd keys cannot grow it. */
 export function createAttributeCache(make: (a: string, b: string) => Attributes, limit = 256): (a: string, b?: string) => Attributes {
