@@ -4,7 +4,7 @@ import type { CallAuthorization, CallAuthorizer } from './authorization.js';
 import type { BudgetAcquireRequest, BudgetLedger, BudgetTicket } from './budget.js';
 import { type TaskContext, childContext, createRootContext, readTaskContext } from './context.js';
 import type { GovernanceEvents, GovernanceStage } from './events.js';
-import { checkHooks, type GovernanceHooks, StageTrace } from './hooks.js';
+import { checkHooks, type GovernanceHooks, hooksEnabled, StageTrace } from './hooks.js';
 import type { SpendAggregator } from './lineage-ledger.js';
 import type { RecursionCheck, RecursionPolicy } from './recursion-policy.js';
 import type { PolicyAdmission, PolicyAdmitResult, TaskPolicyEngine } from './task-policy.js';
@@ -83,7 +83,7 @@ export interface GovernedTask<T extends { readonly id: string } = { readonly id:
   readonly signal: AbortSignal;
   /** The route's pick; `undefined` inbound and when the task runs in process. */
   readonly receiver: T | undefined;
-  /** The id the stage hooks carried; `undefined` when the governor has no hooks. */
+  /** The id the stage hooks carried; `undefined` when the governor has no hooks (or they were not enabled for this dispatch). */
   readonly dispatchId: string | undefined;
   /**
    * Adds tokens consumed so far: checked against the policy's `maxTokens` (past it `signal`
@@ -202,10 +202,11 @@ export class Governor {
           input = { ...input, estimatedCostUsd: estimate };
         }
       }
+      const hooks = this.hooks;
       const trace =
-        this.hooks === undefined
+        hooks === undefined || !hooksEnabled(hooks)
           ? undefined
-          : new StageTrace(this.hooks, input.caller, input.skill, input.incoming?.traceId, input.estimatedCostUsd);
+          : new StageTrace(hooks, input.caller, input.skill, input.incoming?.traceId, input.estimatedCostUsd);
       const { authorize } = this.options;
       if (authorize !== undefined) {
         const started = trace?.start('authorize');

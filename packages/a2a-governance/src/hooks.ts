@@ -32,13 +32,20 @@ export interface GovernanceStageFinish extends GovernanceStageStart {
 export interface GovernanceHooks {
   onStageStart?(stage: GovernanceStageStart): void;
   onStageFinish?(stage: GovernanceStageFinish): void;
+  /**
+   * Asked once per dispatch, before its first stage: `false` makes that dispatch call no hook (and
+   * make no id, read no clock, build no object), as if the governor had none. For an
+   * instrumentation that knows nothing would record the stages (no tracing SDK registered). A
+   * throw counts as `true`.
+   */
+  enabled?(): boolean;
 }
 
 export function checkHooks(hooks: GovernanceHooks | undefined): void {
   if (hooks === undefined) return;
   if (hooks === null || typeof hooks !== 'object')
     throw new TypeError(`expected hooks to be an object, got ${hooks === null ? 'null' : typeof hooks}`);
-  for (const name of ['onStageStart', 'onStageFinish'] as const) {
+  for (const name of ['onStageStart', 'onStageFinish', 'enabled'] as const) {
     if (hooks[name] !== undefined && typeof hooks[name] !== 'function') {
       throw new TypeError(`expected hooks.${name} to be a function, got ${typeof hooks[name]}`);
     }
@@ -77,7 +84,17 @@ class StageFinish implements GovernanceStageFinish {
   ) {}
 }
 
-/** The hook calls of one dispatch; made only when the governor has hooks. */
+/** Whether a dispatch calls its hooks (`enabled`, when given, says; a throwing one does not silence them). */
+export function hooksEnabled(hooks: GovernanceHooks): boolean {
+  if (hooks.enabled === undefined) return true;
+  try {
+    return hooks.enabled() !== false;
+  } catch {
+    return true;
+  }
+}
+
+/** The hook calls of one dispatch; made only when the governor has hooks and they are enabled. */
 export class StageTrace {
   readonly dispatchId: string = globalThis.crypto.randomUUID();
 

@@ -89,6 +89,36 @@ describe('Governor stage hooks (start/finish per stage, one dispatch id per admi
     await task.finish({});
   });
 
+  it('hooks whose enabled() says false are not called for that dispatch; a throwing enabled() does not silence them', async () => {
+    const { starts, finishes, hooks } = recorder();
+    let on = false;
+    const governor = new Governor({ selfAgentId: 'B', policy: new TaskPolicyEngine(), hooks: { ...hooks, enabled: () => on } });
+    const quiet = await governor.admit({ caller: 'A', skill: 's' });
+    await quiet.finish({});
+    expect(quiet.dispatchId).toBeUndefined();
+    expect(starts).toHaveLength(0);
+    expect(finishes).toHaveLength(0);
+    on = true;
+    const heard = await governor.admit({ caller: 'A', skill: 's' });
+    await heard.finish({});
+    expect(heard.dispatchId).toEqual(expect.any(String));
+    expect(starts.map((s) => s.stage)).toEqual(['policy']);
+
+    const broken = new Governor({
+      selfAgentId: 'B',
+      policy: new TaskPolicyEngine(),
+      hooks: {
+        ...hooks,
+        enabled: () => {
+          throw new Error('observer bug');
+        },
+      },
+    });
+    await (await broken.admit({ caller: 'A', skill: 's' })).finish({});
+    expect(starts.map((s) => s.stage)).toEqual(['policy', 'policy']);
+    expect(() => new Governor({ selfAgentId: 'B', hooks: { enabled: true as never } })).toThrow(/expected hooks.enabled to be a function/);
+  });
+
   it('without hooks there is no dispatch id; bad hooks are TypeErrors', async () => {
     const task = await new Governor({ selfAgentId: 'B' }).admit({ caller: 'A', skill: 's' });
     expect(task.dispatchId).toBeUndefined();

@@ -1,4 +1,14 @@
-import { context, type MeterProvider, metrics, type Span, SpanKind, SpanStatusCode, trace, type TracerProvider } from '@opentelemetry/api';
+import {
+  context,
+  type MeterProvider,
+  metrics,
+  type Span,
+  SpanKind,
+  type SpanOptions,
+  SpanStatusCode,
+  trace,
+  type TracerProvider,
+} from '@opentelemetry/api';
 import {
   ATTR_CONTEXT_ID,
   ATTR_ERROR_TYPE,
@@ -10,7 +20,17 @@ import {
 } from './attributes.js';
 import { createClientMetrics } from './metrics.js';
 import type { CallEnd, CallInterceptors, CallStart } from './types.js';
-import { INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION, injectContext, methodLabel, outcomeOf, rpcAttributes } from './shared.js';
+import {
+  createAttributeCache,
+  INSTRUMENTATION_NAME,
+  INSTRUMENTATION_VERSION,
+  injectContext,
+  methodLabel,
+  metricsLive,
+  outcomeOf,
+  rpcAttributes,
+  tracingLive,
+} from './shared.js';
 
 export interface ClientInstrumentationOptions {
   /** Default: the global tracer provider (a no-op until the application registers an SDK). */
@@ -43,21 +63,39 @@ function callAttributes(span: Span, call: CallStart): void {
  * Client interceptors (decision record 0027): one CLIENT span per call (a stream: until it ends),
  * a child of the active span (say, the executor run that delegates), whose context the call sends
  * as W3C `traceparent` instead of the client's fresh span id; and the client metrics. Without a
- * registered SDK the span is not valid and the headers are left as they are.
+ * registered SDK (no tracer provider, and the meter a no-op) no span is made: the active context,
+ * if it carries a trace (an incoming `traceparent` the server continued), is what the call sends.
  */
 export function createClientInterceptors(options: ClientInstrumentationOptions = {}): CallInterceptors {
   const tracer = (options.tracerProvider ?? trace).getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
-  const m = createClientMetrics((options.meterProvider ?? metrics).getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION));
+  const meter = (options.meterProvider ?? metrics).getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
+  const metered = metricsLive(meter);
+  const m = createClientMetrics(meter);
+  const callOptions = new Map<string, { name: string; options: SpanOptions }>();
+  const callOf = (method: string): { name: string; options: SpanOptions } => {
+    let found = callOptions.get(method);
+    if (found === undefined) {
+      found = { name: operationSpanName(method), options: { kind: SpanKind.CLIENT, attributes: Object.freeze(rpcAttributes(method)) } };
+      callOptions.set(method, found);
+    }
+    return found;
+  };
+  const labels = createAttributeCache((method, outcome) => ({ [ATTR_RPC_METHOD]: method, [ATTR_OUTCOME]: outcome }));
   // Keyed by the call's headers object, which the client hands to `afterCall` unchanged.
   const calls = new WeakMap<object, CallRecord>();
   return {
     beforeCall(call: CallStart) {
-      const method = methodLabel(call.method);
       const parent = context.active();
-      const span = tracer.startSpan(operationSpanName(method), { kind: SpanKind.CLIENT, attributes: rpcAttributes(method) }, parent);
+      if (!metered && !tracingLive(options.tracerProvider)) {
+        injectContext(parent, call.headers);
+        return;
+      }
+      const method = methodLabel(call.method);
+      const { name, options: spanOptions } = callOf(method);
+      const span = tracer.startSpan(name, spanOptions, parent);
       if (span.isRecording()) callAttributes(span, call);
       injectContext(trace.setSpan(parent, span), call.headers);
-      calls.set(call.headers, { span, start: performance.now(), method });
+      calls.set(call.headers, { span, start: metered ? performance.now() : 0, method });
     },
     afterCall(outcome: CallEnd) {
       const record = calls.get(outcome.headers);
@@ -65,9 +103,11 @@ export function createClientInterceptors(options: ClientInstrumentationOptions =
       calls.delete(outcome.headers);
       const { span, start, method } = record;
       const label = outcome.ok ? 'ok' : outcomeOf(outcome.error);
-      const attributes = { [ATTR_RPC_METHOD]: method, [ATTR_OUTCOME]: label };
-      m.requests.add(1, attributes);
-      m.duration.record((performance.now() - start) / 1000, attributes);
+      if (metered) {
+        const attributes = labels(method, label);
+        m.requests.add(1, attributes);
+        m.duration.record((performance.now() - start) / 1000, attributes);
+      }
       if (span.isRecording()) {
         span.setAttribute(ATTR_OUTCOME, label);
         if (!outcome.ok) {

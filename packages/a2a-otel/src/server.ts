@@ -2,10 +2,12 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   type MeterProvider,
   metrics,
   type Span,
   SpanKind,
+  type SpanOptions,
   SpanStatusCode,
   trace,
   type TracerProvider,
@@ -55,12 +57,16 @@ import type {
   StageStart,
 } from './types.js';
 import {
+  contextManaged,
+  createAttributeCache,
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
   methodLabel,
+  metricsLive,
   outcomeOf,
   rpcAttributes,
   traceIdOf,
+  tracingLive,
   withRemoteParent,
 } from './shared.js';
 
@@ -86,7 +92,8 @@ export interface ServerInstrumentationOptions {
  */
 export interface A2AServerInstrumentation {
   operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R>;
-  execution(context: ExecutionContext): ExecutionObserverLike;
+  /** `undefined` when nothing would record the run (no SDK): the core then runs the executor directly. */
+  execution(context: ExecutionContext): ExecutionObserverLike | undefined;
   traceId(): string | undefined;
   /** Pass to `new Governor({ hooks })` (and a dispatcher's `hooks`): one child span per governance stage. */
   readonly governanceHooks: StageHooks;
@@ -94,7 +101,11 @@ export interface A2AServerInstrumentation {
   onPushEvent(event: PushEvent): void;
 }
 
-const stageKey = (stage: { dispatchId: string; stage: string }): string => `${stage.dispatchId}\u0000${stage.stage}`;
+/** The open span of a dispatch's current stage (a governor runs a dispatch's stages one after another). */
+interface OpenStage {
+  readonly stage: string;
+  readonly span: Span;
+}
 
 /**
  * OpenTelemetry spans and metrics for an A2A server (decision record 0027): one SERVER span per
@@ -103,20 +114,47 @@ const stageKey = (stage: { dispatchId: string; stage: string }): string => `${st
  * docs' table. It uses the OpenTelemetry API only: without a registered SDK every span and
  * instrument is a no-op. Spans nest through the active context, so the application registers a
  * context manager (the Node SDK does; or `AsyncLocalStorageContextManager`).
+ *
+ * With nothing listening (no tracer provider behind the API, and the meter a no-op) a request
+ * costs next to nothing: no span, attribute or metric call is made; the caller's `traceparent` is
+ * still made the active context, so a root TaskContext and outbound calls continue its trace.
  */
 export function createServerInstrumentation(options: ServerInstrumentationOptions = {}): A2AServerInstrumentation {
   const tracer = (options.tracerProvider ?? trace).getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
   const meter = (options.meterProvider ?? metrics).getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
+  const metered = metricsLive(meter);
   const m = createServerMetrics(meter);
-  const agentName = options.agentName;
+  const { agentId, agentName } = options;
   const executorSpanName = agentName ? `invoke_agent ${agentName}` : 'invoke_agent';
   if (options.budget !== undefined) observeBudget(meter, options.budget);
+  /** Whether spans could record now (an SDK may be registered after this call). */
+  const traced = (): boolean => tracingLive(options.tracerProvider);
+
+  // Made once per method or label pair, not per request.
+  const operationOptions = new Map<string, { name: string; options: SpanOptions }>();
+  const operationOf = (method: string): { name: string; options: SpanOptions } => {
+    let found = operationOptions.get(method);
+    if (found === undefined) {
+      const attributes = rpcAttributes(method);
+      if (agentId !== undefined) attributes[ATTR_GEN_AI_AGENT_ID] = agentId;
+      if (agentName !== undefined) attributes[ATTR_GEN_AI_AGENT_NAME] = agentName;
+      found = { name: operationSpanName(method), options: { kind: SpanKind.SERVER, attributes: Object.freeze(attributes) } };
+      operationOptions.set(method, found);
+    }
+    return found;
+  };
+  const requestLabels = createAttributeCache((method, outcome) => ({ [ATTR_RPC_METHOD]: method, [ATTR_OUTCOME]: outcome }));
+  const refusalLabels = createAttributeCache((stage, reason) => ({ [ATTR_GOVERNANCE_STAGE]: stage, [ATTR_GOVERNANCE_REASON]: reason }));
+  const stateLabels = createAttributeCache((state) => ({ [ATTR_TASK_STATE]: state }));
+  const streamLabels = createAttributeCache((method) => ({ [ATTR_RPC_METHOD]: method }));
 
   /** Ends the operation span and records the request metrics. */
   const finish = (span: Span, method: string, start: number, outcome: string, error?: { message: string }): void => {
-    const attributes = { [ATTR_RPC_METHOD]: method, [ATTR_OUTCOME]: outcome };
-    m.requests.add(1, attributes);
-    m.duration.record((performance.now() - start) / 1000, attributes);
+    if (metered) {
+      const labels = requestLabels(method, outcome);
+      m.requests.add(1, labels);
+      m.duration.record((performance.now() - start) / 1000, labels);
+    }
     if (span.isRecording()) {
       span.setAttribute(ATTR_OUTCOME, outcome);
       if (error !== undefined) {
@@ -128,7 +166,8 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   };
 
   async function* observeStream(events: AsyncIterable<unknown>, span: Span, method: string, start: number): AsyncIterable<unknown> {
-    m.activeStreams.add(1, { [ATTR_RPC_METHOD]: method });
+    const labels = streamLabels(method);
+    if (metered) m.activeStreams.add(1, labels);
     let failure: unknown;
     try {
       yield* events;
@@ -136,16 +175,24 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       failure = error;
       throw error;
     } finally {
-      m.activeStreams.add(-1, { [ATTR_RPC_METHOD]: method });
+      if (metered) m.activeStreams.add(-1, labels);
       if (failure === undefined) finish(span, method, start, 'ok');
       else finish(span, method, start, outcomeOf(failure), { message: failure instanceof Error ? failure.message : 'stream failed' });
     }
   }
 
-  const stages = new Map<string, Span>();
+  /** Keyed by dispatch id: a governor runs one dispatch's stages one after another. */
+  const stages = new Map<string, OpenStage>();
 
   const governanceHooks: StageHooks = {
+    // Refusals are counted by onStageFinish: with metrics on, every dispatch is heard.
+    enabled: () => metered || traced(),
     onStageStart(stage: StageStart) {
+      if (!traced()) return;
+      const active = context.active();
+      // Under a span that records nothing (an unsampled trace, or no SDK), a stage span would not record either.
+      const parent = trace.getSpan(active);
+      if (parent !== undefined && !parent.isRecording() && !parent.spanContext().isRemote) return;
       const attributes: Attributes = {
         [ATTR_GOVERNANCE_STAGE]: stage.stage,
         [ATTR_GOVERNANCE_DISPATCH_ID]: stage.dispatchId,
@@ -157,19 +204,17 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       const span = tracer.startSpan(
         `a2a.governance.${stage.stage}`,
         { kind: SpanKind.INTERNAL, startTime: stage.startTime, attributes },
-        context.active(),
+        active,
       );
       // A span that records nothing needs no finish.
-      if (span.isRecording()) stages.set(stageKey(stage), span);
+      if (span.isRecording()) stages.set(stage.dispatchId, { stage: stage.stage, span });
     },
     onStageFinish(stage: StageFinish) {
-      if (stage.decision === 'rejected') {
-        m.refusals.add(1, { [ATTR_GOVERNANCE_STAGE]: stage.stage, [ATTR_GOVERNANCE_REASON]: stage.reason ?? 'unknown' });
-      }
-      const key = stageKey(stage);
-      const span = stages.get(key);
-      if (span === undefined) return;
-      stages.delete(key);
+      if (metered && stage.decision === 'rejected') m.refusals.add(1, refusalLabels(stage.stage, stage.reason ?? 'unknown'));
+      const open = stages.get(stage.dispatchId);
+      if (open === undefined || open.stage !== stage.stage) return;
+      stages.delete(stage.dispatchId);
+      const span = open.span;
       span.setAttribute(ATTR_GOVERNANCE_DECISION, stage.decision);
       if (stage.reason !== undefined) span.setAttribute(ATTR_GOVERNANCE_REASON, stage.reason);
       if (stage.decision !== 'accepted')
@@ -178,23 +223,37 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
     },
   };
 
-  function execution(requestContext: ExecutionContext): ExecutionObserverLike {
-    const span = tracer.startSpan(executorSpanName, { kind: SpanKind.INTERNAL }, context.active());
-    if (span.isRecording()) span.setAttributes(executionAttributes(requestContext, options.agentId, agentName));
-    m.activeTasks.add(1);
-    let runContext: Context | undefined;
+  function execution(requestContext: ExecutionContext): ExecutionObserverLike | undefined {
+    let span: Span | undefined;
+    if (traced()) {
+      const active = context.active();
+      const parent = trace.getSpan(active);
+      if (parent === undefined || parent.isRecording() || parent.spanContext().isRemote) {
+        span = tracer.startSpan(
+          executorSpanName,
+          { kind: SpanKind.INTERNAL, attributes: executionAttributes(requestContext, agentId, agentName) },
+          active,
+        );
+      }
+    }
+    // Nothing records this run: the core runs the executor as without instrumentation.
+    if (span === undefined && !metered) return undefined;
+    if (metered) m.activeTasks.add(1);
     return {
       run(execute) {
-        runContext ??= trace.setSpan(context.active(), span);
-        return context.with(runContext, execute);
+        if (span === undefined) return execute();
+        return context.with(trace.setSpan(context.active(), span), execute);
       },
       end(outcome: ExecutionEnd) {
-        m.activeTasks.add(-1);
         const state = outcome.task?.status.state ?? (outcome.message ? 'message' : 'none');
-        m.tasksFinished.add(1, { [ATTR_TASK_STATE]: state });
         const { tokens, usd } = outcome.usage;
-        if (usd > 0) m.spentUsd.add(usd);
-        if (tokens > 0) m.spentTokens.add(tokens);
+        if (metered) {
+          m.activeTasks.add(-1);
+          m.tasksFinished.add(1, stateLabels(state));
+          if (usd > 0) m.spentUsd.add(usd);
+          if (tokens > 0) m.spentTokens.add(tokens);
+        }
+        if (span === undefined) return;
         if (span.isRecording()) {
           span.setAttribute(ATTR_TASK_STATE, state);
           span.setAttribute(ATTR_COST_USD, usd);
@@ -211,35 +270,43 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
     };
   }
 
+  /** The traced and metered path of one request. */
+  function observe<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>, parent: Context): Promise<R> {
+    const method = methodLabel(request.method);
+    const start = metered ? performance.now() : 0;
+    const operation = operationOf(method);
+    const span = tracer.startSpan(operation.name, operation.options, parent);
+    if (request.version !== undefined && span.isRecording()) span.setAttribute(ATTR_PROTOCOL_VERSION, request.version.slice(0, 16));
+    return context.with(trace.setSpan(parent, span), serve).then(
+      (response) => {
+        // The same shape with the events observed (R is a response of that kind).
+        if (response.kind === 'stream') return { kind: 'stream', events: observeStream(response.events, span, method, start) } as R;
+        if (response.kind === 'error') finish(span, method, start, response.error.reason, response.error);
+        else finish(span, method, start, 'ok');
+        return response;
+      },
+      (error: unknown) => {
+        finish(span, method, start, outcomeOf(error), { message: 'request failed' });
+        throw error;
+      },
+    );
+  }
+
   return {
     governanceHooks,
     operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R> {
-      const method = methodLabel(request.method);
-      const start = performance.now();
-      const parent = withRemoteParent(context.active(), request.auth?.headers);
-      const span = tracer.startSpan(operationSpanName(method), { kind: SpanKind.SERVER, attributes: rpcAttributes(method) }, parent);
-      if (span.isRecording()) {
-        if (request.version !== undefined) span.setAttribute(ATTR_PROTOCOL_VERSION, request.version.slice(0, 16));
-        if (options.agentId !== undefined) span.setAttribute(ATTR_GEN_AI_AGENT_ID, options.agentId);
-        if (agentName !== undefined) span.setAttribute(ATTR_GEN_AI_AGENT_NAME, agentName);
-      }
-      return context.with(trace.setSpan(parent, span), serve).then(
-        (response) => {
-          // The same shape with the events observed (R is a response of that kind).
-          if (response.kind === 'stream') return { kind: 'stream', events: observeStream(response.events, span, method, start) } as R;
-          if (response.kind === 'error') finish(span, method, start, response.error.reason, response.error);
-          else finish(span, method, start, 'ok');
-          return response;
-        },
-        (error: unknown) => {
-          finish(span, method, start, outcomeOf(error), { message: 'request failed' });
-          throw error;
-        },
-      );
+      if (metered || traced()) return observe(request, serve, withRemoteParent(context.active(), request.auth?.headers));
+      // Nothing listens: no span, but the caller's trace (if any) becomes the active context, when there is one.
+      if (!contextManaged()) return serve();
+      const active = context.active();
+      const parent = withRemoteParent(active, request.auth?.headers);
+      const spanContext = trace.getSpanContext(parent);
+      return parent === active || spanContext === undefined || !isSpanContextValid(spanContext) ? serve() : context.with(parent, serve);
     },
     execution,
     traceId: () => traceIdOf(context.active()),
     onPushEvent(event: PushEvent) {
+      if (!metered) return;
       if (event.type === 'retrying') m.pushRetries.add(1);
       else m.pushDeliveries.add(1, { [ATTR_PUSH_OUTCOME]: event.type });
     },
@@ -264,12 +331,12 @@ function executionAttributes(requestContext: ExecutionContext, agentId: string |
     attributes[ATTR_LINEAGE_TRACE_ID] = lineage.traceId;
     attributes[ATTR_LINEAGE_DEPTH] = lineage.depth;
     attributes[ATTR_LINEAGE_ROOT_AGENT_ID] = lineage.rootAgentId;
-    attributes[ATTR_LINEAGE_VISITED_AGENTS] = [...lineage.visitedAgents];
+    // Not copied: attributes given at span start are the SDK's to copy (it does), and we never write to it.
+    attributes[ATTR_LINEAGE_VISITED_AGENTS] = lineage.visitedAgents as string[];
     if (lineage.parentTaskId !== undefined) attributes[ATTR_LINEAGE_PARENT_TASK_ID] = lineage.parentTaskId;
   }
   return attributes;
 }
-
 /** Remaining budget in the ledger's window (limit minus usage and reservations), per capped currency. */
 function observeBudget(meter: ReturnType<MeterProvider['getMeter']>, budget: BudgetView): void {
   const remaining = meter.createObservableGauge('a2a.budget.remaining', {

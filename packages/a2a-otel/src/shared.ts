@@ -1,5 +1,19 @@
 import { A2AError, isA2AMethod, parseTraceparent } from '@a2aplane/a2a-types';
-import { type Attributes, type Context, isSpanContextValid, propagation, TraceFlags, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  context,
+  createContextKey,
+  createNoopMeter,
+  isSpanContextValid,
+  type Meter,
+  ProxyTracerProvider,
+  propagation,
+  ROOT_CONTEXT,
+  TraceFlags,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
 import { ATTR_RPC_METHOD, ATTR_RPC_SERVICE, ATTR_RPC_SYSTEM, RPC_SERVICE, RPC_SYSTEM } from './attributes.js';
 
 export const INSTRUMENTATION_NAME = '@a2aplane/a2a-otel';
@@ -13,6 +27,57 @@ export const rpcAttributes = (method: string): Attributes => ({
   [ATTR_RPC_SERVICE]: RPC_SERVICE,
   [ATTR_RPC_METHOD]: method,
 });
+
+/** The API's no-op provider: what a proxy without a delegate hands out. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether spans of this provider (default: the global one) can record. False while it is the
+ * API's proxy with no SDK behind it, whose tracers only hand out non-recording spans. Asked per
+ * request, not once: an application may register its SDK after making the instrumentation (the
+ * global proxy then delegates to it).
+ */
+export function tracingLive(provider: TracerProvider | undefined): boolean {
+  const current = provider ?? trace.getTracerProvider();
+  return !(current instanceof ProxyTracerProvider) || current.getDelegate() !== NOOP_TRACER_PROVIDER;
+}
+
+/**
+ * Whether instruments of this meter record anything: false for the API's no-op meter (no meter
+ * provider registered when the instrumentation was made). Decided once: the metrics API has no
+ * proxy, so instruments made on the no-op meter stay no-ops.
+ */
+export const metricsLive = (meter: Meter): boolean => meter !== createNoopMeter();
+
+const PROBE = ROOT_CONTEXT.setValue(createContextKey('@a2aplane/a2a-otel probe'), true);
+const probeIsActive = (): boolean => context.active() === PROBE;
+
+/**
+ * Whether a context manager is registered: the API's no-op one runs `context.with` without making
+ * the context active, and then there is no context to carry (asked per request, as the SDK may
+ * come later; a few calls, where reading the request's headers costs a flattened copy of them).
+ */
+export const contextManaged = (): boolean => context.with(PROBE, probeIsActive);
+
+/** Per-key cache of small frozen attribute sets (metric labels), bounded so that odd keys cannot grow it. */
+export function createAttributeCache(make: (a: string, b: string) => Attributes, limit = 256): (a: string, b?: string) => Attributes {
+  const cache = new Map<string, Map<string, Attributes>>();
+  let size = 0;
+  return (a, b = '') => {
+    let inner = cache.get(a);
+    const hit = inner?.get(b);
+    if (hit !== undefined) return hit;
+    const made = Object.freeze(make(a, b));
+    if (size >= limit) return made;
+    if (inner === undefined) {
+      inner = new Map();
+      cache.set(a, inner);
+    }
+    inner.set(b, made);
+    size += 1;
+    return made;
+  };
+}
 
 /** A bounded outcome label: the A2A error reason, else the error's class name, else `error`. */
 export function outcomeOf(error: unknown): string {

@@ -71,6 +71,8 @@ export interface StageFinish extends StageStart {
 export interface StageHooks {
   onStageStart(stage: StageStart): void;
   onStageFinish(stage: StageFinish): void;
+  /** Asked once per dispatch: `false` (nothing would record its stages) spares the governor the hook calls. */
+  enabled(): boolean;
 }
 
 /** Structurally a budget ledger's `snapshot()` (a2a-governance `BudgetSnapshot`): the fields the gauge reads. */

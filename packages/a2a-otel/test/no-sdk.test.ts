@@ -1,6 +1,6 @@
 import { createA2AClient } from '@a2aplane/a2a-client';
 import { type AgentExecutor, createTaskUpdater, type TaskContextLike } from '@a2aplane/a2a-server-express';
-import { context } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createClientInterceptors, createServerInstrumentation } from '../src/index.js';
@@ -8,9 +8,12 @@ import { startAgent, type TestAgent, userMessage } from './helpers.js';
 
 // No SDK registered in this file: the API is a no-op (a context manager only in the last test).
 const seen: TaskContextLike[] = [];
+/** The trace of the active context each run saw (what an instrumented outbound call would continue). */
+const activeTraces: (string | undefined)[] = [];
 const executor: AgentExecutor = {
   async execute(ctx, events) {
     if (ctx.taskContext) seen.push(ctx.taskContext);
+    activeTraces.push(trace.getSpanContext(context.active())?.traceId);
     const updater = createTaskUpdater(ctx, events);
     updater.submit();
     updater.complete('done');
@@ -34,12 +37,13 @@ describe('without an OpenTelemetry SDK (decision record 0027)', () => {
     expect(seen.at(-1)).toMatchObject({ traceId, depth: 1 });
   });
 
-  it('with only a context manager (no tracer provider) a root task joins the trace of the incoming traceparent', async () => {
+  it('with only a context manager (no tracer provider) a root task and its run join the trace of the incoming traceparent', async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     onTestFinished(() => context.disable());
     const client = createA2AClient({ card: agent.card, allowInsecureLoopback: true });
     const traceId = '0af7651916cd43dd8448eb211c80319c';
     await client.sendMessage(userMessage('hi'), { headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } });
     expect(seen.at(-1)).toMatchObject({ traceId, depth: 0, rootAgentId: 'agent-n' });
+    expect(activeTraces.at(-1)).toBe(traceId);
   });
 });

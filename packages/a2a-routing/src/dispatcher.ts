@@ -56,7 +56,7 @@ export interface DispatchRequest {
   caller: string;
   /** Lineage of the delegating task (its own context, ending with `selfAgentId`). */
   context: TaskContext;
-  /** Id of the delegating task; becomes `parentTaskId` of the child context. */
+  /** Id of the delegating task; sent as the lineage's `parentTaskId`, so it becomes that of the child context. */
   parentTaskId?: string;
   /** Direct delegation to a named agent: the selector is skipped, recursion checks this agent. */
   targetAgentId?: string;
@@ -89,8 +89,9 @@ export interface DispatchResult extends ExecutionOutcome {
  * learns that the call graph, not the pool, is the problem.
  *
  * Lineage: the request carries the delegating task's context at `message.metadata.ruvector.context`
- * and the executor receives the same context, because the receiving server's governor checks it and
- * appends itself; `DispatchResult.context` is the child context the delegated task runs under.
+ * (with `parentTaskId` set to the request's, when given) and the executor receives the same context,
+ * because the receiving server's governor checks it and appends itself, keeping the parent task id;
+ * `DispatchResult.context` is the child context the delegated task runs under.
  */
 export class Dispatcher {
   private readonly options: DispatcherOptions;
@@ -202,14 +203,16 @@ export class Dispatcher {
     try {
       const executor: Executor = peer ? this.options.remoteExecutor(peer) : this.options.fallback!;
       kind = executor.kind;
+      // The wire names the delegating task: the receiver's child context (and its spans) keep it as parent.
+      const sent = input.parentTaskId === undefined ? context : { ...context, parentTaskId: input.parentTaskId };
       const message = input.request.message;
       const request: SendMessageRequest = {
         ...input.request,
-        message: { ...message, metadata: writeTaskContext(message.metadata, context) },
+        message: { ...message, metadata: writeTaskContext(message.metadata, sent) },
       };
       outcome = await executor.execute({
         request,
-        context,
+        context: sent,
         signal: governed.signal,
         ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
       });

@@ -75,8 +75,18 @@ describe('Dispatcher order (ADR-159 r3 dispatch_order, ARCHITECTURE "dispatch pi
     expect(result.context).toEqual(childContext(ROOT, { parentTaskId: 'task-1', receivingAgentId: 'agent-b' }));
     const input = executorSpy.mock.calls[0]![0];
     const read = readTaskContext(input.request.message.metadata);
-    expect(read.ok && read.context).toEqual(ROOT);
+    // The delegating task is named on the wire: the receiver's child context keeps it as parent.
+    expect(read.ok && read.context).toEqual({ ...ROOT, parentTaskId: 'task-1' });
+    expect(input.context).toEqual({ ...ROOT, parentTaskId: 'task-1' });
     expect(input.request.message.metadata?.keep).toBe('me');
+  });
+
+  it('without a parentTaskId the wire carries the delegating context as it is', async () => {
+    const { dispatch, executorSpy } = setup();
+    const parented = { ...ROOT, parentTaskId: 'grandparent' };
+    await dispatch({ context: parented });
+    const read = readTaskContext(executorSpy.mock.calls[0]![0].request.message.metadata);
+    expect(read.ok && read.context).toEqual(parented);
   });
 
   it('budget exhausted: BudgetExceededError and the selector is never called', async () => {

@@ -1,17 +1,17 @@
 // The governed server (as ours-governed) with OpenTelemetry instrumentation on: server spans,
 // governance stage hooks, executor spans and metrics. With `--sdk` the OpenTelemetry SDK is
 // registered (spans batched to an exporter that drops them, metrics aggregated for a Prometheus
-// reader); without it nothing is registered and every span and instrument is the API's no-op.
+// reader); without it nothing is registered (nor loaded) and every span and instrument is the API's no-op.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { createServerInstrumentation } from '@a2aplane/a2a-otel';
 import { InMemoryTaskStore, createA2AServer, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
 import { benchGovernance } from './bench-governor.js';
 import { parseServerArgs, serve } from './common.js';
 import { countStored, oursOptions } from './ours-agent.js';
-import { registerBenchSdk } from './otel-sdk.js';
 
 const args = parseServerArgs();
-const meterProvider = process.argv.includes('--sdk') ? registerBenchSdk() : undefined;
+// Loaded only with --sdk: the no-SDK server runs as an application without one would.
+const meterProvider = process.argv.includes('--sdk') ? (await import('./otel-sdk.js')).registerBenchSdk() : undefined;
 const store = new InMemoryTaskStore();
 const instrumentation = createServerInstrumentation({
   agentId: 'bench-ours',

@@ -30,8 +30,11 @@ export interface ExecutionObserver {
 export interface ServerInstrumentation {
   /** Wraps one request of `handle`: calls `serve` once and returns its response (a stream may be wrapped). */
   operation(request: CoreRequest, serve: () => Promise<CoreResponse>): Promise<CoreResponse>;
-  /** Called before the executor runs a task. */
-  execution(context: RequestContext): ExecutionObserver;
+  /**
+   * Called before the executor runs a task; `undefined` when nothing observes this run (the core
+   * then runs the executor as without instrumentation).
+   */
+  execution(context: RequestContext): ExecutionObserver | undefined;
   /**
    * The trace id a task without incoming lineage starts its root TaskContext on (the current span's),
    * so the TaskContext and the W3C `traceparent` carry one trace; `undefined` for a fresh one.
