@@ -43,89 +43,92 @@ function buildClasses(): { readonly [R in ErrorReason]: A2AErrorClass<R> } {
 /** Every error class by its `ErrorInfo` reason. */
 export const ERROR_CLASSES = /*#__PURE__*/ buildClasses();
 
+// A call, not a property read, so that bundlers may drop the names an application does not use.
+const classOf = <R extends ErrorReason>(reason: R): A2AErrorClass<R> => ERROR_CLASSES[reason];
+
 /** The request body is not valid JSON. */
-export const JSONParseError = ERROR_CLASSES.JSON_PARSE;
+export const JSONParseError = /*#__PURE__*/ classOf('JSON_PARSE');
 export type JSONParseError = InstanceType<typeof JSONParseError>;
 
 /** The body is JSON but not a valid JSON-RPC 2.0 request. */
-export const InvalidRequestError = ERROR_CLASSES.INVALID_REQUEST;
+export const InvalidRequestError = /*#__PURE__*/ classOf('INVALID_REQUEST');
 export type InvalidRequestError = InstanceType<typeof InvalidRequestError>;
 
 /** The method does not exist or is not available. */
-export const MethodNotFoundError = ERROR_CLASSES.METHOD_NOT_FOUND;
+export const MethodNotFoundError = /*#__PURE__*/ classOf('METHOD_NOT_FOUND');
 export type MethodNotFoundError = InstanceType<typeof MethodNotFoundError>;
 
 /** The params failed validation; `fieldViolations` lists every problem. */
-export const InvalidParamsError = ERROR_CLASSES.INVALID_PARAMS;
+export const InvalidParamsError = /*#__PURE__*/ classOf('INVALID_PARAMS');
 export type InvalidParamsError = InstanceType<typeof InvalidParamsError>;
 
 /** An internal error; the message never reveals internals. */
-export const InternalError = ERROR_CLASSES.INTERNAL;
+export const InternalError = /*#__PURE__*/ classOf('INTERNAL');
 export type InternalError = InstanceType<typeof InternalError>;
 
 /** The task does not exist or is not accessible to the caller (spec §3.3.2). */
-export const TaskNotFoundError = ERROR_CLASSES.TASK_NOT_FOUND;
+export const TaskNotFoundError = /*#__PURE__*/ classOf('TASK_NOT_FOUND');
 export type TaskNotFoundError = InstanceType<typeof TaskNotFoundError>;
 
 /** The task is in a state that cannot be canceled. */
-export const TaskNotCancelableError = ERROR_CLASSES.TASK_NOT_CANCELABLE;
+export const TaskNotCancelableError = /*#__PURE__*/ classOf('TASK_NOT_CANCELABLE');
 export type TaskNotCancelableError = InstanceType<typeof TaskNotCancelableError>;
 
 /** The agent does not support push notifications. */
-export const PushNotificationNotSupportedError = ERROR_CLASSES.PUSH_NOTIFICATION_NOT_SUPPORTED;
+export const PushNotificationNotSupportedError = /*#__PURE__*/ classOf('PUSH_NOTIFICATION_NOT_SUPPORTED');
 export type PushNotificationNotSupportedError = InstanceType<typeof PushNotificationNotSupportedError>;
 
 /** The operation, or this use of it, is not supported. */
-export const UnsupportedOperationError = ERROR_CLASSES.UNSUPPORTED_OPERATION;
+export const UnsupportedOperationError = /*#__PURE__*/ classOf('UNSUPPORTED_OPERATION');
 export type UnsupportedOperationError = InstanceType<typeof UnsupportedOperationError>;
 
 /** A media type in the request is not supported. */
-export const ContentTypeNotSupportedError = ERROR_CLASSES.CONTENT_TYPE_NOT_SUPPORTED;
+export const ContentTypeNotSupportedError = /*#__PURE__*/ classOf('CONTENT_TYPE_NOT_SUPPORTED');
 export type ContentTypeNotSupportedError = InstanceType<typeof ContentTypeNotSupportedError>;
 
 /** The agent produced a response that breaks the protocol. */
-export const InvalidAgentResponseError = ERROR_CLASSES.INVALID_AGENT_RESPONSE;
+export const InvalidAgentResponseError = /*#__PURE__*/ classOf('INVALID_AGENT_RESPONSE');
 export type InvalidAgentResponseError = InstanceType<typeof InvalidAgentResponseError>;
 
 /** The agent declares an extended card but has none configured. */
-export const ExtendedAgentCardNotConfiguredError = ERROR_CLASSES.EXTENDED_AGENT_CARD_NOT_CONFIGURED;
+export const ExtendedAgentCardNotConfiguredError = /*#__PURE__*/ classOf('EXTENDED_AGENT_CARD_NOT_CONFIGURED');
 export type ExtendedAgentCardNotConfiguredError = InstanceType<typeof ExtendedAgentCardNotConfiguredError>;
 
 /** The agent requires an extension the client did not declare. */
-export const ExtensionSupportRequiredError = ERROR_CLASSES.EXTENSION_SUPPORT_REQUIRED;
+export const ExtensionSupportRequiredError = /*#__PURE__*/ classOf('EXTENSION_SUPPORT_REQUIRED');
 export type ExtensionSupportRequiredError = InstanceType<typeof ExtensionSupportRequiredError>;
 
 /** The requested `A2A-Version` is not supported. */
-export const VersionNotSupportedError = ERROR_CLASSES.VERSION_NOT_SUPPORTED;
+export const VersionNotSupportedError = /*#__PURE__*/ classOf('VERSION_NOT_SUPPORTED');
 export type VersionNotSupportedError = InstanceType<typeof VersionNotSupportedError>;
 
 /** The global budget (spend, tokens or tasks per minute) is exhausted, or its queue is full. */
-export const BudgetExceededError = ERROR_CLASSES.BUDGET_EXCEEDED;
+export const BudgetExceededError = /*#__PURE__*/ classOf('BUDGET_EXCEEDED');
 export type BudgetExceededError = InstanceType<typeof BudgetExceededError>;
 
 /** The delegation chain is too deep or revisits an agent. */
-export const RecursionLimitError = ERROR_CLASSES.RECURSION_LIMIT;
+export const RecursionLimitError = /*#__PURE__*/ classOf('RECURSION_LIMIT');
 export type RecursionLimitError = InstanceType<typeof RecursionLimitError>;
 
 /** The task breaks the caller's task policy (skill, concurrency, cost, tokens, duration). */
-export const PolicyViolationError = ERROR_CLASSES.POLICY_VIOLATION;
+export const PolicyViolationError = /*#__PURE__*/ classOf('POLICY_VIOLATION');
 export type PolicyViolationError = InstanceType<typeof PolicyViolationError>;
 
 /** The caller sent too many requests. */
-export const RateLimitedError = ERROR_CLASSES.RATE_LIMITED;
+export const RateLimitedError = /*#__PURE__*/ classOf('RATE_LIMITED');
 export type RateLimitedError = InstanceType<typeof RateLimitedError>;
 
 /** The request has no valid credentials. */
-export const UnauthenticatedError = ERROR_CLASSES.UNAUTHENTICATED;
+export const UnauthenticatedError = /*#__PURE__*/ classOf('UNAUTHENTICATED');
 export type UnauthenticatedError = InstanceType<typeof UnauthenticatedError>;
 
 /** The caller is authenticated but not allowed to do this. */
-export const ForbiddenError = ERROR_CLASSES.FORBIDDEN;
+export const ForbiddenError = /*#__PURE__*/ classOf('FORBIDDEN');
 export type ForbiddenError = InstanceType<typeof ForbiddenError>;
 
 /**
  * A backend the server needs (a shared store or ledger, say Redis) did not answer: retry later.
  * `metadata.backend` names it and `metadata.cause` says why (never a stack or a connection string).
  */
-export const ServiceUnavailableError = ERROR_CLASSES.SERVICE_UNAVAILABLE;
+export const ServiceUnavailableError = /*#__PURE__*/ classOf('SERVICE_UNAVAILABLE');
 export type ServiceUnavailableError = InstanceType<typeof ServiceUnavailableError>;
