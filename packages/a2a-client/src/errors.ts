@@ -30,10 +30,10 @@ export interface A2ATransportErrorOptions {
 
 /** A network failure, a bad status without an A2A error body, or a response that is not valid JSON-RPC/REST. */
 export class A2ATransportError extends Error {
-  readonly status: number | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly url: string | undefined;
+  declare readonly status: number | undefined;
+  declare readonly retryable: boolean;
+  declare readonly retryAfterMs: number | undefined;
+  declare readonly url: string | undefined;
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -56,7 +56,7 @@ export class A2ATransportError extends Error {
  * the next interface.
  */
 export class CircuitOpenError extends A2ATransportError {
-  readonly origin: string;
+  declare readonly origin: string;
   constructor(origin: string) {
     super(`Circuit open for ${origin}`, { retryable: false, url: origin });
     this.name = 'CircuitOpenError';
@@ -70,7 +70,7 @@ export class CircuitOpenError extends A2ATransportError {
 
 /** The call did not complete within its `timeoutMs`. */
 export class A2ATimeoutError extends Error {
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
   constructor(timeoutMs: number, options: { cause?: unknown } = {}) {
     super(`A2A request timed out after ${timeoutMs} ms`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'A2ATimeoutError';
@@ -98,9 +98,9 @@ export type AgentCardDiscoveryFailure = 'not-found' | 'malformed' | 'http' | 'ne
 
 /** No agent card could be obtained, or the card is not usable. */
 export class AgentCardDiscoveryError extends Error {
-  readonly kind: AgentCardDiscoveryFailure;
-  readonly url: string;
-  readonly status: number | undefined;
+  declare readonly kind: AgentCardDiscoveryFailure;
+  declare readonly url: string;
+  declare readonly status: number | undefined;
   /** Field violations, for a malformed card. */
   readonly violations: readonly { field: string; description: string }[];
 
@@ -140,10 +140,10 @@ export interface CardVerificationResult {
 
 /** The agent card's signature did not verify, or an unsigned card was refused by policy. */
 export class CardSignatureInvalidError extends Error {
-  readonly status: CardVerificationStatus;
-  readonly url: string;
+  declare readonly status: CardVerificationStatus;
+  declare readonly url: string;
   /** The verifier's full result. */
-  readonly result: CardVerificationResult;
+  declare readonly result: CardVerificationResult;
   constructor(url: string, result: CardVerificationResult) {
     super(`Agent card at ${url} was rejected: signature status "${result.status}"`);
     this.name = 'CardSignatureInvalidError';
@@ -159,7 +159,7 @@ export class CardSignatureInvalidError extends Error {
 
 /** A Server-Sent Event grew past `maxEventBytes`. */
 export class SseEventTooLargeError extends Error {
-  readonly maxEventBytes: number;
+  declare readonly maxEventBytes: number;
   constructor(maxEventBytes: number) {
     super(`Server-sent event exceeds ${maxEventBytes} bytes`);
     this.name = 'SseEventTooLargeError';
@@ -173,9 +173,9 @@ export class SseEventTooLargeError extends Error {
 
 /** A stream kept dropping before the task reached a terminal or interrupted state. */
 export class StreamResumeExhaustedError extends Error {
-  readonly taskId: string | undefined;
-  readonly attempts: number;
-  readonly lastEventId: string | undefined;
+  declare readonly taskId: string | undefined;
+  declare readonly attempts: number;
+  declare readonly lastEventId: string | undefined;
   constructor(options: { taskId?: string; attempts: number; lastEventId?: string; cause?: unknown }) {
     super(
       `Stream for task ${options.taskId ?? '(unknown)'} dropped; gave up after ${options.attempts} resume attempts`,
