@@ -24,8 +24,8 @@ export const DEFAULT_COOLDOWN_MS = 30_000;
 export class CircuitBreaker {
   declare readonly failureThreshold: number;
   declare readonly cooldownMs: number;
-  private declare readonly clock: () => number;
-  private declare openedAt: number | undefined;
+  declare private readonly clock: () => number;
+  declare private openedAt: number | undefined;
   private failures = 0;
   private probeInFlight = false;
 
