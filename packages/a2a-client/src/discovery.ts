@@ -232,9 +232,7 @@ export class CardResolver {
       // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3
       // cards the translator refuses. Both load on first use: only legacy agents need them.
       const translated = support ? (await loadV03Translators(support)).agentCardFromV03(json.value) : undefined;
-      checked = validator.card(
-        translated?.success ? translated.data : (await import('./legacy-card.js')).normalizeLegacyCard(json.value),
-      );
+      checked = validator.card(translated?.success ? translated.data : (await import('./legacy-card.js')).normalizeLegacyCard(json.value));
     } else {
       checked = validator.card(json.value);
     }
