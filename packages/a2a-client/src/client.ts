@@ -282,18 +282,19 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const http: TransportContext = { fetch: options.fetch, auth: options.auth, interceptors };
   const resolver =
     options.cardResolver ??
+    // Absent options stay undefined: the resolver reads undefined as not given.
     new CardResolver({
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.headers ? { headers: options.headers } : {}),
-      ...(unaryTimeout !== undefined ? { timeoutMs: unaryTimeout } : {}),
-      ...(options.trustedKeys ? { trustedKeys: options.trustedKeys } : {}),
-      ...(options.jkuPrefixes ? { jkuPrefixes: options.jkuPrefixes } : {}),
-      ...(options.allowInsecureLoopback ? { allowInsecureLoopback: true } : {}),
-      ...(options.requireSignedCard ? { requireSignedCard: true } : {}),
-      ...(options.cardVerifier ? { cardVerifier: options.cardVerifier } : {}),
-      ...(options.unsignedCardPolicy ? { unsignedCardPolicy: options.unsignedCardPolicy } : {}),
-      ...(options.validator ? { validator: options.validator } : {}),
-      ...(options.v0_3 ? { v0_3: options.v0_3 } : {}),
+      fetch: options.fetch,
+      headers: options.headers,
+      timeoutMs: unaryTimeout,
+      trustedKeys: options.trustedKeys,
+      jkuPrefixes: options.jkuPrefixes,
+      allowInsecureLoopback: options.allowInsecureLoopback,
+      requireSignedCard: options.requireSignedCard,
+      cardVerifier: options.cardVerifier,
+      unsignedCardPolicy: options.unsignedCardPolicy,
+      validator: options.validator,
+      v0_3: options.v0_3,
     });
 
   let cardPromise: Promise<AgentCard> | undefined = options.card ? Promise.resolve(options.card) : undefined;

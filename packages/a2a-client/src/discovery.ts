@@ -9,7 +9,6 @@ import {
 } from './errors.js';
 import { type A2AValidator, structuralValidator, type Validation } from './guards.js';
 import { type FetchLike, type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
-import { normalizeLegacyCard } from './legacy-card.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
 import type { KeyResolver, PublicJwk, VerificationCache, VerificationKey } from '@a2aplane/a2a-identity/verify';
 
@@ -77,7 +76,7 @@ export interface CardResolverOptions {
   validator?: A2AValidator;
   /**
    * v0.3 support (`v0_3` from `@a2aplane/a2a-client/v0_3`): legacy cards then go through the strict
-   * a2a-types translator first. Without it they are normalized by `normalizeLegacyCard`.
+   * a2a-types translator first. Without it they are normalized by `normalizeLegacyCard` (from `/v0_3`).
    */
   v0_3?: V03Support;
 }
@@ -229,12 +228,13 @@ export class CardResolver {
     const validator = this.#options.validator ?? structuralValidator;
     const support = this.#options.v0_3;
     let checked: Validation<AgentCard>;
-    if (legacy && support) {
-      const translated = (await loadV03Translators(support)).agentCardFromV03(json.value);
-      checked = translated.success ? validator.card(translated.data) : validator.card(normalizeLegacyCard(json.value));
+    if (legacy) {
+      // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3
+      // cards the translator refuses. Both load on first use: only legacy agents need them.
+      const translated = support ? (await loadV03Translators(support)).agentCardFromV03(json.value) : undefined;
+      checked = validator.card(translated?.success ? translated.data : (await import('./legacy-card.js')).normalizeLegacyCard(json.value));
     } else {
-      // The lenient normalizer also covers v0.3 cards the strict translator would refuse.
-      checked = validator.card(legacy ? normalizeLegacyCard(json.value) : json.value);
+      checked = validator.card(json.value);
     }
     if (!checked.ok) {
       throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${checked.message}`, {

@@ -5,16 +5,30 @@
 
 import { createErrorBrand, type ErrorBrand } from '@a2aplane/a2a-types';
 
-const brand = (name: string): ErrorBrand => /*#__PURE__*/ createErrorBrand(`@a2aplane/a2a-client/${name}`);
+const brandOf = (name: string): ErrorBrand => createErrorBrand(`@a2aplane/a2a-client/${name}`);
 
-const TRANSPORT = brand('A2ATransportError');
-const TIMEOUT = brand('A2ATimeoutError');
-const ABORT = brand('A2AAbortError');
-const DISCOVERY = brand('AgentCardDiscoveryError');
-const SIGNATURE = brand('CardSignatureInvalidError');
-const SSE_TOO_LARGE = brand('SseEventTooLargeError');
-const RESUME = brand('StreamResumeExhaustedError');
-const CIRCUIT_OPEN = brand('CircuitOpenError');
+/**
+ * What the errors of this SDK share: message and cause, `name`, and the brand of every class from
+ * the one constructed up to this one (a `CircuitOpenError` is an `A2ATransportError` too), so that
+ * `X.isInstance(e)` holds across copies of the package. Each class names itself in `errorName`:
+ * bundlers rename classes, so the constructor's own name cannot be used.
+ */
+abstract class ClientError extends Error {
+  declare static readonly errorName: string;
+
+  constructor(message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    let Class = new.target as unknown as typeof ClientError;
+    this.name = Class.errorName;
+    for (; Class !== ClientError; Class = Object.getPrototypeOf(Class)) brandOf(Class.errorName).mark(this);
+  }
+
+  /** True when `value` is an error of this class (or a subclass), from any copy of this package. */
+  static isInstance<T extends abstract new (...args: never[]) => Error>(this: T, value: unknown): value is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
+    return brandOf((this as unknown as typeof ClientError).errorName).is(value);
+  }
+}
 
 export interface A2ATransportErrorOptions {
   /** HTTP status, when a response arrived. */
@@ -29,24 +43,19 @@ export interface A2ATransportErrorOptions {
 }
 
 /** A network failure, a bad status without an A2A error body, or a response that is not valid JSON-RPC/REST. */
-export class A2ATransportError extends Error {
-  readonly status: number | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | undefined;
-  readonly url: string | undefined;
+export class A2ATransportError extends ClientError {
+  static override readonly errorName: string = 'A2ATransportError';
+  declare readonly status: number | undefined;
+  declare readonly retryable: boolean;
+  declare readonly retryAfterMs: number | undefined;
+  declare readonly url: string | undefined;
 
   constructor(message: string, options: A2ATransportErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'A2ATransportError';
+    super(message, options.cause);
     this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.url = options.url;
-    TRANSPORT.mark(this);
-  }
-
-  static isInstance(value: unknown): value is A2ATransportError {
-    return TRANSPORT.is(value);
   }
 }
 
@@ -56,53 +65,42 @@ export class A2ATransportError extends Error {
  * the next interface.
  */
 export class CircuitOpenError extends A2ATransportError {
-  readonly origin: string;
+  static override readonly errorName: string = 'CircuitOpenError';
+  declare readonly origin: string;
   constructor(origin: string) {
     super(`Circuit open for ${origin}`, { retryable: false, url: origin });
-    this.name = 'CircuitOpenError';
     this.origin = origin;
-    CIRCUIT_OPEN.mark(this);
-  }
-  static override isInstance(value: unknown): value is CircuitOpenError {
-    return CIRCUIT_OPEN.is(value);
   }
 }
 
 /** The call did not complete within its `timeoutMs`. */
-export class A2ATimeoutError extends Error {
-  readonly timeoutMs: number;
+export class A2ATimeoutError extends ClientError {
+  static override readonly errorName: string = 'A2ATimeoutError';
+  declare readonly timeoutMs: number;
   constructor(timeoutMs: number, options: { cause?: unknown } = {}) {
-    super(`A2A request timed out after ${timeoutMs} ms`, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'A2ATimeoutError';
+    super(`A2A request timed out after ${timeoutMs} ms`, options.cause);
     this.timeoutMs = timeoutMs;
-    TIMEOUT.mark(this);
-  }
-  static isInstance(value: unknown): value is A2ATimeoutError {
-    return TIMEOUT.is(value);
   }
 }
 
 /** The caller aborted the call through its `signal`. */
-export class A2AAbortError extends Error {
+export class A2AAbortError extends ClientError {
+  static override readonly errorName: string = 'A2AAbortError';
   constructor(options: { cause?: unknown } = {}) {
-    super('A2A request was aborted', options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'A2AAbortError';
-    ABORT.mark(this);
-  }
-  static isInstance(value: unknown): value is A2AAbortError {
-    return ABORT.is(value);
+    super('A2A request was aborted', options.cause);
   }
 }
 
 export type AgentCardDiscoveryFailure = 'not-found' | 'malformed' | 'http' | 'network' | 'no-compatible-interface';
 
 /** No agent card could be obtained, or the card is not usable. */
-export class AgentCardDiscoveryError extends Error {
-  readonly kind: AgentCardDiscoveryFailure;
-  readonly url: string;
-  readonly status: number | undefined;
+export class AgentCardDiscoveryError extends ClientError {
+  static override readonly errorName: string = 'AgentCardDiscoveryError';
+  declare readonly kind: AgentCardDiscoveryFailure;
+  declare readonly url: string;
+  declare readonly status: number | undefined;
   /** Field violations, for a malformed card. */
-  readonly violations: readonly { field: string; description: string }[];
+  declare readonly violations: readonly { field: string; description: string }[];
 
   constructor(
     kind: AgentCardDiscoveryFailure,
@@ -110,16 +108,11 @@ export class AgentCardDiscoveryError extends Error {
     message: string,
     options: { status?: number; violations?: readonly { field: string; description: string }[]; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'AgentCardDiscoveryError';
+    super(message, options.cause);
     this.kind = kind;
     this.url = url;
     this.status = options.status;
     this.violations = options.violations ?? [];
-    DISCOVERY.mark(this);
-  }
-  static isInstance(value: unknown): value is AgentCardDiscoveryError {
-    return DISCOVERY.is(value);
   }
 }
 
@@ -139,55 +132,40 @@ export interface CardVerificationResult {
 }
 
 /** The agent card's signature did not verify, or an unsigned card was refused by policy. */
-export class CardSignatureInvalidError extends Error {
-  readonly status: CardVerificationStatus;
-  readonly url: string;
+export class CardSignatureInvalidError extends ClientError {
+  static override readonly errorName: string = 'CardSignatureInvalidError';
+  declare readonly status: CardVerificationStatus;
+  declare readonly url: string;
   /** The verifier's full result. */
-  readonly result: CardVerificationResult;
+  declare readonly result: CardVerificationResult;
   constructor(url: string, result: CardVerificationResult) {
     super(`Agent card at ${url} was rejected: signature status "${result.status}"`);
-    this.name = 'CardSignatureInvalidError';
     this.status = result.status;
     this.url = url;
     this.result = result;
-    SIGNATURE.mark(this);
-  }
-  static isInstance(value: unknown): value is CardSignatureInvalidError {
-    return SIGNATURE.is(value);
   }
 }
 
 /** A Server-Sent Event grew past `maxEventBytes`. */
-export class SseEventTooLargeError extends Error {
-  readonly maxEventBytes: number;
+export class SseEventTooLargeError extends ClientError {
+  static override readonly errorName: string = 'SseEventTooLargeError';
+  declare readonly maxEventBytes: number;
   constructor(maxEventBytes: number) {
     super(`Server-sent event exceeds ${maxEventBytes} bytes`);
-    this.name = 'SseEventTooLargeError';
     this.maxEventBytes = maxEventBytes;
-    SSE_TOO_LARGE.mark(this);
-  }
-  static isInstance(value: unknown): value is SseEventTooLargeError {
-    return SSE_TOO_LARGE.is(value);
   }
 }
 
 /** A stream kept dropping before the task reached a terminal or interrupted state. */
-export class StreamResumeExhaustedError extends Error {
-  readonly taskId: string | undefined;
-  readonly attempts: number;
-  readonly lastEventId: string | undefined;
+export class StreamResumeExhaustedError extends ClientError {
+  static override readonly errorName: string = 'StreamResumeExhaustedError';
+  declare readonly taskId: string | undefined;
+  declare readonly attempts: number;
+  declare readonly lastEventId: string | undefined;
   constructor(options: { taskId?: string; attempts: number; lastEventId?: string; cause?: unknown }) {
-    super(
-      `Stream for task ${options.taskId ?? '(unknown)'} dropped; gave up after ${options.attempts} resume attempts`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.name = 'StreamResumeExhaustedError';
+    super(`Stream for task ${options.taskId ?? '(unknown)'} dropped; gave up after ${options.attempts} resume attempts`, options.cause);
     this.taskId = options.taskId;
     this.attempts = options.attempts;
     this.lastEventId = options.lastEventId;
-    RESUME.mark(this);
-  }
-  static isInstance(value: unknown): value is StreamResumeExhaustedError {
-    return RESUME.is(value);
   }
 }

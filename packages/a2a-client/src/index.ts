@@ -46,7 +46,6 @@ export {
   type OutgoingCall,
   type OutgoingRequest,
 } from './interceptors.js';
-export { normalizeLegacyCard } from './legacy-card.js';
 export { DEFAULT_MAX_CONCURRENT_PER_ORIGIN } from './peer-limits.js';
 export {
   type ParsePushNotificationOptions,

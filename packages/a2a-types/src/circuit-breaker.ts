@@ -22,10 +22,10 @@ export const DEFAULT_COOLDOWN_MS = 30_000;
  * for another cooldown.
  */
 export class CircuitBreaker {
-  readonly failureThreshold: number;
-  readonly cooldownMs: number;
-  private readonly clock: () => number;
-  private openedAt: number | undefined;
+  declare readonly failureThreshold: number;
+  declare readonly cooldownMs: number;
+  declare private readonly clock: () => number;
+  declare private openedAt: number | undefined;
   private failures = 0;
   private probeInFlight = false;
 

@@ -3,21 +3,37 @@ import { createValidationFailure, type FieldViolation, type ParseResult } from '
 
 export type { ProtoMessageName } from './proto-names.js';
 
-type Children = Readonly<Record<string, string>>;
+/** What renaming needs of one message: `[protoName, jsonName]` of the fields whose names differ, and `[jsonName, type]` of its message-typed fields. */
+interface MessageEntry {
+  pairs: readonly (readonly [string, string])[];
+  children: readonly (readonly [string, string])[];
+}
 const MAP_PREFIX = '{}';
+const NO_FIELDS: MessageEntry = { pairs: [], children: [] };
 
 /** `messageId` -> `message_id`: protoc's JSON name undone (the generator checks it holds for every field). */
 const protoNameOf = (jsonName: string): string => jsonName.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** Per message, `[protoName, jsonName]` of the fields whose names differ; made on first use. */
-const pairsCache = new Map<string, readonly (readonly [string, string])[]>();
-function pairsOf(type: string, jsonNames: readonly string[]): readonly (readonly [string, string])[] {
-  let pairs = pairsCache.get(type);
-  if (pairs === undefined) {
-    pairs = jsonNames.map((jsonName) => [protoNameOf(jsonName), jsonName] as const);
-    pairsCache.set(type, pairs);
+/** The table, read from its string form on first use. */
+let table: Map<string, MessageEntry> | undefined;
+function entryOf(type: string): MessageEntry | undefined {
+  if (table === undefined) {
+    table = new Map();
+    for (const message of PROTO_MESSAGES.split(';')) {
+      if (message === '') continue;
+      const [name, tokens] = message.split('=') as [string, string];
+      const pairs: (readonly [string, string])[] = [];
+      const children: (readonly [string, string])[] = [];
+      for (const token of tokens.split(' ')) {
+        const [jsonName, child] = token.split(':') as [string, string | undefined];
+        // Exactly the JSON names with a capital have a different proto name.
+        if (/[A-Z]/.test(jsonName)) pairs.push([protoNameOf(jsonName), jsonName]);
+        if (child !== undefined) children.push([jsonName, child]);
+      }
+      table.set(name, { pairs, children });
+    }
   }
-  return pairs;
+  return table.get(type);
 }
 
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
@@ -50,10 +66,9 @@ function renameMapValues(type: string, value: Record<string, unknown>, path: str
 function rename(type: string, value: unknown, path: string, violations: FieldViolation[]): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return renameArray(type, value, path, violations);
-  const entry = PROTO_MESSAGES[type as ProtoMessageName] as readonly [readonly string[], Children] | undefined;
+  const entry = entryOf(type);
   if (entry === undefined) return value;
-  const [jsonNames, children] = entry;
-  const pairs = pairsOf(type, jsonNames);
+  const { pairs, children } = entry;
   const input = value as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
   // Only the proto names this message declares are looked up: camelCase input costs a few lookups, no key walk.
@@ -68,10 +83,9 @@ function rename(type: string, value: unknown, path: string, violations: FieldVio
     }
     delete out[protoName];
   }
-  for (const key in children) {
+  for (const [key, childType] of children) {
     const child = (out ?? input)[key];
     if (typeof child !== 'object' || child === null) continue;
-    const childType = children[key] as string;
     const renamed = childType.startsWith(MAP_PREFIX)
       ? renameMapValues(childType.slice(MAP_PREFIX.length), child as Record<string, unknown>, join(path, key), violations)
       : rename(childType, child, join(path, key), violations);
@@ -99,5 +113,5 @@ export function fromProtoJson(type: ProtoMessageName, value: unknown, fieldPrefi
 
 /** The proto names a message declares, `[protoName, jsonName]`: for fast paths that decline such input. */
 export function protoFieldNames(type: ProtoMessageName): readonly (readonly [string, string])[] {
-  return pairsOf(type, PROTO_MESSAGES[type][0] as readonly string[]);
+  return (entryOf(type) ?? NO_FIELDS).pairs;
 }

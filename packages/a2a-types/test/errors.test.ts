@@ -29,6 +29,7 @@ import {
   fromJsonRpcError,
   fromRestError,
 } from '../src/index.js';
+import * as exported from '../src/index.js';
 
 type ErrorClass = (new (options?: A2AErrorOptions) => A2AError) & { isInstance(value: unknown): boolean };
 
@@ -61,6 +62,23 @@ describe('error classes (spec §5.4, §9.5, §11.6)', () => {
   it('the table covers every class', () => {
     expect(TABLE.map((row) => row[4]).sort()).toEqual(Object.keys(ERROR_CODE_TABLE).sort());
     expect(Object.keys(ERROR_CLASSES).sort()).toEqual(Object.keys(ERROR_CODE_TABLE).sort());
+  });
+
+  it('each class is exported under its own name, and a subclass of it works like a declared class', () => {
+    for (const Class of Object.values(ERROR_CLASSES)) {
+      expect((exported as Record<string, unknown>)[Class.name]).toBe(Class);
+    }
+    class TaskGoneError extends TaskNotFoundError {
+      constructor() {
+        super({ message: 'gone' });
+        this.name = 'TaskGoneError';
+      }
+    }
+    const error = new TaskGoneError();
+    expect(error).toBeInstanceOf(TaskNotFoundError);
+    expect(TaskNotFoundError.isInstance(error)).toBe(true);
+    expect(TaskGoneError.reason).toBe('TASK_NOT_FOUND');
+    expect([error.code, error.message, error.name]).toEqual([-32001, 'gone', 'TaskGoneError']);
   });
 
   it.each(TABLE)('%o: code, status, reason', (Class, code, httpStatus, grpcStatus, reason) => {

@@ -38,15 +38,15 @@ export class A2AError extends Error {
   /** The reason subclasses stand for; `undefined` on the base class. */
   static readonly reason: string | undefined = undefined;
 
-  readonly reason: string;
-  readonly domain: string;
-  readonly code: number;
-  readonly httpStatus: number;
-  readonly grpcStatus: GrpcStatus;
-  readonly retryable: boolean;
-  readonly metadata: Readonly<Record<string, string>>;
-  readonly details: readonly ErrorDetail[];
-  readonly retryAfterSeconds: number | undefined;
+  declare readonly reason: string;
+  declare readonly domain: string;
+  declare readonly code: number;
+  declare readonly httpStatus: number;
+  declare readonly grpcStatus: GrpcStatus;
+  declare readonly retryable: boolean;
+  declare readonly metadata: Readonly<Record<string, string>>;
+  declare readonly details: readonly ErrorDetail[];
+  declare readonly retryAfterSeconds: number | undefined;
 
   constructor(entry: ErrorCodeEntry | ErrorReason, options: A2AErrorOptions = {}) {
     const resolved = typeof entry === 'string' ? ERROR_CODE_TABLE[entry] : entry;
