@@ -530,7 +530,7 @@ export interface HttpSignatureVerifierOptions {
   verifyEd25519?: (publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
   /** SHA-256 of a body, for its Content-Digest. Default @noble/hashes (WebCrypto past 16 KiB). */
   sha256?: (data: Uint8Array) => Uint8Array;
-  /** HMAC-SHA256, for the fast path. Default @noble/hashes. */
+  /** HMAC-SHA256, for the fast path. Default @noble/hashes. `data` is reused after the call returns: do not keep it. */
   hmacSha256?: (key: Uint8Array, data: Uint8Array) => Uint8Array;
   /**
    * The authorities (`host` or `host:port`, as in the `Host` header) this server answers to. A
@@ -564,7 +564,7 @@ function agentIdOf(key: VerificationKey): string {
   }
   return id;
 }
-const CANONICAL_DIGEST = /^sha-256=:([A-Za-z0-9+/]{43}=):$/;
+const CANONICAL_DIGEST_LENGTH = 'sha-256=::'.length + 44;
 const BODYLESS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 /**
@@ -617,7 +617,15 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   // so it is done once per caller, not per request. Only trusted callers' keys (resolveKey) and
   // accepted authorities get here; past the bound the oldest entry leaves.
   const requestKeys = new Map<string, Uint8Array>();
+  // The last caller's key is kept at hand: a server mostly hears the same few callers in a row.
+  let last: { callerId: string; authority: string; key: Uint8Array } | undefined;
   const requestKeyOf = (callerKey: VerificationKey, callerId: string, authority: string): Uint8Array => {
+    if (last !== undefined && last.callerId === callerId && last.authority === authority) return last.key;
+    const derived = cachedRequestKey(callerKey, callerId, authority);
+    last = { callerId, authority, key: derived };
+    return derived;
+  };
+  const cachedRequestKey = (callerKey: VerificationKey, callerId: string, authority: string): Uint8Array => {
     const id = `${callerId}\n${authority}`;
     let derived = requestKeys.get(id);
     if (derived === undefined) {
@@ -643,7 +651,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
         return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
       }
       const { keyid, alg, created, expires, nonce, components } = fields;
-      if (typeof keyid !== 'string' || !isAgentId(keyid))
+      if (typeof keyid !== 'string' || (!fields.profile && !isAgentId(keyid)))
         return fail('unsupported', 'keyid must be the caller AgentID (64 lowercase hex characters)');
       const fast = alg === HMAC_SIGNATURE_ALG;
       if (fast && ownKey === undefined) return fail('unsupported', 'this server does not accept hmac-sha256 signatures');
@@ -692,7 +700,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
         } catch {
           return fail('unknown-key', 'the caller key cannot agree on a request key');
         }
-        good = fields.signature.length === 32 && equalBytes(mac(requestKey, utf8.encode(fields.base)), fields.signature);
+        good = fields.signature.length === 32 && equalBytes(mac(requestKey, encodeBase(fields.base)), fields.signature);
       } else if (fields.signature.length !== 64) {
         good = false;
       } else {
@@ -721,8 +729,18 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   return { verify };
 }
 
+// The signature base as UTF-8, in a buffer reused from request to request (encodeInto costs a
+// third of encode): only for the MAC, which is synchronous and done with its input when it returns.
+let baseBytes = new Uint8Array(2048);
+function encodeBase(base: string): Uint8Array {
+  if (base.length * 3 > baseBytes.length) baseBytes = new Uint8Array(base.length * 3);
+  return baseBytes.subarray(0, utf8.encodeInto(base, baseBytes).written);
+}
+
 /** What the verifier reads of a signature, whichever reader read it. */
 interface SignatureFields {
+  /** Read by the profile's own expression, which already checked that keyid is an AgentID. */
+  profile: boolean;
   components: readonly string[];
   keyid: BareItem | undefined;
   alg: BareItem | undefined;
@@ -734,6 +752,7 @@ interface SignatureFields {
 }
 
 const fieldsOf = (parsed: ParsedHttpSignature): SignatureFields => ({
+  profile: false,
   components: parsed.components,
   keyid: parsed.params.get('keyid'),
   alg: parsed.params.get('alg'),
@@ -746,13 +765,13 @@ const fieldsOf = (parsed: ParsedHttpSignature): SignatureFields => ({
 
 // The profile exactly as createHttpRequestSigner writes it: label `a2a`, the four target components
 // and, with a body, content-digest; the parameters in its order; a base64url nonce; an AgentID as
-// keyid; one member each. Every signed request of an a2aplane caller is read by these two regular
-// expressions alone (no parameter map, no general parser); a field in any other form, or with
-// several members, goes to readHttpSignature. Both readers give the same fields (tested).
+// keyid; one member each. Every signed request of an a2aplane caller is read by this one regular
+// expression and a base64 decode (no parameter map, no general parser); a field in any other form,
+// or with several members, goes to readHttpSignature. Both readers give the same fields (tested).
 const PROFILE_INPUT = new RegExp(
   `^${HTTP_SIGNATURE_LABEL}=(\\("@method" "@authority" "@path" "@query"( "content-digest")?\\);created=(0|[1-9][0-9]{0,14});expires=(0|[1-9][0-9]{0,14});nonce="([A-Za-z0-9_-]{16,128})";alg="(ed25519|hmac-sha256)";keyid="([0-9a-f]{64})")$`,
 );
-const PROFILE_SIGNATURE = new RegExp(`^${HTTP_SIGNATURE_LABEL}=:([A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}==):$`);
+const PROFILE_SIGNATURE_PREFIX = `${HTTP_SIGNATURE_LABEL}=:`;
 const PROFILE_COMPONENTS: readonly string[] = HTTP_SIGNATURE_COMPONENTS;
 const PROFILE_COMPONENTS_WITH_DIGEST: readonly string[] = [...HTTP_SIGNATURE_COMPONENTS, 'content-digest'];
 const EMPTY_BODY = new Uint8Array(0);
@@ -764,12 +783,13 @@ function readProfile(
 ): SignatureFields | undefined {
   if (inputHeader === undefined || signatureHeader === undefined) return undefined;
   const input = PROFILE_INPUT.exec(inputHeader);
-  const signature = input ? PROFILE_SIGNATURE.exec(signatureHeader) : null;
-  if (!input || !signature) return undefined;
-  const bytes = decodeBase64(signature[1] as string);
+  if (!input || !signatureHeader.startsWith(PROFILE_SIGNATURE_PREFIX) || !signatureHeader.endsWith(':')) return undefined;
+  // decodeBase64 checks the digits: what is left between the colons must be one byte sequence.
+  const bytes = decodeBase64(signatureHeader.slice(PROFILE_SIGNATURE_PREFIX.length, -1));
   if (!bytes) return undefined;
   const components = input[2] === undefined ? PROFILE_COMPONENTS : PROFILE_COMPONENTS_WITH_DIGEST;
   return {
+    profile: true,
     components,
     created: Number(input[3]),
     expires: Number(input[4]),
@@ -801,9 +821,11 @@ function nonceKey(keyid: string, nonce: string): string {
 /** The sha-256 value of a Content-Digest field, if it has one. */
 function digestOf(field: string | undefined): Uint8Array | undefined {
   if (field === undefined) return undefined;
-  // The form our signer sends, read without the general parser.
-  const canonical = CANONICAL_DIGEST.exec(field);
-  if (canonical) return decodeBase64(canonical[1] as string);
+  // The form our signer sends (`sha-256=:<44 base64 digits>:`), read without the general parser.
+  if (field.length === CANONICAL_DIGEST_LENGTH && field.startsWith('sha-256=:') && field.endsWith(':')) {
+    const digest = decodeBase64(field.slice(9, -1));
+    if (digest?.length === 32) return digest;
+  }
   try {
     const member = parseDictionary(field).get('sha-256');
     if (!member || isInnerList(member) || !(member.value instanceof Uint8Array) || member.value.length !== 32) return undefined;

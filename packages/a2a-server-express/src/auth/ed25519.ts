@@ -64,10 +64,17 @@ const BLOCK = 64;
 const MAX_PADDED = 4096;
 const scratch = Buffer.allocUnsafe(BLOCK + MAX_PADDED);
 
+// A plain loop: Buffer#equals is a native call, dearer than comparing 32 bytes here.
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
   if (!oneShot || data.length > MAX_PADDED) return createHmac('sha256', key).update(data).digest();
   let pads = padsOf.get(key);
-  if (pads === undefined || !pads.key.equals(key)) {
+  if (pads === undefined || !sameBytes(pads.key, key)) {
     const k = key.length > BLOCK ? sha256(key) : key;
     pads = { key: Buffer.from(key), inner: Buffer.alloc(BLOCK, 0x36), outer: Buffer.alloc(BLOCK + DIGEST_BYTES, 0x5c) };
     for (let i = 0; i < k.length; i++) {
