@@ -222,30 +222,33 @@ export function encodeBase64(bytes: Uint8Array): string {
 
 /** Strict standard base64 (padding required, no whitespace); `undefined` on anything else. */
 export function decodeBase64(text: string): Uint8Array | undefined {
-  if (text.length % 4 !== 0) return undefined;
-  const out = new Uint8Array((text.length / 4) * 3);
+  const length = text.length;
+  if (length % 4 !== 0) return undefined;
+  // Padding only at the very end, at most two; an '=' anywhere else is not a base64 digit below.
+  const pad = length === 0 || text.charCodeAt(length - 1) !== 61 ? 0 : text.charCodeAt(length - 2) === 61 ? 2 : 1;
+  const out = new Uint8Array((length / 4) * 3 - pad);
+  const whole = pad === 0 ? length : length - 4;
   let o = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    let n = 0;
-    let pad = 0;
-    for (let j = 0; j < 4; j++) {
-      // Char codes, not one-character strings: this runs on every signed request.
-      const code = text.charCodeAt(i + j);
-      if (code === 61 /* = */) {
-        // Padding only at the very end, at most two.
-        if (i + 4 !== text.length || j < 2) return undefined;
-        pad++;
-        n <<= 6;
-        continue;
-      }
-      if (pad > 0) return undefined;
-      const v = code < 128 ? (B64_VALUES[code] as number) : -1;
-      if (v < 0) return undefined;
-      n = (n << 6) | v;
-    }
-    out[o++] = (n >> 16) & 0xff;
-    if (pad < 2) out[o++] = (n >> 8) & 0xff;
-    if (pad < 1) out[o++] = n & 0xff;
+  // Four digits at a time, by char code: this runs on every signed request.
+  for (let i = 0; i < whole; i += 4) {
+    const n = (digit(text, i) << 18) | (digit(text, i + 1) << 12) | (digit(text, i + 2) << 6) | digit(text, i + 3);
+    if (n < 0) return undefined;
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 0xff;
+    out[o++] = n & 0xff;
   }
-  return out.subarray(0, o);
+  if (pad > 0) {
+    const n = (digit(text, whole) << 18) | (digit(text, whole + 1) << 12) | (pad === 1 ? digit(text, whole + 2) << 6 : 0);
+    if (n < 0) return undefined;
+    out[o++] = n >> 16;
+    if (pad === 1) out[o++] = (n >> 8) & 0xff;
+  }
+  return out;
+}
+
+/** The value of the base64 digit at `index`, or a value that makes any combination negative. */
+function digit(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  // -1 << 18 and the like are negative too, and OR keeps the sign bit: one check per group.
+  return code < 128 ? (B64_VALUES[code] as number) : -1;
 }

@@ -293,6 +293,21 @@ describe('the a2aplane request-signature profile', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('the nonce cache lets expired nonces go within a second, and an expired nonce is never taken for a replay', () => {
+    let now = 0;
+    const cache = createNonceCache({ clock: () => now });
+    expect(cache.add('a', 100)).toBe(true);
+    now = 200;
+    // 'a' expired: accepted again (the cache decides by expiry, not by what is still stored).
+    expect(cache.add('a', 300)).toBe(true);
+    expect(cache.add('a', 300)).toBe(false);
+    expect(cache.add('b', 5000)).toBe(true);
+    now = 1300;
+    expect(cache.add('c', 5000)).toBe(true);
+    expect(cache.size).toBe(2); // the expired 'a' left on the first add a second after the last sweep
+    expect(cache.add('b', 6000)).toBe(false);
+  });
+
   it('createCallerKeyResolver: pinned JWKs are found by AgentID; other keys are refused', async () => {
     const resolve = createCallerKeyResolver({ keys: [exportPublicJwk(caller)] });
     expect((await resolve(callerId))?.publicKey).toEqual(caller.publicKey);
@@ -337,6 +352,42 @@ describe('the fast path: hmac-sha256 under a request key both agents derive (dec
     });
     // Plain Ed25519 callers keep working next to it.
     expect(await verifier({ ownKey: server }).verify(await signedRequest({ body }))).toMatchObject({ ok: true, alg: 'ed25519' });
+  });
+
+  it("the signer's own form and any other serialization of the same fields verify alike (the verifier reads the first without the general parser)", async () => {
+    const padded = (request: VerifiableRequest, edit: (input: string) => string = (input) => input): VerifiableRequest => {
+      const headers = request.headers as Record<string, string>;
+      // Leading whitespace is allowed and stripped: the same field, read by the general parser.
+      return {
+        ...request,
+        headers: { ...headers, 'signature-input': ` ${edit(headers['signature-input']!)}`, signature: ` ${headers.signature}` },
+      };
+    };
+    const edited = (request: VerifiableRequest, edit: (input: string) => string): VerifiableRequest => {
+      const headers = request.headers as Record<string, string>;
+      return { ...request, headers: { ...headers, 'signature-input': edit(headers['signature-input']!) } };
+    };
+    for (const options of [{ serverKey }, {}]) {
+      for (const init of [{ body }, { method: 'GET' as const, url: 'https://agent.example.com/a2a/rest/tasks?pageSize=2' }]) {
+        const request = await signedRequest(init, options);
+        const own = await verifier({ ownKey: server }).verify(request);
+        expect(own).toMatchObject({ ok: true });
+        expect(await verifier({ ownKey: server }).verify(padded(request))).toEqual(own);
+        // Changed fields are refused for the same reason either way.
+        const changes: Array<(input: string) => string> = [
+          (input) => input.replace(/keyid="([0-9a-f]+)"/, (_, id: string) => `keyid="${id.toUpperCase()}"`),
+          (input) => input.replace(/nonce="[^"]*"/, 'nonce="short"'),
+          (input) => input.replace(/created=\d+/, 'created=1800000100'),
+          (input) => input.replace(/alg="[^"]*"/, 'alg="rsa-pss-sha512"'),
+          (input) => input.replace('"@method" ', ''),
+        ];
+        for (const change of changes) {
+          const direct = await verifier({ ownKey: server }).verify(edited(request, change));
+          expect(direct.ok).toBe(false);
+          expect(await verifier({ ownKey: server }).verify(padded(request, change))).toEqual(direct);
+        }
+      }
+    }
   });
 
   it('a server without its own key refuses hmac-sha256 (unsupported)', async () => {

@@ -34,4 +34,15 @@ describe('structured fields (RFC 8941), the part RFC 9421 uses', () => {
     expect(decodeBase64('AA-_')).toBeUndefined();
     expect(decodeBase64('A===')).toBeUndefined();
   });
+
+  it('base64 decodes as Buffer does, and refuses padding anywhere but the end and characters outside the alphabet', () => {
+    for (let length = 0; length < 70; length++) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 151 + length * 7) & 0xff);
+      const text = Buffer.from(bytes).toString('base64');
+      expect(decodeBase64(text)).toEqual(bytes);
+    }
+    for (const bad of ['=AAA', 'A=AA', 'AA=A', 'AAAA=AAA', '====', 'AA==AAAA', 'AAA\u00e9', 'AA A', 'AAAAA===']) {
+      expect(decodeBase64(bad)).toBeUndefined();
+    }
+  });
 });

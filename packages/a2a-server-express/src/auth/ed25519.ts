@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash, createHmac, createPublicKey, type KeyObject, verify } from 'node:crypto';
 
 // One KeyObject per public key (by its bytes): building it costs more than a verification.
@@ -29,6 +30,65 @@ export function verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature
   }
 }
 
+// `crypto.hash` (Node 20.12+, 21.7+): a one-shot digest without a Hash object; older Node 20
+// takes createHash / createHmac. Asked for a latin1 string, not a Buffer: Node 20 validates the
+// 'buffer' encoding on a slow path that costs as much as the hash (measured).
+const oneShot = (nodeCrypto as unknown as { hash?: (algorithm: string, data: Uint8Array, encoding: 'latin1') => string }).hash;
+const DIGEST_BYTES = 32;
+
+/** Writes the 32 bytes of a latin1 digest string into `out` at `offset`. */
+function putDigest(latin1: string, out: Uint8Array, offset: number): Uint8Array {
+  for (let i = 0; i < DIGEST_BYTES; i++) out[offset + i] = latin1.charCodeAt(i);
+  return out;
+}
+
+function sha256(data: Uint8Array): Uint8Array {
+  return oneShot
+    ? putDigest(oneShot('sha256', data, 'latin1'), new Uint8Array(DIGEST_BYTES), 0)
+    : createHash('sha256').update(data).digest();
+}
+
+/** A key's HMAC pads (RFC 2104): K xor ipad, and K xor opad followed by room for the inner digest. */
+interface Pads {
+  key: Buffer;
+  inner: Buffer;
+  outer: Buffer;
+}
+// By key object (the verifier hands out one Uint8Array per caller), checked against a copy of the
+// key's bytes: a caller that reuses one buffer for several keys still gets each key's MAC.
+const padsOf = new WeakMap<Uint8Array, Pads>();
+const BLOCK = 64;
+// HMAC-SHA256 as two one-shot SHA-256 of the precomputed pads, for signature bases (a few hundred
+// bytes): OpenSSL 3 sets up a MAC context on every createHmac, which costs the server more than
+// the two hashes. Larger messages, or a Node without crypto.hash, take createHmac.
+const MAX_PADDED = 4096;
+const scratch = Buffer.allocUnsafe(BLOCK + MAX_PADDED);
+
+// A plain loop: Buffer#equals is a native call, dearer than comparing 32 bytes here.
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
+  if (!oneShot || data.length > MAX_PADDED) return createHmac('sha256', key).update(data).digest();
+  let pads = padsOf.get(key);
+  if (pads === undefined || !sameBytes(pads.key, key)) {
+    const k = key.length > BLOCK ? sha256(key) : key;
+    pads = { key: Buffer.from(key), inner: Buffer.alloc(BLOCK, 0x36), outer: Buffer.alloc(BLOCK + DIGEST_BYTES, 0x5c) };
+    for (let i = 0; i < k.length; i++) {
+      pads.inner[i] = 0x36 ^ (k[i] as number);
+      pads.outer[i] = 0x5c ^ (k[i] as number);
+    }
+    padsOf.set(key, pads);
+  }
+  pads.inner.copy(scratch, 0);
+  scratch.set(data, BLOCK);
+  putDigest(oneShot('sha256', scratch.subarray(0, BLOCK + data.length), 'latin1'), pads.outer, BLOCK);
+  return putDigest(oneShot('sha256', pads.outer, 'latin1'), new Uint8Array(DIGEST_BYTES), 0);
+}
+
 /**
  * The request-signature primitives on node:crypto, named as a2a-identity's
  * `createHttpSignatureVerifier` options take them: `createHttpSignatureVerifier({ resolveKey,
@@ -39,8 +99,4 @@ export const nodeSignatureCrypto: {
   verifyEd25519(publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array): boolean;
   sha256(data: Uint8Array): Uint8Array;
   hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array;
-} = Object.freeze({
-  verifyEd25519,
-  sha256: (data: Uint8Array): Uint8Array => createHash('sha256').update(data).digest(),
-  hmacSha256: (key: Uint8Array, data: Uint8Array): Uint8Array => createHmac('sha256', key).update(data).digest(),
-});
+} = Object.freeze({ verifyEd25519, sha256, hmacSha256 });

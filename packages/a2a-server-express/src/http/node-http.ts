@@ -148,8 +148,13 @@ const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 const EXTENSIONS_HEADER = A2A_EXTENSIONS_HEADER.toLowerCase();
 
 function flatHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  // for...in, not Object.entries: no pair arrays per header (an authenticator reads this per request).
   const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(',') : value;
+  const headers = req.headers;
+  for (const name in headers) {
+    const value = headers[name];
+    out[name] = Array.isArray(value) ? value.join(',') : value;
+  }
   return out;
 }
 
