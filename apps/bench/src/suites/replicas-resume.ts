@@ -156,6 +156,15 @@ const isFinalFrame = (result: Json): boolean => {
   return state === 'TASK_STATE_COMPLETED' || state === 'TASK_STATE_FAILED' || state === 'TASK_STATE_CANCELED';
 };
 
+/** Reads frames into `into` until it holds `count` (or the stream ends), leaving the stream open. */
+async function readInto(stream: AsyncGenerator<Frame>, into: Frame[], count: number): Promise<void> {
+  while (into.length < count) {
+    const next = await stream.next();
+    if (next.done) return;
+    into.push(next.value);
+  }
+}
+
 interface TrialOutcome {
   /** Events in the task's log when the kill happened (all of them for a subscriber kill: the task completes). */
   expected: number;
@@ -178,7 +187,6 @@ interface TrialOutcome {
 async function trial(kind: Kind, pool: ReplicaPool, bus: TaskEventBus): Promise<TrialOutcome> {
   const picked = await pool.take(kind === 'subscriber' ? 3 : 2);
   const runner = picked[0] as Replica;
-  const victim = kind === 'subscriber' ? (picked[1] as Replica) : runner;
   const resumeOn = picked.at(-1) as Replica;
   const deadline = AbortSignal.timeout(TRIAL_TIMEOUT_MS);
   const k = 2 + Math.floor(Math.random() * (CHUNKS - 2));
@@ -200,32 +208,34 @@ async function trial(kind: Kind, pool: ReplicaPool, bus: TaskEventBus): Promise<
     {},
     AbortSignal.any([started.signal, deadline]),
   );
-  for await (const frame of frames(first)) {
-    delivered.push(frame);
-    if (delivered.length >= (kind === 'subscriber' ? 1 : k)) break;
-  }
+  const fromRunner = frames(first);
+  await readInto(fromRunner, delivered, kind === 'subscriber' ? 1 : k);
+  // A runner kill lands while its stream is open; for a subscriber kill the client drops this connection.
+  if (kind === 'runner') await pool.kill(runner);
   started.abort();
+  await fromRunner.return(undefined);
   const taskId = taskIdOf(delivered[0]?.result ?? {});
   const key = { tenant: '', taskId };
 
   if (kind === 'subscriber') {
     // The connection to the runner dropped; the load balancer sends the client to S.
+    const subscriberReplica = picked[1] as Replica;
     const onVictim = new AbortController();
     const moved = await call(
-      victim.url,
+      subscriberReplica.url,
       'SubscribeToTask',
       { id: taskId },
       { 'Last-Event-ID': lastId() },
       AbortSignal.any([onVictim.signal, deadline]),
     );
     if (moved.status !== 200) throw new Error(`SubscribeToTask on S answered ${moved.status}`);
-    for await (const frame of frames(moved)) {
-      delivered.push(frame);
-      if (delivered.length >= k) break;
-    }
+    const fromVictim = frames(moved);
+    await readInto(fromVictim, delivered, k);
+    // Killed while its stream is open.
+    await pool.kill(subscriberReplica);
     onVictim.abort();
+    await fromVictim.return(undefined);
   }
-  await pool.kill(victim);
   // What the task really emitted before the kill: its log in Redis.
   const beforeKill = (await bus.read(key))?.events ?? [];
 
