@@ -103,7 +103,12 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     new Promise((resolve, reject) => {
       const child = fork(replicaEntry, [], {
         execArgv: ['--conditions=@a2aplane/source', '--import', 'tsx'],
-        env: { ...process.env, REPLICA_ID: id, CLUSTER_PREFIX: prefix, REDIS_URL: redisUrl, CLUSTER_MAX_USD: String(maxUsdPerMinute),
+        env: {
+          ...process.env,
+          REPLICA_ID: id,
+          CLUSTER_PREFIX: prefix,
+          REDIS_URL: redisUrl,
+          CLUSTER_MAX_USD: String(maxUsdPerMinute),
           CLUSTER_MAX_DEPTH: String(maxCallDepth),
         },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
