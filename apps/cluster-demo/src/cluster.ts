@@ -2,14 +2,17 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseServerSentEvents } from '@a2aplane/a2a-client';
-import { createRedisConnection } from '@a2aplane/a2a-redis';
+import { createRedisBudgetLedger, createRedisConnection } from '@a2aplane/a2a-redis';
+import { TREE_NODE_USD, type TreeNode } from './tree.js';
 
 type Json = Record<string, unknown>;
 
 export interface ClusterOptions {
   redisUrl?: string;
-  /** The shared budget of the tree part, USD per minute. */
+  /** The shared budget of the tree part, USD per minute (every replica's governor enforces it on one Redis ledger). Default 2. */
   maxUsdPerMinute?: number;
+  /** The recursion guard of every replica's governor: a task at this depth runs, one deeper is refused. Default 8. */
+  maxCallDepth?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -22,10 +25,17 @@ export interface ClusterReport {
     levels: number;
     maxCallDepth: number;
     maxUsdPerMinute: number;
+    /** Tree tasks that ran (the nodes the governors admitted). */
     tasks: number;
+    /** What the shared ledger in Redis metered in its window: the spend of every replica together. */
     spendUsd: number;
     byReplica: Record<string, number>;
+    /** Refused delegations by the governor's reason. */
     rejected: Record<string, number>;
+    /** Depth of the deepest task that ran. */
+    deepest: number;
+    /** Depths at which the governors refused with RECURSION_LIMIT. */
+    recursionRefusedAt: number[];
     passed: boolean;
   };
 }
@@ -83,6 +93,7 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
   const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const prefix = `cluster-demo:${randomUUID()}:`;
   const maxUsdPerMinute = options.maxUsdPerMinute ?? 2;
+  const maxCallDepth = options.maxCallDepth ?? 8;
   const progress = options.onProgress ?? (() => {});
   const replicas = new Map<string, Replica>();
   const admin = createRedisConnection({ url: redisUrl });
@@ -92,7 +103,14 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     new Promise((resolve, reject) => {
       const child = fork(replicaEntry, [], {
         execArgv: ['--conditions=@a2aplane/source', '--import', 'tsx'],
-        env: { ...process.env, REPLICA_ID: id, CLUSTER_PREFIX: prefix, REDIS_URL: redisUrl, CLUSTER_MAX_USD: String(maxUsdPerMinute) },
+        env: {
+          ...process.env,
+          REPLICA_ID: id,
+          CLUSTER_PREFIX: prefix,
+          REDIS_URL: redisUrl,
+          CLUSTER_MAX_USD: String(maxUsdPerMinute),
+          CLUSTER_MAX_DEPTH: String(maxCallDepth),
+        },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       child.once('exit', (code) => reject(new Error(`${id} exited with ${code} before it was ready`)));
@@ -119,7 +137,7 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     let readOnOther = 0;
     for (let i = 0; i < 30; i++) {
       const target = all[i % 3] as Replica;
-      const sent = await rpc(target.url, 'SendMessage', { message: message('hello', { skill: 'echo' }) });
+      const sent = await rpc(target.url, 'SendMessage', { message: message('hello', { skillId: 'echo' }) });
       const task = (sent.result as { task: { id: string; artifacts: { parts: { text: string }[] }[] } }).task;
       const by = task.artifacts[0]?.parts[0]?.text ?? '?';
       servedBy[by] = (servedBy[by] ?? 0) + 1;
@@ -138,7 +156,7 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     progress('part 2: a stream read on replica-1; replica-1 is killed mid-stream; the client resumes on replica-2');
     const count = 30;
     const launched = await rpc(r3.url, 'SendMessage', {
-      message: message('stream', { skill: 'chunks', count, everyMs: 40 }),
+      message: message('stream', { skillId: 'chunks', count, everyMs: 40 }),
       configuration: { returnImmediately: true },
     });
     const taskId = (launched.result as { task: { id: string } }).task.id;
@@ -182,7 +200,7 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     // 3. A cancel sent to replica 3 stops the executor running on replica 2.
     progress('part 3: a long task runs on replica-2; CancelTask is sent to replica-3');
     const long = await rpc(r2.url, 'SendMessage', {
-      message: message('long', { skill: 'chunks', count: 400, everyMs: 25 }),
+      message: message('long', { skillId: 'chunks', count: 400, everyMs: 25 }),
       configuration: { returnImmediately: true },
     });
     const longId = (long.result as { task: { id: string } }).task.id;
@@ -197,27 +215,43 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     }
     const cancel = { state, abortedOn, ranOn: r2.id, canceledVia: r3.id, passed: state === 'TASK_STATE_CANCELED' && abortedOn === r2.id };
 
-    // 4. ADR-159 acceptance test 3 over the replicas (replica-1 restarted), one budget in Redis.
-    progress('part 4: replica-1 restarts; a 10-level binary delegation tree spreads over the replicas on one shared budget');
+    // 4. ADR-159 acceptance test 3 over the replicas (replica-1 restarted): every replica's governor
+    // admits on one Redis ledger and refuses past the depth limit; the tree only reports what happened.
+    progress('part 4: replica-1 restarts; a 10-level binary delegation tree spreads over the replicas, governed on one shared budget');
     await start('replica-1');
     sharePeers();
     const levels = 10;
-    const maxCallDepth = 8;
-    const root = await rpc(r2.url, 'SendMessage', { message: message('plan', { skill: 'tree', depth: 0, levels, traceId: randomUUID() }) });
-    type Node = { replica: string; depth: number; outcome: string; reason?: string; children: Node[] };
-    const node = (root.result as { task: { artifacts: { parts: { data: { node: Node } }[] }[] } }).task.artifacts[0]?.parts[0]?.data.node;
+    const root = await rpc(r2.url, 'SendMessage', { message: message('plan', { skillId: 'tree', levels }) });
+    const node = (root.result as { task?: { artifacts?: { parts: { data?: { node?: TreeNode } }[] }[] } } | undefined)?.task?.artifacts?.[0]
+      ?.parts[0]?.data?.node;
+    if (node === undefined) throw new Error(`the tree's root returned no tree: ${JSON.stringify(root.error ?? root.result)}`);
     const byReplica: Record<string, number> = {};
     const rejected: Record<string, number> = {};
+    const recursionDepths = new Set<number>();
     let tasks = 0;
-    const visit = (n: Node): void => {
+    let deepest = 0;
+    const visit = (n: TreeNode): void => {
       if (n.outcome === 'done') {
         tasks += 1;
+        deepest = Math.max(deepest, n.depth);
         byReplica[n.replica] = (byReplica[n.replica] ?? 0) + 1;
-      } else rejected[n.reason ?? '?'] = (rejected[n.reason ?? '?'] ?? 0) + 1;
+      } else {
+        rejected[n.reason ?? '?'] = (rejected[n.reason ?? '?'] ?? 0) + 1;
+        if (n.reason === 'RECURSION_LIMIT') recursionDepths.add(n.depth);
+      }
       n.children.forEach(visit);
     };
-    if (node) visit(node);
-    const spendUsd = Math.round(tasks * 0.01 * 100) / 100;
+    visit(node);
+    // The spend of all replicas, as the shared ledger metered it (each task is metered as it ends, just after its answer).
+    const ledger = createRedisBudgetLedger({ client: admin, keyPrefix: prefix, maxUsdPerMinute });
+    let window = await ledger.refresh();
+    for (let i = 0; i < 100 && window.inFlight > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      window = await ledger.refresh();
+    }
+    ledger.close();
+    const spendUsd = Math.round((window.window?.usd ?? 0) * 1e9) / 1e9;
+    const recursionRefusedAt = [...recursionDepths].sort((a, b) => a - b);
     const tree = {
       levels,
       maxCallDepth,
@@ -226,7 +260,15 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
       spendUsd,
       byReplica,
       rejected,
-      passed: spendUsd <= maxUsdPerMinute && (rejected.BUDGET_EXCEEDED ?? 0) > 0 && Object.keys(byReplica).length === 3,
+      deepest,
+      recursionRefusedAt,
+      passed:
+        spendUsd <= maxUsdPerMinute &&
+        Math.abs(spendUsd - tasks * TREE_NODE_USD) < 1e-9 &&
+        (rejected.BUDGET_EXCEEDED ?? 0) > 0 &&
+        deepest === maxCallDepth &&
+        recursionRefusedAt.join() === String(maxCallDepth + 1) &&
+        Object.keys(byReplica).length === 3,
     };
     return { passed: spread.passed && resume.passed && cancel.passed && tree.passed, spread, resume, cancel, tree };
   } finally {

@@ -17,7 +17,7 @@ try {
     `${mark(report.cancel.passed)}  cancel: sent to ${report.cancel.canceledVia}, task ${report.cancel.state}, executor aborted on ${report.cancel.abortedOn ?? 'none'}`,
   );
   console.log(
-    `${mark(report.tree.passed)}  budget: ${report.tree.tasks} tasks of a ${report.tree.levels}-level tree on ${JSON.stringify(report.tree.byReplica)}; spend $${report.tree.spendUsd.toFixed(2)} of $${report.tree.maxUsdPerMinute.toFixed(2)}; rejected ${JSON.stringify(report.tree.rejected)}`,
+    `${mark(report.tree.passed)}  budget: ${report.tree.tasks} tasks of a ${report.tree.levels}-level tree on ${JSON.stringify(report.tree.byReplica)}; spend $${report.tree.spendUsd.toFixed(2)} of $${report.tree.maxUsdPerMinute.toFixed(2)} (shared ledger); governors refused ${JSON.stringify(report.tree.rejected)}; deepest task at depth ${report.tree.deepest}, RECURSION_LIMIT at depth ${report.tree.recursionRefusedAt.join(', ') || 'none'} (maxCallDepth ${report.tree.maxCallDepth})`,
   );
   process.exitCode = report.passed ? 0 : 1;
 } catch (error) {

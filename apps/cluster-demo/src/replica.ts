@@ -1,8 +1,16 @@
 // One replica of the cluster agent: a child process the demo forks (and kills). Everything it
-// knows about tasks lives in Redis; it tells its parent its URL over IPC.
+// knows about tasks, budgets and concurrency lives in Redis; it tells its parent its URL over IPC.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRedisBudgetLedger, createRedisConnection, createRedisTaskEventBus, createRedisTaskStore } from '@a2aplane/a2a-redis';
+import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
+import { Governor, RecursionPolicy, TaskPolicyEngine } from '@a2aplane/a2a-governance';
+import {
+  createRedisBudgetLedger,
+  createRedisConcurrencySlots,
+  createRedisConnection,
+  createRedisTaskEventBus,
+  createRedisTaskStore,
+} from '@a2aplane/a2a-redis';
 import {
   type AgentExecutor,
   createA2AServer,
@@ -10,52 +18,52 @@ import {
   createNodeHttpHandler,
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
-import { BudgetExceededError } from '@a2aplane/a2a-types';
+import { A2AError } from '@a2aplane/a2a-types';
+import { AGENT_ID, TREE_NODE_USD, type TreeNode } from './tree.js';
 
 const replica = process.env.REPLICA_ID ?? 'replica';
 const keyPrefix = process.env.CLUSTER_PREFIX ?? 'cluster-demo:';
-const peers = (): string[] => (process.env.CLUSTER_PEERS ?? '').split(',').filter(Boolean);
 const maxUsdPerMinute = Number(process.env.CLUSTER_MAX_USD ?? '2');
 const maxCallDepth = Number(process.env.CLUSTER_MAX_DEPTH ?? '8');
 const client = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', name: `cluster-${replica}` });
 await client.connect();
-const ledger = createRedisBudgetLedger({ client, keyPrefix, maxUsdPerMinute });
 
-/** A delegation node as the tree skill reports it. */
-interface TreeNode {
-  replica: string;
-  depth: number;
-  outcome: 'done' | 'rejected';
-  reason?: string;
-  children: TreeNode[];
-}
+// The replicas are one agent: one AgentID, and one budget, one set of concurrency slots in Redis.
+// The tree is that agent delegating to itself through its replicas, so it is allowlisted for
+// revisits and the depth limit is what stops the recursion.
+const budget = createRedisBudgetLedger({ client, keyPrefix, maxUsdPerMinute });
+const slots = createRedisConcurrencySlots({ client, keyPrefix });
+const governor = new Governor({
+  selfAgentId: AGENT_ID,
+  budget,
+  recursion: new RecursionPolicy({ maxCallDepth, revisitAllowlist: [AGENT_ID] }),
+  // A task may cost at most a tree node's $0.01; a caller runs at most 16 tasks of a skill at once, over all replicas.
+  policy: new TaskPolicyEngine({ default: { maxCostUsd: TREE_NODE_USD, maxConcurrency: 16 }, slots }),
+  estimateCost: ({ skill }) => (skill === 'tree' ? TREE_NODE_USD : undefined),
+});
 
+let peers: string[] = [];
+const clients = new Map<string, A2AClient>();
 let peerCursor = Math.floor(Math.random() * 3);
-/** Sends a blocking SendMessage to the next replica (round robin over the cluster) and returns its task. */
-async function delegate(text: string, metadata: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const list = peers();
-  const url = list[peerCursor++ % list.length] as string;
-  const response = await fetch(`${url}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], metadata } },
-    }),
-  });
-  return (await response.json()) as Record<string, unknown>;
+/** The next replica, round robin, through the A2A client (one per peer). */
+function nextPeer(): A2AClient {
+  const url = peers[peerCursor++ % peers.length] as string;
+  let peer = clients.get(url);
+  if (peer === undefined) {
+    // A whole subtree answers one blocking call: allow it time. Loopback peers are this demo's own replicas.
+    peer = createA2AClient({ baseUrl: url, allowInsecureLoopback: true, timeoutMs: 120_000, retry: { retries: 0 } });
+    clients.set(url, peer);
+  }
+  return peer;
 }
 
 const executor: AgentExecutor = {
   async execute(context, events) {
     const t = createTaskUpdater(context, events);
     const meta = (context.message.metadata ?? {}) as Record<string, unknown>;
-    const skill = String(meta.skill ?? 'echo');
     t.submit();
     t.startWork();
-    if (skill === 'chunks') {
+    if (context.skillId === 'chunks') {
       // Streams `count` chunks, one every `everyMs`; a cancel aborts the signal.
       const count = Number(meta.count ?? 20);
       for (let i = 0; i < count; i++) {
@@ -69,38 +77,35 @@ const executor: AgentExecutor = {
       t.complete();
       return;
     }
-    if (skill === 'tree') {
-      // ADR-159 test 3 over replicas: pay for this node on the shared ledger, then delegate two
-      // children (to the next replicas) until the depth limit; the budget cuts the rest.
-      const depth = Number(meta.depth ?? 0);
+    if (context.skillId === 'tree') {
+      // ADR-159 test 3 over replicas: this node's work costs $0.01 (metered by the governor when the
+      // task ends), then it delegates two children, one after another, each to the next replica
+      // with its own lineage; the receiving replica's governor refuses past the budget or the depth.
+      const lineage = context.taskContext;
+      const depth = lineage?.depth ?? 0;
       const node: TreeNode = { replica, depth, outcome: 'done', children: [] };
-      try {
-        const ticket = await ledger.acquire({ caller: 'cluster-demo', estimatedUsd: 0.01 });
-        await ledger.meter(ticket, { usd: 0.01, traceId: String(meta.traceId ?? '') });
-      } catch (error) {
-        node.outcome = 'rejected';
-        node.reason = BudgetExceededError.isInstance(error) ? 'BUDGET_EXCEEDED' : 'ERROR';
-      }
       const levels = Number(meta.levels ?? 10);
-      if (node.outcome === 'done' && depth + 1 < levels) {
-        node.children = await Promise.all(
-          [0, 1].map(async () => {
-            if (depth + 1 > maxCallDepth)
-              return { replica: '-', depth: depth + 1, outcome: 'rejected' as const, reason: 'RECURSION_LIMIT', children: [] };
-            const reply = await delegate('subtask', { ...meta, depth: depth + 1 });
-            const task = (reply.result as { task?: { artifacts?: { parts: { data?: { node: TreeNode } }[] }[] } } | undefined)?.task;
-            return (
-              task?.artifacts?.[0]?.parts[0]?.data?.node ?? {
-                replica: '?',
-                depth: depth + 1,
-                outcome: 'rejected' as const,
-                reason: 'ERROR',
-                children: [],
-              }
-            );
-          }),
-        );
+      for (let i = 0; i < 2 && lineage !== undefined && depth + 1 < levels && !context.signal.aborted; i++) {
+        try {
+          const reply = await nextPeer().sendMessage(
+            {
+              message: {
+                messageId: globalThis.crypto.randomUUID(),
+                role: 'ROLE_USER',
+                parts: [{ text: `subtask ${i + 1}` }],
+                metadata: { skillId: 'tree', levels },
+              },
+            },
+            { context: { ...lineage, parentTaskId: context.taskId }, signal: context.signal },
+          );
+          const child = reply.task?.artifacts?.find((a) => a.artifactId === 'tree')?.parts[0]?.data as { node?: TreeNode } | undefined;
+          node.children.push(child?.node ?? { replica: '?', depth: depth + 1, outcome: 'rejected', reason: 'NO_TREE', children: [] });
+        } catch (error) {
+          const reason = A2AError.isInstance(error) ? (error as A2AError).reason : error instanceof Error ? error.name : 'ERROR';
+          node.children.push({ replica: '-', depth: depth + 1, outcome: 'rejected', reason, children: [] });
+        }
       }
+      events.reportUsage({ usd: TREE_NODE_USD });
       t.addArtifact([{ data: { node } }], { artifactId: 'tree', lastChunk: true });
       t.complete();
       return;
@@ -110,31 +115,40 @@ const executor: AgentExecutor = {
   },
 };
 
-const server = createA2AServer({
-  card: createAgentCard({
-    baseUrl: 'http://127.0.0.1',
-    name: 'cluster agent',
-    description: 'one of three replicas on one Redis',
-    skills: [{ id: 'work', name: 'Work', description: 'echo, chunks or tree', tags: [] }],
-    capabilities: { streaming: true },
-  }),
-  executor,
-  store: createRedisTaskStore({ client, keyPrefix }),
-  eventBus: createRedisTaskEventBus({ client, keyPrefix }),
-});
-const http = createServer(createNodeHttpHandler(server));
+const http = createServer();
 http.listen(0, '127.0.0.1', () => {
-  process.send?.({ type: 'ready', url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const server = createA2AServer({
+    card: createAgentCard({
+      baseUrl: url,
+      name: 'cluster agent',
+      description: 'one of three replicas on one Redis',
+      skills: [
+        { id: 'echo', name: 'Echo', description: 'names the replica that served it', tags: [] },
+        { id: 'chunks', name: 'Chunks', description: 'streams paced chunks', tags: [] },
+        { id: 'tree', name: 'Tree', description: 'costed work that delegates two subtasks', tags: [] },
+      ],
+      capabilities: { streaming: true },
+    }),
+    executor,
+    store: createRedisTaskStore({ client, keyPrefix }),
+    eventBus: createRedisTaskEventBus({ client, keyPrefix }),
+    governance: governor,
+  });
+  http.on('request', createNodeHttpHandler(server));
+  const stop = async (): Promise<void> => {
+    await server.close();
+    budget.close();
+    slots.close();
+    http.closeAllConnections();
+    http.close();
+    client.destroy();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('disconnect', () => void stop());
+  process.send?.({ type: 'ready', url });
 });
 process.on('message', (message: { type?: string; peers?: string[] }) => {
-  if (message.type === 'peers') process.env.CLUSTER_PEERS = (message.peers ?? []).join(',');
+  if (message.type === 'peers') peers = message.peers ?? [];
 });
-const stop = async (): Promise<void> => {
-  await server.close();
-  http.closeAllConnections();
-  http.close();
-  client.destroy();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop());
-process.on('disconnect', () => void stop());
