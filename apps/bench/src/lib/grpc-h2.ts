@@ -1,5 +1,6 @@
 import {
   type ClientHttp2Session,
+  type ClientHttp2Stream,
   connect,
   constants,
   type IncomingHttpHeaders,
@@ -97,7 +98,14 @@ export async function connectH2Grpc(
 
   function call(path: string): Promise<GrpcReply> {
     return new Promise((resolve) => {
-      const stream = session.request(headersOf(path), REQUEST_OPTIONS);
+      let stream: ClientHttp2Stream;
+      try {
+        stream = session.request(headersOf(path), REQUEST_OPTIONS);
+      } catch {
+        // The session is gone (the server closed it): a failed call, as a grpc-js client reports one.
+        resolve({ status: -1, messages: [] });
+        return;
+      }
       const messages: Buffer[] = [];
       let pending: Buffer | undefined;
       let status = -1;
