@@ -145,7 +145,10 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     return p;
   };
   const stateOf = async (replica: Replica, key: TaskKey) => (await replica.server.store.get(key))?.task.status.state;
-  const started = async (replica: Replica, key: TaskKey) => ((await replica.server.store.get(key))?.task.artifacts?.length ?? 0) > 0;
+  // Started = the first artifact is published (in the log), not only stored: the server stores a
+  // burst of events first and then publishes them, so a cut between the two would fail the run.
+  const started = async (replica: Replica, key: TaskKey) =>
+    ((await replica.bus.read(key))?.events ?? []).some((entry) => entry.event.artifactUpdate !== undefined);
   /** The FAILED events in the task's log. */
   const failedEvents = async (replica: Replica, key: TaskKey) =>
     ((await replica.bus.read(key))?.events ?? []).filter((e) => e.event.statusUpdate?.status.state === 'TASK_STATE_FAILED');

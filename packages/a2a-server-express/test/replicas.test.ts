@@ -283,8 +283,10 @@ describe('a task whose runner died, ended through the bus seam (onOrphanedTask)'
     const before = await store.get(key);
     expect(await busA.handler?.(key, replicaLost())).toBe(false);
     expect(await store.get(key)).toEqual(before);
+    // Subscribe before the runner may finish: a finished task has no stream to open.
+    const stream = await openStream(b, id);
     gates[0]?.open();
-    const done = await readAll(await openStream(b, id));
+    const done = await readAll(stream);
     expect(done.at(-1)?.data.statusUpdate?.status.state ?? done.at(-1)?.data.task?.status.state).toBe('TASK_STATE_COMPLETED');
     const completed = await store.get(key);
     expect(await busB.handler?.(key, replicaLost())).toBe(false);
