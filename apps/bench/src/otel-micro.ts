@@ -10,24 +10,18 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { benchGovernance } from './servers/bench-governor.js';
 import type { Mode } from './servers/common.js';
 import { oursOptions } from './servers/ours-agent.js';
-import { registerBenchSdk } from './servers/otel-sdk.js';
 
 const variant = process.argv[2] ?? 'traced';
 const mode = (process.argv[3] ?? 'message') as Mode;
-const total = Number(process.argv[4] ?? 20000);
+const total = Number(process.argv[4] ?? 5000);
 const concurrency = 50;
 
 if (variant === 'traced-cm') context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const meterProvider = variant === 'sdk' ? registerBenchSdk() : undefined;
+const meterProvider = variant === 'sdk' ? (await import('./servers/otel-sdk.js')).registerBenchSdk() : undefined;
 const instrumentation =
   variant === 'governed'
     ? undefined
     : createServerInstrumentation({ agentId: 'bench-ours', agentName: 'bench', ...(meterProvider ? { meterProvider } : {}) });
-const server = createA2AServer({
-  ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
-  governance: benchGovernance(instrumentation?.governanceHooks),
-  ...(instrumentation ? { instrumentation } : {}),
-});
 
 // What the node:http handler hands the core: headers flattened on first read.
 const raw = { host: '127.0.0.1:1', 'content-type': 'application/json', 'a2a-version': '1.0', connection: 'keep-alive' };
@@ -45,22 +39,28 @@ const request = () => ({
   },
 });
 
-let n = 0;
-async function worker(): Promise<void> {
-  while (n < total) {
-    n += 1;
-    const r = await server.handle(request());
-    if (r.kind !== 'result') throw new Error(JSON.stringify(r));
-  }
-}
 const results: number[] = [];
-for (let round = 0; round < 6; round++) {
-  n = 0;
+for (let round = 0; round < 12; round++) {
+  // A fresh server (and task store) per round: no round pays for the heap of the ones before.
+  const server = createA2AServer({
+    ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
+    governance: benchGovernance(instrumentation?.governanceHooks),
+    ...(instrumentation ? { instrumentation } : {}),
+  });
+  let n = 0;
+  const worker = async (): Promise<void> => {
+    while (n < total) {
+      n += 1;
+      const r = await server.handle(request());
+      if (r.kind !== 'result') throw new Error(JSON.stringify(r));
+    }
+  };
   const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const cpu = process.cpuUsage(cpu0);
-  if (round > 0) results.push((cpu.user + cpu.system) / total);
+  await server.close();
+  if (round >= 2) results.push((cpu.user + cpu.system) / total);
 }
 results.sort((a, b) => a - b);
-console.log(`${variant} ${mode}: ${results.map((r) => r.toFixed(1)).join(' ')} µs CPU/req (median ${results[2]?.toFixed(1)})`);
-await server.close();
+const median = results[Math.floor(results.length / 2)] ?? Number.NaN;
+console.log(`${variant} ${mode}: median ${median.toFixed(1)} µs CPU/req (${results.map((r) => r.toFixed(1)).join(' ')})`);
