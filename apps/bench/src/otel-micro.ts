@@ -1,33 +1,35 @@
-// Run: pnpm --filter bench exec tsx src/otel-micro.ts <governed|traced|traced-cm|sdk> [message|task] [N]
-// (a quick before/after check of a2a-otel, not a suite of `pnpm bench`; one variant per process,
-// since the SDK registers globally). In-process CPU of the governed server's `handle` (no HTTP)
-// for SendMessage, without instrumentation (`governed`), with it and no SDK (`traced`), with only
-// a context manager (`traced-cm`) and with the bench's SDK (`sdk`). Prints CPU µs per request.
-import { createServerInstrumentation } from '@a2aplane/a2a-otel';
-import { createA2AServer, InMemoryTaskStore } from '@a2aplane/a2a-server-express';
+// Run: pnpm --filter bench exec tsx src/otel-micro.ts [message|task] [--sdk | --context-manager]
+//        [--module <another build's a2a-otel dist/index.js>] [--rounds N]
+// A quick before/after check of a2a-otel, not a suite of `pnpm bench`. In-process CPU of the
+// governed server's `handle` (no HTTP) for SendMessage: without instrumentation (`governed`), with
+// this workspace's a2a-otel (`traced`) and, with `--module`, with that build (`baseline`), all in
+// one process, interleaved round by round (a fresh server and task store per run), so each round's
+// differences over `governed` are paired under the same machine load. `--sdk` registers the bench's
+// SDK for all of them (then `governed` runs under its context manager too); `--context-manager`
+// only a context manager. Prints medians of CPU µs per request and of the paired differences.
+import { pathToFileURL } from 'node:url';
+import * as otel from '@a2aplane/a2a-otel';
+import { createA2AServer, InMemoryTaskStore, type ServerInstrumentation } from '@a2aplane/a2a-server-express';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { benchGovernance } from './servers/bench-governor.js';
 import type { Mode } from './servers/common.js';
 import { oursOptions } from './servers/ours-agent.js';
-import { registerBenchSdk } from './servers/otel-sdk.js';
 
-const variant = process.argv[2] ?? 'traced';
-const mode = (process.argv[3] ?? 'message') as Mode;
-const total = Number(process.argv[4] ?? 20000);
+const argv = process.argv.slice(2);
+const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+const mode = (argv[0] === 'task' ? 'task' : 'message') as Mode;
+const rounds = Number(value('--rounds') ?? 30);
+const perRun = 4000;
 const concurrency = 50;
 
-if (variant === 'traced-cm') context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const meterProvider = variant === 'sdk' ? registerBenchSdk() : undefined;
-const instrumentation =
-  variant === 'governed'
-    ? undefined
-    : createServerInstrumentation({ agentId: 'bench-ours', agentName: 'bench', ...(meterProvider ? { meterProvider } : {}) });
-const server = createA2AServer({
-  ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
-  governance: benchGovernance(instrumentation?.governanceHooks),
-  ...(instrumentation ? { instrumentation } : {}),
-});
+if (argv.includes('--context-manager')) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+const meterProvider = argv.includes('--sdk') ? (await import('./servers/otel-sdk.js')).registerBenchSdk() : undefined;
+const options = { agentId: 'bench-ours', agentName: 'bench', ...(meterProvider ? { meterProvider } : {}) };
+type Instrumentation = ReturnType<typeof otel.createServerInstrumentation>;
+const variants: Record<string, Instrumentation | undefined> = { governed: undefined, traced: otel.createServerInstrumentation(options) };
+const baseline = value('--module');
+if (baseline) variants.baseline = ((await import(pathToFileURL(baseline).href)) as typeof otel).createServerInstrumentation(options);
 
 // What the node:http handler hands the core: headers flattened on first read.
 const raw = { host: '127.0.0.1:1', 'content-type': 'application/json', 'a2a-version': '1.0', connection: 'keep-alive' };
@@ -45,22 +47,40 @@ const request = () => ({
   },
 });
 
-let n = 0;
-async function worker(): Promise<void> {
-  while (n < total) {
-    n += 1;
-    const r = await server.handle(request());
-    if (r.kind !== 'result') throw new Error(JSON.stringify(r));
-  }
-}
-const results: number[] = [];
-for (let round = 0; round < 6; round++) {
-  n = 0;
+/** CPU µs per request of one run on a fresh server: no run pays for the heap of the ones before. */
+async function run(instrumentation: Instrumentation | undefined): Promise<number> {
+  const server = createA2AServer({
+    ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
+    governance: benchGovernance(instrumentation?.governanceHooks),
+    ...(instrumentation ? { instrumentation: instrumentation as ServerInstrumentation } : {}),
+  });
+  let n = 0;
+  const worker = async (): Promise<void> => {
+    while (n < perRun) {
+      n += 1;
+      const r = await server.handle(request());
+      if (r.kind !== 'result') throw new Error(JSON.stringify(r));
+    }
+  };
   const cpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const cpu = process.cpuUsage(cpu0);
-  if (round > 0) results.push((cpu.user + cpu.system) / total);
+  await server.close();
+  return (cpu.user + cpu.system) / perRun;
 }
-results.sort((a, b) => a - b);
-console.log(`${variant} ${mode}: ${results.map((r) => r.toFixed(1)).join(' ')} µs CPU/req (median ${results[2]?.toFixed(1)})`);
-await server.close();
+
+const results: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+for (let round = 0; round < rounds + 3; round++) {
+  for (const [name, instrumentation] of Object.entries(variants)) {
+    const micros = await run(instrumentation);
+    if (round >= 3) results[name]?.push(micros); // three warm-up rounds
+  }
+}
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const setup = meterProvider ? 'SDK' : argv.includes('--context-manager') ? 'context manager only' : 'no SDK';
+const governed = results.governed ?? [];
+for (const [name, xs] of Object.entries(results)) {
+  const paired =
+    name === 'governed' ? '' : `, ${median(xs.map((x, i) => x - (governed[i] ?? Number.NaN))).toFixed(1)} µs over governed (paired)`;
+  console.log(`${mode}, ${setup}, ${name}: ${median(xs).toFixed(1)} µs CPU/request${paired} (${rounds} rounds)`);
+}

@@ -129,6 +129,16 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   if (options.budget !== undefined) observeBudget(meter, options.budget);
   /** Whether spans could record now (an SDK may be registered after this call). */
   const traced = (): boolean => tracingLive(options.tracerProvider);
+  /**
+   * Whether a stage or executor span started under `active` could record: not when tracing is off,
+   * nor under a local span that records nothing (a trace the sampler dropped), whose children a
+   * parent-based sampler drops too. A remote parent (the caller's) records nothing by nature.
+   */
+  const childMayRecord = (active: Context): boolean => {
+    if (!traced()) return false;
+    const parent = trace.getSpan(active);
+    return parent === undefined || parent.isRecording() || parent.spanContext().isRemote === true;
+  };
 
   // Made once per method or label pair, not per request.
   const operationOptions = new Map<string, { name: string; options: SpanOptions }>();
@@ -188,11 +198,8 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
     // Refusals are counted by onStageFinish: with metrics on, every dispatch is heard.
     enabled: () => metered || traced(),
     onStageStart(stage: StageStart) {
-      if (!traced()) return;
       const active = context.active();
-      // Under a span that records nothing (an unsampled trace, or no SDK), a stage span would not record either.
-      const parent = trace.getSpan(active);
-      if (parent !== undefined && !parent.isRecording() && !parent.spanContext().isRemote) return;
+      if (!childMayRecord(active)) return;
       const attributes: Attributes = {
         [ATTR_GOVERNANCE_STAGE]: stage.stage,
         [ATTR_GOVERNANCE_DISPATCH_ID]: stage.dispatchId,
@@ -224,18 +231,14 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   };
 
   function execution(requestContext: ExecutionContext): ExecutionObserverLike | undefined {
-    let span: Span | undefined;
-    if (traced()) {
-      const active = context.active();
-      const parent = trace.getSpan(active);
-      if (parent === undefined || parent.isRecording() || parent.spanContext().isRemote) {
-        span = tracer.startSpan(
+    const active = context.active();
+    const span = childMayRecord(active)
+      ? tracer.startSpan(
           executorSpanName,
           { kind: SpanKind.INTERNAL, attributes: executionAttributes(requestContext, agentId, agentName) },
           active,
-        );
-      }
-    }
+        )
+      : undefined;
     // Nothing records this run: the core runs the executor as without instrumentation.
     if (span === undefined && !metered) return undefined;
     if (metered) m.activeTasks.add(1);
