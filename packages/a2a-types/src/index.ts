@@ -33,6 +33,7 @@ export {
   type RestErrorBody,
 } from './errors/a2a-error.js';
 export {
+  type A2AErrorClass,
   BudgetExceededError,
   ContentTypeNotSupportedError,
   ERROR_CLASSES,

@@ -1,6 +1,7 @@
 export { createErrorBrand, type ErrorBrand } from './brand.js';
 export { A2AError, type A2AErrorOptions, type RestErrorBody } from './a2a-error.js';
 export {
+  type A2AErrorClass,
   BudgetExceededError,
   ContentTypeNotSupportedError,
   ERROR_CLASSES,
