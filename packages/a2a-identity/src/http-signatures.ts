@@ -692,11 +692,14 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       if (key?.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
         return fail('unknown-key', 'no trusted key for this AgentID');
       }
+      // The same value as keyid, but one string per key rather than a slice of this request's
+      // header: policy, budgets and task owners keyed by it hash it once and keep no header alive.
+      const agentId = agentIdOf(key);
       let good: boolean;
       if (fast) {
         let requestKey: Uint8Array;
         try {
-          requestKey = requestKeyOf(key, keyid, authority);
+          requestKey = requestKeyOf(key, agentId, authority);
         } catch {
           return fail('unknown-key', 'the caller key cannot agree on a request key');
         }
@@ -718,9 +721,9 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
           return fail('digest-mismatch', 'the body does not match content-digest');
       }
       // Last, once the signature is known good: junk cannot fill the cache.
-      if (!nonces.add(nonceKey(keyid, nonce), (expires + skew) * 1000))
+      if (!nonces.add(nonceKey(agentId, nonce), (expires + skew) * 1000))
         return fail('replayed', 'this nonce was already used (or the replay cache is full)');
-      return { ok: true, agentId: keyid, created, expires, alg: fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
+      return { ok: true, agentId, created, expires, alg: fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
     } catch (error) {
       return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
     }
