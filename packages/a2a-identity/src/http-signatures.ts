@@ -815,9 +815,10 @@ const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
  * flattens the concatenation into a string of its own (V8 flattens a rope on character access),
  * so the cache holds only the key's bytes.
  */
-function nonceKey(keyid: string, nonce: string): string {
-  const key = `${keyid.slice(0, 16)}:${nonce}`;
-  key.charCodeAt(0);
+function nonceKey(agentId: string, nonce: string): string {
+  const key = `${agentId.slice(0, 16)}:${nonce}`;
+  // The read must stay: a bundler drops a call whose result is unused (esbuild did).
+  if (key.charCodeAt(16) !== 58 /* : */) throw new HttpSignatureError('unexpected AgentID');
   return key;
 }
 
