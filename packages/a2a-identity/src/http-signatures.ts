@@ -196,8 +196,6 @@ export function readHttpSignature(message: HttpSignatureMessage, label?: string,
   const signatureHeader = headerOf(message, 'signature');
   if (inputHeader === undefined || signatureHeader === undefined)
     throw new HttpSignatureError('Signature-Input and Signature are both required');
-  const canonical = readCanonical(message, inputHeader, signatureHeader, label);
-  if (canonical) return canonical;
   let inputs: ReturnType<typeof parseDictionary>;
   let signatures: ReturnType<typeof parseDictionary>;
   try {
@@ -223,41 +221,6 @@ export function readHttpSignature(message: HttpSignatureMessage, label?: string,
     signature: signature.value,
     base,
   };
-}
-
-// One member each, in canonical form: no whitespace, strings without escapes, integers without
-// leading zeros or sign, no bare (boolean) parameters. Such a Signature-Input is its own
-// serialization, so it is read with regular expressions instead of the general parser: the same
-// result for a fraction of the CPU (every signed request pays it). Anything else, including
-// repeated parameters, takes the general path.
-const SF_KEY = '[a-z*][a-z0-9_\\-.*]*';
-const SF_STRING = '"[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*"';
-const CANONICAL_INPUT = new RegExp(
-  `^(${SF_KEY})=(\\((${SF_STRING}(?: ${SF_STRING})*)?\\)((?:;${SF_KEY}=(?:0|[1-9][0-9]{0,14}|${SF_STRING}))*))$`,
-);
-const CANONICAL_SIGNATURE = new RegExp(`^(${SF_KEY})=:([A-Za-z0-9+/=]*):$`);
-const CANONICAL_PARAM = new RegExp(`;(${SF_KEY})=(?:([0-9]+)|"([^"]*)")`, 'g');
-
-function readCanonical(
-  message: HttpSignatureMessage,
-  inputHeader: string,
-  signatureHeader: string,
-  label: string | undefined,
-): ParsedHttpSignature | undefined {
-  const input = CANONICAL_INPUT.exec(inputHeader);
-  const signature = input ? CANONICAL_SIGNATURE.exec(signatureHeader) : null;
-  if (!input || !signature || signature[1] !== input[1] || (label !== undefined && label !== input[1])) return undefined;
-  const bytes = decodeBase64(signature[2] as string);
-  if (!bytes) return undefined;
-  // The strings hold no quote, so `" "` only ever separates two of them.
-  const components = input[3] === undefined ? [] : input[3].slice(1, -1).split('" "');
-  const params = new Map<string, BareItem>();
-  for (const match of (input[4] as string).matchAll(CANONICAL_PARAM)) {
-    const key = match[1] as string;
-    if (params.has(key)) return undefined;
-    params.set(key, match[2] !== undefined ? Number(match[2]) : (match[3] as string));
-  }
-  return { label: input[1] as string, components, params, signature: bytes, base: baseOf(message, components, input[2] as string) };
 }
 
 /** Verifies an Ed25519 signature read by {@link readHttpSignature} with `key`. Never rejects. */
@@ -692,11 +655,14 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       if (key?.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
         return fail('unknown-key', 'no trusted key for this AgentID');
       }
+      // The same value as keyid, but one string per key rather than a slice of this request's
+      // header: policy, budgets and task owners keyed by it hash it once and keep no header alive.
+      const agentId = agentIdOf(key);
       let good: boolean;
       if (fast) {
         let requestKey: Uint8Array;
         try {
-          requestKey = requestKeyOf(key, keyid, authority);
+          requestKey = requestKeyOf(key, agentId, authority);
         } catch {
           return fail('unknown-key', 'the caller key cannot agree on a request key');
         }
@@ -718,9 +684,9 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
           return fail('digest-mismatch', 'the body does not match content-digest');
       }
       // Last, once the signature is known good: junk cannot fill the cache.
-      if (!nonces.add(nonceKey(keyid, nonce), (expires + skew) * 1000))
+      if (!nonces.add(nonceKey(agentId, nonce), (expires + skew) * 1000))
         return fail('replayed', 'this nonce was already used (or the replay cache is full)');
-      return { ok: true, agentId: keyid, created, expires, alg: fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
+      return { ok: true, agentId, created, expires, alg: fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
     } catch (error) {
       return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
     }
@@ -812,9 +778,10 @@ const isThenable = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
  * flattens the concatenation into a string of its own (V8 flattens a rope on character access),
  * so the cache holds only the key's bytes.
  */
-function nonceKey(keyid: string, nonce: string): string {
-  const key = `${keyid.slice(0, 16)}:${nonce}`;
-  key.charCodeAt(0);
+function nonceKey(agentId: string, nonce: string): string {
+  const key = `${agentId.slice(0, 16)}:${nonce}`;
+  // The read must stay: a bundler drops a call whose result is unused (esbuild did).
+  if (key.charCodeAt(16) !== 58 /* : */) throw new HttpSignatureError('unexpected AgentID');
   return key;
 }
 

@@ -22,11 +22,11 @@ export interface ServerChild {
  * is the server) and waits for
  * its `READY <port>` line.
  */
-export async function startServer(name: string, args: string[] = [], timeoutMs = 30_000): Promise<ServerChild> {
+export async function startServer(name: string, args: string[] = [], timeoutMs = 30_000, appDir = APP_DIR): Promise<ServerChild> {
   // Retry a failed start a couple of times, so one slow or flaky start does not sink a whole suite.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(name, args, timeoutMs);
+      return await startOnce(name, args, timeoutMs, appDir);
     } catch (error) {
       if (attempt >= 3) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -34,9 +34,9 @@ export async function startServer(name: string, args: string[] = [], timeoutMs =
   }
 }
 
-async function startOnce(name: string, args: string[], timeoutMs: number): Promise<ServerChild> {
+async function startOnce(name: string, args: string[], timeoutMs: number, appDir: string): Promise<ServerChild> {
   const child = spawn(process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args], {
-    cwd: APP_DIR,
+    cwd: appDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },
   });

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { startServer } from '../lib/children.js';
 import { processCpuSeconds } from '../lib/cpu.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
@@ -29,7 +30,22 @@ const TARGETS = [
   { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
   { id: 'ours-redis', file: 'ours-redis', label: 'ours on node:http, Redis task store + event bus (one replica)' },
 ] as const;
-type TargetId = (typeof TARGETS)[number]['id'];
+// `A2A_VERIFY_BASELINE=<another checkout's root>` (its packages built) adds the fast-path row served
+// by that checkout's apps/bench and packages: the verified server before and after, in one run.
+const BASELINE = process.env.A2A_VERIFY_BASELINE;
+const BEFORE = {
+  id: 'ours-verified-hmac-before',
+  file: 'ours-verified',
+  label: 'ours on node:http, full governance + verified callers (hmac-sha256), the build of A2A_VERIFY_BASELINE (before)',
+} as const;
+const ALL_TARGETS: ReadonlyArray<{ id: string; file: string; label: string; args?: readonly string[] }> = BASELINE
+  ? [
+      ...TARGETS.slice(0, TARGETS.findIndex((t) => t.id === 'ours-verified-hmac') + 1),
+      BEFORE,
+      ...TARGETS.slice(TARGETS.findIndex((t) => t.id === 'ours-verified-hmac') + 1),
+    ]
+  : TARGETS;
+type TargetId = (typeof TARGETS)[number]['id'] | typeof BEFORE.id;
 
 const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'ours / official', num: 'ours', den: 'official' },
@@ -38,6 +54,7 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'governed / ungoverned', num: 'ours-governed', den: 'ours' },
   { name: 'governed + verified (Ed25519) / ungoverned', num: 'ours-verified', den: 'ours' },
   { name: 'governed + verified (hmac-sha256) / ungoverned', num: 'ours-verified-hmac', den: 'ours' },
+  ...(BASELINE ? [{ name: 'governed + verified (hmac-sha256), before / ungoverned', num: BEFORE.id, den: 'ours' } as const] : []),
   { name: 'traced, no SDK / governed', num: 'ours-traced', den: 'ours-governed' },
   { name: 'traced, SDK / governed', num: 'ours-traced-sdk', den: 'ours-governed' },
   { name: 'ours-express / official', num: 'ours-express', den: 'official' },
@@ -61,19 +78,25 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   const measureSeconds = options.quick ? 2 : 4;
   const runs: ThroughputRun[] = [];
   // `--targets a,b` runs a subset (a figure for one row without the whole suite).
-  const targets = TARGETS.filter((target) => options.targets === undefined || options.targets.includes(target.id));
+  const targets = ALL_TARGETS.filter((target) => options.targets === undefined || options.targets.includes(target.id));
   for (const mode of ['message', 'task'] as const) {
     for (let round = 1; round <= rounds; round++) {
       for (const target of targets) {
         // A fresh process per run, so no run inherits another's heap or JIT state.
-        const server = await startServer(target.file, ['--mode', mode, ...('args' in target ? target.args : [])]);
+        const before = target.id === BEFORE.id && BASELINE !== undefined;
+        const server = await startServer(
+          target.file,
+          ['--mode', mode, ...(target.args ?? [])],
+          undefined,
+          before ? resolve(BASELINE, 'apps/bench') : undefined,
+        );
         try {
           // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
           const bodyOf = (id: string) => sendMessageBody('hello', id);
           const signatures =
             target.id === 'ours-verified'
               ? createSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
-              : target.id === 'ours-verified-hmac'
+              : target.id === 'ours-verified-hmac' || target.id === BEFORE.id
                 ? createHmacSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
                 : undefined;
           await signatures?.fill(12_000 * warmupSeconds);
@@ -86,7 +109,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
             cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0
               ? Number.NaN
               : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
-          runs.push({ round, mode, target: target.id, cpuMicrosPerRequest, ...result });
+          runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, ...result });
           process.stdout.write(
             `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req${result.valid ? '' : ' INVALID'}\n`,
           );
@@ -94,7 +117,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
           runs.push({
             round,
             mode,
-            target: target.id,
+            target: target.id as TargetId,
             requestsPerSecond: Number.NaN,
             cpuMicrosPerRequest: Number.NaN,
             latencyP50Ms: Number.NaN,
@@ -136,7 +159,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   const goals: Record<string, { value: number; goal: string; pass: boolean }> = {};
   const cpuNotes: string[] = [];
   for (const mode of ['message', 'task'] as const) {
-    const rows = TARGETS.map((target) => {
+    const rows = ALL_TARGETS.map((target) => {
       const mine = runs.filter((r) => r.mode === mode && r.target === target.id);
       const valid = mine.filter((r) => r.valid);
       return [
@@ -190,6 +213,11 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     cpuNotes.push(
       `- ${mode} mode: verifying the caller (RFC 9421 Ed25519 signature, content-digest, nonce) costs ${num(cpu('ours-verified') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: verifying the caller with the fast path (RFC 9421 hmac-sha256 under the request key of decision 0028, content-digest, nonce) costs ${num(cpu('ours-verified-hmac') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified-hmac'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
+      ...(BASELINE
+        ? [
+            `- ${mode} mode: with the build of A2A_VERIFY_BASELINE (before), the fast path cost ${num(cpu(BEFORE.id) - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu(BEFORE.id))} µs, median).`,
+          ]
+        : []),
       `- ${mode} mode: OpenTelemetry instrumentation costs ${num(cpu('ours-traced') - cpu('ours-governed'))} µs of server CPU per request with no SDK registered and ${num(cpu('ours-traced-sdk') - cpu('ours-governed'))} µs with the SDK (spans batched, metrics aggregated), on top of governance (${num(cpu('ours-traced'))} / ${num(cpu('ours-traced-sdk'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: the governance pipeline costs ${num(cpu('ours-governed') - cpu('ours'))} µs of server CPU per request (${num(cpu('ours-governed'))} vs ${num(cpu('ours'))} µs, medians), so by CPU the governed server runs at ${ratio(cpu('ours') / cpu('ours-governed'))} of the ungoverned one.`,
     );
