@@ -390,8 +390,9 @@ export async function runReplicasResume(options: RunOptions): Promise<SuiteResul
     '- **subscriber killed**: the task runs on replica R; the client moves to replica S (resuming after the first event), S is killed, the',
     '  client resumes on T. Expected: the whole log, and the stream ends with the task.',
     '- **runner killed**: the replica running the executor is killed. Expected: every event published before the kill, exactly once; the',
-    `  resumed stream is then watched ${SETTLE_MS} ms. Nothing ends an orphaned task yet (a lease takeover in a2a-redis would end it FAILED), so`,
-    '  its stream ends only when the task had finished before the kill arrived.',
+    `  resumed stream is then watched ${SETTLE_MS} ms. A surviving replica ends the orphaned task FAILED (REPLICA_LOST) only once the dead`,
+    "  replica's lease has expired (10 s by default, decision 0032), after that watch, so here a stream ends only when the task had finished",
+    '  before the kill arrived (the takeover is tested in a2a-redis `orphans.test.ts`).',
     '',
     table(
       [
