@@ -105,6 +105,14 @@ describe('checkWebhookUrl (spec §13.2 SSRF)', () => {
     expect((await checkWebhookUrl('https://none.example/', { resolve: failing })).ok).toBe(false);
   });
 
+  it('refuses a host whose lookup does not answer within resolveTimeoutMs (the check runs on the request path)', async () => {
+    const silent = () => new Promise<string[]>(() => undefined);
+    await expect(checkWebhookUrl('https://slow.example/', { resolve: silent, resolveTimeoutMs: 20 })).resolves.toEqual({
+      ok: false,
+      reason: 'host slow.example did not resolve',
+    });
+  });
+
   it.each([
     ['ftp://example.com/hook', 'scheme'],
     ['file:///etc/passwd', 'scheme'],

@@ -10,6 +10,8 @@ export interface WebhookUrlOptions {
   allowHttp?: boolean;
   /** Resolves a host name to IP literals; defaults to `node:dns` lookup of all addresses. */
   resolve?: (hostname: string) => Promise<string[]>;
+  /** A host that has not resolved by then is refused (the check runs on the request path). Default 2000 ms. */
+  resolveTimeoutMs?: number;
 }
 
 export type WebhookUrlCheckResult = { ok: true; addresses: string[] } | { ok: false; reason: string };
@@ -57,10 +59,10 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = 
   } else if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
     // RFC 6761: localhost names are loopback whatever a resolver says.
     if (!options.allowLoopback) return { ok: false, reason: `loopback host ${hostname} is not allowed` };
-    addresses = options.resolve ? await safeResolve(options.resolve, hostname) : ['127.0.0.1', '::1'];
+    addresses = options.resolve ? await safeResolve(options.resolve, hostname, options.resolveTimeoutMs) : ['127.0.0.1', '::1'];
     if (addresses.length === 0) return { ok: false, reason: `host ${hostname} did not resolve` };
   } else {
-    addresses = await safeResolve(options.resolve ?? defaultResolve, hostname);
+    addresses = await safeResolve(options.resolve ?? defaultResolve, hostname, options.resolveTimeoutMs);
     if (addresses.length === 0) return { ok: false, reason: `host ${hostname} did not resolve` };
   }
 
@@ -79,12 +81,20 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = 
   return { ok: true, addresses };
 }
 
-async function safeResolve(resolve: (hostname: string) => Promise<string[]>, hostname: string): Promise<string[]> {
+/** A resolver's answer, or none: on failure, on a non-array, or when it takes longer than `timeoutMs`. */
+async function safeResolve(resolve: (hostname: string) => Promise<string[]>, hostname: string, timeoutMs = 2000): Promise<string[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('DNS lookup timed out')), timeoutMs);
+    timer.unref?.();
+  });
   try {
-    const result = await resolve(hostname);
+    const result = await Promise.race([resolve(hostname), timedOut]);
     return Array.isArray(result) ? result.filter((entry): entry is string => typeof entry === 'string') : [];
   } catch {
     return [];
+  } finally {
+    clearTimeout(timer);
   }
 }
 
