@@ -1,3 +1,4 @@
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startServer } from '../lib/children.js';
 import { processCpuSeconds } from '../lib/cpu.js';
@@ -76,6 +77,8 @@ export interface ThroughputRun extends LoadResult {
   target: TargetId;
   /** Server CPU (user + system) per request of the measured run, in microseconds (NaN without procfs). */
   cpuMicrosPerRequest: number;
+  /** 1-minute load average when the measured run ended: other work on the machine. */
+  loadAverage1m: number;
   error?: string;
 }
 
@@ -122,7 +125,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
               cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0
                 ? Number.NaN
                 : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
-            runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, ...result });
+            runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, loadAverage1m: loadavg()[0] ?? 0, ...result });
             process.stdout.write(
               `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req, load generator ${num(result.generatorCpuMicrosPerRequest)} µs/req (${num(result.generatorBusy * 100)}% of its core)${result.valid ? '' : ' INVALID'}\n`,
             );
@@ -143,6 +146,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
               valid: false,
               generatorCpuMicrosPerRequest: Number.NaN,
               generatorBusy: Number.NaN,
+              loadAverage1m: loadavg()[0] ?? 0,
               error: error instanceof Error ? error.message : String(error),
             });
           } finally {
@@ -267,6 +271,8 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       ['goal', 'measured', 'target', 'result'],
       Object.entries(goals).map(([name, g]) => [name, ratio(g.value), g.goal, passFail(g.pass)]),
     ),
+    '',
+    `1-minute load average of the machine over the runs: ${num(Math.min(...runs.map((r) => r.loadAverage1m)), 1)} to ${num(Math.max(...runs.map((r) => r.loadAverage1m)), 1)} on ${cpus().length} CPUs (pinning separates the server from the load generator, not from other work; with other work running the ratios spread wider).`,
     '',
     `A run marked LG-bound had the load generator's process over ${GENERATOR_BOUND * 100}% busy on its core: the generator, not the server, may have set its pace. The load generator's CPU per request is the bench process's user + system time over the measured run divided by the replies.`,
     '',
