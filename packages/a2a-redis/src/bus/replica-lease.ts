@@ -120,6 +120,37 @@ export class ReplicaLease {
     this.schedule();
   }
 
+  /**
+   * A write of `key` is about to leave this turn carrying the task's state (decision 0039): takes
+   * the task's registration if it is still unsent. `running` false (the write ends the task): the
+   * task is forgotten, a run that ends in its first write is never recorded. `running` true: the
+   * write carries the registration (`args`). Returns whether there was one to take.
+   */
+  takePending(key: TaskKey, running: boolean): boolean {
+    const ref = taskRef(key.tenant, key.taskId);
+    if (!this.adds.delete(ref)) return false;
+    if (!running) this.owned.delete(ref);
+    return true;
+  }
+
+  /** The lease keys and arguments of the registration of `key`, as the LEASE script takes them (one task, no rewrite). */
+  registration(key: TaskKey): { keys: string[]; args: string[] } {
+    const { keys } = this.deps;
+    return {
+      keys: [keys.replicaLease(this.id), keys.replicas(), keys.replicaTasks(this.id), keys.runner(key.tenant, key.taskId)],
+      args: [this.id, String(this.leaseMs), String(this.deps.runnerTtlMs), taskRef(key.tenant, key.taskId)],
+    };
+  }
+
+  /** What a lease refresh found (true: still held), from a heartbeat or a commit that carried a registration. */
+  noteLease(had: boolean, replace = false): void {
+    const now = performance.now();
+    // A lapsed lease means this replica (or Redis) was away: it judges nobody for a lease from now.
+    if (!had) this.healthySince = now;
+    else this.healthySince ??= now;
+    if (!had && !replace) this.resync = true;
+  }
+
   /** Sends this turn's registrations and removals after it: a burst of task starts is one script, not one each. */
   private schedule(): void {
     if (this.flushing !== undefined || this.closed) return;
@@ -191,11 +222,7 @@ export class ReplicaLease {
       ),
     );
     const had = Number(reply) === 1;
-    const now = performance.now();
-    // A lapsed lease means this replica (or Redis) was away: it judges nobody for a lease from now.
-    if (!had) this.healthySince = now;
-    else this.healthySince ??= now;
-    if (!had && !replace) this.resync = true;
+    this.noteLease(had, replace);
     return had;
   }
 
