@@ -18,6 +18,7 @@ import {
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { guardClient, type RedisClientLike, withDeadline } from '../connection.js';
 import { createKeys, type RedisKeys } from '../keys.js';
+import { CancelRegistrations } from './cancel-registrations.js';
 import { OrphanSweeper } from './orphan-sweeper.js';
 import { type OrphanRecoveryOptions, ReplicaLease } from './replica-lease.js';
 import { storeWriter } from '../store/redis-task-store.js';
@@ -77,32 +78,10 @@ function toRecord(id: string, fields: Record<string, string>): TaskEventRecord |
   return { id, event: JSON.parse(raw) as StreamResponse, final: fields.f === '1', revision: Number(fields.r ?? 0) };
 }
 
-/** A cancel handler of a task this replica runs, on its channel. */
-interface CancelEntry {
-  channel: string;
-  listener: (message: string) => void;
-  /** Its SUBSCRIBE was sent (an unsent one needs no UNSUBSCRIBE). */
-  subscribed: boolean;
-}
-
 function flatToFields(flat: string[]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
   return fields;
-}
-
-function parseCancel(message: string): TaskCancelRequest {
-  try {
-    const value: unknown = JSON.parse(message);
-    if (typeof value === 'object' && value !== null) {
-      const metadata = (value as { metadata?: unknown }).metadata;
-      if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata))
-        return { metadata: metadata as Record<string, unknown> };
-    }
-  } catch {
-    // a malformed message still cancels
-  }
-  return {};
 }
 
 /**
@@ -127,14 +106,6 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
   const run = <T>(fn: () => Promise<T>): Promise<T> => withDeadline(timeoutMs, fn);
   const reader = new StreamReader({ client, giveUpAfterMs: options.subscriberGiveUpMs ?? 5_000, onError });
   const queues = new Set<EventQueue<TaskEventRecord>>();
-  /** Cancel channel -> the handler of the task this replica runs (`subscribed`: its SUBSCRIBE was sent). */
-  const handlers = new Map<string, CancelEntry>();
-  /**
-   * Cancel subscriptions of this turn, sent after it: a commit in the same turn that ends the task
-   * drops its subscription, so a run that ends in its first write never subscribes (decision 0039).
-   */
-  const pendingSubscriptions = new Map<string, { entry: CancelEntry; previous: CancelEntry | undefined }>();
-  let subscribing: NodeJS.Immediate | undefined;
   const recovery = options.orphanRecovery ?? {};
   const lease = recovery === false ? undefined : new ReplicaLease(recovery, { client, keys, run, runnerTtlMs: liveTtlMs, onError });
   const sweeper =
@@ -152,6 +123,7 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
         });
   lease?.start();
   sweeper?.start();
+  const registrations = new CancelRegistrations({ keys, lease, pubsub: () => pubsub(), onError });
   let subscriberClient: RedisClientLike | undefined;
   let subscriber: Promise<RedisClientLike> | undefined;
   let closed = false;
@@ -168,30 +140,6 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
     return subscriber;
   }
 
-  function flushSubscriptions(): void {
-    subscribing = undefined;
-    const batch = [...pendingSubscriptions.values()];
-    pendingSubscriptions.clear();
-    if (closed || batch.length === 0) return;
-    void pubsub()
-      .then(async (sub) => {
-        await Promise.all(
-          batch.map(async ({ entry, previous }) => {
-            if (previous?.subscribed) await sub.unsubscribe(entry.channel, previous.listener);
-            if (handlers.get(entry.channel) !== entry) return;
-            entry.subscribed = true;
-            await sub.subscribe(entry.channel, entry.listener);
-          }),
-        );
-      })
-      .catch(onError);
-  }
-
-  function subscribeAfterTurn(entry: CancelEntry, previous: CancelEntry | undefined): void {
-    pendingSubscriptions.set(entry.channel, { entry, previous });
-    subscribing ??= setImmediate(flushSubscriptions);
-  }
-
   /** The atomic write-and-append of decision 0039 through `store`'s own UPSERT code. */
   function commitFor(store: TaskStore): TaskCommit | undefined {
     const writer = storeWriter(store);
@@ -199,49 +147,36 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
     if (writer === undefined || writer.client !== client) return undefined;
     return async (record: TaskRecord, writeOptions: TaskWriteOptions, events: readonly TaskCommitEvent[]) => {
       const prepared = writer.prepareUpsert(record, writeOptions);
-      const key = { tenant: record.tenant, taskId: record.task.id };
-      const channel = keys.cancelChannel(key.tenant, key.taskId);
+      const { tenant } = record;
+      const taskId = record.task.id;
       const running = !prepared.terminal;
-      // This turn's cancel registration of the task, not sent yet: an ending write drops it, a running one carries it.
-      const pending = pendingSubscriptions.get(channel);
-      if (pending && !running) pendingSubscriptions.delete(channel);
-      const registered = lease?.takePending(key, running) === true;
-      const scriptKeys = [...prepared.keys, keys.events(key.tenant, key.taskId)];
-      const args = [...prepared.args, String(maxEvents), String(liveTtlMs), String(retentionMs), String(events.length)];
+      // The task's cancel registration, if nothing of it was sent yet: an ending write drops it, a running one records it.
+      const registration = registrations.take(tenant, taskId, running);
+      const scriptKeys = prepared.keys;
+      scriptKeys.push(keys.events(tenant, taskId));
+      const args = prepared.args;
+      args.push(String(maxEvents), String(liveTtlMs), String(retentionMs), String(events.length));
       for (const event of events) args.push(JSON.stringify(event.event), event.final ? '1' : '0');
-      if (registered && running && lease) {
-        const registration = lease.registration(key);
-        scriptKeys.push(...registration.keys);
-        args.push(...registration.args);
+      const carried = registration !== undefined && running && lease !== undefined;
+      if (carried) {
+        const record = lease.registration(registration.key);
+        scriptKeys.push(...record.keys);
+        args.push(...record.args);
       }
       let reply: unknown[];
       try {
         reply = (await run(() => COMMIT.run(client, scriptKeys, args))) as unknown[];
       } catch (error) {
-        restore(key, channel, pending, registered);
+        if (registration) registrations.refused(registration);
         throw error;
       }
       if (reply[0] !== 'ok') {
-        restore(key, channel, pending, registered);
+        if (registration) registrations.refused(registration);
         prepared.revision(reply);
       }
-      if (registered && running) lease?.noteLease(Number(reply[2]) === 1);
+      if (carried) registrations.committed(registration, Number(reply[2]) === 1);
       return { revision: Number(reply[1]), ids: reply.slice(3) as string[] };
     };
-  }
-
-  /** A commit that took a registration failed: the registration goes out after all, if the task still runs here. */
-  function restore(
-    key: TaskKey,
-    channel: string,
-    pending: { entry: CancelEntry; previous: CancelEntry | undefined } | undefined,
-    registered: boolean,
-  ): void {
-    const entry = handlers.get(channel);
-    if (entry === undefined || closed) return;
-    if (registered) lease?.register(key);
-    if (pending && pending.entry === entry && !entry.subscribed && !pendingSubscriptions.has(channel))
-      subscribeAfterTurn(entry, pending.previous);
   }
 
   async function readLog(key: TaskKey, afterId: string | undefined): Promise<TaskEventLog> {
@@ -337,30 +272,9 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
     },
 
     onCancel(key, handler: TaskCancelHandler) {
-      const channel = keys.cancelChannel(key.tenant, key.taskId);
-      const previous = handlers.get(channel);
-      const listener = (message: string): void => {
-        try {
-          handler(parseCancel(message));
-        } catch (error) {
-          onError(error);
-        }
-      };
-      const entry: CancelEntry = { channel, listener, subscribed: false };
-      handlers.set(channel, entry);
       // The cancel registration is also the record that this replica runs the task (for the sweepers).
-      lease?.register(key);
-      if (!closed) subscribeAfterTurn(entry, pendingSubscriptions.get(channel)?.previous ?? previous);
-      return () => {
-        if (handlers.get(channel) !== entry) return;
-        handlers.delete(channel);
-        lease?.unregister(key);
-        if (pendingSubscriptions.get(channel)?.entry === entry) pendingSubscriptions.delete(channel);
-        if (!entry.subscribed) return;
-        void pubsub()
-          .then((sub) => sub.unsubscribe(channel, listener))
-          .catch(onError);
-      };
+      if (closed) return () => {};
+      return registrations.add(key, handler);
     },
 
     committerFor: commitFor,
@@ -375,13 +289,10 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
 
     async close() {
       closed = true;
-      if (subscribing !== undefined) clearImmediate(subscribing);
-      subscribing = undefined;
-      pendingSubscriptions.clear();
+      registrations.close();
       sweeper?.close();
       lease?.close();
       for (const queue of [...queues]) queue.end();
-      handlers.clear();
       await reader.close();
       // Not awaiting the connect: it may be waiting for a Redis that is down.
       const sub = subscriberClient;
