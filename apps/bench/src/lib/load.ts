@@ -27,6 +27,9 @@ export interface LoadResult {
   valid: boolean;
 }
 
+/** Requests sent by this process: message ids stay fresh across runs (a warm-up's ids again would be answered as repeats). */
+let sentByProcess = 0;
+
 /**
  * One autocannon run: 50 connections by default, the same SendMessage request (but for its
  * messageId) every time. With `signatures`, each request is the next signed one of the pool (its
@@ -39,7 +42,6 @@ export async function load(
   connections = 50,
   signatures?: { next(): SignedRequest },
 ): Promise<LoadResult> {
-  let sent = 0;
   const headers = { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' };
   const result = await autocannon({
     url: `${url}/a2a/jsonrpc`,
@@ -52,13 +54,13 @@ export async function load(
     requests: [
       {
         setupRequest: (request: Record<string, unknown>) => {
-          sent += 1;
           if (signatures) {
             const signed = signatures.next();
             request.body = signed.body;
             request.headers = { ...headers, ...signed.headers };
           } else {
-            request.body = sendMessageBody('hello', `bench-${sent}`);
+            sentByProcess += 1;
+            request.body = sendMessageBody('hello', `bench-${sentByProcess}`);
           }
           return request;
         },
