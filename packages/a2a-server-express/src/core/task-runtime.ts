@@ -299,7 +299,8 @@ export class TaskRuntime {
     }
     this.task = written;
     this.revision = revision;
-    for (const [index, step] of steps.entries()) {
+    for (let index = 0; index < steps.length; index++) {
+      const step = steps[index] as { wire: StreamResponse; final: boolean };
       try {
         if (ids) await this.deliver(step.wire, step.final, ids[index] as string);
         else await this.afterWrite(previous, step.wire, step.final, revision);
