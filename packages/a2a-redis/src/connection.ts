@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { startDeadline } from './deadlines.js';
 import { RedisUnavailableError } from './errors.js';
 
 /** The node-redis client type this package works with (the default modules, RESP2). */
@@ -118,16 +119,27 @@ export function toUnavailable(error: unknown): unknown {
  * Past `timeoutMs` the caller gets `RedisUnavailableError('timeout')`; the write may still apply
  * later, which is why every write here is idempotent or guarded by a revision.
  */
-export async function withDeadline<T>(timeoutMs: number, run: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailableError('timeout')), timeoutMs);
+export function withDeadline<T>(timeoutMs: number, run: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // One timer per timeout value, not one per call (decision 0039): calls are the hot path.
+    const deadline = startDeadline(timeoutMs, () => reject(new RedisUnavailableError('timeout')));
+    let call: Promise<T>;
+    try {
+      call = run();
+    } catch (error) {
+      deadline.settle();
+      reject(toUnavailable(error));
+      return;
+    }
+    call.then(
+      (value) => {
+        deadline.settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        deadline.settle();
+        reject(toUnavailable(error));
+      },
+    );
   });
-  try {
-    return await Promise.race([run(), deadline]);
-  } catch (error) {
-    throw toUnavailable(error);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,7 +1,7 @@
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { TaskRuntime } from '../src/core/task-runtime.js';
-import { createInMemoryTaskEventBus, InMemoryTaskStore, TaskStoreFullError } from '../src/index.js';
+import { createInMemoryTaskEventBus, InMemoryTaskStore, type TaskCommit, TaskStoreFullError } from '../src/index.js';
 
 const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
   taskId,
@@ -136,5 +136,66 @@ describe('TaskRuntime write queue', () => {
     expect(TaskStoreFullError.isInstance(errors[0])).toBe(true);
     expect((errors[0] as TaskStoreFullError).code).toBe(-32000);
     expect((errors[0] as TaskStoreFullError).httpStatus).toBe(429);
+  });
+});
+
+describe('TaskRuntime with a bus that commits (TaskEventBus.committerFor, decision 0039)', () => {
+  /** A runtime whose commit writes and publishes through the in-memory store and bus, recording every call. */
+  function committingRuntime(): { runtime: TaskRuntime; calls: string[]; order: string[]; store: InMemoryTaskStore } {
+    const calls: string[] = [];
+    const order: string[] = [];
+    const store = new InMemoryTaskStore();
+    const bus = createInMemoryTaskEventBus();
+    const upsert = store.upsert.bind(store);
+    store.upsert = (record, options) => {
+      calls.push(`upsert ${record.task.status.state}`);
+      return upsert(record, options);
+    };
+    const publish = bus.publish.bind(bus);
+    bus.publish = (key, input) => {
+      calls.push('publish');
+      return publish(key, input);
+    };
+    const commit: TaskCommit = async (record, options, events) => {
+      calls.push(`commit ${record.task.status.state} x${events.length}`);
+      const revision = await upsert(record, options);
+      const ids: string[] = [];
+      for (const event of events) ids.push(`c${await publish({ tenant: record.tenant, taskId: record.task.id }, { ...event, revision })}`);
+      return { revision, ids };
+    };
+    const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', {
+      store,
+      bus,
+      commit,
+      pushSender: undefined,
+      onAgentError: () => undefined,
+    });
+    runtime.addListener((signal) => {
+      if (signal.type === 'event') order.push(`${signal.id}:${signal.event.statusUpdate?.status.state ?? Object.keys(signal.event)[0]}`);
+    });
+    return { runtime, calls, order, store };
+  }
+
+  it('a burst is one commit; the listeners get the ids the commit gave', async () => {
+    const { runtime, calls, order } = committingRuntime();
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    runtime.publishFromAgent(status('t', 'TASK_STATE_WORKING'));
+    await runtime.enqueue(() => undefined);
+    runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
+    await runtime.enqueue(() => undefined);
+    expect(calls).toEqual(['commit TASK_STATE_WORKING x2', 'commit TASK_STATE_COMPLETED x1']);
+    expect(order).toEqual(['c1:task', 'c2:TASK_STATE_WORKING', 'c3:TASK_STATE_COMPLETED']);
+    expect(runtime.lastEventId).toBe('c3');
+  });
+
+  it('a new task with an inline push config is written, then its config stored, then its event published: no commit', async () => {
+    const { runtime, calls, store } = committingRuntime();
+    runtime.pendingPushConfig = { id: 'p', taskId: 't', url: 'https://example.com/hook' };
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } });
+    await runtime.enqueue(() => undefined);
+    runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
+    await runtime.enqueue(() => undefined);
+    expect(calls).toEqual(['upsert TASK_STATE_WORKING', 'publish', 'commit TASK_STATE_COMPLETED x1']);
+    expect(await store.listPushConfigs({ tenant: '', taskId: 't' })).toHaveLength(1);
   });
 });

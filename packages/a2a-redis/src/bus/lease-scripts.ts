@@ -7,17 +7,23 @@ import { defineScript, type RedisScript } from '../script.js';
  * KEYS: lease, replicas set, the replica's task set, then one runner key per ref
  * ARGV: replica id, lease ms, replace '1'|'0' (rewrite the task set), runner ttl ms, refs...
  * Returns 1 when the lease was still there, 0 when it had lapsed (or Redis lost it).
+ * A Lua function, so the bus's commit script can register a task with the same code.
  */
-export const LEASE: RedisScript = defineScript(`
-local had = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'GET')
-redis.call('SADD', KEYS[2], ARGV[1])
-if ARGV[3] == '1' then redis.call('DEL', KEYS[3]) end
-for i = 5, #ARGV do
-  redis.call('SADD', KEYS[3], ARGV[i])
-  redis.call('SET', KEYS[i - 1], ARGV[1], 'PX', ARGV[4])
+export const LEASE_FUNCTION = `
+local function lease(KEYS, ARGV)
+  local had = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'GET')
+  redis.call('SADD', KEYS[2], ARGV[1])
+  if ARGV[3] == '1' then redis.call('DEL', KEYS[3]) end
+  for i = 5, #ARGV do
+    redis.call('SADD', KEYS[3], ARGV[i])
+    redis.call('SET', KEYS[i - 1], ARGV[1], 'PX', ARGV[4])
+  end
+  if had then return 1 end
+  return 0
 end
-if had then return 1 end
-return 0
+`;
+
+export const LEASE: RedisScript = defineScript(`${LEASE_FUNCTION}return lease(KEYS, ARGV)
 `);
 
 /**

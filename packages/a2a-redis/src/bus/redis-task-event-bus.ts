@@ -2,20 +2,27 @@ import {
   EventQueue,
   type TaskCancelHandler,
   type TaskCancelRequest,
+  type TaskCommit,
+  type TaskCommitEvent,
   type TaskEventBus,
   type TaskEventInput,
   type TaskEventLog,
   type TaskEventRecord,
   type TaskKey,
+  type TaskRecord,
+  type TaskStore,
   type TaskSubscribeOptions,
   type TaskSubscription,
+  type TaskWriteOptions,
 } from '@a2aplane/a2a-server-express';
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { guardClient, type RedisClientLike, withDeadline } from '../connection.js';
 import { createKeys, type RedisKeys } from '../keys.js';
+import { CancelRegistrations } from './cancel-registrations.js';
 import { OrphanSweeper } from './orphan-sweeper.js';
 import { type OrphanRecoveryOptions, ReplicaLease } from './replica-lease.js';
-import { PUBLISH, READ } from './scripts.js';
+import { storeWriter } from '../store/redis-task-store.js';
+import { COMMIT, PUBLISH, READ } from './scripts.js';
 import { compareStreamIds, isStreamId, STREAM_START } from './stream-id.js';
 import { type StreamEntry, StreamReader } from './stream-reader.js';
 
@@ -77,20 +84,6 @@ function flatToFields(flat: string[]): Record<string, string> {
   return fields;
 }
 
-function parseCancel(message: string): TaskCancelRequest {
-  try {
-    const value: unknown = JSON.parse(message);
-    if (typeof value === 'object' && value !== null) {
-      const metadata = (value as { metadata?: unknown }).metadata;
-      if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata))
-        return { metadata: metadata as Record<string, unknown> };
-    }
-  } catch {
-    // a malformed message still cancels
-  }
-  return {};
-}
-
 /**
  * Creates the `TaskEventBus` on Redis Streams. Every event of a task is an entry of the task's
  * stream, and the entry id (`1700000000000-0`) is the SSE event id, so `Last-Event-ID` resumes
@@ -113,8 +106,6 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
   const run = <T>(fn: () => Promise<T>): Promise<T> => withDeadline(timeoutMs, fn);
   const reader = new StreamReader({ client, giveUpAfterMs: options.subscriberGiveUpMs ?? 5_000, onError });
   const queues = new Set<EventQueue<TaskEventRecord>>();
-  /** Cancel channel -> the handler of the task this replica runs. */
-  const handlers = new Map<string, { handler: TaskCancelHandler; listener: (message: string) => void }>();
   const recovery = options.orphanRecovery ?? {};
   const lease = recovery === false ? undefined : new ReplicaLease(recovery, { client, keys, run, runnerTtlMs: liveTtlMs, onError });
   const sweeper =
@@ -132,6 +123,7 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
         });
   lease?.start();
   sweeper?.start();
+  const registrations = new CancelRegistrations({ keys, lease, pubsub: () => pubsub(), onError });
   let subscriberClient: RedisClientLike | undefined;
   let subscriber: Promise<RedisClientLike> | undefined;
   let closed = false;
@@ -146,6 +138,45 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
       return sub;
     })();
     return subscriber;
+  }
+
+  /** The atomic write-and-append of decision 0039 through `store`'s own UPSERT code. */
+  function commitFor(store: TaskStore): TaskCommit | undefined {
+    const writer = storeWriter(store);
+    // Another client may be another Redis: only a store on this very connection is written here.
+    if (writer === undefined || writer.client !== client) return undefined;
+    return async (record: TaskRecord, writeOptions: TaskWriteOptions, events: readonly TaskCommitEvent[]) => {
+      const prepared = writer.prepareUpsert(record, writeOptions);
+      const { tenant } = record;
+      const taskId = record.task.id;
+      const running = !prepared.terminal;
+      // The task's cancel registration, if nothing of it was sent yet: an ending write drops it, a running one records it.
+      const registration = registrations.take(tenant, taskId, running);
+      const scriptKeys = prepared.keys;
+      scriptKeys.push(keys.events(tenant, taskId));
+      const args = prepared.args;
+      args.push(String(maxEvents), String(liveTtlMs), String(retentionMs), String(events.length));
+      for (const event of events) args.push(JSON.stringify(event.event), event.final ? '1' : '0');
+      const carried = registration !== undefined && running && lease !== undefined;
+      if (carried) {
+        const record = lease.registration(registration.key);
+        scriptKeys.push(...record.keys);
+        args.push(...record.args);
+      }
+      let reply: unknown[];
+      try {
+        reply = (await run(() => COMMIT.run(client, scriptKeys, args))) as unknown[];
+      } catch (error) {
+        if (registration) registrations.refused(registration);
+        throw error;
+      }
+      if (reply[0] !== 'ok') {
+        if (registration) registrations.refused(registration);
+        prepared.revision(reply);
+      }
+      if (carried) registrations.committed(registration, Number(reply[2]) === 1);
+      return { revision: Number(reply[1]), ids: reply.slice(3) as string[] };
+    };
   }
 
   async function readLog(key: TaskKey, afterId: string | undefined): Promise<TaskEventLog> {
@@ -241,36 +272,12 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
     },
 
     onCancel(key, handler: TaskCancelHandler) {
-      const channel = keys.cancelChannel(key.tenant, key.taskId);
-      const previous = handlers.get(channel);
-      const listener = (message: string): void => {
-        try {
-          handler(parseCancel(message));
-        } catch (error) {
-          onError(error);
-        }
-      };
-      const entry = { handler, listener };
-      handlers.set(channel, entry);
       // The cancel registration is also the record that this replica runs the task (for the sweepers).
-      lease?.register(key);
-      if (!closed) {
-        void pubsub()
-          .then(async (sub) => {
-            if (previous) await sub.unsubscribe(channel, previous.listener);
-            if (handlers.get(channel) === entry) await sub.subscribe(channel, listener);
-          })
-          .catch(onError);
-      }
-      return () => {
-        if (handlers.get(channel) !== entry) return;
-        handlers.delete(channel);
-        lease?.unregister(key);
-        void pubsub()
-          .then((sub) => sub.unsubscribe(channel, listener))
-          .catch(onError);
-      };
+      if (closed) return () => {};
+      return registrations.add(key, handler);
     },
+
+    committerFor: commitFor,
 
     onOrphanedTask(handler) {
       if (sweeper === undefined) return () => {};
@@ -282,10 +289,10 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
 
     async close() {
       closed = true;
+      registrations.close();
       sweeper?.close();
       lease?.close();
       for (const queue of [...queues]) queue.end();
-      handlers.clear();
       await reader.close();
       // Not awaiting the connect: it may be waiting for a Redis that is down.
       const sub = subscriberClient;

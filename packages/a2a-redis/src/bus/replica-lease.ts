@@ -53,8 +53,7 @@ export class ReplicaLease {
   private readonly owned = new Map<string, TaskKey>();
   /** Refs whose removal failed: retried on the next heartbeat. */
   private readonly removals = new Map<string, TaskKey>();
-  /** Registrations and removals of this turn of the event loop, sent together (one script each). */
-  private readonly adds = new Map<string, TaskKey>();
+  /** Removals of this turn of the event loop, sent together (one script). */
   private readonly drops = new Map<string, TaskKey>();
   private flushing: NodeJS.Immediate | undefined;
   /** Rewrite the task set on the next heartbeat (a registration failed, or the lease had lapsed). */
@@ -100,27 +99,59 @@ export class ReplicaLease {
     return this.healthySince !== undefined && performance.now() - this.healthySince >= this.leaseMs;
   }
 
-  /** The executor of `key` runs here (from the bus's `onCancel`). */
-  register(key: TaskKey): void {
+  /** The executors of `tasks` run here: one script records them all (the bus batches a turn's registrations). */
+  register(tasks: TaskKey[]): void {
+    const entries: [string, TaskKey][] = [];
+    for (const key of tasks) {
+      const ref = taskRef(key.tenant, key.taskId);
+      this.owned.set(ref, key);
+      this.removals.delete(ref);
+      this.drops.delete(ref);
+      entries.push([ref, key]);
+    }
+    if (this.closed || entries.length === 0) return;
+    void this.lease(entries, false).catch((error: unknown) => {
+      this.resync = true;
+      this.deps.onError(error);
+    });
+  }
+
+  /** A commit recorded `key` with its own copy of the LEASE script (decision 0039); `had`: the lease was still held. */
+  recorded(key: TaskKey, had: boolean): void {
     const ref = taskRef(key.tenant, key.taskId);
     this.owned.set(ref, key);
     this.removals.delete(ref);
     this.drops.delete(ref);
-    this.adds.set(ref, key);
-    this.schedule();
+    this.noteLease(had);
   }
 
   /** The run of `key` ended here. */
   unregister(key: TaskKey): void {
     const ref = taskRef(key.tenant, key.taskId);
     if (!this.owned.delete(ref)) return;
-    // Registered and ended in the same turn: Redis never needs to hear of it.
-    if (this.adds.delete(ref)) return;
     this.drops.set(ref, key);
     this.schedule();
   }
 
-  /** Sends this turn's registrations and removals after it: a burst of task starts is one script, not one each. */
+  /** The lease keys and arguments of the registration of `key`, as the LEASE script takes them (one task, no rewrite). */
+  registration(key: TaskKey): { keys: string[]; args: string[] } {
+    const { keys } = this.deps;
+    return {
+      keys: [keys.replicaLease(this.id), keys.replicas(), keys.replicaTasks(this.id), keys.runner(key.tenant, key.taskId)],
+      args: [this.id, String(this.leaseMs), String(this.deps.runnerTtlMs), taskRef(key.tenant, key.taskId)],
+    };
+  }
+
+  /** What a lease refresh found (true: still held), from a heartbeat or a commit that carried a registration. */
+  noteLease(had: boolean, replace = false): void {
+    const now = performance.now();
+    // A lapsed lease means this replica (or Redis) was away: it judges nobody for a lease from now.
+    if (!had) this.healthySince = now;
+    else this.healthySince ??= now;
+    if (!had && !replace) this.resync = true;
+  }
+
+  /** Sends this turn's removals after it: a burst of task ends is one script, not one each. */
   private schedule(): void {
     if (this.flushing !== undefined || this.closed) return;
     this.flushing = setImmediate(() => this.flush());
@@ -128,15 +159,8 @@ export class ReplicaLease {
 
   private flush(): void {
     this.flushing = undefined;
-    const adds = [...this.adds];
     const drops = [...this.drops];
-    this.adds.clear();
     this.drops.clear();
-    if (adds.length > 0)
-      void this.lease(adds, false).catch((error: unknown) => {
-        this.resync = true;
-        this.deps.onError(error);
-      });
     if (drops.length > 0)
       void this.drop(drops).catch((error: unknown) => {
         for (const [ref, key] of drops) if (!this.owned.has(ref)) this.removals.set(ref, key);
@@ -191,11 +215,7 @@ export class ReplicaLease {
       ),
     );
     const had = Number(reply) === 1;
-    const now = performance.now();
-    // A lapsed lease means this replica (or Redis) was away: it judges nobody for a lease from now.
-    if (!had) this.healthySince = now;
-    else this.healthySince ??= now;
-    if (!had && !replace) this.resync = true;
+    this.noteLease(had, replace);
     return had;
   }
 

@@ -1,20 +1,65 @@
 import { defineScript, type RedisScript } from '../script.js';
+import { UPSERT_FUNCTION } from '../store/scripts.js';
+import { LEASE_FUNCTION } from './lease-scripts.js';
 
 /**
- * Appends an event to a task's stream, trims it to the cap and sets its TTL (retention after a
- * final event, the live TTL otherwise), atomically. KEYS: stream
- * ARGV: event JSON, final '1'|'0', revision, max events, ttl ms
+ * A task's stream: `append` adds an event; `trim` then drops the oldest entries beyond the cap
+ * and sets the TTL (retention after a final event, the live TTL otherwise). Trimmed with XDEL
+ * (not MAXLEN) so the stream records the newest dropped id: READ reports a gap from it. Lua
+ * functions, so the publish and commit scripts run the same code.
+ */
+const STREAM_FUNCTIONS = `
+local function append(stream, event, final, revision)
+  return redis.call('XADD', stream, '*', 'e', event, 'f', final, 'r', revision)
+end
+local function trim(stream, maxEvents, ttl)
+  local over = redis.call('XLEN', stream) - tonumber(maxEvents)
+  if over > 0 then
+    for _, entry in ipairs(redis.call('XRANGE', stream, '-', '+', 'COUNT', over)) do redis.call('XDEL', stream, entry[1]) end
+  end
+  redis.call('PEXPIRE', stream, ttl)
+end
+`;
+
+/**
+ * Appends an event to a task's stream, trims it to the cap and sets its TTL, atomically.
+ * KEYS: stream   ARGV: event JSON, final '1'|'0', revision, max events, ttl ms
  * Returns the entry id (`<ms>-<seq>`, increasing per stream).
  */
-export const PUBLISH: RedisScript = defineScript(`
--- Trimmed with XDEL (not MAXLEN) so the stream records the newest dropped id: READ reports a gap from it.
-local over = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[4]) + 1
-if over > 0 then
-  for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', over)) do redis.call('XDEL', KEYS[1], entry[1]) end
-end
-local id = redis.call('XADD', KEYS[1], '*', 'e', ARGV[1], 'f', ARGV[2], 'r', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+export const PUBLISH: RedisScript = defineScript(`${STREAM_FUNCTIONS}
+local id = append(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
+trim(KEYS[1], ARGV[4], ARGV[5])
 return id
+`);
+
+/**
+ * A task write and the append of its events in one atomic step (decision 0039): the store's
+ * `upsert`, then, only when it wrote, `append` per event with the revision it produced and one `trim`, and the
+ * registration of this replica as the task's runner (`lease`) when the commit carries it.
+ * KEYS: task, summary, live, push, ended (upsert's), stream, [lease, replicas, replica's tasks, runner]
+ * ARGV: upsert's 14, max events, live ttl ms, retention ms, event count n, n x (event JSON, final '1'|'0'),
+ *       [replica id, lease ms, runner ttl ms, task ref]
+ * Returns upsert's refusal as it is, or {'ok', revision, lease (1 held, 0 lapsed, -1 not carried), ids...}.
+ */
+export const COMMIT: RedisScript = defineScript(`${UPSERT_FUNCTION}${STREAM_FUNCTIONS}${LEASE_FUNCTION}
+local written = upsert({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]}, {unpack(ARGV, 1, 14)})
+if written[1] ~= 'ok' then return written end
+local revision = written[2]
+local n = tonumber(ARGV[18])
+local out = {'ok', revision, -1}
+local ttl = ARGV[16]
+for i = 1, n do
+  local final = ARGV[18 + 2 * i]
+  if final == '1' then ttl = ARGV[17] else ttl = ARGV[16] end
+  out[3 + i] = append(KEYS[6], ARGV[17 + 2 * i], final, revision)
+end
+-- Once per burst: the cap, and the TTL of the newest event's kind, as publishing them one by one leaves them.
+if n > 0 then trim(KEYS[6], ARGV[15], ttl) end
+if #KEYS > 6 then
+  local b = 19 + 2 * n
+  out[3] = lease({KEYS[7], KEYS[8], KEYS[9], KEYS[10]}, {ARGV[b], ARGV[b + 1], '0', ARGV[b + 2], ARGV[b + 3]})
+end
+return out
 `);
 
 /**

@@ -115,7 +115,8 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
   const run = <T>(fn: () => Promise<T>): Promise<T> => withDeadline(timeoutMs, fn);
   const setMember = (key: TaskKey): string => keys.task(key.tenant, key.taskId);
 
-  async function upsert(record: TaskRecord, writeOptions: TaskWriteOptions): Promise<number> {
+  /** The UPSERT script's keys and arguments for a write, and how to read its reply. */
+  function prepareUpsert(record: TaskRecord, writeOptions: TaskWriteOptions): PreparedUpsert {
     const { tenant, owner } = record;
     const taskId = record.task.id;
     const expected = writeOptions.expectedRevision;
@@ -126,35 +127,41 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
     // Only the record's own fields are stored: a `revision` handed in is the store's to set.
     const json = JSON.stringify({ tenant, owner, task: record.task, updatedAt: record.updatedAt });
     const summary = JSON.stringify([record.task.contextId ?? '', record.task.status.state, statusTime(record), at + ttl]);
-    const reply = (await run(() =>
-      UPSERT.run(
-        client,
-        [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId), keys.ended()],
-        [
-          json,
-          String(expected),
-          owner,
-          taskId,
-          summary,
-          terminal ? '1' : '0',
-          String(ttl),
-          String(at),
-          String(maxTasks),
-          String(maxTaskBytes),
-          setMember({ tenant, taskId }),
-          String(liveTtlMs),
-          keys.prefix,
-          String(ttlMs),
-        ],
-      ),
-    )) as [string, string];
-    const [status, value] = reply;
-    if (status === 'conflict') throw new TaskRevisionConflictError({ tenant, taskId }, expected, Number(value));
-    if (status === 'full') {
-      if (value === 'maxTasks') throw new TaskStoreFullError('maxTasks', `The task store is full (${maxTasks} live tasks); retry later`);
-      throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${maxTaskBytes} bytes`);
-    }
-    return Number(value);
+    return {
+      terminal,
+      keys: [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId), keys.ended()],
+      args: [
+        json,
+        String(expected),
+        owner,
+        taskId,
+        summary,
+        terminal ? '1' : '0',
+        String(ttl),
+        String(at),
+        String(maxTasks),
+        String(maxTaskBytes),
+        setMember({ tenant, taskId }),
+        String(liveTtlMs),
+        keys.prefix,
+        String(ttlMs),
+      ],
+      revision(reply) {
+        const [status, value] = reply as [string, string];
+        if (status === 'conflict') throw new TaskRevisionConflictError({ tenant, taskId }, expected, Number(value));
+        if (status === 'full') {
+          if (value === 'maxTasks')
+            throw new TaskStoreFullError('maxTasks', `The task store is full (${maxTasks} live tasks); retry later`);
+          throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${maxTaskBytes} bytes`);
+        }
+        return Number(value);
+      },
+    };
+  }
+
+  async function upsert(record: TaskRecord, writeOptions: TaskWriteOptions): Promise<number> {
+    const prepared = prepareUpsert(record, writeOptions);
+    return prepared.revision(await run(() => UPSERT.run(client, prepared.keys, prepared.args)));
   }
 
   async function readRecords(tenant: string, ids: string[]): Promise<(StoredTask | undefined)[]> {
@@ -169,7 +176,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
     });
   }
 
-  return {
+  const store: RedisTaskStore = {
     keys,
     async get(key) {
       const [record] = await readRecords(key.tenant, [key.taskId]);
@@ -275,4 +282,30 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
       await run(() => RELEASE_SEND.run(client, [keys.send(key.tenant, key.owner, key.messageId)], [taskId]));
     },
   };
+  writers.set(store, { client, prepareUpsert });
+  return store;
+}
+
+/** A write of the store as the UPSERT script's keys and arguments (the bus's commit script runs the same code). */
+export interface PreparedUpsert {
+  /** The record is terminal (the write moves it to the ended set). */
+  terminal: boolean;
+  keys: string[];
+  args: string[];
+  /** The new revision from the script's reply; throws the store's errors for a refusal. */
+  revision(reply: unknown): number;
+}
+
+/** How a bus on the same connection writes this store inside its own script. */
+export interface StoreWriter {
+  client: RedisClientLike;
+  prepareUpsert(record: TaskRecord, writeOptions: TaskWriteOptions): PreparedUpsert;
+}
+
+/** Stores made here, and how to write them: kept off the public object so only this package sees it. */
+const writers = new WeakMap<TaskStore, StoreWriter>();
+
+/** How to write `store` in a script, when it is a Redis task store of this package. */
+export function storeWriter(store: TaskStore): StoreWriter | undefined {
+  return writers.get(store);
 }

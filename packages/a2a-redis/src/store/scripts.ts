@@ -9,41 +9,47 @@ import { defineScript, type RedisScript } from '../script.js';
  *       terminal ('1'|'0'), ttl ms, now ms, max tasks, max record bytes, set member, live ttl ms,
  *       key prefix, terminal ttl ms
  * Returns {'ok', revision} | {'conflict', stored revision} | {'full', limit}.
+ * `upsert(KEYS, ARGV)` is a Lua function so the bus's commit script (decision 0039) runs the same code.
  */
-export const UPSERT: RedisScript = defineScript(`
-local cur = redis.call('HGET', KEYS[1], 'rev') or '0'
-if cur ~= ARGV[2] then return {'conflict', cur} end
-local terminal = ARGV[6] == '1'
-if string.len(ARGV[1]) > tonumber(ARGV[10]) and not (terminal and string.len(ARGV[1]) <= tonumber(ARGV[10]) + 4096) then
-  return {'full', 'maxTaskBytes'}
-end
-local now = tonumber(ARGV[8])
-if cur == '0' then
-  -- Set members whose task expired (a replica died, a TTL ran out) leave first.
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[12]))
-  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[14]))
-  while redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[9]) do
-    local victim = redis.call('ZPOPMIN', KEYS[5])[1]
-    if not victim then return {'full', 'maxTasks'} end
-    local idx = redis.call('HGET', victim, 'idx')
-    if idx then redis.call('HDEL', idx, redis.call('HGET', victim, 'id')) end
-    redis.call('DEL', victim, ARGV[13] .. 'push:' .. string.sub(victim, string.len(ARGV[13]) + 6))
+export const UPSERT_FUNCTION = `
+local function upsert(KEYS, ARGV)
+  local cur = redis.call('HGET', KEYS[1], 'rev') or '0'
+  if cur ~= ARGV[2] then return {'conflict', cur} end
+  local terminal = ARGV[6] == '1'
+  if string.len(ARGV[1]) > tonumber(ARGV[10]) and not (terminal and string.len(ARGV[1]) <= tonumber(ARGV[10]) + 4096) then
+    return {'full', 'maxTaskBytes'}
   end
+  local now = tonumber(ARGV[8])
+  if cur == '0' then
+    -- Set members whose task expired (a replica died, a TTL ran out) leave first.
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[12]))
+    redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[14]))
+    while redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[9]) do
+      local victim = redis.call('ZPOPMIN', KEYS[5])[1]
+      if not victim then return {'full', 'maxTasks'} end
+      local idx = redis.call('HGET', victim, 'idx')
+      if idx then redis.call('HDEL', idx, redis.call('HGET', victim, 'id')) end
+      redis.call('DEL', victim, ARGV[13] .. 'push:' .. string.sub(victim, string.len(ARGV[13]) + 6))
+    end
+  end
+  local rev = tonumber(cur) + 1
+  redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'rev', rev, 'owner', ARGV[3], 'id', ARGV[4], 'idx', KEYS[2])
+  redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
+  if terminal then
+    redis.call('ZREM', KEYS[3], ARGV[11])
+    redis.call('ZADD', KEYS[5], now, ARGV[11])
+  else
+    redis.call('ZREM', KEYS[5], ARGV[11])
+    redis.call('ZADD', KEYS[3], now, ARGV[11])
+  end
+  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+  redis.call('PEXPIRE', KEYS[4], ARGV[7])
+  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[12]) then redis.call('PEXPIRE', KEYS[2], ARGV[12]) end
+  return {'ok', tostring(rev)}
 end
-local rev = tonumber(cur) + 1
-redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'rev', rev, 'owner', ARGV[3], 'id', ARGV[4], 'idx', KEYS[2])
-redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
-if terminal then
-  redis.call('ZREM', KEYS[3], ARGV[11])
-  redis.call('ZADD', KEYS[5], now, ARGV[11])
-else
-  redis.call('ZREM', KEYS[5], ARGV[11])
-  redis.call('ZADD', KEYS[3], now, ARGV[11])
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
-redis.call('PEXPIRE', KEYS[4], ARGV[7])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[12]) then redis.call('PEXPIRE', KEYS[2], ARGV[12]) end
-return {'ok', tostring(rev)}
+`;
+
+export const UPSERT: RedisScript = defineScript(`${UPSERT_FUNCTION}return upsert(KEYS, ARGV)
 `);
 
 /**

@@ -1,5 +1,5 @@
 import type { A2AError, StreamResponse } from '@a2aplane/a2a-types';
-import type { TaskKey } from '../store/task-store.js';
+import type { TaskKey, TaskRecord, TaskStore, TaskWriteOptions } from '../store/task-store.js';
 
 /** What the replica running a task publishes: one event of the task. */
 export interface TaskEventInput {
@@ -26,6 +26,23 @@ export interface TaskEventRecord extends TaskEventInput {
    */
   id: string;
 }
+
+/** An event of a `TaskCommit`: its revision is the one the commit's write produces. */
+export type TaskCommitEvent = Omit<TaskEventInput, 'revision'>;
+
+/** What a `TaskCommit` did: the task's new revision and the ids of its events, in order. */
+export interface TaskCommitResult {
+  revision: number;
+  ids: string[];
+}
+
+/**
+ * Writes a task (compare-and-set, exactly as `TaskStore.upsert`) and appends events to its log in
+ * one atomic step: both happen or neither does. Rejects as `upsert` does
+ * (`TaskRevisionConflictError`, `TaskStoreFullError`, the backend's unavailability), having
+ * written and published nothing.
+ */
+export type TaskCommit = (record: TaskRecord, options: TaskWriteOptions, events: readonly TaskCommitEvent[]) => Promise<TaskCommitResult>;
 
 /** A read of a task's log. */
 export interface TaskEventLog {
@@ -127,6 +144,14 @@ export interface TaskEventBus {
    * handler per bus instance; the returned function unregisters it.
    */
   onOrphanedTask?(handler: OrphanedTaskHandler): () => void;
+  /**
+   * Optional, for a bus that keeps its logs in the same backend as `store` (one Redis): a
+   * `TaskCommit` that writes to `store` and appends to this bus in one step, one round trip where
+   * the server would otherwise make one for the write and one per event. `undefined` when it cannot
+   * (another kind of store, or another connection): the server then writes, then publishes.
+   * Asked once, when a server is created.
+   */
+  committerFor?(store: TaskStore): TaskCommit | undefined;
   /** Ends every subscription of this instance and drops its cancel handlers. Does not delete logs. */
   close(): Promise<void>;
 }

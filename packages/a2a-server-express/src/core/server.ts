@@ -77,7 +77,9 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     const violation = findInputLimitViolation(params, inputLimits);
     if (violation !== undefined) throw new InvalidParamsError({ message: `Request params exceed the input limits: ${violation}` });
   };
-  const deps = { store, bus, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
+  // A shared bus that can write the store and its log in one step does (one round trip per write, decision 0039).
+  const commit = ownBus ? undefined : bus.committerFor?.(store);
+  const deps = { store, bus, commit, pushSender: options.pushSender, onAgentError: (message: string) => onError(message) };
   const ctx: ServerContext = { options, card, store, bus, sharedBus: !ownBus, bufferSize, deps, onError };
   const registry = createTaskRegistry(ctx);
   const { runtimes, sweepIdle, loadOwned } = registry;

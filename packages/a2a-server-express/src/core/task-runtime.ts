@@ -20,7 +20,7 @@ import {
 } from '@a2aplane/a2a-types';
 import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
-import type { TaskEventBus } from '../bus/task-event-bus.js';
+import type { TaskCommit, TaskEventBus } from '../bus/task-event-bus.js';
 import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
@@ -44,6 +44,8 @@ interface RunningExecution {
 export interface RuntimeDeps {
   store: TaskStore;
   bus: TaskEventBus;
+  /** The bus's atomic write-and-append for `store`, when it has one (`TaskEventBus.committerFor`). */
+  commit?: TaskCommit | undefined;
   pushSender: PushSender | undefined;
   onAgentError(message: string): void;
 }
@@ -88,6 +90,8 @@ function failedStatus(taskId: string, contextId: string, text: string, error?: A
     message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_AGENT', taskId, contextId, parts },
   };
 }
+
+const toCommitEvent = (step: { wire: StreamResponse; final: boolean }) => ({ event: step.wire, final: step.final });
 
 /** Writes of one event that may meet a compare-and-set conflict before the task fails as on a store error. */
 const MAX_WRITE_ATTEMPTS = 3;
@@ -283,20 +287,23 @@ export class TaskRuntime {
       return false;
     }
     const written = task as Task;
+    const record = { tenant: this.key.tenant, owner: this.owner, task: written, updatedAt: Date.now() };
+    const commit = this.committer(previous);
     let revision: number;
+    let ids: string[] | undefined;
     try {
-      revision = await this.deps.store.upsert(
-        { tenant: this.key.tenant, owner: this.owner, task: written, updatedAt: Date.now() },
-        { expectedRevision: this.revision },
-      );
+      if (commit) ({ revision, ids } = await commit(record, { expectedRevision: this.revision }, steps.map(toCommitEvent)));
+      else revision = await this.deps.store.upsert(record, { expectedRevision: this.revision });
     } catch {
       return false;
     }
     this.task = written;
     this.revision = revision;
-    for (const step of steps) {
+    for (let index = 0; index < steps.length; index++) {
+      const step = steps[index] as { wire: StreamResponse; final: boolean };
       try {
-        await this.afterWrite(previous, step.wire, step.final, revision);
+        if (ids) await this.deliver(step.wire, step.final, ids[index] as string);
+        else await this.afterWrite(previous, step.wire, step.final, revision);
         previous ??= written;
       } catch (error) {
         // As in `acceptBatch`: the task ends FAILED and the rest of the burst is dropped.
@@ -331,22 +338,33 @@ export class TaskRuntime {
     const previous = this.task;
     const next = this.fold(previous, response);
     if (!next) return;
-    const { store } = this.deps;
-    // Stored first: a task the store refused (too large, store down) is not what readers see.
+    // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
+    const wire = previous ? response : { task: next };
+    const final = isFinalState(next);
+    const record = { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() };
+    const commit = this.committer(previous);
+    // Stored first (or with the event, in one step): a task the store refused (too large, store down) is not what readers see.
     let revision: number;
+    let ids: string[] | undefined;
     try {
-      revision = await store.upsert(
-        { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() },
-        { expectedRevision: this.revision },
-      );
+      if (commit) ({ revision, ids } = await commit(record, { expectedRevision: this.revision }, [{ event: wire, final }]));
+      else revision = await this.deps.store.upsert(record, { expectedRevision: this.revision });
     } catch (error) {
       if (!TaskRevisionConflictError.isInstance(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
       return this.afterConflict(response, attempt);
     }
     this.task = next;
     this.revision = revision;
-    // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
-    await this.afterWrite(previous, previous ? response : { task: next }, isFinalState(next), revision);
+    if (ids) await this.deliver(wire, final, ids[0] as string);
+    else await this.afterWrite(previous, wire, final, revision);
+  }
+
+  /**
+   * The bus's atomic write-and-append, unless the write creates the task with an inline push
+   * config: that config is stored between the write and the first event (`afterWrite`).
+   */
+  private committer(previous: Task | undefined): TaskCommit | undefined {
+    return previous === undefined && this.pendingPushConfig !== undefined ? undefined : this.deps.commit;
   }
 
   /**
@@ -360,11 +378,16 @@ export class TaskRuntime {
       this.pendingPushConfig = undefined;
     }
     const id = await bus.publish(this.key, { event: wire, final, revision });
+    await this.deliver(wire, final, id);
+  }
+
+  /** An event in the bus's log (id `id`) goes to the listeners and the push configs. */
+  private async deliver(wire: StreamResponse, final: boolean, id: string): Promise<void> {
     this.lastEventId = id;
     this.emit({ type: 'event', id, event: wire, final });
     const sender = this.deps.pushSender;
     if (sender) {
-      for (const config of await store.listPushConfigs(this.key)) {
+      for (const config of await this.deps.store.listPushConfigs(this.key)) {
         try {
           sender.notify({ config, payload: wire, taskId: this.key.taskId });
         } catch {
