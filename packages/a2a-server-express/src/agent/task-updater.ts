@@ -1,6 +1,7 @@
 import type { Artifact, Message, Part, Task, TaskState } from '@a2aplane/a2a-types';
 import type { EventSink, RequestContext } from './executor.js';
 import { isoNow } from './iso-now.js';
+import { newId } from './new-id.js';
 
 export interface TaskUpdater {
   readonly taskId: string;
@@ -20,9 +21,6 @@ export interface TaskUpdater {
   /** Publishes a status change to any state. */
   updateStatus(state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, message?: string | Part[]): void;
 }
-
-let counter = 0;
-const newId = (): string => globalThis.crypto.randomUUID?.() ?? `id-${Date.now()}-${++counter}`;
 
 function agentMessage(taskId: string, contextId: string, content: string | Part[] | undefined): Message | undefined {
   return content === undefined

@@ -124,12 +124,12 @@ class Backend implements InMemoryTaskEventBackend {
     this.logs.delete(k);
   }
 
-  /** The ended log that ended first and is still as it ended (other than `except`). */
   /** The log still ended as `item` says (not continued, dropped or ended again since). */
   private stillEnded(item: { key: string; endedAt: number }): boolean {
     return this.logs.get(item.key)?.endedAt === item.endedAt;
   }
 
+  /** The ended log that ended first and is still as it ended (other than `except`). */
   private oldestEnded(except: string): string | undefined {
     while (this.endedHead < this.ended.length) {
       const item = this.ended[this.endedHead]!;
@@ -144,11 +144,34 @@ class Backend implements InMemoryTaskEventBackend {
       }
       this.endedHead += 1;
     }
-    if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
+    return undefined;
+  }
+
+  /**
+   * Drops the queue's consumed front, and its stale items once they outnumber the logs (a log
+   * that ends, goes on and ends again leaves one behind each time): the queue stays within about
+   * twice the logs. Runs on every final event, so a queue that is never walked to its end (the
+   * oldest ended log always still there) is compacted all the same.
+   */
+  private compactEnded(): void {
+    const pending = this.ended.length - this.endedHead;
+    if (pending > 2 * this.logs.size + 1024) {
+      // One item per ended log (a log that ended twice in one millisecond left two that match).
+      const kept = new Set<string>();
+      const live: { key: string; endedAt: number }[] = [];
+      for (let i = this.endedHead; i < this.ended.length; i++) {
+        const item = this.ended[i]!;
+        if (this.stillEnded(item) && !kept.has(item.key)) {
+          kept.add(item.key);
+          live.push(item);
+        }
+      }
+      this.ended = live;
+      this.endedHead = 0;
+    } else if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
       this.ended = this.ended.slice(this.endedHead);
       this.endedHead = 0;
     }
-    return undefined;
   }
 
   /** Drops expired logs, then ended logs, then the oldest logs, until the caps hold (never `except`). */
@@ -193,6 +216,7 @@ class Backend implements InMemoryTaskEventBackend {
     if (input.final) {
       log.endedAt = this.now();
       this.ended.push({ key: k, endedAt: log.endedAt });
+      this.compactEnded();
     } else {
       log.endedAt = undefined;
     }

@@ -15,6 +15,7 @@ import { isFinal, type ServerContext, trimHistory } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
 import { type ExecutionExtra, NO_EXTRA, type TaskRun } from './task-run.js';
 import type { Streaming } from './streaming.js';
+import { newId } from '../agent/new-id.js';
 
 const OK = { ok: true } as const;
 
@@ -38,7 +39,7 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
   async function claimSend(params: SendMessageRequest, caller: Caller): Promise<SendClaim> {
     const tenant = params.tenant ?? '';
     const key: SendKey = { tenant, owner: caller.owner, messageId: params.message.messageId };
-    const taskId = params.message.taskId ?? globalThis.crypto.randomUUID();
+    const taskId = params.message.taskId ?? newId();
     for (let attempt = 0; ; attempt++) {
       const held = await store.claimSendKey(key, taskId);
       if (held === undefined) return { kind: 'claimed', key, taskId };

@@ -14,6 +14,7 @@ import type { Caller } from './caller.js';
 import { type ServerContext, trimHistory } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
 import type { WebhookUrlCheck } from './types.js';
+import { newId } from '../agent/new-id.js';
 
 /** The task reads and push-config operations, and the extended card. */
 export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry) {
@@ -68,7 +69,7 @@ export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry)
     const key = { tenant: params.tenant ?? '', taskId: params.taskId };
     await loadOwned(key, caller);
     await vetWebhookUrl(params.url);
-    const config = { ...params, id: params.id ?? globalThis.crypto.randomUUID() };
+    const config = { ...params, id: params.id ?? newId() };
     await store.putPushConfig(key, config);
     return config;
   }

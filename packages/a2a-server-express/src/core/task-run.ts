@@ -20,6 +20,7 @@ import type { GovernanceOptions, GovernedTaskLike } from './server-types.js';
 import { type Caller, toA2AError } from './caller.js';
 import type { ServerContext } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
+import { newId } from '../agent/new-id.js';
 
 export interface ExecutionExtra {
   context?: TaskContextLike;
@@ -107,8 +108,8 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
         throw new InvalidParamsError({ message: 'message.contextId does not match the task' });
       }
     } else {
-      const taskId = extra.taskId ?? globalThis.crypto.randomUUID();
-      runtime = new TaskRuntime({ tenant, taskId }, caller.owner, message.contextId ?? globalThis.crypto.randomUUID(), deps);
+      const taskId = extra.taskId ?? newId();
+      runtime = new TaskRuntime({ tenant, taskId }, caller.owner, message.contextId ?? newId(), deps);
       runtime.pendingUserMessage = message;
     }
 
@@ -212,7 +213,7 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
       },
     };
     const inlinePush = params.configuration?.taskPushNotificationConfig;
-    if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? globalThis.crypto.randomUUID(), taskId };
+    if (inlinePush) runtime.pendingPushConfig = { ...inlinePush, id: inlinePush.id ?? newId(), taskId };
 
     runtime.running = true;
     runtime.invalid = false;

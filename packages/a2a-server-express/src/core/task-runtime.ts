@@ -25,6 +25,7 @@ import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type Ta
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
 import type { PushSender } from './types.js';
+import { newId } from '../agent/new-id.js';
 
 /** What a listener of a task receives: events in order (`id`: the bus's event id), then at most one end or error. */
 export type RuntimeSignal =
@@ -87,7 +88,7 @@ function failedStatus(taskId: string, contextId: string, text: string, error?: A
   return {
     state: 'TASK_STATE_FAILED',
     timestamp: isoNow(),
-    message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_AGENT', taskId, contextId, parts },
+    message: { messageId: newId(), role: 'ROLE_AGENT', taskId, contextId, parts },
   };
 }
 
