@@ -32,9 +32,10 @@ export async function* parseServerSentEvents(
   stream: ReadableStream<Uint8Array>,
   options: ParseServerSentEventsOptions = {},
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
+  core ??= import('./parse-sse-core.js');
   let parser: Core;
   try {
-    parser = await (core ??= import('./parse-sse-core.js'));
+    parser = await core;
   } catch (error) {
     core = undefined;
     await stream.cancel().catch(() => undefined);

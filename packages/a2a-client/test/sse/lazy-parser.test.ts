@@ -41,13 +41,16 @@ describe('the SSE parser loaded on demand', () => {
     const { parseServerSentEvents } = await freshPackageWithFailingParser();
     const cancelled = vi.fn();
     const body = new ReadableStream<Uint8Array>({ cancel: cancelled });
-    const error = await parseServerSentEvents(body).next().catch((e: unknown) => e);
+    const error = await parseServerSentEvents(body)
+      .next()
+      .catch((e: unknown) => e);
     expect(causedBy(error, loadFailure)).toBe(true);
     expect(cancelled).toHaveBeenCalledTimes(1);
 
     vi.doUnmock(CORE);
     const events = [];
-    for await (const event of parseServerSentEvents(new Response('data: two\n\n').body as ReadableStream<Uint8Array>)) events.push(event.data);
+    for await (const event of parseServerSentEvents(new Response('data: two\n\n').body as ReadableStream<Uint8Array>))
+      events.push(event.data);
     expect(events).toEqual(['two']);
   });
 
