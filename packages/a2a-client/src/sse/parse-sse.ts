@@ -20,6 +20,18 @@ export interface ParseServerSentEventsOptions {
 
 type Core = typeof import('./parse-sse-core.js');
 let core: Promise<Core> | undefined;
+const loadCore = (): Promise<Core> => {
+  core ??= import('./parse-sse-core.js');
+  return core;
+};
+
+/**
+ * Starts loading the parser while a stream request is on its way, so that the load overlaps the
+ * round trip instead of counting against the stream's idle timeout. A failure shows on first use.
+ */
+export function preloadSseParser(): void {
+  loadCore().catch(() => undefined);
+}
 
 /**
  * Parses a byte stream of `text/event-stream` into events. Handles chunk boundaries anywhere
@@ -32,10 +44,9 @@ export async function* parseServerSentEvents(
   stream: ReadableStream<Uint8Array>,
   options: ParseServerSentEventsOptions = {},
 ): AsyncGenerator<ServerSentEvent, void, undefined> {
-  core ??= import('./parse-sse-core.js');
   let parser: Core;
   try {
-    parser = await core;
+    parser = await loadCore();
   } catch (error) {
     core = undefined;
     await stream.cancel().catch(() => undefined);
