@@ -10,6 +10,7 @@ import {
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus } from '../retry.js';
+import { preloadSseParser } from '../sse/parse-sse.js';
 import { invalidFrame, readEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
 import type { StreamItem, Transport, TransportCallOptions } from './types.js';
@@ -93,6 +94,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       return fromWire(method, readBody(text, http_.response.status, http_.response, id), v03);
     },
     async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
+      preloadSseParser();
       const { id, call } = buildCall(method, params, options, true);
       const http_ = await sendHttp(http, call);
       const { response } = http_;

@@ -2,6 +2,7 @@ import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus, parseRetryAfter } from '../retry.js';
+import { preloadSseParser } from '../sse/parse-sse.js';
 import { invalidFrame, readEventStream } from './stream.js';
 import type { StreamItem, Transport, TransportCallOptions } from './types.js';
 
@@ -59,6 +60,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
       return parsed.value;
     },
     async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
+      preloadSseParser();
       const call = buildCall(method, params, options, true);
       const http_ = await sendHttp(http, call);
       const { response } = http_;
