@@ -106,7 +106,8 @@ async function requestsFor(variant: Variant, count: number, tag: string): Promis
       [A2A_VERSION_HEADER]: '1.0',
       'content-length': String(Buffer.byteLength(body)),
     };
-    if (variant !== 'ours' && variant !== 'governed') Object.assign(headers, await signer.sign({ method: 'POST', url: `http://${authority}${PATH}`, body }));
+    if (variant !== 'ours' && variant !== 'governed')
+      Object.assign(headers, await signer.sign({ method: 'POST', url: `http://${authority}${PATH}`, body }));
     const head = Object.entries(headers)
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');

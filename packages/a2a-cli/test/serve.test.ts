@@ -416,9 +416,12 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(sent.err).toBe('');
     expect((JSON.parse(sent.out) as { task: Task }).task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(algs).toEqual(['hmac-sha256']);
-    const opted = await run(['send', back.url, 'opt out', '--allow-insecure', '--sign-with', callerFile, '--request-signature', 'ed25519'], {
-      fetch: recording,
-    });
+    const opted = await run(
+      ['send', back.url, 'opt out', '--allow-insecure', '--sign-with', callerFile, '--request-signature', 'ed25519'],
+      {
+        fetch: recording,
+      },
+    );
     expect(opted.code).toBe(0);
     expect(algs.at(-1)).toBe('ed25519');
     expect((await run(['send', back.url, 'x', '--request-signature', 'hmac'])).code).toBe(EXIT_CODES.usage);

@@ -44,7 +44,11 @@ interface Agent {
  * verifier accepts the fast path; `sign`: the card is signed with the agent key; `card` edits the
  * card before it is signed.
  */
-async function startAgent(options: { ownKey: boolean; sign: boolean; card?: (card: AgentCard, key: KeyPair) => AgentCard }): Promise<Agent> {
+async function startAgent(options: {
+  ownKey: boolean;
+  sign: boolean;
+  card?: (card: AgentCard, key: KeyPair) => AgentCard;
+}): Promise<Agent> {
   const key = generateKeyPair('EdDSA');
   const algs: string[] = [];
   const http: Server = createServer();
@@ -107,16 +111,12 @@ beforeAll(async () => {
   otherKey = await startAgent({
     ownKey: true,
     sign: true,
-    card: (card) => ({
-      ...withAgentIdExtension(card, agentIdFromPublicKey(other.publicKey)),
-      capabilities: {
-        ...card.capabilities,
-        extensions: [
-          ...(withAgentIdExtension(card, agentIdFromPublicKey(other.publicKey)).capabilities.extensions ?? []),
-          { uri: REQUEST_SIGNATURES_EXTENSION_URI, params: { algs: ['ed25519', 'hmac-sha256'] } },
-        ],
-      },
-    }),
+    // withRequestSignaturesExtension refuses this card, so the extension is written by hand.
+    card: (card) => {
+      const quoting = withAgentIdExtension(card, agentIdFromPublicKey(other.publicKey));
+      const advert = { uri: REQUEST_SIGNATURES_EXTENSION_URI, params: { algs: ['ed25519', 'hmac-sha256'] } };
+      return { ...quoting, capabilities: { ...quoting.capabilities, extensions: [...(quoting.capabilities.extensions ?? []), advert] } };
+    },
   });
 });
 

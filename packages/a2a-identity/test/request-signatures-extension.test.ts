@@ -75,7 +75,9 @@ describe('withRequestSignaturesExtension / readRequestSignatureAlgs', () => {
     for (const junk of [null, 1, 'card', [], {}, { capabilities: null }, { capabilities: { extensions: {} } }]) {
       expect(readRequestSignatureAlgs(junk)).toEqual([]);
     }
-    const card = { capabilities: { extensions: [{ uri: REQUEST_SIGNATURES_EXTENSION_URI, params: { algs: ['none', 'hmac-sha256', 7] } }] } };
+    const card = {
+      capabilities: { extensions: [{ uri: REQUEST_SIGNATURES_EXTENSION_URI, params: { algs: ['none', 'hmac-sha256', 7] } }] },
+    };
     expect(readRequestSignatureAlgs(card)).toEqual(['hmac-sha256']);
   });
 });
@@ -118,7 +120,12 @@ describe('fastPathKeyOf: only a verified, bound, advertising card gives a key', 
 
   it('a small-order signing key: none (its agreement would be predictable)', () => {
     const weak = { kid: 'weak', algorithm: 'EdDSA' as const, publicKey: ed25519.Point.ZERO.toBytes(), privateKey: new Uint8Array(32) };
-    const card = { ...advertised, capabilities: { extensions: [...(withAgentIdExtension(advertised, agentIdFromPublicKey(weak.publicKey)).capabilities.extensions ?? [])] } };
+    const card = {
+      ...advertised,
+      capabilities: {
+        extensions: [...(withAgentIdExtension(advertised, agentIdFromPublicKey(weak.publicKey)).capabilities.extensions ?? [])],
+      },
+    };
     expect(fastPathKeyOf({ card, verification: validOf(weak) })).toBeUndefined();
   });
 });
