@@ -342,7 +342,7 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
   const { serverKey } = options;
   const requestSignature = options.requestSignature ?? 'auto';
   if (requestSignature !== 'auto' && requestSignature !== 'ed25519')
-    throw new TypeError(`expected requestSignature 'auto' or 'ed25519', got ${describeValue(requestSignature)}`);
+    throw new TypeError(`expected requestSignature auto or ed25519, got ${describeValue(requestSignature)}`);
   if (serverKey !== undefined && (serverKey?.algorithm !== 'EdDSA' || !(serverKey.publicKey instanceof Uint8Array))) {
     throw new TypeError(`expected an Ed25519 VerificationKey as serverKey, got ${describeValue(serverKey)}`);
   }

@@ -2,6 +2,7 @@ import type { AgentCard, AgentExtension } from '@a2aplane/a2a-types';
 import { ed25519 } from '@noble/curves/ed25519';
 import { agentIdFromPublicKey, asObject, isAgentId, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url } from './base64url.js';
+import { describeValue } from '@a2aplane/a2a-types';
 import type { VerificationKey } from './keys.js';
 
 /**
@@ -31,24 +32,17 @@ export interface RequestSignatureAcceptance {
  * refused. Throws a `TypeError` on that mismatch.
  */
 export function withRequestSignaturesExtension(card: AgentCard, verifier: RequestSignatureAcceptance): AgentCard {
-  if (typeof card !== 'object' || card === null) throw new TypeError(`expected an agent card, got ${card === null ? 'null' : typeof card}`);
-  if (!Array.isArray(verifier?.algorithms)) {
-    throw new TypeError(`expected a verifier with algorithms, got ${verifier === null ? 'null' : typeof verifier?.algorithms}`);
-  }
-  const algs = verifier.algorithms.filter((alg) => alg === 'ed25519' || alg === 'hmac-sha256');
-  if (algs.includes('hmac-sha256')) {
-    const declared = readDeclaredAgentId(card);
-    if (!isAgentId(verifier.agentId) || declared !== verifier.agentId) {
-      throw new TypeError(
-        `expected the card to declare the AgentID of the verifier's ownKey (${String(verifier.agentId)}), got ${String(declared)}: call withAgentIdExtension first, and sign the card with ownKey`,
-      );
-    }
-  }
+  if (typeof card !== 'object' || card === null || !Array.isArray(verifier?.algorithms))
+    throw new TypeError(`expected a card and a verifier, got ${describeValue(card)} and ${describeValue(verifier)}`);
+  const algs = verifier.algorithms.filter(isRequestSignatureAlg);
+  const declared = readDeclaredAgentId(card);
+  if (algs.includes('hmac-sha256') && (!isAgentId(declared) || declared !== verifier.agentId))
+    throw new TypeError(`expected a card declaring the AgentID of ownKey (withAgentIdExtension), got ${describeValue(declared)}`);
   const capabilities = card.capabilities ?? {};
   const extensions = (capabilities.extensions ?? []).filter((ext) => ext.uri !== REQUEST_SIGNATURES_EXTENSION_URI);
   const extension: AgentExtension = {
     uri: REQUEST_SIGNATURES_EXTENSION_URI,
-    description: 'Accepts RFC 9421 request signatures (keyid = the caller AgentID) with these algs',
+    description: 'RFC 9421 request signatures accepted',
     required: false,
     params: { algs },
   };
@@ -63,8 +57,10 @@ export function readRequestSignatureAlgs(card: unknown): RequestSignatureAlg[] {
   const extension = extensions.find((ext) => asObject(ext)?.uri === REQUEST_SIGNATURES_EXTENSION_URI) as unknown;
   const algs = asObject(asObject(extension)?.params)?.algs;
   if (!Array.isArray(algs)) return [];
-  return algs.filter((alg): alg is RequestSignatureAlg => alg === 'ed25519' || alg === 'hmac-sha256');
+  return algs.filter(isRequestSignatureAlg);
 }
+
+const isRequestSignatureAlg = (alg: unknown): alg is RequestSignatureAlg => alg === 'ed25519' || alg === 'hmac-sha256';
 
 /**
  * The agent a request signer is about to call, as a2a-client discovery found it (structurally its
