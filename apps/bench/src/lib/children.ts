@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { pinnedCommand } from './pinning.js';
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,6 +16,14 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  timeoutMs?: number;
+  /** The apps/bench directory to run the server from (another checkout's, for "before" rows). */
+  appDir?: string;
+  /** Pin the server (every thread) to this CPU with taskset; see `pinLoadGenerator` in pinning.ts. */
+  cpu?: number;
+}
+
 /**
  * Starts `src/servers/<name>.ts --port 0 ...args` in a fresh Node process with the tsx loader
  * (workspace packages from their built dist, as users run them: tsx compiles with keepNames, whose
@@ -22,11 +31,12 @@ export interface ServerChild {
  * is the server) and waits for
  * its `READY <port>` line.
  */
-export async function startServer(name: string, args: string[] = [], timeoutMs = 30_000, appDir = APP_DIR): Promise<ServerChild> {
+export async function startServer(name: string, args: string[] = [], options: StartOptions = {}): Promise<ServerChild> {
+  const { timeoutMs = 30_000, appDir = APP_DIR, cpu } = options;
   // Retry a failed start a couple of times, so one slow or flaky start does not sink a whole suite.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(name, args, timeoutMs, appDir);
+      return await startOnce(name, args, timeoutMs, appDir, cpu);
     } catch (error) {
       if (attempt >= 3) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -34,8 +44,9 @@ export async function startServer(name: string, args: string[] = [], timeoutMs =
   }
 }
 
-async function startOnce(name: string, args: string[], timeoutMs: number, appDir: string): Promise<ServerChild> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args], {
+async function startOnce(name: string, args: string[], timeoutMs: number, appDir: string, cpu: number | undefined): Promise<ServerChild> {
+  const [command, argv] = pinnedCommand(cpu, process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args]);
+  const child = spawn(command, argv, {
     cwd: appDir,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },

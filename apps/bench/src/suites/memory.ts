@@ -1,6 +1,7 @@
 import { startServer } from '../lib/children.js';
 import { mib, num, table } from '../lib/format.js';
 import { load } from '../lib/load.js';
+import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 const TARGETS = [
@@ -29,41 +30,46 @@ export interface MemoryRun {
 export async function runMemory(options: RunOptions): Promise<SuiteResult> {
   const seconds = options.quick ? 15 : 60;
   const runs: MemoryRun[] = [];
-  // `--targets a,b` runs a subset.
-  for (const target of TARGETS.filter((t) => options.targets === undefined || options.targets.includes(t.id))) {
-    const server = await startServer(target.id, ['--mode', 'task', '--report-rss']);
-    const samples: RssSample[] = [];
-    let startedAt = 0;
-    server.onLine((line) => {
-      const [tag, rss, heap, tasks] = line.split(' ');
-      if (tag !== 'RSS' || startedAt === 0) return;
-      samples.push({
-        second: Math.round((performance.now() - startedAt) / 1000),
-        rssBytes: Number(rss),
-        heapUsedBytes: Number(heap),
-        tasksStored: Number(tasks),
+  const pins = pinLoadGenerator();
+  try {
+    // `--targets a,b` runs a subset.
+    for (const target of TARGETS.filter((t) => options.targets === undefined || options.targets.includes(t.id))) {
+      const server = await startServer(target.id, ['--mode', 'task', '--report-rss'], pins.pinned ? { cpu: pins.serverCpu } : {});
+      const samples: RssSample[] = [];
+      let startedAt = 0;
+      server.onLine((line) => {
+        const [tag, rss, heap, tasks] = line.split(' ');
+        if (tag !== 'RSS' || startedAt === 0) return;
+        samples.push({
+          second: Math.round((performance.now() - startedAt) / 1000),
+          rssBytes: Number(rss),
+          heapUsedBytes: Number(heap),
+          tasksStored: Number(tasks),
+        });
       });
-    });
-    try {
-      startedAt = performance.now();
-      const result = await load(server.url, 'task', seconds);
-      // One more sample after the load stops.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      runs.push({
-        target: target.id,
-        seconds,
-        requests: result.total2xx,
-        requestsPerSecond: result.requestsPerSecond,
-        valid: result.valid,
-        samples,
-      });
-      const last = samples.at(-1);
-      process.stdout.write(
-        `  memory ${target.id}: ${num(result.total2xx)} tasks, RSS ${last ? mib(last.rssBytes) : 'n/a'}, stored ${last?.tasksStored ?? 'n/a'}\n`,
-      );
-    } finally {
-      await server.stop();
+      try {
+        startedAt = performance.now();
+        const result = await load(server.url, 'task', seconds);
+        // One more sample after the load stops.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        runs.push({
+          target: target.id,
+          seconds,
+          requests: result.total2xx,
+          requestsPerSecond: result.requestsPerSecond,
+          valid: result.valid,
+          samples,
+        });
+        const last = samples.at(-1);
+        process.stdout.write(
+          `  memory ${target.id}: ${num(result.total2xx)} tasks, RSS ${last ? mib(last.rssBytes) : 'n/a'}, stored ${last?.tasksStored ?? 'n/a'}\n`,
+        );
+      } finally {
+        await server.stop();
+      }
     }
+  } finally {
+    pins.release();
   }
   // One row every 5 s: the sample nearest each mark.
   const marks: number[] = [];
@@ -97,6 +103,11 @@ export async function runMemory(options: RunOptions): Promise<SuiteResult> {
   });
   const markdown = [
     `Task mode (submitted -> working -> artifact -> completed) at full load (autocannon, 50 connections) for ${seconds} s against one child process each; the child prints \`process.memoryUsage()\` and the number of tasks in its store every second. Our store runs with its defaults (at most 10 000 tasks, terminal tasks expire after 10 minutes); the official \`InMemoryTaskStore\` never evicts.`,
+    '',
+    describePinning(
+      pins,
+      runs.some((r) => r.target === 'ours-redis'),
+    ),
     '',
     table(['second', 'ours RSS / tasks stored', 'official RSS / tasks stored'], rows),
     '',

@@ -2,6 +2,7 @@ import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
 import { startServer } from '../lib/children.js';
 import { sendMessageParams } from '../lib/fixtures.js';
 import { num, ratio, table } from '../lib/format.js';
+import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import { readSseData } from '../lib/sse.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
@@ -58,20 +59,29 @@ export async function runStreaming(options: RunOptions): Promise<SuiteResult> {
   const levels = [1, 10, 100];
   const seconds = options.quick ? 2 : 4;
   const runs: StreamingRun[] = [];
-  for (const subscribers of levels) {
-    for (const target of TARGETS) {
-      const server = await startServer(target.id, ['--mode', 'stream', '--events', String(EVENTS_PER_TASK)]);
-      try {
-        await drive(server.url, subscribers, 1);
-        const result = await drive(server.url, subscribers, seconds);
-        runs.push({ target: target.id, subscribers, ...result });
-        process.stdout.write(
-          `  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`,
+  const pins = pinLoadGenerator();
+  try {
+    for (const subscribers of levels) {
+      for (const target of TARGETS) {
+        const server = await startServer(
+          target.id,
+          ['--mode', 'stream', '--events', String(EVENTS_PER_TASK)],
+          pins.pinned ? { cpu: pins.serverCpu } : {},
         );
-      } finally {
-        await server.stop();
+        try {
+          await drive(server.url, subscribers, 1);
+          const result = await drive(server.url, subscribers, seconds);
+          runs.push({ target: target.id, subscribers, ...result });
+          process.stdout.write(
+            `  stream ${subscribers} ${target.id}: ${num(result.eventsPerSecond)} events/s (${result.mismatches} mismatches)\n`,
+          );
+        } finally {
+          await server.stop();
+        }
       }
     }
+  } finally {
+    pins.release();
   }
   const rows = levels.map((subscribers) => {
     const official = runs.find((r) => r.target === 'official' && r.subscribers === subscribers);
@@ -88,6 +98,8 @@ export async function runStreaming(options: RunOptions): Promise<SuiteResult> {
   });
   const markdown = [
     `\`SendStreamingMessage\` (JSON-RPC over SSE) with ${EVENTS_PER_TASK} events per task (task, working, ${EVENTS_PER_TASK - 3} artifact chunks, completed). N concurrent subscribers each open one stream after another for ${seconds} s (after 1 s warm-up), consumed with \`fetch\` and a minimal SSE parser; every stream is checked for ${EVENTS_PER_TASK} events ending in COMPLETED. Fresh server process per cell.`,
+    '',
+    describePinning(pins),
     '',
     table(['concurrent subscribers', 'official events/s', 'ours events/s', 'ours / official', 'streams (official / ours)'], rows),
   ].join('\n');

@@ -4,6 +4,7 @@ import { processCpuSeconds } from '../lib/cpu.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
 import { type LoadResult, type ReplyMode, load } from '../lib/load.js';
 import { sendMessageBody } from '../lib/fixtures.js';
+import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import { createHmacSignedRequestPool, createSignedRequestPool } from '../lib/signed.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
@@ -79,62 +80,65 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   const runs: ThroughputRun[] = [];
   // `--targets a,b` runs a subset (a figure for one row without the whole suite).
   const targets = ALL_TARGETS.filter((target) => options.targets === undefined || options.targets.includes(target.id));
-  for (const mode of ['message', 'task'] as const) {
-    for (let round = 1; round <= rounds; round++) {
-      for (const target of targets) {
-        // A fresh process per run, so no run inherits another's heap or JIT state.
-        const before = target.id === BEFORE.id && BASELINE !== undefined;
-        const server = await startServer(
-          target.file,
-          ['--mode', mode, ...(target.args ?? [])],
-          undefined,
-          before ? resolve(BASELINE, 'apps/bench') : undefined,
-        );
-        try {
-          // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
-          const bodyOf = (id: string) => sendMessageBody('hello', id);
-          const signatures =
-            target.id === 'ours-verified'
-              ? createSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
-              : target.id === 'ours-verified-hmac' || target.id === BEFORE.id
-                ? createHmacSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
-                : undefined;
-          await signatures?.fill(12_000 * warmupSeconds);
-          await load(server.url, mode, warmupSeconds, 50, signatures);
-          await signatures?.fill(12_000 * measureSeconds);
-          const cpuBefore = processCpuSeconds(server.process.pid);
-          const result = await load(server.url, mode, measureSeconds, 50, signatures);
-          const cpuAfter = processCpuSeconds(server.process.pid);
-          const cpuMicrosPerRequest =
-            cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0
-              ? Number.NaN
-              : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
-          runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, ...result });
-          process.stdout.write(
-            `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req${result.valid ? '' : ' INVALID'}\n`,
-          );
-        } catch (error) {
-          runs.push({
-            round,
-            mode,
-            target: target.id as TargetId,
-            requestsPerSecond: Number.NaN,
-            cpuMicrosPerRequest: Number.NaN,
-            latencyP50Ms: Number.NaN,
-            latencyP99Ms: Number.NaN,
-            total2xx: 0,
-            errors: 0,
-            timeouts: 0,
-            non2xx: 0,
-            mismatches: 0,
-            valid: false,
-            error: error instanceof Error ? error.message : String(error),
+  const pins = pinLoadGenerator();
+  try {
+    for (const mode of ['message', 'task'] as const) {
+      for (let round = 1; round <= rounds; round++) {
+        for (const target of targets) {
+          // A fresh process per run, so no run inherits another's heap or JIT state.
+          const before = target.id === BEFORE.id && BASELINE !== undefined;
+          const server = await startServer(target.file, ['--mode', mode, ...(target.args ?? [])], {
+            ...(before ? { appDir: resolve(BASELINE, 'apps/bench') } : {}),
+            ...(pins.pinned ? { cpu: pins.serverCpu } : {}),
           });
-        } finally {
-          await server.stop();
+          try {
+            // Signed runs: every request carries its own signature (a replay is refused), made before the clock starts.
+            const bodyOf = (id: string) => sendMessageBody('hello', id);
+            const signatures =
+              target.id === 'ours-verified'
+                ? createSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
+                : target.id === 'ours-verified-hmac' || target.id === BEFORE.id
+                  ? createHmacSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
+                  : undefined;
+            await signatures?.fill(12_000 * warmupSeconds);
+            await load(server.url, mode, warmupSeconds, 50, signatures);
+            await signatures?.fill(12_000 * measureSeconds);
+            const cpuBefore = processCpuSeconds(server.process.pid);
+            const result = await load(server.url, mode, measureSeconds, 50, signatures);
+            const cpuAfter = processCpuSeconds(server.process.pid);
+            const cpuMicrosPerRequest =
+              cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0
+                ? Number.NaN
+                : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
+            runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, ...result });
+            process.stdout.write(
+              `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req${result.valid ? '' : ' INVALID'}\n`,
+            );
+          } catch (error) {
+            runs.push({
+              round,
+              mode,
+              target: target.id as TargetId,
+              requestsPerSecond: Number.NaN,
+              cpuMicrosPerRequest: Number.NaN,
+              latencyP50Ms: Number.NaN,
+              latencyP99Ms: Number.NaN,
+              total2xx: 0,
+              errors: 0,
+              timeouts: 0,
+              non2xx: 0,
+              mismatches: 0,
+              valid: false,
+              error: error instanceof Error ? error.message : String(error),
+            });
+          } finally {
+            await server.stop();
+          }
         }
       }
     }
+  } finally {
+    pins.release();
   }
 
   const find = (mode: ReplyMode, round: number, target: TargetId) =>
@@ -151,7 +155,12 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   };
 
   const sections: string[] = [
-    `autocannon, 50 connections, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`) to each server; ${rounds} interleaved rounds (every server once per round, in order), a fresh child process per run, ${warmupSeconds} s warm-up then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies or socket errors is marked invalid and left out of the ratios. The load generator shares the machine's cores with the server under test.`,
+    `autocannon, 50 connections, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`) to each server; ${rounds} interleaved rounds (every server once per round, in order), a fresh child process per run, ${warmupSeconds} s warm-up then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies or socket errors is marked invalid and left out of the ratios.`,
+    '',
+    describePinning(
+      pins,
+      targets.some((t) => t.id === 'ours-redis'),
+    ),
     '',
     '**Message mode**: the executor answers with one Message. **Task mode**: submitted -> working -> one text artifact -> completed; the blocking `SendMessage` returns the completed task. The echo servers build the same result shape per request without any A2A logic.',
   ];
@@ -231,7 +240,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       Object.entries(goals).map(([name, g]) => [name, ratio(g.value), g.goal, passFail(g.pass)]),
     ),
     '',
-    'The goals are judged on req/s, as stated. Server CPU per request (user + system time of the server process over the measured run, from `/proc`) is steadier, because autocannon competes with the server for the same two cores:',
+    'The goals are judged on req/s, as stated. Server CPU per request (user + system time of the server process over the measured run, from `/proc`) is steadier, because other work on the machine competes for the same two cores:',
     '',
     ...cpuNotes,
   );
