@@ -102,7 +102,7 @@ export async function runMemory(options: RunOptions): Promise<SuiteResult> {
     ];
   });
   const markdown = [
-    `Task mode (submitted -> working -> artifact -> completed) at full load (autocannon, 50 connections) for ${seconds} s against one child process each; the child prints \`process.memoryUsage()\` and the number of tasks in its store every second. Our store runs with its defaults (at most 10 000 tasks, terminal tasks expire after 10 minutes); the official \`InMemoryTaskStore\` never evicts.`,
+    `Task mode (submitted -> working -> artifact -> completed) at full load (the bench's load generator, \`src/lib/http-load.ts\`, 50 connections) for ${seconds} s against one child process each; the child prints \`process.memoryUsage()\` and the number of tasks in its store every second. Our store runs with its defaults (at most 10 000 tasks, terminal tasks expire after 10 minutes); the official \`InMemoryTaskStore\` never evicts.`,
     '',
     describePinning(
       pins,

@@ -1,8 +1,9 @@
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startServer } from '../lib/children.js';
 import { processCpuSeconds } from '../lib/cpu.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
-import { type LoadResult, type ReplyMode, load } from '../lib/load.js';
+import { GENERATOR_BOUND, type LoadResult, type ReplyMode, load, plainRequests, signedRequests } from '../lib/load.js';
 import { sendMessageBody } from '../lib/fixtures.js';
 import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import { createHmacSignedRequestPool, createSignedRequestPool } from '../lib/signed.js';
@@ -64,19 +65,29 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'ours-redis / official', num: 'ours-redis', den: 'official' },
 ];
 
+/** Largest over smallest of a ratio's rounds, as "+x%" (how far the rounds disagree). */
+function spread(values: number[]): string {
+  if (values.length < 2) return 'n/a';
+  return `+${num((Math.max(...values) / Math.min(...values) - 1) * 100)}%`;
+}
+
 export interface ThroughputRun extends LoadResult {
   round: number;
   mode: ReplyMode;
   target: TargetId;
   /** Server CPU (user + system) per request of the measured run, in microseconds (NaN without procfs). */
   cpuMicrosPerRequest: number;
+  /** 1-minute load average when the measured run ended: other work on the machine. */
+  loadAverage1m: number;
   error?: string;
 }
 
 export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
-  const rounds = options.quick ? 2 : 3;
+  // More, shorter rounds: a burst of other work on the shared machine then spoils one round of
+  // several rather than a long run, and the median over rounds drops it (decision 0036).
+  const rounds = options.quick ? 2 : 5;
   const warmupSeconds = options.quick ? 1 : 2;
-  const measureSeconds = options.quick ? 2 : 4;
+  const measureSeconds = options.quick ? 2 : 3;
   const runs: ThroughputRun[] = [];
   // `--targets a,b` runs a subset (a figure for one row without the whole suite).
   const targets = ALL_TARGETS.filter((target) => options.targets === undefined || options.targets.includes(target.id));
@@ -84,7 +95,8 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   try {
     for (const mode of ['message', 'task'] as const) {
       for (let round = 1; round <= rounds; round++) {
-        for (const target of targets) {
+        // Every other round in reverse order, so no target always runs first (or last) in a round.
+        for (const target of round % 2 ? targets : [...targets].reverse()) {
           // A fresh process per run, so no run inherits another's heap or JIT state.
           const before = target.id === BEFORE.id && BASELINE !== undefined;
           const server = await startServer(target.file, ['--mode', mode, ...(target.args ?? [])], {
@@ -100,19 +112,22 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
                 : target.id === 'ours-verified-hmac' || target.id === BEFORE.id
                   ? createHmacSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
                   : undefined;
-            await signatures?.fill(12_000 * warmupSeconds);
-            await load(server.url, mode, warmupSeconds, 50, signatures);
-            await signatures?.fill(12_000 * measureSeconds);
+            // One source for warm-up and measured run, so no messageId repeats between them; signed
+            // requests are serialized whole before each run's clock starts.
+            const requests = signatures ? signedRequests(server.url, signatures) : plainRequests(server.url);
+            await requests.prepare(signatures ? 25_000 * warmupSeconds : 0);
+            await load(server.url, mode, warmupSeconds, 50, requests);
+            await requests.prepare(signatures ? 25_000 * measureSeconds : 0);
             const cpuBefore = processCpuSeconds(server.process.pid);
-            const result = await load(server.url, mode, measureSeconds, 50, signatures);
+            const result = await load(server.url, mode, measureSeconds, 50, requests);
             const cpuAfter = processCpuSeconds(server.process.pid);
             const cpuMicrosPerRequest =
               cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0
                 ? Number.NaN
                 : ((cpuAfter - cpuBefore) * 1e6) / result.total2xx;
-            runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, ...result });
+            runs.push({ round, mode, target: target.id as TargetId, cpuMicrosPerRequest, loadAverage1m: loadavg()[0] ?? 0, ...result });
             process.stdout.write(
-              `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req${result.valid ? '' : ' INVALID'}\n`,
+              `  ${mode} r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms, server CPU ${num(cpuMicrosPerRequest)} µs/req, load generator ${num(result.generatorCpuMicrosPerRequest)} µs/req (${num(result.generatorBusy * 100)}% of its core)${result.valid ? '' : ' INVALID'}\n`,
             );
           } catch (error) {
             runs.push({
@@ -129,6 +144,9 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
               non2xx: 0,
               mismatches: 0,
               valid: false,
+              generatorCpuMicrosPerRequest: Number.NaN,
+              generatorBusy: Number.NaN,
+              loadAverage1m: loadavg()[0] ?? 0,
               error: error instanceof Error ? error.message : String(error),
             });
           } finally {
@@ -155,7 +173,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   };
 
   const sections: string[] = [
-    `autocannon, 50 connections, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`) to each server; ${rounds} interleaved rounds (every server once per round, in order), a fresh child process per run, ${warmupSeconds} s warm-up then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies or socket errors is marked invalid and left out of the ratios.`,
+    `The bench's own HTTP/1.1 keep-alive load generator (\`src/lib/http-load.ts\`, validated against autocannon: decision 0036), 50 connections with one request in flight each, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`, a fresh messageId per request; signed rows: a pool of requests signed and serialized before the clock starts) to each server; ${rounds} interleaved rounds (every server once per round, every other round in reverse order), a fresh child process per run, ${warmupSeconds} s warm-up then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies, socket errors or timeouts is marked invalid and left out of the ratios.`,
     '',
     describePinning(
       pins,
@@ -168,30 +186,44 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   const goals: Record<string, { value: number; goal: string; pass: boolean }> = {};
   const cpuNotes: string[] = [];
   for (const mode of ['message', 'task'] as const) {
-    const rows = ALL_TARGETS.map((target) => {
+    const rows = ALL_TARGETS.filter((target) => targets.includes(target)).map((target) => {
       const mine = runs.filter((r) => r.mode === mode && r.target === target.id);
       const valid = mine.filter((r) => r.valid);
+      const bound = (r: ThroughputRun) => (r.generatorBusy > GENERATOR_BOUND ? ' (LG-bound)' : '');
       return [
         target.label,
         num(median(valid.map((r) => r.requestsPerSecond))),
-        mine.map((r) => (r.valid ? num(r.requestsPerSecond) : r.error ? `error` : 'invalid')).join(' / '),
-        num(median(valid.map((r) => r.latencyP50Ms))),
-        num(median(valid.map((r) => r.latencyP99Ms))),
+        mine.map((r) => (r.valid ? `${num(r.requestsPerSecond)}${bound(r)}` : r.error ? `error` : 'invalid')).join(' / '),
+        num(median(valid.map((r) => r.latencyP50Ms)), 2),
+        num(median(valid.map((r) => r.latencyP99Ms)), 2),
         num(median(valid.map((r) => r.cpuMicrosPerRequest).filter((x) => !Number.isNaN(x)))),
+        `${num(median(valid.map((r) => r.generatorCpuMicrosPerRequest)))} / ${num(Math.max(...valid.map((r) => r.generatorBusy)) * 100)}%`,
         `${valid.length}/${mine.length}`,
       ];
     });
-    const ratioRows = RATIOS.map((r) => {
+    const ratioRows = RATIOS.filter((r) => targets.some((t) => t.id === r.num) && targets.some((t) => t.id === r.den)).map((r) => {
       const value = roundRatio(mode, r.num, r.den);
-      return [r.name, ratio(value.median), value.perRound.map(ratio).join(' / ')];
+      return [r.name, ratio(value.median), value.perRound.map(ratio).join(' / '), spread(value.perRound)];
     });
     sections.push(
       '',
       `### ${mode === 'message' ? 'Message mode' : 'Task mode'}`,
       '',
-      table(['server', 'req/s (median)', 'req/s per round', 'p50 ms', 'p99 ms', 'server CPU µs/req (median)', 'valid runs'], rows),
+      table(
+        [
+          'server',
+          'req/s (median)',
+          'req/s per round',
+          'p50 ms',
+          'p99 ms',
+          'server CPU µs/req (median)',
+          'load generator CPU µs/req (median) / busiest run',
+          'valid runs',
+        ],
+        rows,
+      ),
       '',
-      table(['ratio (within each round)', 'median', 'per round'], ratioRows),
+      table(['ratio (within each round)', 'median', 'per round', 'spread (max/min)'], ratioRows),
     );
     const ours = roundRatio(mode, 'ours', 'official').median;
     const target = mode === 'message' ? 1.3 : 2;
@@ -239,6 +271,10 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
       ['goal', 'measured', 'target', 'result'],
       Object.entries(goals).map(([name, g]) => [name, ratio(g.value), g.goal, passFail(g.pass)]),
     ),
+    '',
+    `1-minute load average of the machine over the runs: ${num(Math.min(...runs.map((r) => r.loadAverage1m)), 1)} to ${num(Math.max(...runs.map((r) => r.loadAverage1m)), 1)} on ${cpus().length} CPUs (pinning separates the server from the load generator, not from other work; with other work running the ratios spread wider).`,
+    '',
+    `A run marked LG-bound had the load generator's process over ${GENERATOR_BOUND * 100}% busy on its core: the generator, not the server, may have set its pace. The load generator's CPU per request is the bench process's user + system time over the measured run divided by the replies.`,
     '',
     'The goals are judged on req/s, as stated. Server CPU per request (user + system time of the server process over the measured run, from `/proc`) is steadier, because other work on the machine competes for the same two cores:',
     '',
