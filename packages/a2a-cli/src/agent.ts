@@ -19,14 +19,17 @@ import {
   createAllowAllIdentityResolver,
   createAllowlistIdentityResolver,
   createCallerKeyResolver,
+  createHttpRequestSigner,
   createHttpSignatureVerifier,
   createJwks,
   generateKeyPair,
   type CallerKeyResolver,
+  type HttpSignatureVerifier,
   type KeyPair,
   signAgentCard,
   type VerificationKey,
   withAgentIdExtension,
+  withRequestSignaturesExtension,
 } from '@a2aplane/a2a-identity';
 import {
   type A2AServer,
@@ -133,9 +136,9 @@ function callerAuthenticator(
   options: ServeAgentOptions,
   resolveKey: CallerKeyResolver | undefined,
   key: KeyPair,
-): Authenticator | undefined {
+): { authenticate?: Authenticator; verifier?: HttpSignatureVerifier } {
   const byApiKey = options.apiKeys ? apiKeyAuthenticator(options.apiKeys) : undefined;
-  if (resolveKey === undefined) return byApiKey;
+  if (resolveKey === undefined) return byApiKey ? { authenticate: byApiKey } : {};
   // A signature made for another server is refused by default: the server passes its card's
   // authorities (the HTTP URL and the gRPC target). Callers that know this agent's key may sign
   // with the fast path (hmac-sha256, decision 0028).
@@ -144,7 +147,10 @@ function callerAuthenticator(
     ...nodeSignatureCrypto,
     ...(key.algorithm === 'EdDSA' ? { ownKey: key } : {}),
   });
-  return createHttpSignatureAuthenticator({ verifier, ...(byApiKey ? { fallback: byApiKey } : { allowAnonymous: true }) });
+  return {
+    authenticate: createHttpSignatureAuthenticator({ verifier, ...(byApiKey ? { fallback: byApiKey } : { allowAnonymous: true }) }),
+    verifier,
+  };
 }
 
 export interface ServedAgent {
@@ -184,10 +190,14 @@ function delegatingExecutor(
   fetchImpl: typeof fetch | undefined,
   trust: CardTrust | undefined,
   interceptors: Interceptors | undefined,
+  key: KeyPair,
 ): AgentExecutor {
   const client = createA2AClient({
     baseUrl: target,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    // The agent proves its AgentID to the delegate (RFC 9421): with the fast path when the
+    // delegate's verified card advertises it, else Ed25519.
+    ...(key.algorithm === 'EdDSA' ? { auth: createHttpRequestSigner({ key }) } : {}),
     retry: { retries: 0 },
     ...trust,
     ...(interceptors ? { interceptors } : {}),
@@ -331,11 +341,14 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     key.algorithm === 'EdDSA'
       ? withAgentIdExtension(card, agentId, ruvector)
       : { ...card, capabilities: { ...card.capabilities, extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: ruvector }] } };
-  const authenticate = callerAuthenticator(options, resolveCallerKey, key);
+  const { authenticate, verifier } = callerAuthenticator(options, resolveCallerKey, key);
+  // Signed callers learn from the card which signatures it accepts: with its own Ed25519 key, the
+  // fast path (hmac-sha256) too, which a2a-client then uses by itself (decision 0037).
+  if (verifier !== undefined) card = withRequestSignaturesExtension(card, verifier);
   const server = createA2AServer({
     card,
     executor: delegating
-      ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust, observed?.interceptors)
+      ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust, observed?.interceptors, key)
       : echoExecutor(),
     governance: governor,
     ...(authenticate ? { authenticate } : {}),

@@ -9,6 +9,7 @@ import {
   generateKeyPair,
   importJwk,
   type KeyPair,
+  REQUEST_SIGNATURES_EXTENSION_URI,
   toVerificationKey,
 } from '@a2aplane/a2a-identity';
 import { A2AError, type Task } from '@a2aplane/a2a-types';
@@ -38,9 +39,9 @@ afterEach(async () => {
 });
 
 /** Starts `a2a serve --json` in-process and waits (bounded) for its URL line. */
-async function serve(args: string[]): Promise<Running> {
+async function serve(args: string[], fetchImpl?: typeof fetch): Promise<Running> {
   const controller = new AbortController();
-  const captured = captureIo({ signal: controller.signal });
+  const captured = captureIo({ signal: controller.signal, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
   const exit = runCli(['serve', '--json', ...args], captured.io);
   let settled: number | undefined;
   void exit.then((code) => {
@@ -381,6 +382,66 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect((await fast.sendMessage(message())).task?.status.state).toBe('TASK_STATE_COMPLETED');
     expect(seen.at(-1)).toContain('alg="hmac-sha256"');
     expect((await client.sendMessage(message())).task?.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('a2a serve advertises the fast path on its card, and a2a send --sign-with and serve --delegate-to use it by themselves (decision 0037)', async () => {
+    const callerKey = generateKeyPair('EdDSA');
+    const frontKey = generateKeyPair('EdDSA');
+    const config = dir.file('auto.yaml');
+    const allowed = [callerKey, frontKey].map((k) => `"${agentIdFromPublicKey(k.publicKey)}"`).join(', ');
+    await writeFile(config, `trust:\n  allowlist: [${allowed}]\n`);
+    const callerKeys = dir.file('auto-callers.json');
+    await writeFile(callerKeys, JSON.stringify([exportPublicJwk(callerKey), exportPublicJwk(frontKey)]));
+    const callerFile = dir.file('auto-caller.jwk.json');
+    await writeFile(callerFile, JSON.stringify(exportPrivateJwk(callerKey)));
+    const frontFile = dir.file('auto-front.jwk.json');
+    await writeFile(frontFile, JSON.stringify(exportPrivateJwk(frontKey)));
+    // The alg of every signed request that reaches the back agent, as sent.
+    const algs: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const alg = /alg="([^"]+)"/.exec(request.headers.get('signature-input') ?? '')?.[1];
+      if (alg) algs.push(alg);
+      return fetch(request);
+    };
+    const back = await serve(['--config', config, '--caller-keys', callerKeys]);
+    const card = (await (await fetch(`${back.url}/.well-known/agent-card.json`)).json()) as {
+      capabilities: { extensions: Array<{ uri: string; params?: unknown }> };
+    };
+    expect(card.capabilities.extensions.find((e) => e.uri === REQUEST_SIGNATURES_EXTENSION_URI)?.params).toEqual({
+      algs: ['ed25519', 'hmac-sha256'],
+    });
+
+    const sent = await run(['send', back.url, 'auto', '--allow-insecure', '--sign-with', callerFile, '--json'], { fetch: recording });
+    expect(sent.err).toBe('');
+    expect((JSON.parse(sent.out) as { task: Task }).task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(algs).toEqual(['hmac-sha256']);
+    const opted = await run(
+      ['send', back.url, 'opt out', '--allow-insecure', '--sign-with', callerFile, '--request-signature', 'ed25519'],
+      {
+        fetch: recording,
+      },
+    );
+    expect(opted.code).toBe(0);
+    expect(algs.at(-1)).toBe('ed25519');
+    expect((await run(['send', back.url, 'x', '--request-signature', 'hmac'])).code).toBe(EXIT_CODES.usage);
+
+    // The front agent signs what it delegates with its own key: the fast path again.
+    const open = dir.file('auto-front.toml');
+    await writeFile(open, TOML);
+    const front = await serve(['--config', open, '--key', frontFile, '--delegate-to', back.url, '--allow-insecure'], recording);
+    const through = await run(['send', front.url, 'through', '--allow-insecure', '--json']);
+    expect(through.err).toBe('');
+    expect((JSON.parse(through.out) as { task: Task }).task.artifacts?.[0]?.parts).toEqual([{ text: 'through' }]);
+    expect(algs.at(-1)).toBe('hmac-sha256');
+    expect(algs).toHaveLength(3);
+
+    // Without --caller-keys the agent verifies no signatures, and advertises none.
+    const plain = await serve(['--config', open]);
+    const plainCard = (await (await fetch(`${plain.url}/.well-known/agent-card.json`)).json()) as {
+      capabilities: { extensions: Array<{ uri: string }> };
+    };
+    expect(plainCard.capabilities.extensions.map((e) => e.uri)).not.toContain(REQUEST_SIGNATURES_EXTENSION_URI);
   });
 
   it('refuses a caller key file that is not a list of Ed25519 public JWKs (exit 1, one line)', async () => {

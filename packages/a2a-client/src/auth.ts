@@ -1,3 +1,5 @@
+import type { AgentCard } from '@a2aplane/a2a-types';
+import type { CardVerificationResult } from './errors.js';
 /**
  * An outgoing HTTP request as an auth provider sees it: it may add headers or query parameters. The
  * method and the exact body sent (`undefined` for none) are there for request signers
@@ -16,11 +18,24 @@ export interface AuthRequest {
   readonly body: string | Uint8Array | undefined;
 }
 
+/** The agent a client calls, as discovery found it: what `AuthProvider.forPeer` is given. */
+export interface AuthPeer {
+  readonly card: AgentCard;
+  /** Discovery's verdict on the card's signature: `valid` (the signer's key, its AgentID) or `no-signature`. */
+  readonly verification: CardVerificationResult;
+}
+
 /** Adds credentials to requests; may refresh them once after a 401. */
 export interface AuthProvider {
   apply(request: AuthRequest): void | Promise<void>;
   /** Called after a 401; return true to have the request sent once more. */
   onUnauthorized?(): boolean | Promise<boolean>;
+  /**
+   * The provider to use with one agent, called once its card is discovered (not for a card given
+   * to the client as is). a2a-identity's request signer answers with one that signs with the fast
+   * path (hmac-sha256, decision 0037) when the card was verified and advertises it.
+   */
+  forPeer?(peer: AuthPeer): AuthProvider;
 }
 
 export interface BearerAuthOptions {

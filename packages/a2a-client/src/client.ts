@@ -299,11 +299,17 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
 
   let cardPromise: Promise<AgentCard> | undefined = options.card ? Promise.resolve(options.card) : undefined;
   let transports: BoundTransport[] | undefined;
+  // The auth of a discovered agent: its provider's `forPeer`, told what discovery verified.
+  let peerHttp: TransportContext = http;
 
   const getCard = async (signal?: AbortSignal): Promise<AgentCard> => {
     if (!cardPromise) {
       const baseUrl = options.baseUrl as string;
-      cardPromise = resolver.resolve(baseUrl, signal ? { signal } : {}).then((d) => d.card);
+      cardPromise = resolver.resolve(baseUrl, signal ? { signal } : {}).then((d) => {
+        const auth = options.auth?.forPeer?.({ card: d.card, verification: d.verification });
+        if (auth !== undefined) peerHttp = { ...http, auth };
+        return d.card;
+      });
       // A failed discovery is retried on the next call rather than cached.
       cardPromise.catch(() => {
         cardPromise = undefined;
@@ -329,8 +335,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const v03Operations = v03 ? (await loadV03Translators(options.v0_3 as V03Support)).V03_OPERATIONS : undefined;
     transports = selected.map((i) => ({
       transport: v03Operations
-        ? createJsonRpcTransport(i.url, http, { v03: v03Operations })
-        : (registry[i.protocolBinding] as TransportFactory)(i, http),
+        ? createJsonRpcTransport(i.url, peerHttp, { v03: v03Operations })
+        : (registry[i.protocolBinding] as TransportFactory)(i, peerHttp),
       // Proto3 JSON may serialize an unset tenant as "".
       tenant: i.tenant || options.tenant,
       limits: limitsFor(i.url),

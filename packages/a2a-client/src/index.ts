@@ -1,4 +1,12 @@
-export { type ApiKeyAuthOptions, type AuthProvider, type AuthRequest, apiKeyAuth, type BearerAuthOptions, bearerAuth } from './auth.js';
+export {
+  type ApiKeyAuthOptions,
+  type AuthPeer,
+  type AuthProvider,
+  type AuthRequest,
+  apiKeyAuth,
+  type BearerAuthOptions,
+  bearerAuth,
+} from './auth.js';
 export {
   type A2AClient,
   type A2AClientOptions,

@@ -84,7 +84,8 @@ export function withAgentIdExtension(card: AgentCard, agentId: string, extra?: P
   return { ...card, capabilities: { ...capabilities, extensions } };
 }
 
-function asObject(value: unknown): Record<string, unknown> | undefined {
+/** `value` as a plain object, or `undefined` (arrays and null are not). */
+export function asObject(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 

@@ -21,8 +21,11 @@ export interface CallerKeyResolverOptions {
   clock?: () => number;
 }
 
-/** The caller's public key for an AgentID, or `undefined` when it is not trusted. */
-export type CallerKeyResolver = (agentId: string) => Promise<VerificationKey | undefined>;
+/**
+ * The caller's public key for an AgentID, or `undefined` when it is not trusted: at once for a
+ * pinned key (the verifier then spends no event-loop turn on it), a promise for one read from a card.
+ */
+export type CallerKeyResolver = (agentId: string) => VerificationKey | undefined | Promise<VerificationKey | undefined>;
 
 /**
  * Resolves the key behind a caller's AgentID (for `createHttpSignatureVerifier`): a pinned key,
@@ -87,10 +90,7 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
     return seen.find((key) => key.algorithm === 'EdDSA' && agentIdFromPublicKey(key.publicKey) === agentId);
   }
 
-  return async (agentId) => {
-    if (!isAgentId(agentId)) return undefined;
-    const key = pinned.get(agentId);
-    if (key) return key;
+  const fromCardCached = async (agentId: string): Promise<VerificationKey | undefined> => {
     const cardUrl = options.cardUrlOf?.(agentId);
     if (cardUrl === undefined) return undefined;
     const now = clock();
@@ -102,5 +102,12 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
     const found = await entry.key;
     if (!found && fromCards.get(agentId) === entry) fromCards.delete(agentId); // failures are not cached
     return found;
+  };
+
+  return (agentId) => {
+    if (!isAgentId(agentId)) return undefined;
+    const key = pinned.get(agentId);
+    if (key) return key;
+    return options.cardUrlOf === undefined ? undefined : fromCardCached(agentId);
   };
 }

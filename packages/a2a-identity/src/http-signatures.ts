@@ -4,6 +4,7 @@ import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { encodeBase64Url } from './base64url.js';
+import { fastPathKeyOf, type RequestSignatureAlg, type RequestSignerPeer } from './request-signatures-extension.js';
 import { describeValue } from '@a2aplane/a2a-types';
 import { equalBytes, type KeyPair, type VerificationKey } from './keys.js';
 import {
@@ -245,7 +246,7 @@ function sha256Of(bytes: Uint8Array): Uint8Array | Promise<Uint8Array> {
 // The fast path: a request key both agents derive from their own Ed25519 keys (decision 0028).
 
 /** The RFC 9421 `alg` of the fast path. */
-export const HMAC_SIGNATURE_ALG = 'hmac-sha256';
+export const HMAC_SIGNATURE_ALG = 'hmac-sha256' as const;
 const HMAC_KEY_SALT = utf8.encode('a2aplane/rfc9421/hmac-sha256/v1');
 
 /**
@@ -285,6 +286,14 @@ export interface HttpRequestSignerOptions {
    * it every request is signed with Ed25519, which every verifier accepts.
    */
   serverKey?: VerificationKey;
+  /**
+   * Which signature to send when there is no `serverKey`. `'auto'` (default): the fast path with
+   * an agent whose card a2a-client discovery verified (signed by an Ed25519 key, AgentID bound to
+   * it) and that advertises `hmac-sha256` (`withRequestSignaturesExtension`), keyed by the key that
+   * signed that card; Ed25519 with every other agent. `'ed25519'`: always Ed25519 (a signature any
+   * third party can check, for an audit trail that must convince others than the server).
+   */
+  requestSignature?: 'auto' | 'ed25519';
   /** `expires - created`. Default 60 seconds. */
   ttlSeconds?: number;
   /** Milliseconds since the epoch. Default `Date.now`. */
@@ -308,6 +317,12 @@ export interface HttpRequestSigner {
    * must not change the URL or body).
    */
   apply(request: { method: string; url: URL; headers: Headers; body?: string | Uint8Array | undefined }): Promise<void>;
+  /**
+   * The signer to use with one agent (a2a-client's `AuthProvider.forPeer`, called once discovery
+   * has verified the agent's card): a fast-path signer keyed by the card's verified signing key
+   * when `fastPathKeyOf(peer)` finds one and `requestSignature` is `'auto'`, else this signer.
+   */
+  forPeer(peer: RequestSignerPeer): HttpRequestSigner;
 }
 
 /** Signs requests as the agent whose Ed25519 key this is (RFC 9421, `keyid` = AgentID, a fresh nonce each time). */
@@ -325,6 +340,9 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
   const clock = options.clock ?? Date.now;
   const agentId = agentIdFromPublicKey(key.publicKey);
   const { serverKey } = options;
+  const requestSignature = options.requestSignature ?? 'auto';
+  if (requestSignature !== 'auto' && requestSignature !== 'ed25519')
+    throw new TypeError(`expected requestSignature auto or ed25519, got ${describeValue(requestSignature)}`);
   if (serverKey !== undefined && (serverKey?.algorithm !== 'EdDSA' || !(serverKey.publicKey instanceof Uint8Array))) {
     throw new TypeError(`expected an Ed25519 VerificationKey as serverKey, got ${describeValue(serverKey)}`);
   }
@@ -351,7 +369,9 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
       components.push('content-digest');
     }
     const created = Math.floor(clock() / 1000);
-    const nonce = encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(16)));
+    // 96 random bits (16 characters, the least a verifier takes): unique per caller within any
+    // signature window by a wide margin; the replay check is the server's memory, not the nonce's secrecy.
+    const nonce = encodeBase64Url(globalThis.crypto.getRandomValues(new Uint8Array(12)));
     const message: HttpSignatureMessage = { method: request.method, authority: url.host, target: `${url.pathname}${url.search}`, headers };
     const params = { created, expires: created + ttl, nonce, keyid: agentId };
     const signed =
@@ -365,14 +385,21 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
     return headers;
   }
 
-  return {
+  const signer: HttpRequestSigner = {
     agentId,
     sign,
     async apply(request) {
       const added = await sign({ method: request.method, url: request.url, body: request.body });
       for (const [name, value] of Object.entries(added)) request.headers.set(name, value);
     },
+    forPeer(peer) {
+      // An explicit serverKey, or the opt-out, decides for every peer.
+      if (serverKey !== undefined || requestSignature === 'ed25519') return signer;
+      const peerKey = fastPathKeyOf(peer);
+      return peerKey === undefined ? signer : createHttpRequestSigner({ ...options, serverKey: peerKey });
+    },
   };
+  return signer;
 }
 
 /** Remembers nonces until their signature expires, so a captured request cannot be replayed. */
@@ -513,6 +540,10 @@ export interface HttpSignatureVerifierOptions {
 
 export interface HttpSignatureVerifier {
   verify(request: VerifiableRequest): Promise<HttpSignatureVerification>;
+  /** The `alg` values it accepts: `ed25519`, and `hmac-sha256` with `ownKey` (what `withRequestSignaturesExtension` advertises). */
+  readonly algorithms: readonly RequestSignatureAlg[];
+  /** The AgentID of `ownKey`, when given. */
+  readonly agentId: string | undefined;
 }
 
 const fail = (reason: HttpSignatureFailure, detail: string): HttpSignatureVerification => ({ ok: false, reason, detail });
@@ -652,12 +683,10 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       } catch {
         key = undefined;
       }
-      if (key?.algorithm !== 'EdDSA' || key.publicKey.length !== 32 || agentIdOf(key) !== keyid) {
-        return fail('unknown-key', 'no trusted key for this AgentID');
-      }
       // The same value as keyid, but one string per key rather than a slice of this request's
       // header: policy, budgets and task owners keyed by it hash it once and keep no header alive.
-      const agentId = agentIdOf(key);
+      const agentId = key?.algorithm === 'EdDSA' && key.publicKey.length === 32 ? agentIdOf(key) : undefined;
+      if (key === undefined || agentId === undefined || agentId !== keyid) return fail('unknown-key', 'no trusted key for this AgentID');
       let good: boolean;
       if (fast) {
         let requestKey: Uint8Array;
@@ -692,7 +721,7 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     }
   }
 
-  return { verify };
+  return { verify, algorithms: ownKey === undefined ? ['ed25519'] : ['ed25519', HMAC_SIGNATURE_ALG], agentId: ownId };
 }
 
 // The signature base as UTF-8, in a buffer reused from request to request (encodeInto costs a

@@ -87,4 +87,13 @@ export {
   type VerifiableRequest,
   verifyHttpSignatureWith,
 } from './http-signatures.js';
+export {
+  fastPathKeyOf,
+  readRequestSignatureAlgs,
+  REQUEST_SIGNATURES_EXTENSION_URI,
+  type RequestSignatureAcceptance,
+  type RequestSignatureAlg,
+  type RequestSignerPeer,
+  withRequestSignaturesExtension,
+} from './request-signatures-extension.js';
 export { readPublicJwk } from './public-jwk.js';

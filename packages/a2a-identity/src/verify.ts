@@ -8,7 +8,18 @@ import { isSigningAlgorithm, type SigningAlgorithm, type VerificationKey } from 
 import { sha256Digest, verifySignature } from './webcrypto.js';
 
 export type CardVerificationResult =
-  | { status: 'valid'; kid: string; algorithm: SigningAlgorithm; agentId?: string }
+  | {
+      status: 'valid';
+      kid: string;
+      algorithm: SigningAlgorithm;
+      /** The AgentID of the Ed25519 key that signed the card. */
+      agentId?: string;
+      /**
+       * That key itself (Ed25519 only), base64url of its 32 raw bytes (a JWK's `x`): the key a
+       * request signer agrees on the fast path with (decision 0037), never taken from the card.
+       */
+      publicKey?: string;
+    }
   /**
    * The card declares an AgentID (ruvector extension `agent_id`) that no valid signature's key
    * hashes to: a card quoting another agent's AgentID, signed with the publisher's own key.
@@ -169,7 +180,13 @@ async function verifyUnsafe(
     const { key, algorithm } = outcome;
     const result: CardVerificationResult & { status: 'valid' } =
       algorithm === 'EdDSA' && key.publicKey.length === 32
-        ? { status: 'valid', kid: key.kid, algorithm, agentId: agentIdFromPublicKey(key.publicKey) }
+        ? {
+            status: 'valid',
+            kid: key.kid,
+            algorithm,
+            agentId: agentIdFromPublicKey(key.publicKey),
+            publicKey: encodeBase64Url(key.publicKey),
+          }
         : { status: 'valid', kid: key.kid, algorithm };
     valid.push(result);
     // A declared AgentID must be the hash of a key that signed the card: report that signature.

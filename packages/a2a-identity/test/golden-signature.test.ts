@@ -39,6 +39,8 @@ describe('spec §8.4.2 / §8.5 — golden EdDSA signature of the sample card', (
       kid: '7cb16e94954c73e793776b730c4fa20fe747987ce43b49c66deb6b4aa49be50d',
       algorithm: 'EdDSA',
       agentId: '7cb16e94954c73e793776b730c4fa20fe747987ce43b49c66deb6b4aa49be50d',
+      // RFC 8037 Appendix A.1's `x`: the key that signed it, for the request-signature fast path.
+      publicKey: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
     });
   });
 });

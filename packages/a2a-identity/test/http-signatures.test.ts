@@ -159,7 +159,7 @@ describe('the a2aplane request-signature profile', () => {
     const input = (request.headers as Record<string, string>)['signature-input']!;
     expect(input).toMatch(
       new RegExp(
-        `^a2a=\\("@method" "@authority" "@path" "@query" "content-digest"\\);created=1800000000;expires=1800000060;nonce="[A-Za-z0-9_-]{22}";alg="ed25519";keyid="${callerId}"$`,
+        `^a2a=\\("@method" "@authority" "@path" "@query" "content-digest"\\);created=1800000000;expires=1800000060;nonce="[A-Za-z0-9_-]{16}";alg="ed25519";keyid="${callerId}"$`,
       ),
     );
     expect((request.headers as Record<string, string>)['content-digest']).toBe(await contentDigest(body));
@@ -314,6 +314,17 @@ describe('the a2aplane request-signature profile', () => {
     expect(await resolve(agentIdFromPublicKey(stranger.publicKey))).toBeUndefined();
     expect(await resolve('not-an-agent-id')).toBeUndefined();
     expect(() => createCallerKeyResolver({ keys: [generateKeyPair('ES256')] })).toThrow(TypeError);
+  });
+
+  it('createCallerKeyResolver answers a pinned key at once (no promise, no event-loop turn); a card lookup with a promise', async () => {
+    const resolve = createCallerKeyResolver({ keys: [caller], cardUrlOf: () => undefined });
+    const pinned = resolve(callerId);
+    expect(pinned).not.toBeInstanceOf(Promise);
+    expect((pinned as VerificationKey).publicKey).toEqual(caller.publicKey);
+    const other = resolve(agentIdFromPublicKey(stranger.publicKey));
+    expect(other).toBeInstanceOf(Promise);
+    expect(await other).toBeUndefined();
+    expect(createCallerKeyResolver({ keys: [caller] })(agentIdFromPublicKey(stranger.publicKey))).toBeUndefined();
   });
 });
 

@@ -68,9 +68,15 @@ describe('spec §8.4.2 — signature format', () => {
     expect(result).toMatchObject({ status: 'valid', kid: key.kid, algorithm: alg });
   });
 
-  it('reports the AgentID of an Ed25519 signing key', async () => {
+  it('reports the AgentID of an Ed25519 signing key, and the key', async () => {
     const result = await verifyAgentCard(signAgentCard(fullCard(), ed).json, trusted);
-    expect(result).toEqual({ status: 'valid', kid: ed.kid, algorithm: 'EdDSA', agentId: agentIdFromPublicKey(ed.publicKey) });
+    expect(result).toEqual({
+      status: 'valid',
+      kid: ed.kid,
+      algorithm: 'EdDSA',
+      agentId: agentIdFromPublicKey(ed.publicKey),
+      publicKey: encodeBase64Url(ed.publicKey),
+    });
   });
 
   it('several keys produce several signatures; keepExisting appends', () => {

@@ -17,6 +17,7 @@ const COMMON_OPTIONS = {
   header: { type: 'string', multiple: true },
   key: { type: 'string' },
   'sign-with': { type: 'string' },
+  'request-signature': { type: 'string' },
   'allow-insecure': { type: 'boolean' },
   'jku-prefix': { type: 'string', multiple: true },
   'require-signed': { type: 'boolean' },
@@ -34,6 +35,10 @@ const COMMON_HELP = `  --json               machine-readable output (one JSON do
   --sign-with <file>   sign every request as the agent of this private Ed25519 JWK (a2a keygen):
                        RFC 9421 HTTP Message Signatures (gRPC calls too), for agents that
                        require verified callers
+  --request-signature <auto|ed25519>
+                       with --sign-with: auto (default) signs with hmac-sha256 when the agent's
+                       verified card advertises it (its own key), else Ed25519; ed25519 always
+                       signs Ed25519 (a signature third parties can check)
   --allow-insecure     accept a loopback http jku (development only)
   --jku-prefix <url>   also trust JWKS URLs starting with this prefix (repeatable)
   --require-signed     refuse an agent whose card is not signed
@@ -53,15 +58,22 @@ function headersOf(command: string, args: ParsedArgs): Record<string, string> {
 }
 
 /**
- * `--sign-with`: the request signer of that key (Ed25519 signatures, which every verifying agent
- * accepts; the card is verified before the first signed request goes out).
+ * `--sign-with`: the request signer of that key. The card is verified before the first signed
+ * request goes out; the client signs with the fast path when the verified card advertises it
+ * (decision 0037), Ed25519 otherwise or with `--request-signature ed25519`.
  */
 async function signerOf(command: string, args: ParsedArgs): Promise<{ auth?: AuthProvider }> {
   const file = stringValue(args, 'sign-with');
-  if (file === undefined) return {};
+  const requestSignature = stringValue(args, 'request-signature') ?? 'auto';
+  if (requestSignature !== 'auto' && requestSignature !== 'ed25519')
+    throw usageError(`${command}: --request-signature expects auto or ed25519, got ${JSON.stringify(requestSignature)}`);
+  if (file === undefined) {
+    if (stringValue(args, 'request-signature') !== undefined) throw usageError(`${command}: --request-signature needs --sign-with`);
+    return {};
+  }
   const key = await readPrivateKey(file);
   if (key.algorithm !== 'EdDSA') throw usageError(`${command}: --sign-with needs an Ed25519 private JWK (OKP), got ${key.algorithm}`);
-  return { auth: createHttpRequestSigner({ key }) };
+  return { auth: createHttpRequestSigner({ key, requestSignature }) };
 }
 
 /** The client of a command: over HTTP (the card's JSON-RPC or REST), or over gRPC with `--transport grpc`. */
