@@ -87,6 +87,12 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   // several rather than a long run, and the median over rounds drops it (decision 0036).
   const rounds = options.quick ? 2 : 5;
   const warmupSeconds = options.quick ? 1 : 2;
+  // Warm-up is also counted in requests: V8 optimizes the request path (on background threads
+  // that count as server CPU) over the first few thousand requests, more of it the more code a
+  // server runs; a time-only warm-up on a loaded machine left that compile work in the measured
+  // run of the slower servers (decision 0040).
+  const warmupRequests = options.quick ? 3_000 : 6_000;
+  const warmupMaxSeconds = options.quick ? 6 : 12;
   const measureSeconds = options.quick ? 2 : 3;
   const runs: ThroughputRun[] = [];
   // `--targets a,b` runs a subset (a figure for one row without the whole suite).
@@ -115,8 +121,10 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
             // One source for warm-up and measured run, so no messageId repeats between them; signed
             // requests are serialized whole before each run's clock starts.
             const requests = signatures ? signedRequests(server.url, signatures) : plainRequests(server.url);
-            await requests.prepare(signatures ? 25_000 * warmupSeconds : 0);
-            await load(server.url, mode, warmupSeconds, 50, requests);
+            for (let warmed = 0, spent = 0; spent < warmupMaxSeconds && (spent < warmupSeconds || warmed < warmupRequests); spent += 1) {
+              await requests.prepare(signatures ? 25_000 : 0);
+              warmed += (await load(server.url, mode, 1, 50, requests)).total2xx;
+            }
             await requests.prepare(signatures ? 25_000 * measureSeconds : 0);
             const cpuBefore = processCpuSeconds(server.process.pid);
             const result = await load(server.url, mode, measureSeconds, 50, requests);
@@ -173,7 +181,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   };
 
   const sections: string[] = [
-    `The bench's own HTTP/1.1 keep-alive load generator (\`src/lib/http-load.ts\`, validated against autocannon: decision 0036), 50 connections with one request in flight each, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`, a fresh messageId per request; signed rows: a pool of requests signed and serialized before the clock starts) to each server; ${rounds} interleaved rounds (every server once per round, every other round in reverse order), a fresh child process per run, ${warmupSeconds} s warm-up then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies, socket errors or timeouts is marked invalid and left out of the ratios.`,
+    `The bench's own HTTP/1.1 keep-alive load generator (\`src/lib/http-load.ts\`, validated against autocannon: decision 0036), 50 connections with one request in flight each, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`, a fresh messageId per request; signed rows: a pool of requests signed and serialized before the clock starts) to each server; ${rounds} interleaved rounds (every server once per round, every other round in reverse order), a fresh child process per run, warm-up of ${warmupSeconds} s and at least ${warmupRequests} requests (at most ${warmupMaxSeconds} s) then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies, socket errors or timeouts is marked invalid and left out of the ratios.`,
     '',
     describePinning(
       pins,
@@ -182,7 +190,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     '',
     '**Message mode**: the executor answers with one Message. **Task mode**: submitted -> working -> one text artifact -> completed; the blocking `SendMessage` returns the completed task. The echo servers build the same result shape per request without any A2A logic.',
   ];
-  const data: Record<string, unknown> = { rounds, warmupSeconds, measureSeconds, runs };
+  const data: Record<string, unknown> = { rounds, warmupSeconds, warmupRequests, warmupMaxSeconds, measureSeconds, runs };
   const goals: Record<string, { value: number; goal: string; pass: boolean }> = {};
   const cpuNotes: string[] = [];
   for (const mode of ['message', 'task'] as const) {
