@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 
 /** One call waiting on its deadline. */
-export interface Deadline {
+interface Deadline {
   readonly at: number;
   readonly expire: () => void;
   done: boolean;

@@ -287,7 +287,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
 }
 
 /** A write of the store as the UPSERT script's keys and arguments (the bus's commit script runs the same code). */
-export interface PreparedUpsert {
+interface PreparedUpsert {
   /** The record is terminal (the write moves it to the ended set). */
   terminal: boolean;
   keys: string[];
@@ -297,7 +297,7 @@ export interface PreparedUpsert {
 }
 
 /** How a bus on the same connection writes this store inside its own script. */
-export interface StoreWriter {
+interface StoreWriter {
   client: RedisClientLike;
   prepareUpsert(record: TaskRecord, writeOptions: TaskWriteOptions): PreparedUpsert;
 }
