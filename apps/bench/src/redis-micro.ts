@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { microCard as card } from './lib/fixtures.js';
 
 type ServerModule = typeof import('@a2aplane/a2a-server-express');
 type RedisModule = typeof import('@a2aplane/a2a-redis');
@@ -24,17 +25,6 @@ interface Build {
 const calls = Number(process.argv[2] ?? 5_000);
 const rounds = Number(process.argv[3] ?? 3);
 const concurrency = 32;
-
-const card = {
-  name: 'bench',
-  description: 'bench',
-  version: '1.0.0',
-  supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: ['echo'] }],
-};
 
 async function loadBuild(name: string, root: string): Promise<Build> {
   const at = (path: string) => pathToFileURL(resolve(root, path)).href;
@@ -95,7 +85,7 @@ async function run(build: Build, url: string, measureRedis: boolean): Promise<{ 
   const eventBus = build.redis.createRedisTaskEventBus({ client, keyPrefix, retentionMs: 60_000 });
   const { createTaskUpdater } = build.server;
   const server = build.server.createA2AServer({
-    card: card as never,
+    card,
     store,
     eventBus,
     executor: {

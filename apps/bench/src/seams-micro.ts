@@ -2,17 +2,8 @@
 // In-process throughput of createA2AServer.handle (no HTTP): SendMessage in task mode (echo executor),
 // blocking, N requests at a fixed concurrency. Prints req/s and CPU µs per request.
 import { createA2AServer, createTaskUpdater } from '@a2aplane/a2a-server-express';
+import { microCard as card } from './lib/fixtures.js';
 
-const card = {
-  name: 'bench',
-  description: 'bench',
-  version: '1.0.0',
-  supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-  capabilities: { streaming: true },
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['text/plain'],
-  skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: ['echo'] }],
-};
 const mode = process.argv[2] ?? 'task';
 const total = Number(process.argv[3] ?? 20000);
 const concurrency = 64;

@@ -36,3 +36,15 @@ export function sendMessageParams(text = 'hello', messageId: string = globalThis
 export function sendMessageBody(text = 'hello', messageId?: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendMessageParams(text, messageId) });
 }
+
+/** The smallest card of the in-process micro-benchmarks: one JSON-RPC interface, one echo skill. */
+export const microCard: AgentCard = {
+  name: 'bench',
+  description: 'bench',
+  version: '1.0.0',
+  supportedInterfaces: [{ url: 'http://127.0.0.1:1/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+  capabilities: { streaming: true },
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: ['echo'] }],
+};

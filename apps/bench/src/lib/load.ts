@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
 import { sendMessageBody } from './fixtures.js';
-import { httpLoad, serializeRequest, templateRequests } from './http-load.js';
+import { type HttpLoadResult, httpLoad, serializeRequest, templateRequests } from './http-load.js';
 import type { SignedRequest } from './signed.js';
 
 export type ReplyMode = 'message' | 'task';
@@ -16,16 +16,8 @@ export function verifier(mode: ReplyMode): (body: string) => boolean {
     (mode === 'message' || body.includes('"state":"TASK_STATE_COMPLETED"'));
 }
 
-export interface LoadResult {
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  total2xx: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  mismatches: number;
-  valid: boolean;
+/** One measured run: what the generator counted (lib/http-load.ts), plus its own CPU. */
+export interface LoadResult extends Omit<HttpLoadResult, 'seconds'> {
   /** CPU (user + system) of the load generator's process per reply, in microseconds. */
   generatorCpuMicrosPerRequest: number;
   /** Share of one core the load generator's process used over the run (1 = a whole core). */
