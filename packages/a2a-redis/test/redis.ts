@@ -41,10 +41,13 @@ export function testKeyPrefix(suite: string): string {
   return `a2a-test:${process.pid}:${randomUUID()}:${suite}:`;
 }
 
-/** Deletes every key under `prefix` (SCAN, not KEYS, so a shared Redis isn't blocked). */
+/**
+ * Deletes every key under `prefix` (SCAN, not KEYS, so a shared Redis isn't blocked). A large COUNT:
+ * the shared Redis may hold millions of other runs' keys (a bench that just ran), and SCAN walks them all.
+ */
 export async function cleanKeys(client: TestRedisClient | undefined, prefix: string): Promise<void> {
   if (client === undefined) return; // never connected: nothing was written
-  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 10_000 })) {
     if (keys.length > 0) await client.del(keys);
   }
 }
