@@ -100,6 +100,38 @@ describe('createRedisTaskStore (needs Redis)', () => {
     expect(page?.totalSize).toBe(1);
   });
 
+  it('drops the ListTasks entries of tasks that expired by TTL as new tasks arrive, for an owner that never lists', async () => {
+    // The store's clock, not the wall clock, decides what has expired: a slow machine cannot expire
+    // the first tasks while the rest are written.
+    let clock = Date.now();
+    const store = fresh({ ttlMs: 10_000, now: () => clock });
+    const summaryKey = store.keys.summary('t1', 'alice');
+    for (let i = 0; i < 50; i++) await store.upsert(record(`old-${i}`, 'TASK_STATE_COMPLETED'), { expectedRevision: 0 });
+    expect(Number(await client.sendCommand(['HLEN', summaryKey]))).toBe(50);
+    clock += 20_000;
+    for (let i = 0; i < 60; i++) await store.upsert(record(`new-${i}`), { expectedRevision: 0 });
+    // Each new task checks 8 random entries: the chance that more than 5 of the 50 expired ones
+    // survive 60 such checks is far below 1e-9. Live entries are never dropped.
+    const fields = (await client.sendCommand(['HKEYS', summaryKey])) as string[];
+    expect(fields.filter((f) => f.startsWith('new-'))).toHaveLength(60);
+    expect(fields.filter((f) => f.startsWith('old-')).length).toBeLessThanOrEqual(5);
+  });
+
+  it('gives the ListTasks index and the capacity sets a TTL (the longer of ttlMs and liveTtlMs), so a stopped deployment leaves nothing for good', async () => {
+    const store = fresh({ ttlMs: 5_000, liveTtlMs: 60_000 });
+    await store.upsert(record('w'), { expectedRevision: 0 });
+    await store.upsert(record('d', 'TASK_STATE_COMPLETED'), { expectedRevision: 0 });
+    for (const key of [store.keys.summary('t1', 'alice'), store.keys.live(), store.keys.ended()]) {
+      const ttl = Number(await client.sendCommand(['PTTL', key]));
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    }
+    const longerTerminal = fresh({ ttlMs: 90_000, liveTtlMs: 1_000 });
+    await longerTerminal.upsert(record('d', 'TASK_STATE_COMPLETED'), { expectedRevision: 0 });
+    expect(Number(await client.sendCommand(['PTTL', longerTerminal.keys.summary('t1', 'alice')]))).toBeGreaterThan(80_000);
+    expect(Number(await client.sendCommand(['PTTL', longerTerminal.keys.ended()]))).toBeGreaterThan(80_000);
+  });
+
   it('at maxTasks evicts the task that ended first, and refuses a new task (TaskStoreFullError, 429) when all are live', async () => {
     const store = fresh({ maxTasks: 2 });
     await store.upsert(record('1'), { expectedRevision: 0 });

@@ -20,10 +20,20 @@ local function upsert(KEYS, ARGV)
     return {'full', 'maxTaskBytes'}
   end
   local now = tonumber(ARGV[8])
+  local horizon = math.max(tonumber(ARGV[12]), tonumber(ARGV[14]))
   if cur == '0' then
     -- Set members whose task expired (a replica died, a TTL ran out) leave first.
     redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[12]))
     redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - tonumber(ARGV[14]))
+    -- A task that expired by its TTL leaves its ListTasks entry behind (its record, which names the
+    -- entry, is gone). Each new task checks a few random entries of its owner's index and drops the
+    -- expired ones: with 8 checks per entry added, at most about one entry in eight is stale, so the
+    -- index stays bounded by the owner's live tasks even for owners that never list.
+    local sample = redis.call('HRANDFIELD', KEYS[2], 8, 'WITHVALUES')
+    for i = 1, #sample, 2 do
+      local expires = tonumber(string.match(sample[i + 1], ',([-+.%deE]+)%]$') or '')
+      if expires and expires <= now then redis.call('HDEL', KEYS[2], sample[i]) end
+    end
     while redis.call('ZCARD', KEYS[3]) + redis.call('ZCARD', KEYS[5]) >= tonumber(ARGV[9]) do
       local victim = redis.call('ZPOPMIN', KEYS[5])[1]
       if not victim then return {'full', 'maxTasks'} end
@@ -44,7 +54,11 @@ local function upsert(KEYS, ARGV)
   end
   redis.call('PEXPIRE', KEYS[1], ARGV[7])
   redis.call('PEXPIRE', KEYS[4], ARGV[7])
-  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[12]) then redis.call('PEXPIRE', KEYS[2], ARGV[12]) end
+  -- The index and the capacity sets outlive their newest member by at most the longer TTL: once
+  -- every replica of a deployment is gone, nothing of it stays in Redis for good.
+  if redis.call('PTTL', KEYS[2]) < horizon then redis.call('PEXPIRE', KEYS[2], horizon) end
+  redis.call('PEXPIRE', KEYS[3], horizon)
+  redis.call('PEXPIRE', KEYS[5], horizon)
   return {'ok', tostring(rev)}
 end
 `;
