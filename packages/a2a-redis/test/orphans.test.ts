@@ -350,6 +350,9 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     expect(ttl).toBeLessThanOrEqual(LEASE_MS);
     await sleep(2 * LEASE_MS);
     expect(await admin.exists(leaseKey)).toBe(1);
+    // The registry of replicas expires too, the runner TTL after the last heartbeat: nothing stays for good.
+    const registryTtl = await admin.pTTL(`${keyPrefix}replicas`);
+    expect(registryTtl).toBeGreaterThan(LEASE_MS);
     await replica.bus.close();
     await waitFor('the lease to expire', async () => (await admin.exists(leaseKey)) === 0, 4 * LEASE_MS);
   });

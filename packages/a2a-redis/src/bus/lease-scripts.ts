@@ -18,6 +18,10 @@ local function lease(KEYS, ARGV)
     redis.call('SADD', KEYS[3], ARGV[i])
     redis.call('SET', KEYS[i - 1], ARGV[1], 'PX', ARGV[4])
   end
+  -- The registry outlives the last heartbeat by the runner TTL (the tasks it names are gone by then),
+  -- so a deployment whose replicas all stopped leaves nothing in Redis for good.
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[4]) end
   if had then return 1 end
   return 0
 end
