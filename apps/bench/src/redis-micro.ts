@@ -81,8 +81,8 @@ async function run(build: Build, url: string, measureRedis: boolean): Promise<{ 
   const count = { commands: 0 };
   const client = counting(raw as unknown as Client, count);
   const keyPrefix = `a2a-redis-micro:${process.pid}:${randomUUID()}:`;
-  const store = build.redis.createRedisTaskStore({ client, keyPrefix, ttlMs: 60_000, maxTasks: 1_000_000 });
-  const eventBus = build.redis.createRedisTaskEventBus({ client, keyPrefix, retentionMs: 60_000 });
+  const store = build.redis.createRedisTaskStore({ client, keyPrefix, ttlMs: 60_000, liveTtlMs: 120_000, maxTasks: 1_000_000 });
+  const eventBus = build.redis.createRedisTaskEventBus({ client, keyPrefix, retentionMs: 60_000, liveTtlMs: 120_000 });
   const { createTaskUpdater } = build.server;
   const server = build.server.createA2AServer({
     card,

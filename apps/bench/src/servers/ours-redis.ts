@@ -10,9 +10,10 @@ const args = parseServerArgs();
 const client = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', name: `bench-${process.pid}` });
 await client.connect();
 const keyPrefix = `a2a-bench:${process.pid}:${globalThis.crypto.randomUUID()}:`;
-// Short TTLs: the bench writes tens of thousands of tasks into a Redis other runs share.
-const store = createRedisTaskStore({ client, keyPrefix, ttlMs: 60_000, maxTasks: 1_000_000 });
-const eventBus = createRedisTaskEventBus({ client, keyPrefix, retentionMs: 60_000 });
+// Short TTLs: the bench writes tens of thousands of tasks into a Redis other runs share, and every
+// key of this process is gone two minutes after it stops.
+const store = createRedisTaskStore({ client, keyPrefix, ttlMs: 60_000, liveTtlMs: 120_000, maxTasks: 1_000_000 });
+const eventBus = createRedisTaskEventBus({ client, keyPrefix, retentionMs: 60_000, liveTtlMs: 120_000 });
 let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
 serve(
   createServer((req, res) => handler(req, res)),
