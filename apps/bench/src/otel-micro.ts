@@ -7,6 +7,7 @@
 // differences over `governed` are paired under the same machine load. `--sdk` registers the bench's
 // SDK for all of them (then `governed` runs under its context manager too); `--context-manager`
 // only a context manager. Prints medians of CPU µs per request and of the paired differences.
+// `--module` needs a build with this core's seam (`serve(request)`, decision 0046).
 import { pathToFileURL } from 'node:url';
 import * as otel from '@a2aplane/a2a-otel';
 import { createA2AServer, InMemoryTaskStore, type ServerInstrumentation } from '@a2aplane/a2a-server-express';

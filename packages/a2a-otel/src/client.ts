@@ -22,6 +22,7 @@ import { createClientMetrics } from './metrics.js';
 import type { CallEnd, CallInterceptors, CallStart } from './types.js';
 import {
   createAttributeCache,
+  createTracingCheck,
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
   injectContext,
@@ -29,7 +30,6 @@ import {
   metricsLive,
   outcomeOf,
   rpcAttributes,
-  tracingLive,
 } from './shared.js';
 
 export interface ClientInstrumentationOptions {
@@ -71,6 +71,7 @@ export function createClientInterceptors(options: ClientInstrumentationOptions =
   const meter = (options.meterProvider ?? metrics).getMeter(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
   const metered = metricsLive(meter);
   const m = createClientMetrics(meter);
+  const traced = createTracingCheck(options.tracerProvider);
   const callOptions = new Map<string, { name: string; options: SpanOptions }>();
   const callOf = (method: string): { name: string; options: SpanOptions } => {
     let found = callOptions.get(method);
@@ -86,7 +87,7 @@ export function createClientInterceptors(options: ClientInstrumentationOptions =
   return {
     beforeCall(call: CallStart) {
       const parent = context.active();
-      if (!metered && !tracingLive(options.tracerProvider)) {
+      if (!metered && !traced()) {
         injectContext(parent, call.headers);
         return;
       }

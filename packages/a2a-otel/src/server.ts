@@ -59,6 +59,7 @@ import type {
 import {
   contextManaged,
   createAttributeCache,
+  createTracingCheck,
   INSTRUMENTATION_NAME,
   INSTRUMENTATION_VERSION,
   methodLabel,
@@ -66,7 +67,6 @@ import {
   outcomeOf,
   rpcAttributes,
   traceIdOf,
-  tracingLive,
   withRemoteParent,
 } from './shared.js';
 
@@ -91,7 +91,8 @@ export interface ServerInstrumentationOptions {
  * plus the hooks that feed it from governance and push.
  */
 export interface A2AServerInstrumentation {
-  operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R>;
+  /** Calls `serve(request)` once (the core passes its own handler: no closure per request). */
+  operation<Q extends OperationRequest, R extends OperationResponse>(request: Q, serve: (request: Q) => Promise<R>): Promise<R>;
   /** `undefined` when nothing would record the run (no SDK): the core then runs the executor directly. */
   execution(context: ExecutionContext): ExecutionObserverLike | undefined;
   traceId(): string | undefined;
@@ -128,7 +129,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   const executorSpanName = agentName ? `invoke_agent ${agentName}` : 'invoke_agent';
   if (options.budget !== undefined) observeBudget(meter, options.budget);
   /** Whether spans could record now (an SDK may be registered after this call). */
-  const traced = (): boolean => tracingLive(options.tracerProvider);
+  const traced = createTracingCheck(options.tracerProvider);
   /**
    * Whether a stage or executor span started under `active` could record: not when tracing is off,
    * nor under a local span that records nothing (a trace the sampler dropped), whose children a
@@ -231,6 +232,8 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   };
 
   function execution(requestContext: ExecutionContext): ExecutionObserverLike | undefined {
+    // Nothing records this run: the core runs the executor as without instrumentation.
+    if (!metered && !traced()) return undefined;
     const active = context.active();
     const span = childMayRecord(active)
       ? tracer.startSpan(
@@ -239,7 +242,6 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
           active,
         )
       : undefined;
-    // Nothing records this run: the core runs the executor as without instrumentation.
     if (span === undefined && !metered) return undefined;
     if (metered) m.activeTasks.add(1);
     return {
@@ -274,13 +276,17 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
   }
 
   /** The traced and metered path of one request. */
-  function observe<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>, parent: Context): Promise<R> {
+  function observe<Q extends OperationRequest, R extends OperationResponse>(
+    request: Q,
+    serve: (request: Q) => Promise<R>,
+    parent: Context,
+  ): Promise<R> {
     const method = methodLabel(request.method);
     const start = metered ? performance.now() : 0;
     const operation = operationOf(method);
     const span = tracer.startSpan(operation.name, operation.options, parent);
     if (request.version !== undefined && span.isRecording()) span.setAttribute(ATTR_PROTOCOL_VERSION, request.version.slice(0, 16));
-    return context.with(trace.setSpan(parent, span), serve).then(
+    return context.with(trace.setSpan(parent, span), serve, undefined, request).then(
       (response) => {
         // The same shape with the events observed (R is a response of that kind).
         if (response.kind === 'stream') return { kind: 'stream', events: observeStream(response.events, span, method, start) } as R;
@@ -297,14 +303,16 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
 
   return {
     governanceHooks,
-    operation<R extends OperationResponse>(request: OperationRequest, serve: () => Promise<R>): Promise<R> {
+    operation<Q extends OperationRequest, R extends OperationResponse>(request: Q, serve: (request: Q) => Promise<R>): Promise<R> {
       if (metered || traced()) return observe(request, serve, withRemoteParent(context.active(), request.auth?.headers));
       // Nothing listens: no span, but the caller's trace (if any) becomes the active context, when there is one.
-      if (!contextManaged()) return serve();
+      if (!contextManaged()) return serve(request);
       const active = context.active();
       const parent = withRemoteParent(active, request.auth?.headers);
       const spanContext = trace.getSpanContext(parent);
-      return parent === active || spanContext === undefined || !isSpanContextValid(spanContext) ? serve() : context.with(parent, serve);
+      return parent === active || spanContext === undefined || !isSpanContextValid(spanContext)
+        ? serve(request)
+        : context.with(parent, serve, undefined, request);
     },
     execution,
     traceId: () => traceIdOf(context.active()),

@@ -31,15 +31,24 @@ export const rpcAttributes = (method: string): Attributes => ({
 /** The API's no-op provider: what a proxy without a delegate hands out. */
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
-/**
- * Whether spans of this provider (default: the global one) can record. False while it is the
- * API's proxy with no SDK behind it, whose tracers only hand out non-recording spans. Asked per
- * request, not once: an application may register its SDK after making the instrumentation (the
- * global proxy then delegates to it).
- */
-export function tracingLive(provider: TracerProvider | undefined): boolean {
-  const current = provider ?? trace.getTracerProvider();
+/** Whether the global tracer provider can record: not while it is the API's proxy with no SDK behind it. */
+function globalTracingLive(): boolean {
+  const current = trace.getTracerProvider();
   return !(current instanceof ProxyTracerProvider) || current.getDelegate() !== NOOP_TRACER_PROVIDER;
+}
+
+const ALWAYS = (): boolean => true;
+
+/**
+ * Whether spans of this provider (default: the global one) can record now, decided as far as it can
+ * be once: a provider given that is not a proxy always records. A proxy (the global one, or one
+ * given) records once an SDK is behind it, which an application may register after making the
+ * instrumentation, so that part is asked per call: a property read and a comparison, no allocation.
+ */
+export function createTracingCheck(provider: TracerProvider | undefined): () => boolean {
+  if (provider === undefined) return globalTracingLive;
+  if (!(provider instanceof ProxyTracerProvider)) return ALWAYS;
+  return () => provider.getDelegate() !== NOOP_TRACER_PROVIDER;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { createA2AClient } from '@a2aplane/a2a-client';
 import { type AgentExecutor, createTaskUpdater } from '@a2aplane/a2a-server-express';
-import { context, trace } from '@opentelemetry/api';
+import { context, ProxyTracerProvider, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServerInstrumentation } from '../src/index.js';
+import { createClientInterceptors, createServerInstrumentation } from '../src/index.js';
 import { startAgent, type TestAgent, userMessage, waitFor } from './helpers.js';
 
 const executor: AgentExecutor = {
@@ -40,5 +40,37 @@ describe('an SDK registered after the instrumentation was made (decision record 
     const names = exporter.getFinishedSpans().map((s) => s.name);
     expect(names).toEqual(expect.arrayContaining(['lf.a2a.v1.A2AService/SendMessage', 'a2a.governance.budget', 'invoke_agent L']));
     expect(names.filter((n) => n === 'lf.a2a.v1.A2AService/SendMessage')).toHaveLength(1);
+  });
+
+  it('a tracer provider given as an option: a proxy records once an SDK is behind it, any other from the start', () => {
+    const proxy = new ProxyTracerProvider();
+    const viaProxy = createServerInstrumentation({ tracerProvider: proxy });
+    expect(viaProxy.governanceHooks.enabled()).toBe(false);
+    expect(viaProxy.execution({ taskId: 't', contextId: 'c' })).toBeUndefined();
+    const exporter = new InMemorySpanExporter();
+    proxy.setDelegate(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    expect(viaProxy.governanceHooks.enabled()).toBe(true);
+    const observer = viaProxy.execution({ taskId: 't', contextId: 'c' });
+    expect(observer).toBeDefined();
+    observer?.end({ task: undefined, message: true, usage: { tokens: 0, usd: 0 } });
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['invoke_agent']);
+
+    const direct = createServerInstrumentation({ tracerProvider: new BasicTracerProvider() });
+    expect(direct.governanceHooks.enabled()).toBe(true);
+  });
+
+  it('client interceptors given a proxy start a CLIENT span once an SDK is behind it', () => {
+    const proxy = new ProxyTracerProvider();
+    const interceptors = createClientInterceptors({ tracerProvider: proxy });
+    const before = { method: 'SendMessage', params: {}, headers: {} as Record<string, string> };
+    interceptors.beforeCall(before);
+    interceptors.afterCall({ headers: before.headers, ok: true });
+    const exporter = new InMemorySpanExporter();
+    proxy.setDelegate(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    const after = { method: 'SendMessage', params: {}, headers: {} as Record<string, string> };
+    interceptors.beforeCall(after);
+    interceptors.afterCall({ headers: after.headers, ok: true });
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['lf.a2a.v1.A2AService/SendMessage']);
+    expect(after.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });
 });

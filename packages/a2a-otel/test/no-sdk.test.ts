@@ -46,4 +46,25 @@ describe('without an OpenTelemetry SDK (decision record 0027)', () => {
     expect(seen.at(-1)).toMatchObject({ traceId, depth: 0, rootAgentId: 'agent-n' });
     expect(activeTraces.at(-1)).toBe(traceId);
   });
+
+  it('with nothing listening, hands the request to the core as is and returns its promise unwrapped', () => {
+    const instrumentation = createServerInstrumentation({ agentId: 'agent-n' });
+    const request = {
+      method: 'SendMessage',
+      auth: { headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } },
+    };
+    const response = Promise.resolve({ kind: 'result' as const, result: {} });
+    const served: unknown[] = [];
+    const returned = instrumentation.operation(request, (given) => {
+      served.push(given);
+      return response;
+    });
+    expect(returned).toBe(response);
+    expect(served).toEqual([request]);
+    expect(served[0]).toBe(request);
+    // No context manager: no trace to continue, no executor observer, no stage hooks.
+    expect(instrumentation.traceId()).toBeUndefined();
+    expect(instrumentation.execution({ taskId: 't', contextId: 'c' })).toBeUndefined();
+    expect(instrumentation.governanceHooks.enabled()).toBe(false);
+  });
 });

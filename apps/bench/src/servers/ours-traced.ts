@@ -3,7 +3,9 @@
 // registered (spans batched to an exporter that drops them, metrics aggregated for a Prometheus
 // reader); without it nothing is registered (nor loaded) and every span and instrument is the API's no-op.
 // `--module <another build's a2a-otel dist/index.js>` instruments with that build instead (a before/after
-// row measured in the same run); the core and governance are this workspace's either way.
+// row measured in the same run); the core and governance are this workspace's either way, so that build
+// must have the core's current seam (`operation(request, serve)` calls `serve(request)`, decision 0046):
+// for an older one, run the older checkout's own apps/bench instead.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import * as otel from '@a2aplane/a2a-otel';

@@ -9,19 +9,27 @@ import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import { createHmacSignedRequestPool, createSignedRequestPool } from '../lib/signed.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
-/** The servers, in the order of every round (src/servers/<file>.ts). */
+/**
+ * The servers, in the order of every round (src/servers/<file>.ts). Each goal's pair runs back to
+ * back, so that drift within a round (other work on the machine, thermal state) lands in the ratio
+ * as little as it can: ours-verified-hmac | ours | ours-governed | ours-traced, and official |
+ * ours-redis. `ours` has two neighbours for four goals: the two with the least headroom (governed,
+ * verified hmac) get them; ours / official and ours-redis / ours, far from their bounds, are a run
+ * or two apart. Rounds alternate direction, which keeps neighbours neighbours.
+ */
 const TARGETS = [
   { id: 'node-echo', file: 'node-echo', label: 'bare node:http echo' },
   { id: 'express-echo', file: 'express-echo', label: 'bare express 5 echo (express.json())' },
+  { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
   { id: 'official', file: 'official', label: 'official @a2a-js/sdk (express)' },
-  { id: 'ours', file: 'ours', label: 'ours on node:http' },
-  { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
-  { id: 'ours-verified', file: 'ours-verified', label: 'ours on node:http, full governance + verified callers (RFC 9421, Ed25519)' },
+  { id: 'ours-redis', file: 'ours-redis', label: 'ours on node:http, Redis task store + event bus (one replica)' },
   {
     id: 'ours-verified-hmac',
     file: 'ours-verified',
     label: 'ours on node:http, full governance + verified callers (RFC 9421, hmac-sha256 fast path)',
   },
+  { id: 'ours', file: 'ours', label: 'ours on node:http' },
+  { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
   { id: 'ours-traced', file: 'ours-traced', label: 'ours on node:http, full governance + OpenTelemetry instrumentation, no SDK' },
   {
     id: 'ours-traced-sdk',
@@ -29,8 +37,7 @@ const TARGETS = [
     label: 'ours on node:http, full governance + OpenTelemetry instrumentation, SDK registered',
     args: ['--sdk'],
   },
-  { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
-  { id: 'ours-redis', file: 'ours-redis', label: 'ours on node:http, Redis task store + event bus (one replica)' },
+  { id: 'ours-verified', file: 'ours-verified', label: 'ours on node:http, full governance + verified callers (RFC 9421, Ed25519)' },
 ] as const;
 // `A2A_VERIFY_BASELINE=<another checkout's root>` (its packages built) adds the fast-path row served
 // by that checkout's apps/bench and packages: the verified server before and after, in one run.
@@ -40,11 +47,15 @@ const BEFORE = {
   file: 'ours-verified',
   label: 'ours on node:http, full governance + verified callers (hmac-sha256), the build of A2A_VERIFY_BASELINE (before)',
 } as const;
+// Just before the fast-path row, so that row stays next to `ours` (its goal's pair).
 const ALL_TARGETS: ReadonlyArray<{ id: string; file: string; label: string; args?: readonly string[] }> = BASELINE
   ? [
-      ...TARGETS.slice(0, TARGETS.findIndex((t) => t.id === 'ours-verified-hmac') + 1),
+      ...TARGETS.slice(
+        0,
+        TARGETS.findIndex((t) => t.id === 'ours-verified-hmac'),
+      ),
       BEFORE,
-      ...TARGETS.slice(TARGETS.findIndex((t) => t.id === 'ours-verified-hmac') + 1),
+      ...TARGETS.slice(TARGETS.findIndex((t) => t.id === 'ours-verified-hmac')),
     ]
   : TARGETS;
 type TargetId = (typeof TARGETS)[number]['id'] | typeof BEFORE.id;
@@ -181,7 +192,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   };
 
   const sections: string[] = [
-    `The bench's own HTTP/1.1 keep-alive load generator (\`src/lib/http-load.ts\`, validated against autocannon: decision 0036), 50 connections with one request in flight each, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`, a fresh messageId per request; signed rows: a pool of requests signed and serialized before the clock starts) to each server; ${rounds} interleaved rounds (every server once per round, every other round in reverse order), a fresh child process per run, warm-up of ${warmupSeconds} s and at least ${warmupRequests} requests (at most ${warmupMaxSeconds} s) then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies, socket errors or timeouts is marked invalid and left out of the ratios.`,
+    `The bench's own HTTP/1.1 keep-alive load generator (\`src/lib/http-load.ts\`, validated against autocannon: decision 0036), 50 connections with one request in flight each, the same JSON-RPC \`SendMessage\` request (header \`A2A-Version: 1.0\`, a fresh messageId per request; signed rows: a pool of requests signed and serialized before the clock starts) to each server; ${rounds} interleaved rounds (every server once per round, every other round in reverse order; this run's order, ${targets.map((t) => t.id).join(', ')}, runs each goal's pair back to back where it can, so drift within a round lands in a goal's ratio as little as it can), a fresh child process per run, warm-up of ${warmupSeconds} s and at least ${warmupRequests} requests (at most ${warmupMaxSeconds} s) then ${measureSeconds} s measured. Every reply body is checked (JSON-RPC result of the right shape with the echoed text; task mode: state COMPLETED); a run with mismatched bodies, non-2xx replies, socket errors or timeouts is marked invalid and left out of the ratios.`,
     '',
     describePinning(
       pins,

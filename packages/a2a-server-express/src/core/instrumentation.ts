@@ -28,8 +28,11 @@ export interface ExecutionObserver {
  * core does not guard these calls.
  */
 export interface ServerInstrumentation {
-  /** Wraps one request of `handle`: calls `serve` once and returns its response (a stream may be wrapped). */
-  operation(request: CoreRequest, serve: () => Promise<CoreResponse>): Promise<CoreResponse>;
+  /**
+   * Wraps one request of `handle`: calls `serve(request)` once and returns its response (a stream
+   * may be wrapped). `serve` is the core's own handler, passed as is (no closure per request).
+   */
+  operation(request: CoreRequest, serve: (request: CoreRequest) => Promise<CoreResponse>): Promise<CoreResponse>;
   /**
    * Called before the executor runs a task; `undefined` when nothing observes this run (the core
    * then runs the executor as without instrumentation).

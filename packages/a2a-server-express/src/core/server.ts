@@ -195,7 +195,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     card,
     store,
     eventBus: bus,
-    handle: instrumentation === undefined ? handle : (request) => instrumentation.operation(request, () => handle(request)),
+    // `handle` itself is the instrumentation's `serve`: no closure per request.
+    handle: instrumentation === undefined ? handle : (request) => instrumentation.operation(request, handle),
     stream,
     cancel,
     stats() {
