@@ -225,7 +225,8 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
     };
     const cpuOf = (s: Scenario, client: string) => num(s.rows.find((r) => r.client === client)!.cpuUsPerCall);
     // The client's CPU per call next to each ratio: steadier than calls/s on a busy machine.
-    const cpuNote = (s: Scenario, reference: string, label: string) => `ours ${cpuOf(s, OURS)} µs CPU/call, ${label} ${cpuOf(s, reference)}`;
+    const cpuNote = (s: Scenario, reference: string, label: string) =>
+      `ours ${cpuOf(s, OURS)} µs CPU/call, ${label} ${cpuOf(s, reference)}`;
     const markdown = [
       `\`SendMessage\` round trips from this process against child processes of our server (node:http, message mode): one that answers at once, one whose executor waits 1 ms. Our client and the official one are used as users run them (built \`dist\`, default options: for ours the 10 s timeout, per-origin cap and circuit breaker stay on). Raw fetch sends the same JSON-RPC body (\`JSON.stringify\` per call) and parses the reply. Every reply is checked. Every contender is warmed up on each server before any block. Each scenario runs in ${BLOCKS} interleaved blocks (the order rotates every block); ratios are medians of the per-block calls/s ratios, calls/s and CPU are totals. CPU µs/call is this process's user + system CPU per call (the client's own cost; the server runs in a child).${baseline ? ` "${BEFORE}" is the client built from another commit (\`A2A_CLIENT_BASELINE\`), measured in the same run.` : ''}`,
       '',
