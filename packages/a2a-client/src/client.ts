@@ -374,36 +374,46 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       const traceparent = context && !own && createTraceparent(context.traceId);
       if (traceparent) headers.traceparent = traceparent;
     }
-    return {
-      ...defaultTransportOptions,
-      headers,
-      ...(signal ? { signal } : {}),
-      ...(lastEventId !== undefined ? { lastEventId } : {}),
-    };
+    // Built field by field: this runs on every call, and spreads of conditional objects allocate.
+    const out: TransportCallOptions = { headers };
+    if (options.maxEventBytes !== undefined) out.maxEventBytes = options.maxEventBytes;
+    if (signal) out.signal = signal;
+    if (lastEventId !== undefined) out.lastEventId = lastEventId;
+    return out;
   };
 
   /**
-   * Runs one attempt under its deadline (the call's or client's timeout, the caller's signal) and
-   * names the failure: A2ATimeoutError when the timer fired, A2AAbortError when the caller aborted.
+   * One attempt of a unary call under its deadline (the call's or client's timeout, the caller's
+   * signal), holding an origin slot while it runs; names the failure: A2ATimeoutError when the timer
+   * fired, A2AAbortError when the caller aborted. One async frame per attempt: it runs on every call.
    */
-  const underDeadline = async <T>(callOptions: CallOptions, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> => {
-    if (callOptions.signal?.aborted) throw new A2AAbortError({ cause: callOptions.signal.reason });
+  const attempt = async (
+    method: A2AMethod,
+    params: Record<string, unknown>,
+    callOptions: CallOptions,
+    bound: BoundTransport,
+  ): Promise<unknown> => {
+    const callerSignal = callOptions.signal;
+    if (callerSignal?.aborted) throw new A2AAbortError({ cause: callerSignal.reason });
     const timeoutMs = timeoutOf(callOptions.timeoutMs, unaryTimeout);
-    if (timeoutMs === undefined) {
-      // No timer: the caller's signal goes straight to the transport.
-      try {
-        return await run(callOptions.signal);
-      } catch (error) {
-        throw callOptions.signal?.aborted ? createDeadline(callOptions.signal, undefined).classify(error) : error;
-      }
-    }
-    const deadline = createDeadline(callOptions.signal, timeoutMs);
+    // No timer: the caller's signal goes straight to the transport.
+    const deadline = timeoutMs === undefined ? undefined : createDeadline(callerSignal, timeoutMs);
+    const signal = deadline ? deadline.signal : callerSignal;
+    const { limits } = bound;
     try {
-      return await run(deadline.signal);
+      // Waiting for a slot counts against the timeout.
+      const wait = limits.acquire(signal);
+      if (wait) await wait;
+      try {
+        return await bound.transport.call(method, params, transportOptions(callOptions, signal));
+      } finally {
+        limits.release();
+      }
     } catch (error) {
-      throw deadline.classify(error);
+      if (deadline) throw deadline.classify(error);
+      throw callerSignal?.aborted ? createDeadline(callerSignal, undefined).classify(error) : error;
     } finally {
-      deadline.release();
+      deadline?.release();
     }
   };
 
@@ -464,17 +474,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const raw = await withFallback(callOptions.signal, (bound) => {
       // The params object (and so the messageId) is built once per transport and reused by every retry.
       const prepared = prepareParams(method, params, callOptions, bound);
-      return underDeadline(callOptions, async (signal) => {
-        const { limits } = bound;
-        // Waiting for a slot counts against the timeout.
-        const wait = limits.acquire(signal);
-        if (wait) await wait;
-        try {
-          return await bound.transport.call(method, prepared, transportOptions(callOptions, signal));
-        } finally {
-          limits.release();
-        }
-      });
+      return attempt(method, prepared, callOptions, bound);
     });
     return validate(method, raw);
   };
@@ -529,7 +529,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
           // Heartbeats and other signs of life restart the idle timer too.
           const streamOptions: TransportCallOptions = {
             ...transportOptions(callOptions, deadline.signal, lastEventId),
-            onActivity: deadline.touch,
+            onActivity: () => deadline.touch(),
           };
           items = await bound.transport.open(method, prepared, streamOptions);
         } finally {

@@ -41,11 +41,16 @@ class RequestDeadline implements Deadline {
         callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
       }
     }
-    if (timeoutMs !== undefined) this.#timer = setTimeout(() => this.#fire(timeoutMs), timeoutMs);
+    // No closure per call: the timer gets the deadline and the delay as arguments.
+    if (timeoutMs !== undefined) this.#timer = setTimeout(RequestDeadline.#onTimer, timeoutMs, this, timeoutMs);
   }
 
   get signal(): AbortSignal {
     return this.#controller.signal;
+  }
+
+  static #onTimer(deadline: RequestDeadline, ms: number): void {
+    deadline.#fire(ms);
   }
 
   #fire(ms: number): void {
@@ -79,10 +84,9 @@ class RequestDeadline implements Deadline {
     this.#timer = setTimeout(() => this.#checkIdle(), ms);
   }
 
-  /** An arrow property: handed to transports as a bare callback (`onActivity`). */
-  readonly touch = (): void => {
+  touch(): void {
     this.#lastActivity = Date.now();
-  };
+  }
 
   abort(): void {
     this.#controller.abort();

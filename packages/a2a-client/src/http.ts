@@ -34,24 +34,27 @@ export function lowerCaseHeaders(headers: Record<string, string> | undefined, in
 }
 
 /**
- * Request headers as `{ ...base, ...extra }`, the same object on every call with the same `base` object
- * and `extra` entries, so that sendHttp reuses the head ky built for it. One per transport; the
- * objects it returns are never changed.
+ * Request headers as `{ ...base, ...extra }`, the same object on every call with the same `base` and
+ * `extra` objects, so that sendHttp reuses the head ky built for it. `extra` is one of the caller's
+ * constant objects (a transport has a handful: content type and accept per kind of call), so the
+ * lookup is by identity, with no key to build per call. One per transport; the objects it returns
+ * are never changed.
  */
-export function createHeaderSets(): (base: Readonly<Record<string, string>>, extra: Record<string, string>) => Record<string, string> {
-  const made = new WeakMap<object, Map<string, Record<string, string>>>();
+export function createHeaderSets(): (
+  base: Readonly<Record<string, string>>,
+  extra: Readonly<Record<string, string>>,
+) => Record<string, string> {
+  const made = new WeakMap<object, Map<object, Record<string, string>>>();
   return (base, extra) => {
-    let key = '';
-    for (const name in extra) key += `${name}:${extra[name]}\n`;
     let byExtra = made.get(base);
     if (!byExtra) {
       byExtra = new Map();
       made.set(base, byExtra);
     }
-    let headers = byExtra.get(key);
+    let headers = byExtra.get(extra);
     if (!headers) {
       headers = { ...base, ...extra };
-      byExtra.set(key, headers);
+      byExtra.set(extra, headers);
     }
     return headers;
   };
@@ -82,6 +85,9 @@ export function toClientError(error: unknown, call: Pick<HttpCall, 'url' | 'sign
   if (isAbortLike(error)) return new A2AAbortError({ cause: error });
   return new A2ATransportError(`Network error calling ${call.url}`, { retryable: true, url: call.url, cause: error });
 }
+
+const nothingToRelease = (): void => undefined;
+const neverTimedOut = (): boolean => false;
 
 /** `globalThis.fetch`, looked up per call so that a stub installed later is used. */
 const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
@@ -130,8 +136,9 @@ export async function sendHttp(context: HttpContext, call: HttpCall): Promise<Ht
     // calls under its own deadline and passes its signal.
     const deadline = timeoutMs === undefined ? undefined : createDeadline(call.signal, timeoutMs);
     const signal = deadline?.signal ?? call.signal;
-    const release = (): void => deadline?.release();
-    const timedOut = (): boolean => deadline?.timedOut() ?? false;
+    // The client's calls have no timer here: shared functions, nothing to allocate per call.
+    const release = deadline ? (): void => deadline.release() : nothingToRelease;
+    const timedOut = deadline ? (): boolean => deadline.timedOut() : neverTimedOut;
 
     let request: OutgoingRequest | undefined;
     let response: Response;

@@ -77,6 +77,28 @@ describe('request heads ky built are reused', () => {
     expect(kyCalls.count).toBe(2);
   });
 
+  it('each kind of REST call sends its own fixed headers: a content type only with a body, and they never mix', async () => {
+    const server = await startServer((req, res) => {
+      if (req.url.endsWith('/message:send')) return json(res, 200, { task: task('t-9') });
+      return json(res, 200, task(decodeURIComponent(req.url.split('/').pop() ?? '')));
+    });
+    servers.push(server);
+    const client = createA2AClient({
+      card: cardFor(server.url, [{ url: `${server.url}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }]),
+    });
+    const message = { messageId: 'm-1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] };
+    await client.getTask({ id: 't-1' });
+    await client.sendMessage({ message });
+    await client.getTask({ id: 't-1' });
+    await client.sendMessage({ message: { ...message, messageId: 'm-2' } });
+    expect(server.requests.map((r) => [r.method, r.headers['content-type'], r.headers.accept])).toEqual([
+      ['GET', undefined, 'application/json'],
+      ['POST', 'application/json', 'application/json'],
+      ['GET', undefined, 'application/json'],
+      ['POST', 'application/json', 'application/json'],
+    ]);
+  });
+
   it('with an auth provider every request is built by ky (the provider may change any header)', async () => {
     const server = await echoServer();
     let n = 0;

@@ -4,6 +4,7 @@ import { SendMessageRequest as SdkSendMessageRequest } from '@a2a-js/sdk';
 import { createA2AClient } from '@a2aplane/a2a-client';
 import { A2A_VERSION_HEADER, type AgentCard } from '@a2aplane/a2a-types';
 import { type ServerChild, startServer } from '../lib/children.js';
+import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import { sendMessageParams } from '../lib/fixtures.js';
 import { kb, median, num, passFail, ratio, table } from '../lib/format.js';
 import { splitBundle } from '../lib/split-bundle.js';
@@ -120,7 +121,7 @@ function scenarioTable(scenario: Scenario, reference: string): string {
 }
 
 /** Interleaved blocks per scenario: more, shorter blocks make the median ratio steadier on a busy machine. */
-const BLOCKS = 16;
+const BLOCKS = 24;
 const RAW = 'raw fetch';
 const OURS = 'ours (@a2aplane/a2a-client)';
 const BEFORE = 'ours, baseline build';
@@ -186,16 +187,24 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
   const baseline = baselinePath
     ? ((await import(pathToFileURL(baselinePath).href)) as { createA2AClient: typeof createA2AClient }).createA2AClient
     : undefined;
-  const instant = await startServer('ours', ['--mode', 'message']);
-  const delayed = await startServer('ours', ['--mode', 'message', '--delay-ms', '1']);
+  // The bench process (every client) on one CPU, the servers on the other, as the throughput suite does
+  // (decision 0036): otherwise a server's work lands on the client's core at random and moves the ratios.
+  const pins = pinLoadGenerator();
+  const serverCpu = pins.pinned ? { cpu: pins.serverCpu } : {};
+  let instant: ServerChild | undefined;
+  let delayed: ServerChild | undefined;
   try {
+    instant = await startServer('ours', ['--mode', 'message'], serverCpu);
+    delayed = await startServer('ours', ['--mode', 'message', '--delay-ms', '1'], serverCpu);
     const atInstant = await contendersFor(instant, baseline);
     const atDelayed = await contendersFor(delayed, baseline);
-    await warmUp(atInstant, quick ? 200 : 500);
-    await warmUp(atDelayed, quick ? 50 : 100);
+    // Every contender gets the same warm-up on each server, long enough for V8 to have compiled its
+    // hot path (decision 0040: compile work inside a measured block reads as client cost).
+    await warmUp(atInstant, quick ? 200 : 1000);
+    await warmUp(atDelayed, quick ? 100 : 400);
 
     const sequential = await runScenario('instant', atInstant, quick ? 800 : 3200, BLOCKS, 1, RAW);
-    const delay = await runScenario('delay-1ms', atDelayed, quick ? 400 : 1600, BLOCKS, 1, RAW);
+    const delay = await runScenario('delay-1ms', atDelayed, quick ? 480 : 2400, BLOCKS, 1, RAW);
     const concurrent = await runScenario('concurrent-16', atInstant, quick ? 1600 : 6400, BLOCKS, 16, OFFICIAL);
     // From the built dist, with code splitting as application bundlers do for `import()`.
     const bundle = await splitBundle("export { createA2AClient } from '@a2aplane/a2a-client';", APP_DIR);
@@ -214,10 +223,14 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       concurrent: goals.concurrentVsOfficial >= 0.8,
       bundle: bundle.initial.gzipBytes <= 15 * 1024,
     };
-    const oursRow = (s: Scenario) => s.rows.find((r) => r.client === OURS)!;
-    const rawRow = (s: Scenario) => s.rows.find((r) => r.client === RAW)!;
+    const cpuOf = (s: Scenario, client: string) => num(s.rows.find((r) => r.client === client)!.cpuUsPerCall);
+    // The client's CPU per call next to each ratio: steadier than calls/s on a busy machine.
+    const cpuNote = (s: Scenario, reference: string, label: string) =>
+      `ours ${cpuOf(s, OURS)} µs CPU/call, ${label} ${cpuOf(s, reference)}`;
     const markdown = [
-      `\`SendMessage\` round trips from this process against child processes of our server (node:http, message mode): one that answers at once, one whose executor waits 1 ms. Our client and the official one are used as users run them (built \`dist\`, default options: for ours the 10 s timeout, per-origin cap and circuit breaker stay on). Raw fetch sends the same JSON-RPC body (\`JSON.stringify\` per call) and parses the reply. Every reply is checked. Each scenario runs in ${BLOCKS} interleaved blocks (the order rotates every block); ratios are medians of the per-block calls/s ratios, calls/s and CPU are totals. CPU µs/call is this process's user + system CPU per call (the client's own cost; the server runs in a child).${baseline ? ` "${BEFORE}" is the client built from another commit (\`A2A_CLIENT_BASELINE\`), measured in the same run.` : ''}`,
+      `\`SendMessage\` round trips from this process against child processes of our server (node:http, message mode): one that answers at once, one whose executor waits 1 ms. Our client and the official one are used as users run them (built \`dist\`, default options: for ours the 10 s timeout, per-origin cap and circuit breaker stay on). Raw fetch sends the same JSON-RPC body (\`JSON.stringify\` per call) and parses the reply. Every reply is checked. Every contender is warmed up on each server before any block. Each scenario runs in ${BLOCKS} interleaved blocks (the order rotates every block); ratios are medians of the per-block calls/s ratios, calls/s and CPU are totals. CPU µs/call is this process's user + system CPU per call (the client's own cost; the server runs in a child).${baseline ? ` "${BEFORE}" is the client built from another commit (\`A2A_CLIENT_BASELINE\`), measured in the same run.` : ''}`,
+      '',
+      describePinning(pins),
       '',
       `**Sequential, instant server** (${num(sequential.rows[0]!.calls)} calls each):`,
       '',
@@ -235,9 +248,9 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       '',
       '| goal | measured | target | result |',
       '| --- | --- | --- | --- |',
-      `| round trip vs raw fetch, instant server | ${ratio(goals.instantVsRaw)} (ours ${num(oursRow(sequential).cpuUsPerCall)} µs CPU/call, raw ${num(rawRow(sequential).cpuUsPerCall)}) | >= 0.80x | **${passFail(pass.instant)}** |`,
-      `| round trip vs raw fetch, 1 ms server delay | ${ratio(goals.delayVsRaw)} | >= 0.97x | **${passFail(pass.delay)}** |`,
-      `| calls/s vs the official client, 16 concurrent callers | ${ratio(goals.concurrentVsOfficial)} | >= 0.80x | **${passFail(pass.concurrent)}** |`,
+      `| round trip vs raw fetch, instant server | ${ratio(goals.instantVsRaw)} (${cpuNote(sequential, RAW, 'raw')}) | >= 0.80x | **${passFail(pass.instant)}** |`,
+      `| round trip vs raw fetch, 1 ms server delay | ${ratio(goals.delayVsRaw)} (${cpuNote(delay, RAW, 'raw')}) | >= 0.97x | **${passFail(pass.delay)}** |`,
+      `| calls/s vs the official client, 16 concurrent callers | ${ratio(goals.concurrentVsOfficial)} (${cpuNote(concurrent, OFFICIAL, 'official')}) | >= 0.80x | **${passFail(pass.concurrent)}** |`,
       `| \`createA2AClient\` bundle, minified + gzip, initial download | ${kb(bundle.initial.gzipBytes)} (${kb(bundle.total.gzipBytes)} with the chunks loaded on demand) | <= 15 KB | **${passFail(pass.bundle)}** |`,
       '',
       `Failed calls: ${num(failures)}.`,
@@ -248,7 +261,8 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       data: { scenarios: [sequential, delay, concurrent], bundle, goals, pass, failures, baseline: baselinePath ?? null },
     };
   } finally {
-    await instant.stop();
-    await delayed.stop();
+    await instant?.stop();
+    await delayed?.stop();
+    pins.release();
   }
 }

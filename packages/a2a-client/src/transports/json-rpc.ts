@@ -15,6 +15,10 @@ import { invalidFrame, readEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
 import type { StreamItem, Transport, TransportCallOptions } from './types.js';
 
+// Constant objects: the header sets are looked up by identity (createHeaderSets).
+const UNARY_HEADERS: Readonly<Record<string, string>> = { 'content-type': MEDIA_TYPE_JSON, accept: MEDIA_TYPE_JSON };
+const STREAM_HEADERS: Readonly<Record<string, string>> = { 'content-type': MEDIA_TYPE_JSON, accept: MEDIA_TYPE_EVENT_STREAM };
+
 function newRequestId(): string {
   return globalThis.crypto.randomUUID();
 }
@@ -54,8 +58,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const id = newRequestId();
     const wire = toWire(method, params, v03);
-    const extra: Record<string, string> = { 'content-type': MEDIA_TYPE_JSON, accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
-    const fixed = headerSet(options.headers, extra);
+    const fixed = headerSet(options.headers, stream ? STREAM_HEADERS : UNARY_HEADERS);
     // A resumed stream's event id changes every time: a one-off object, not one more cached set.
     const headers = options.lastEventId === undefined ? fixed : { ...fixed, 'last-event-id': options.lastEventId };
     const call: HttpCall = {

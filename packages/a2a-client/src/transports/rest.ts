@@ -8,6 +8,12 @@ import type { StreamItem, Transport, TransportCallOptions } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+// Constant objects, by kind of call: the header sets are looked up by identity (createHeaderSets).
+const ACCEPT_JSON: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_JSON };
+const ACCEPT_JSON_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_JSON, 'content-type': MEDIA_TYPE_JSON };
+const ACCEPT_STREAM: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM };
+const ACCEPT_STREAM_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM, 'content-type': MEDIA_TYPE_JSON };
+
 /** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
 export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
   const base = baseUrl.replace(/\/+$/, '');
@@ -16,8 +22,8 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
     const parts = paramsToRestRequest(method, params);
     const query = parts.query.toString();
-    const extra: Record<string, string> = { accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
-    if (parts.body !== undefined) extra['content-type'] = MEDIA_TYPE_JSON;
+    const withBody = parts.body !== undefined;
+    const extra = stream ? (withBody ? ACCEPT_STREAM_WITH_BODY : ACCEPT_STREAM) : withBody ? ACCEPT_JSON_WITH_BODY : ACCEPT_JSON;
     const fixed = headerSet(options.headers, extra);
     // A resumed stream's event id changes every time: a one-off object, not one more cached set.
     const headers = options.lastEventId === undefined ? fixed : { ...fixed, 'last-event-id': options.lastEventId };
