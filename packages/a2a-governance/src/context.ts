@@ -86,22 +86,28 @@ function invalidMany(violations: { field: string; description: string }[]): { ok
 }
 
 /**
+ * The answer for a message without a context, shared: a server reads the context of every
+ * SendMessage, and most carry none (every root task).
+ */
+const NO_CONTEXT: { readonly ok: true; readonly context: undefined } = Object.freeze({ ok: true, context: undefined });
+
+/**
  * Reads the sender's TaskContext from a message's metadata. Never throws: an absent context gives
- * `context: undefined`, a malformed one an `InvalidParamsError` whose BadRequest violations name
- * fields under `message.metadata.ruvector.context`.
+ * `context: undefined` (one shared, frozen answer), a malformed one an `InvalidParamsError` whose
+ * BadRequest violations name fields under `message.metadata.ruvector.context`.
  */
 export function readTaskContext(
   metadata: Record<string, unknown> | undefined,
-): { ok: true; context: TaskContext | undefined } | { ok: false; error: InvalidParamsError } {
-  if (metadata === undefined || metadata === null) return { ok: true, context: undefined };
+): { readonly ok: true; readonly context: TaskContext | undefined } | { ok: false; error: InvalidParamsError } {
+  if (metadata === undefined || metadata === null) return NO_CONTEXT;
   if (typeof metadata !== 'object' || Array.isArray(metadata)) return invalid('message.metadata', 'expected an object');
   const namespace = metadata[RUVECTOR_NAMESPACE];
-  if (namespace === undefined) return { ok: true, context: undefined };
+  if (namespace === undefined) return NO_CONTEXT;
   if (typeof namespace !== 'object' || namespace === null || Array.isArray(namespace)) {
     return invalid(`message.metadata.${RUVECTOR_NAMESPACE}`, 'expected an object');
   }
   const raw = (namespace as Record<string, unknown>)[RUVECTOR_KEYS.context];
-  if (raw === undefined) return { ok: true, context: undefined };
+  if (raw === undefined) return NO_CONTEXT;
   const parsed = TaskContextWireSchema.safeParse(raw);
   if (!parsed.success) {
     return invalidMany(

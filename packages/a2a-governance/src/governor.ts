@@ -529,7 +529,7 @@ export class Governor {
       input.estimatedCostUsd ?? 0,
       // The ledger reserves whole tokens.
       Math.ceil(input.estimatedTokens ?? 0),
-      eventBase(input),
+      input,
       receiver,
       trace?.dispatchId,
     );
@@ -556,7 +556,8 @@ class AdmittedTask<T extends { readonly id: string }> implements GovernedTask<T>
     private readonly caps: { readonly usd: boolean; readonly tokens: boolean },
     private reservedUsd: number,
     private reservedTokens: number,
-    private readonly base: { caller: string; skill: string; traceId?: string },
+    /** The admission's input: a budget cut's event names its caller and skill (read then, not copied per task). */
+    private readonly input: GovernedTaskInput<T>,
     readonly receiver: T | undefined,
     readonly dispatchId: string | undefined,
   ) {}
@@ -613,7 +614,14 @@ class AdmittedTask<T extends { readonly id: string }> implements GovernedTask<T>
             metadata: { limit, actual: String(spent), cause: 'ledger_unavailable' },
           });
     this.cut = error;
-    this.options.events?.emit({ type: 'aborted', stage: 'budget', reason: limit, error, ...this.base, traceId: this.context.traceId });
+    this.options.events?.emit({
+      type: 'aborted',
+      stage: 'budget',
+      reason: limit,
+      error,
+      ...eventBase(this.input),
+      traceId: this.context.traceId,
+    });
     return error;
   }
 

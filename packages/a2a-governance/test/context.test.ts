@@ -62,6 +62,17 @@ describe('TaskContext (ADR-159 r3 trace-level causality, M1 test 6 trace_lineage
     expect(readTaskContext({ ruvector: {} })).toEqual({ ok: true, context: undefined });
   });
 
+  it('answers every absent context with one frozen result, so no caller can change what the next one reads', () => {
+    const absent = readTaskContext(undefined);
+    expect(Object.isFrozen(absent)).toBe(true);
+    expect(readTaskContext({ other: 1 })).toBe(absent);
+    expect(readTaskContext({ ruvector: { unrelated: true } })).toBe(absent);
+    expect(() => {
+      (absent as { context: unknown }).context = { traceId: 'x' };
+    }).toThrow(TypeError);
+    expect(readTaskContext(undefined)).toEqual({ ok: true, context: undefined });
+  });
+
   it('reports a malformed context as InvalidParamsError with BadRequest field violations', () => {
     const result = readTaskContext({ ruvector: { context: { trace_id: 'nope', depth: -1, visited_agents: 'A' } } });
     expect(result.ok).toBe(false);

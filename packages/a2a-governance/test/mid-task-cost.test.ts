@@ -56,6 +56,28 @@ describe('cost estimates and mid-task cost limits', () => {
     expect(budget.snapshot()).toMatchObject({ inFlight: 0, reserved: { usd: 0 }, totals: { usd: 0.11 } });
   });
 
+  it("a budget cut's event names the admission's caller, skill and the task's trace", async () => {
+    const events = createGovernanceEvents();
+    const seen: unknown[] = [];
+    events.on((event) => {
+      if (event.type === 'aborted') seen.push(event);
+    });
+    const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 0.1 });
+    const governor = new Governor({ selfAgentId: 'self', budget, events });
+    const task = await governor.admit({ caller: 'agent:c', skill: 'summarize' });
+    expect(BudgetExceededError.isInstance(task.meterUsd(0.2))).toBe(true);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        stage: 'budget',
+        reason: 'usd',
+        caller: 'agent:c',
+        skill: 'summarize',
+        traceId: task.context.traceId,
+      }),
+    ]);
+    await task.finish({});
+  });
+
   it('reserveMore: grants within the cap, refuses past it and for tickets no longer in flight', async () => {
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 1, maxTokensPerMinute: 10 });
     const ticket = await budget.acquire({ estimatedUsd: 0.5 });
