@@ -422,6 +422,12 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     if (!checked.ok) throw new TypeError(`expected valid ${method} params, got: ${checked.message}`);
   };
 
+  /** The validator's `prepare` (the renamer loaded on demand); a module that cannot load is a retryable transport failure. */
+  const prepare = (raw: unknown): Promise<void> | undefined =>
+    validator.prepare?.(raw)?.catch((error: unknown) => {
+      throw new A2ATransportError('Could not load the code to read this response', { cause: error, retryable: true });
+    });
+
   const validate = <M extends A2AMethod>(method: M, raw: unknown): Result<M> => {
     const checked = validator.result(method, raw);
     if (!checked.ok) throw new InvalidAgentResponseError({ message: `Invalid ${method} result: ${checked.message}` });
@@ -476,6 +482,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         }
       });
     });
+    const pending = prepare(raw);
+    if (pending) await pending;
     return validate(method, raw);
   };
 
@@ -587,6 +595,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       try {
         for await (const item of open.items) {
           deadline.touch();
+          // Before the event counts as seen: a failed load drops the stream and the resumed one replays it.
+          const pending = prepare(item.data);
+          if (pending) await pending;
           if (item.id !== undefined) {
             // Safety net: a server that replays too much must not produce duplicates.
             if (seen.has(item.id)) continue;
