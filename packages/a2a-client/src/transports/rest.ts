@@ -1,4 +1,4 @@
-import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, paramsToRestRequest } from '@a2aplane/a2a-types';
+import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus, parseRetryAfter } from '../retry.js';
@@ -8,13 +8,34 @@ import type { StreamItem, Transport, TransportCallOptions } from './types.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+type ToRestRequest = typeof import('./rest-request.js').paramsToRestRequest;
+let toRestRequest: ToRestRequest | undefined;
+let loading: Promise<ToRestRequest> | undefined;
+/**
+ * The route table and request builder, loaded when the first REST transport is created (agents
+ * reached over JSON-RPC never load it). A failed load is a retryable transport failure of the call
+ * that needed it, and the next call tries again.
+ */
+function loadRestRequest(): Promise<ToRestRequest> {
+  loading ??= import('./rest-request.js').then(
+    (module) => (toRestRequest = module.paramsToRestRequest),
+    (error: unknown) => {
+      loading = undefined;
+      throw new A2ATransportError('Could not load the HTTP+JSON request builder', { cause: error, retryable: true });
+    },
+  );
+  return loading;
+}
+
 /** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
 export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
   const base = baseUrl.replace(/\/+$/, '');
   const headerSet = createHeaderSets();
+  // Loading starts now, so that it overlaps whatever happens before the first call.
+  loadRestRequest().catch(() => undefined);
 
-  const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
-    const parts = paramsToRestRequest(method, params);
+  const buildCall = async (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
+    const parts = (toRestRequest ?? (await loadRestRequest()))(method, params);
     const query = parts.query.toString();
     const extra: Record<string, string> = { accept: stream ? MEDIA_TYPE_EVENT_STREAM : MEDIA_TYPE_JSON };
     if (parts.body !== undefined) extra['content-type'] = MEDIA_TYPE_JSON;
@@ -48,7 +69,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
     binding: 'HTTP+JSON',
     url: base,
     async call(method, params, options) {
-      const call = buildCall(method, params, options, false);
+      const call = await buildCall(method, params, options, false);
       const http_ = await sendHttp(http, call);
       const text = await readText(http_, call);
       const { response } = http_;
@@ -61,7 +82,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
     },
     async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
       preloadSseParser();
-      const call = buildCall(method, params, options, true);
+      const call = await buildCall(method, params, options, true);
       const http_ = await sendHttp(http, call);
       const { response } = http_;
       const contentType = response.headers.get('Content-Type') ?? '';
