@@ -62,3 +62,40 @@ describe('the REST request builder loaded on demand', () => {
     expect(urls).toEqual(['GET http://agent.test/rest/tasks/t-1']);
   });
 });
+
+describe('the call context writer loaded on demand', () => {
+  const CONTEXT_CHUNK = '../src/call-context.js';
+  const context = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', depth: 1, rootAgentId: 'root', visitedAgents: ['root'] };
+
+  afterEach(() => {
+    vi.doUnmock(CONTEXT_CHUNK);
+  });
+
+  it('a call with a context whose writer cannot load fails with a retryable A2ATransportError, sends nothing, and the next call loads it', async () => {
+    vi.resetModules();
+    vi.doMock(CONTEXT_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, A2ATransportError } = await import('../src/index.js');
+    const bodies: string[] = [];
+    const fetch: FetchLike = async (input, init) => {
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      bodies.push(text);
+      const { id } = JSON.parse(text) as { id: unknown };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: { task: task('t-1', 'TASK_STATE_COMPLETED') } }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    };
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch, retry: { retries: 0 } });
+    const message = { message: { messageId: 'm-1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] } };
+    const error = await client.sendMessage(message, { context }).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+    expect(bodies).toEqual([]);
+
+    vi.doUnmock(CONTEXT_CHUNK);
+    await client.sendMessage(message, { context });
+    const sent = JSON.parse(bodies[0] ?? '{}') as { params: { message: { metadata: { ruvector: { context: { trace_id: string } } } } } };
+    expect(sent.params.message.metadata.ruvector.context.trace_id).toBe(context.traceId);
+  });
+});
