@@ -15,7 +15,7 @@ import {
   type StreamResponse,
 } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
-import { type CallContext, createTraceparent, withCallContext } from './context.js';
+import type { CallContext } from './context.js';
 import { CardResolver, type CardVerifier, type TrustedCardKey, type UnsignedCardPolicy } from './discovery.js';
 import {
   A2AAbortError,
@@ -176,6 +176,24 @@ export interface A2AClient {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Default longest silence on an open stream, in ms. */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
+
+type ContextCodec = typeof import('./call-context.js');
+let contextCodec: ContextCodec | undefined;
+let contextLoading: Promise<ContextCodec> | undefined;
+/**
+ * The lineage writer and traceparent, loaded by the first call with a `context` (calls without
+ * one never load it). A failed load is a retryable transport failure; the next call tries again.
+ */
+function loadContextCodec(): Promise<ContextCodec> {
+  contextLoading ??= import('./call-context.js').then(
+    (module) => (contextCodec = module),
+    (error: unknown) => {
+      contextLoading = undefined;
+      throw new A2ATransportError('Could not load the call context writer', { cause: error, retryable: true });
+    },
+  );
+  return contextLoading;
+}
 
 const majorMinor = (version: string): string => version.split('.').slice(0, 2).join('.');
 
@@ -371,7 +389,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
       // The call's own traceparent (an instrumentation's active span) wins over a fresh span id on the lineage's trace.
       const own = callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent');
-      const traceparent = context && !own && createTraceparent(context.traceId);
+      // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
+      const traceparent = context && !own && (contextCodec as ContextCodec).traceparentFor(context.traceId);
       if (traceparent) headers.traceparent = traceparent;
     }
     // Built field by field: this runs on every call, and spreads of conditional objects allocate.
@@ -420,7 +439,10 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const prepareParams = <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions, bound: BoundTransport) => {
     let out = params as Record<string, unknown>;
     if ((method === 'SendMessage' || method === 'SendStreamingMessage') && callOptions.context) {
-      out = withCallContext(params as Params<'SendMessage'>, callOptions.context) as unknown as Record<string, unknown>;
+      out = (contextCodec as ContextCodec).withTaskContext(params as Params<'SendMessage'>, callOptions.context) as unknown as Record<
+        string,
+        unknown
+      >;
     }
     if (bound.tenant !== undefined && out.tenant === undefined) out = { ...out, tenant: bound.tenant };
     return out;
@@ -431,6 +453,12 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const checked = validator.params(method, params);
     if (!checked.ok) throw new TypeError(`expected valid ${method} params, got: ${checked.message}`);
   };
+
+  /** The validator's `prepare` (the renamer loaded on demand); a module that cannot load is a retryable transport failure. */
+  const prepare = (raw: unknown): Promise<void> | undefined =>
+    validator.prepare?.(raw)?.catch((error: unknown) => {
+      throw new A2ATransportError('Could not load the code to read this response', { cause: error, retryable: true });
+    });
 
   const validate = <M extends A2AMethod>(method: M, raw: unknown): Result<M> => {
     const checked = validator.result(method, raw);
@@ -471,11 +499,14 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   const send = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions): Promise<Result<M>> => {
     checkParams(method, params);
     checkTimeout('timeoutMs', callOptions.timeoutMs);
+    if (callOptions.context && !contextCodec) await loadContextCodec();
     const raw = await withFallback(callOptions.signal, (bound) => {
       // The params object (and so the messageId) is built once per transport and reused by every retry.
       const prepared = prepareParams(method, params, callOptions, bound);
       return attempt(method, prepared, callOptions, bound);
     });
+    const pending = prepare(raw);
+    if (pending) await pending;
     return validate(method, raw);
   };
 
@@ -575,6 +606,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     checkParams(method, params);
     checkTimeout('timeoutMs', callOptions.timeoutMs);
+    if (callOptions.context && !contextCodec) await loadContextCodec();
     let lastEventId = callOptions.lastEventId;
     let taskId = method === 'SubscribeToTask' ? (params.id as string) : undefined;
     const seen = new Set<string>();
@@ -587,6 +619,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       try {
         for await (const item of open.items) {
           deadline.touch();
+          // Before the event counts as seen: a failed load drops the stream and the resumed one replays it.
+          const pending = prepare(item.data);
+          if (pending) await pending;
           if (item.id !== undefined) {
             // Safety net: a server that replays too much must not produce duplicates.
             if (seen.has(item.id)) continue;

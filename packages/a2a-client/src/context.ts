@@ -1,4 +1,4 @@
-import { isTraceId, formatTraceparent, type SendMessageRequest, writeTaskContext } from '@a2aplane/a2a-types';
+import { type SendMessageRequest, traceparentFor, withTaskContext } from '@a2aplane/a2a-types';
 
 /** The lineage of a call (ADR-159 TaskContext), as the caller holds it. */
 export interface CallContext {
@@ -11,11 +11,10 @@ export interface CallContext {
 
 /** A copy of the request with the context written into its message metadata (`ruvector.context`). */
 export function withCallContext(request: SendMessageRequest, context: CallContext): SendMessageRequest {
-  return { ...request, message: { ...request.message, metadata: writeTaskContext(request.message.metadata, context) } };
+  return withTaskContext(request, context);
 }
 
 /** A W3C `traceparent` for the trace, with a fresh span id; `undefined` when the trace id is not 32 hex. */
 export function createTraceparent(traceId: string): string | undefined {
-  const id = traceId.toLowerCase();
-  return isTraceId(id) ? formatTraceparent({ traceId: id }) : undefined;
+  return traceparentFor(traceId);
 }

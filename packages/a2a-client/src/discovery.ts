@@ -7,7 +7,7 @@ import {
   CardSignatureInvalidError,
   type CardVerificationResult,
 } from './errors.js';
-import { type A2AValidator, structuralValidator, type Validation } from './guards.js';
+import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
 import type { KeyResolver, PublicJwk, VerificationCache, VerificationKey } from '@a2aplane/a2a-identity/verify';
@@ -227,15 +227,19 @@ export class CardResolver {
     const verification = await this.#verify(url, text, json.value);
     const validator = this.#options.validator ?? structuralValidator;
     const support = this.#options.v0_3;
-    let checked: Validation<AgentCard>;
+    let card = json.value;
     if (legacy) {
       // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3
       // cards the translator refuses. Both load on first use: only legacy agents need them.
       const translated = support ? (await loadV03Translators(support)).agentCardFromV03(json.value) : undefined;
-      checked = validator.card(translated?.success ? translated.data : (await import('./legacy-card.js')).normalizeLegacyCard(json.value));
-    } else {
-      checked = validator.card(json.value);
+      card = translated?.success ? translated.data : (await import('./legacy-card.js')).normalizeLegacyCard(json.value);
     }
+    try {
+      await validator.prepare?.(card);
+    } catch (error) {
+      throw new AgentCardDiscoveryError('network', url, `Could not load the code to read the agent card at ${url}`, { cause: error });
+    }
+    const checked = validator.card(card);
     if (!checked.ok) {
       throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${checked.message}`, {
         violations: checked.violations,

@@ -3,10 +3,7 @@ import {
   type A2AResultMap,
   type AgentCard,
   type FieldViolation,
-  fromProtoJson,
   INTERRUPTED_TASK_STATES,
-  OPERATION_MESSAGES,
-  type ProtoMessageName,
   TERMINAL_TASK_STATES,
 } from '@a2aplane/a2a-types';
 
@@ -25,6 +22,11 @@ export interface A2AValidator {
   result<M extends A2AMethod>(method: M, value: unknown): Validation<A2AResultMap[M]>;
   /** An agent card (after v0.3 normalization); a failure becomes `AgentCardDiscoveryError('malformed')`. */
   card(value: unknown): Validation<AgentCard>;
+  /**
+   * Optional: called with each result and card before `result` / `card`; a promise (say, a module
+   * to load for this value) is awaited first. `undefined` means ready, with no promise hop.
+   */
+  prepare?(value: unknown): Promise<void> | undefined;
 }
 
 /** Returns the first problem found as `path: expected ...`, or `undefined` when the value fits. */
@@ -163,13 +165,66 @@ const PARAMS: Record<A2AMethod, Check> = {
   GetExtendedAgentCard: object({ tenant: optionalString }),
 };
 
+type Renamer = typeof import('./proto-renamer.js');
+let renamer: Renamer | undefined;
+let loading: Promise<void> | undefined;
+/**
+ * The ProtoJSON renamer and its name table, loaded when the first value with a proto field name
+ * arrives: bundlers keep it out of the initial download, and peers that send JSON names (the
+ * v1.0 default) never load it (decision 0044). A failed load is tried again by the next value.
+ */
+function loadRenamer(): Promise<void> {
+  loading ??= import('./proto-renamer.js').then(
+    (module) => {
+      renamer = module;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+// Struct and Value fields hold the caller's own keys; map fields have the caller's keys and message values.
+const OPAQUE = new Set(['metadata', 'data', 'params', 'header', 'scopes']);
+const MAPS = new Set(['securitySchemes', 'security_schemes', 'schemes']);
+
+/** Whether `value` has a key that may be a proto field name (every one has a `_`; JSON names have none). */
+function hasProtoNames(value: unknown, keysAreData = false): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => hasProtoNames(item));
+  for (const key in value) {
+    if (!keysAreData && key.includes('_')) return true;
+    if (!OPAQUE.has(key) && hasProtoNames((value as Record<string, unknown>)[key], MAPS.has(key))) return true;
+  }
+  return false;
+}
+
+/** Values `prepare` found free of proto names: `result` does not walk them again. */
+const checked = new WeakSet<object>();
+
+/** Loads the renamer when `value` needs it; `undefined` when nothing is to be loaded. */
+function prepare(value: unknown): Promise<void> | undefined {
+  if (renamer) return undefined;
+  if (hasProtoNames(value)) return loadRenamer();
+  if (typeof value === 'object' && value !== null) checked.add(value);
+  return undefined;
+}
+
 /** ProtoJSON: a peer may send proto field names (`message_id`); read them as the camelCase model. */
-function camelCase(type: ProtoMessageName | undefined, value: unknown): Validation<unknown> {
+function camelCase(method: A2AMethod | undefined, value: unknown): Validation<unknown> {
+  if (!renamer) {
+    if ((typeof value === 'object' && value !== null && checked.has(value)) || !hasProtoNames(value)) return { ok: true, value };
+    const description = 'JSON field names, or proto field names after `await validator.prepare(value)`';
+    return { ok: false, message: `expected ${description}`, violations: [expected('', description)] };
+  }
+  const type = method ? renamer.OPERATION_MESSAGES[method]?.result : 'AgentCard';
   if (type === undefined) return { ok: true, value };
-  const renamed = fromProtoJson(type, value);
-  return renamed.success
-    ? { ok: true, value: renamed.data }
-    : { ok: false, message: renamed.error.message, violations: renamed.error.violations };
+  const violations: FieldViolation[] = [];
+  const data = renamer.renameProtoFields(type, value, '', violations);
+  if (violations.length === 0) return { ok: true, value: data };
+  return { ok: false, message: violations.map((v) => `${v.field}: ${v.description}`).join('; '), violations };
 }
 
 function run<T>(check: Check | undefined, value: unknown): Validation<T> {
@@ -191,14 +246,16 @@ const emptyList = (): unknown[] => [];
 /**
  * The default validator: small hand-written structural checks of the JSON-RPC and REST results
  * (discriminants, ids, states, parts, and every field the client reads), with the defaults of
- * ProtoJSON filled in and proto field names (`message_id`) read as camelCase. Unknown fields are
- * kept, not stripped. It never throws.
+ * ProtoJSON filled in and proto field names (`message_id`) read as camelCase once `prepare` has
+ * loaded the renamer for such a value (the client always calls it; used alone, a value with proto
+ * names is refused until then). Unknown fields are kept, not stripped. It never throws.
  */
 export const structuralValidator: A2AValidator = {
   params: (method, params) => run(PARAMS[method], params),
+  prepare,
   result<M extends A2AMethod>(method: M, raw: unknown): Validation<A2AResultMap[M]> {
     if (method === 'GetExtendedAgentCard') return structuralValidator.card(raw) as Validation<A2AResultMap[M]>;
-    const renamed = camelCase(OPERATION_MESSAGES[method]?.result, raw);
+    const renamed = method === 'DeleteTaskPushNotificationConfig' ? { ok: true as const, value: raw } : camelCase(method, raw);
     if (!renamed.ok) return renamed;
     const value = renamed.value;
     const checked = run<A2AResultMap[M]>(RESULTS[method], value);
@@ -212,7 +269,7 @@ export const structuralValidator: A2AValidator = {
     return { ok: true, value: list as A2AResultMap[M] };
   },
   card(raw) {
-    const renamed = camelCase('AgentCard', raw);
+    const renamed = camelCase(undefined, raw);
     if (!renamed.ok) return renamed;
     const value = renamed.value;
     const checked = run<AgentCard>(agentCard, value);

@@ -287,6 +287,8 @@ export {
   type TaskContextWire,
   taskContextFromWire,
   taskContextToWire,
+  traceparentFor,
+  withTaskContext,
   writeTaskContext,
 } from './task-context.js';
 export {

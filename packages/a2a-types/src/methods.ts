@@ -46,12 +46,12 @@ const rest = (
   query: options.query ?? {},
 });
 
-/** The REST route of every operation (spec §11.3). */
+/** The REST route of every operation (spec §11.3). Pure: the ProtoJSON renamer's chunk imports this module for `OPERATION_MESSAGES` alone. */
 export const REST_BINDINGS: { readonly [M in A2AMethod]: RestBinding } = {
-  SendMessage: rest('POST', '/message:send'),
-  SendStreamingMessage: rest('POST', '/message:stream'),
-  GetTask: rest('GET', '/tasks/{id}', { query: { historyLength: 'int' } }),
-  ListTasks: rest('GET', '/tasks', {
+  SendMessage: /* @__PURE__ */ rest('POST', '/message:send'),
+  SendStreamingMessage: /* @__PURE__ */ rest('POST', '/message:stream'),
+  GetTask: /* @__PURE__ */ rest('GET', '/tasks/{id}', { query: { historyLength: 'int' } }),
+  ListTasks: /* @__PURE__ */ rest('GET', '/tasks', {
     query: {
       contextId: 'string',
       status: 'enum',
@@ -62,16 +62,16 @@ export const REST_BINDINGS: { readonly [M in A2AMethod]: RestBinding } = {
       includeArtifacts: 'bool',
     },
   }),
-  CancelTask: rest('POST', '/tasks/{id}:cancel'),
+  CancelTask: /* @__PURE__ */ rest('POST', '/tasks/{id}:cancel'),
   // The proto binds GET; the method table of spec §5.3 says POST. Clients use GET, servers accept both.
-  SubscribeToTask: rest('GET', '/tasks/{id}:subscribe', { alternateVerbs: ['POST'] }),
-  CreateTaskPushNotificationConfig: rest('POST', '/tasks/{taskId}/pushNotificationConfigs'),
-  GetTaskPushNotificationConfig: rest('GET', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
-  ListTaskPushNotificationConfigs: rest('GET', '/tasks/{taskId}/pushNotificationConfigs', {
+  SubscribeToTask: /* @__PURE__ */ rest('GET', '/tasks/{id}:subscribe', { alternateVerbs: ['POST'] }),
+  CreateTaskPushNotificationConfig: /* @__PURE__ */ rest('POST', '/tasks/{taskId}/pushNotificationConfigs'),
+  GetTaskPushNotificationConfig: /* @__PURE__ */ rest('GET', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
+  ListTaskPushNotificationConfigs: /* @__PURE__ */ rest('GET', '/tasks/{taskId}/pushNotificationConfigs', {
     query: { pageSize: 'int', pageToken: 'string' },
   }),
-  DeleteTaskPushNotificationConfig: rest('DELETE', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
-  GetExtendedAgentCard: rest('GET', '/extendedAgentCard'),
+  DeleteTaskPushNotificationConfig: /* @__PURE__ */ rest('DELETE', '/tasks/{taskId}/pushNotificationConfigs/{id}'),
+  GetExtendedAgentCard: /* @__PURE__ */ rest('GET', '/extendedAgentCard'),
 };
 
 /**

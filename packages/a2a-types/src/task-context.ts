@@ -107,6 +107,20 @@ export function writeTaskContext(metadata: Struct | undefined, context: Paramete
   return withRuvectorMetadata(metadata, { [RUVECTOR_KEYS.context]: taskContextToWire(context) });
 }
 
+/** A copy of a request whose message metadata carries `context` at `ruvector.context` (what a client sends). */
+export function withTaskContext<R extends { readonly message: { readonly metadata?: Struct } }>(
+  request: R,
+  context: Parameters<typeof taskContextToWire>[0],
+): R {
+  return { ...request, message: { ...request.message, metadata: writeTaskContext(request.message.metadata, context) } };
+}
+
+/** A W3C `traceparent` for `traceId` (either case) with a fresh span id; `undefined` when it is not a valid trace id. */
+export function traceparentFor(traceId: string): string | undefined {
+  const id = traceId.toLowerCase();
+  return isTraceId(id) ? formatTraceparent({ traceId: id }) : undefined;
+}
+
 /** The W3C `traceparent` header for a context: `00-<traceId>-<spanId>-01`. A span id is generated when absent. */
 export function formatTraceparent(context: { readonly traceId: string }, spanId?: string): string {
   if (!isTraceId(context.traceId)) {

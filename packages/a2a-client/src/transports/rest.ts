@@ -1,4 +1,4 @@
-import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON, paramsToRestRequest } from '@a2aplane/a2a-types';
+import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus, parseRetryAfter } from '../retry.js';
@@ -14,13 +14,34 @@ const ACCEPT_JSON_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_
 const ACCEPT_STREAM: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM };
 const ACCEPT_STREAM_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM, 'content-type': MEDIA_TYPE_JSON };
 
+type ToRestRequest = typeof import('./rest-request.js').paramsToRestRequest;
+let toRestRequest: ToRestRequest | undefined;
+let loading: Promise<ToRestRequest> | undefined;
+/**
+ * The route table and request builder, loaded when the first REST transport is created (agents
+ * reached over JSON-RPC never load it). A failed load is a retryable transport failure of the call
+ * that needed it, and the next call tries again.
+ */
+function loadRestRequest(): Promise<ToRestRequest> {
+  loading ??= import('./rest-request.js').then(
+    (module) => (toRestRequest = module.paramsToRestRequest),
+    (error: unknown) => {
+      loading = undefined;
+      throw new A2ATransportError('Could not load the HTTP+JSON request builder', { cause: error, retryable: true });
+    },
+  );
+  return loading;
+}
+
 /** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
 export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
   const base = baseUrl.replace(/\/+$/, '');
   const headerSet = createHeaderSets();
+  // Loading starts now, so that it overlaps whatever happens before the first call.
+  loadRestRequest().catch(() => undefined);
 
-  const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
-    const parts = paramsToRestRequest(method, params);
+  const buildCall = async (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
+    const parts = (toRestRequest ?? (await loadRestRequest()))(method, params);
     const query = parts.query.toString();
     const withBody = parts.body !== undefined;
     const extra = stream ? (withBody ? ACCEPT_STREAM_WITH_BODY : ACCEPT_STREAM) : withBody ? ACCEPT_JSON_WITH_BODY : ACCEPT_JSON;
@@ -54,7 +75,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
     binding: 'HTTP+JSON',
     url: base,
     async call(method, params, options) {
-      const call = buildCall(method, params, options, false);
+      const call = await buildCall(method, params, options, false);
       const http_ = await sendHttp(http, call);
       const text = await readText(http_, call);
       const { response } = http_;
@@ -67,7 +88,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
     },
     async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
       preloadSseParser();
-      const call = buildCall(method, params, options, true);
+      const call = await buildCall(method, params, options, true);
       const http_ = await sendHttp(http, call);
       const { response } = http_;
       const contentType = response.headers.get('Content-Type') ?? '';

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FetchLike } from '../src/index.js';
+import { cardFor, task } from './helpers/server.js';
+
+// The REST route table and request builder are a chunk the REST transport loads on demand
+// (decision 0044). These tests load a fresh copy of the package with that chunk failing, as a
+// browser does when the download fails.
+const CHUNK = '../src/transports/rest-request.js';
+const loadFailure = new Error('Failed to fetch dynamically imported module');
+
+afterEach(() => {
+  vi.doUnmock(CHUNK);
+  vi.resetModules();
+});
+
+// Vitest wraps what a mock factory throws; the original stays in the chain of causes.
+function causedBy(error: unknown, cause: Error): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e === cause) return true;
+  return false;
+}
+
+async function freshPackage(failing: boolean): Promise<typeof import('../src/index.js')> {
+  vi.resetModules();
+  if (failing)
+    vi.doMock(CHUNK, () => {
+      throw loadFailure;
+    });
+  return import('../src/index.js');
+}
+
+const restCard = cardFor('http://agent.test', [{ url: 'http://agent.test/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }]);
+
+function recordingFetch(urls: string[]): FetchLike {
+  return async (input, init) => {
+    urls.push(input instanceof Request ? `${input.method} ${input.url}` : `${init?.method} ${String(input)}`);
+    return new Response(JSON.stringify(task('t-1', 'TASK_STATE_COMPLETED')), { headers: { 'Content-Type': 'application/json' } });
+  };
+}
+
+describe('the REST request builder loaded on demand', () => {
+  it('a REST call loads it and sends the route of the operation', async () => {
+    const { createA2AClient } = await freshPackage(false);
+    const urls: string[] = [];
+    const client = createA2AClient({ card: restCard, fetch: recordingFetch(urls), retry: { retries: 0 } });
+    const result = await client.getTask({ id: 't-1', historyLength: 2 });
+    expect(result.id).toBe('t-1');
+    expect(urls).toEqual(['GET http://agent.test/rest/tasks/t-1?historyLength=2']);
+  });
+
+  it('a builder that cannot load fails the call with a retryable A2ATransportError, sends nothing, and the next call loads it', async () => {
+    const { createA2AClient, A2ATransportError } = await freshPackage(true);
+    const urls: string[] = [];
+    const client = createA2AClient({ card: restCard, fetch: recordingFetch(urls), retry: { retries: 0 } });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(error)).toBe(true);
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+    expect(urls).toEqual([]);
+
+    vi.doUnmock(CHUNK);
+    expect((await client.getTask({ id: 't-1' })).id).toBe('t-1');
+    expect(urls).toEqual(['GET http://agent.test/rest/tasks/t-1']);
+  });
+});
+
+describe('the call context writer loaded on demand', () => {
+  const CONTEXT_CHUNK = '../src/call-context.js';
+  const context = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', depth: 1, rootAgentId: 'root', visitedAgents: ['root'] };
+
+  afterEach(() => {
+    vi.doUnmock(CONTEXT_CHUNK);
+  });
+
+  it('a call with a context whose writer cannot load fails with a retryable A2ATransportError, sends nothing, and the next call loads it', async () => {
+    vi.resetModules();
+    vi.doMock(CONTEXT_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, A2ATransportError } = await import('../src/index.js');
+    const bodies: string[] = [];
+    const fetch: FetchLike = async (input, init) => {
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      bodies.push(text);
+      const { id } = JSON.parse(text) as { id: unknown };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: { task: task('t-1', 'TASK_STATE_COMPLETED') } }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    };
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch, retry: { retries: 0 } });
+    const message = { message: { messageId: 'm-1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] } };
+    const error = await client.sendMessage(message, { context }).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+    expect(bodies).toEqual([]);
+
+    vi.doUnmock(CONTEXT_CHUNK);
+    await client.sendMessage(message, { context });
+    const sent = JSON.parse(bodies[0] ?? '{}') as { params: { message: { metadata: { ruvector: { context: { trace_id: string } } } } } };
+    expect(sent.params.message.metadata.ruvector.context.trace_id).toBe(context.traceId);
+  });
+});
