@@ -8,8 +8,10 @@ import {
   generateKeyPair,
   type KeyPair,
   type PublicJwk,
+  type HttpSignatureVerifier,
   signAgentCard,
   withAgentIdExtension,
+  withRequestSignaturesExtension,
 } from '@a2aplane/a2a-identity';
 import {
   type A2AServer,
@@ -20,8 +22,8 @@ import {
   createHttpSignatureAuthenticator,
   createNodeHttpHandler,
   type RequestContext,
+  nodeSignatureCrypto,
   type ServerInstrumentation,
-  verifyEd25519,
 } from '@a2aplane/a2a-server-express';
 import { artifactCardParams, type MemoryExtensionParamsOptions, SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentSkill } from '@a2aplane/a2a-types';
@@ -45,6 +47,8 @@ export interface ServedCall {
   verifiedAgentId?: string;
   /** The agent before this one in the task's lineage (`visitedAgents`); absent for a root task. */
   lineageCaller?: string;
+  /** The verified request signature's `alg` (`hmac-sha256`: the fast path of decision 0028). */
+  alg?: string;
 }
 
 export interface HostAgentOptions {
@@ -85,20 +89,26 @@ function cardParams(options: HostAgentOptions) {
     : artifactCardParams({ ...options.memory, artifactKindVersions: versions });
 }
 
-/** An authenticator that admits only requests signed (RFC 9421, `keyid` = AgentID) by one of `keys`, sent to `authority`. */
-function signedCallersOnly(keys: readonly PublicJwk[], authority: string): Authenticator {
-  const verifier = createHttpSignatureVerifier({
+/**
+ * A verifier of requests signed (RFC 9421, `keyid` = AgentID) by one of `keys`, sent to
+ * `authority`. With the agent's own key it also accepts the fast path (hmac-sha256, decision
+ * 0028), which the agent's card then advertises, so callers that verified the card sign with it.
+ */
+function signedCallersVerifier(keys: readonly PublicJwk[], authority: string, ownKey: KeyPair): HttpSignatureVerifier {
+  return createHttpSignatureVerifier({
     resolveKey: createCallerKeyResolver({ keys }),
-    verifyEd25519,
+    ownKey,
+    ...nodeSignatureCrypto,
     authorities: [authority],
   });
-  return createHttpSignatureAuthenticator({ verifier });
 }
 
 function servedCall(context: RequestContext): ServedCall {
   const call: ServedCall = {};
   const verified = context.principal?.agentId;
   if (verified !== undefined) call.verifiedAgentId = verified;
+  const alg = context.principal?.claims?.alg;
+  if (typeof alg === 'string') call.alg = alg;
   const visited = context.taskContext?.visitedAgents ?? [];
   const lineageCaller = visited.length >= 2 ? visited[visited.length - 2] : undefined;
   if (lineageCaller !== undefined) call.lineageCaller = lineageCaller;
@@ -120,7 +130,8 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  const card = withAgentIdExtension(
+  const verifier = options.callerKeys ? signedCallersVerifier(options.callerKeys, new URL(url).host, key) : undefined;
+  const declared = withAgentIdExtension(
     createAgentCard({
       baseUrl: url,
       name: options.name,
@@ -131,6 +142,7 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
     agentId,
     cardParams(options),
   );
+  const card = verifier ? withRequestSignaturesExtension(declared, verifier) : declared;
   let executions = 0;
   const served: ServedCall[] = [];
   const inner = options.executor({ agentId, url });
@@ -144,7 +156,8 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
   };
   const governor = options.governor?.(agentId);
   const estimatedCostUsd = options.estimatedCostUsd;
-  const authenticate = options.callerKeys ? signedCallersOnly(options.callerKeys, new URL(url).host) : options.authenticate;
+  // Signed callers only: an unsigned request or an unknown signer is refused before the executor.
+  const authenticate = verifier ? createHttpSignatureAuthenticator({ verifier }) : options.authenticate;
   const server = createA2AServer({
     card,
     executor,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type A2AClient, type A2AClientOptions, CardResolver, createA2AClient } from '@a2aplane/a2a-client';
+import { type A2AClient, type A2AClientOptions, CardResolver, type CardVerificationResult, createA2AClient } from '@a2aplane/a2a-client';
 import { createRemoteExecutorFactory } from '@a2aplane/a2a-client/routing';
 import {
   type BudgetLedger,
@@ -94,6 +94,8 @@ export interface DiscoveredPeer {
   /** A client to this peer for whoever discovered it (signing as `DiscoverOptions.as`, if given). */
   client: A2AClient;
   verification: string;
+  /** What discovery verified of the card: with a signing key, callers may sign with the fast path the card advertises. */
+  cardVerification?: CardVerificationResult;
   /** What every client to this peer is made with (the verified card's resolver, per-peer options). */
   clientOptions: Partial<A2AClientOptions>;
 }
@@ -172,9 +174,19 @@ export interface AgentSummary {
 export const summarizePeers = (peers: ReadonlyMap<string, DiscoveredPeer>): AgentSummary[] =>
   [...peers.values()].map((peer) => ({ name: peer.agent.name, url: peer.agent.url, agentId: peer.agent.agentId, card: peer.verification }));
 
-/** An A2A client to a discovered peer; with `caller`, every request is signed with its key (RFC 9421, `keyid` = its AgentID). */
-export function connectTo(peer: Pick<DiscoveredPeer, 'clientOptions'>, caller?: KeyPair): A2AClient {
-  return createA2AClient({ ...peer.clientOptions, ...(caller ? { auth: createHttpRequestSigner({ key: caller }) } : {}) });
+/**
+ * An A2A client to a discovered peer; with `caller`, every request is signed with its key (RFC
+ * 9421, `keyid` = its AgentID): with the fast path (hmac-sha256) when discovery verified the
+ * peer's card and the card advertises it (`forPeer` decides, decision 0037), else Ed25519.
+ */
+export function connectTo(peer: Pick<DiscoveredPeer, 'clientOptions' | 'cardVerification'>, caller?: KeyPair): A2AClient {
+  if (caller === undefined) return createA2AClient(peer.clientOptions);
+  const signer = createHttpRequestSigner({ key: caller });
+  const { card } = peer.clientOptions;
+  // The client is given the card discovery verified, so it does not discover (nor call forPeer) itself.
+  const auth =
+    card !== undefined && peer.cardVerification !== undefined ? signer.forPeer({ card, verification: peer.cardVerification }) : signer;
+  return createA2AClient({ ...peer.clientOptions, auth });
 }
 
 export interface DiscoverOptions {
@@ -202,11 +214,13 @@ export async function discoverPeers(agents: readonly HostedAgent[], options: Dis
     if (!identity.ok) throw new Error(`${agent.name}: card AgentID does not match its signing key (${identity.reason})`);
     const clientOptions = { card: discovered.card, cardResolver: resolver, timeoutMs: CALL_TIMEOUT_MS, ...options.clientOptions?.(agent) };
     const verification = discovered.verification?.status ?? 'unsigned';
+    const cardVerification = discovered.verification;
     peers.set(agent.agentId, {
       agent,
       card: discovered.card,
-      client: connectTo({ clientOptions }, options.as),
+      client: connectTo({ clientOptions, cardVerification }, options.as),
       verification,
+      cardVerification,
       clientOptions,
     });
   }

@@ -6,6 +6,7 @@ import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { encodeBase64Url } from './base64url.js';
 import { fastPathKeyOf, type RequestSignatureAlg, type RequestSignerPeer } from './request-signatures-extension.js';
 import { describeValue } from '@a2aplane/a2a-types';
+import { createNonceCache, type NonceCache } from './nonce-cache.js';
 import { equalBytes, type KeyPair, type VerificationKey } from './keys.js';
 import {
   type BareItem,
@@ -400,62 +401,6 @@ export function createHttpRequestSigner(options: HttpRequestSignerOptions): Http
     },
   };
   return signer;
-}
-
-/** Remembers nonces until their signature expires, so a captured request cannot be replayed. */
-export interface NonceCache {
-  /** False when `key` is already held (a replay) or the cache is full. */
-  add(key: string, expiresAtMs: number): boolean;
-  readonly size: number;
-}
-
-/**
- * A bounded in-memory nonce cache. Entries leave when their signature expires; when full it
- * refuses new nonces (fails closed) rather than forget live ones. Size it for your rate: a nonce
- * is held for the signature's lifetime plus the clock skew (90 s with the default signer), so
- * the default 500000 entries (tens of MB at most) holds about 5500 signed requests a second.
- * One process only: behind a load balancer, pin callers to an instance or share a cache with
- * the same interface.
- */
-export function createNonceCache(options?: { maxEntries?: number; clock?: () => number }): NonceCache {
-  const maxEntries = options?.maxEntries ?? 500_000;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
-    throw new RangeError(`expected maxEntries >= 1, got ${describeValue(maxEntries)}`);
-  const clock = options?.clock ?? Date.now;
-  const entries = new Map<string, number>();
-  let lastFullSweep = Number.NEGATIVE_INFINITY;
-  let lastSweep = Number.NEGATIVE_INFINITY;
-  const sweep = (now: number): void => {
-    lastSweep = now;
-    for (const [key, expiresAt] of entries) {
-      if (expiresAt > now) break; // insertion order is close to expiry order: stop at the first live one
-      entries.delete(key);
-    }
-    // Full: a scan of every entry, at most once a second (it is linear in the size).
-    if (entries.size >= maxEntries && now - lastFullSweep >= 1000) {
-      lastFullSweep = now;
-      for (const [key, expiresAt] of entries) if (expiresAt <= now) entries.delete(key);
-    }
-  };
-  return {
-    get size() {
-      return entries.size;
-    },
-    add(key, expiresAtMs) {
-      const now = clock();
-      const held = entries.get(key);
-      if (held !== undefined) {
-        if (held > now) return false;
-        entries.delete(key); // expired: it goes back in, at the end
-      }
-      // Expired entries leave at most a second late (always when full): `held > now` is what
-      // decides, and a sweep per request would walk the Map's deleted slots again and again.
-      if (now - lastSweep >= 1000 || entries.size >= maxEntries) sweep(now);
-      if (entries.size >= maxEntries) return false;
-      entries.set(key, expiresAtMs);
-      return true;
-    },
-  };
 }
 
 /** What the verifier needs of an incoming request. */

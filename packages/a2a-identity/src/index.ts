@@ -65,7 +65,6 @@ export {
   contentDigest,
   createHttpRequestSigner,
   createHttpSignatureVerifier,
-  createNonceCache,
   HTTP_SIGNATURE_COMPONENTS,
   HTTP_SIGNATURE_LABEL,
   HMAC_SIGNATURE_ALG,
@@ -78,7 +77,6 @@ export {
   type HttpSignatureVerifier,
   type HttpSignatureVerifierOptions,
   httpSignatureBase,
-  type NonceCache,
   type ParsedHttpSignature,
   readHttpSignature,
   type SignableRequest,
@@ -96,4 +94,5 @@ export {
   type RequestSignerPeer,
   withRequestSignaturesExtension,
 } from './request-signatures-extension.js';
+export { createNonceCache, type NonceCache } from './nonce-cache.js';
 export { readPublicJwk } from './public-jwk.js';

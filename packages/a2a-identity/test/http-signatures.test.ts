@@ -293,19 +293,71 @@ describe('the a2aplane request-signature profile', () => {
     expect(cache.size).toBe(2);
   });
 
-  it('the nonce cache lets expired nonces go within a second, and an expired nonce is never taken for a replay', () => {
+  it('the nonce cache decides by expiry: an expired nonce is never taken for a replay, and its slot is reused', () => {
     let now = 0;
     const cache = createNonceCache({ clock: () => now });
     expect(cache.add('a', 100)).toBe(true);
     now = 200;
-    // 'a' expired: accepted again (the cache decides by expiry, not by what is still stored).
+    // 'a' expired: accepted again, in the same slot (the cache decides by expiry, not by what is still stored).
     expect(cache.add('a', 300)).toBe(true);
     expect(cache.add('a', 300)).toBe(false);
+    expect(cache.size).toBe(1);
     expect(cache.add('b', 5000)).toBe(true);
     now = 1300;
     expect(cache.add('c', 5000)).toBe(true);
-    expect(cache.size).toBe(2); // the expired 'a' left on the first add a second after the last sweep
+    // The expired 'a' keeps its slot until a rebuild clears it (size counts slots in use).
+    expect(cache.size).toBe(3);
     expect(cache.add('b', 6000)).toBe(false);
+    expect(cache.add('c', 6000)).toBe(false);
+  });
+
+  it('the nonce cache refuses every live nonce again as it grows past many rebuilds, and forgets only expired ones', () => {
+    let now = 0;
+    const cache = createNonceCache({ maxEntries: 50_000, clock: () => now });
+    const key = (i: number) => `0123456789abcdef:nonce-${i}`;
+    // 20000 live nonces: the table grows from 1024 slots through several rebuilds.
+    for (let i = 0; i < 20_000; i++) expect(cache.add(key(i), 10_000)).toBe(true);
+    for (let i = 0; i < 20_000; i++) expect(cache.add(key(i), 10_000)).toBe(false);
+    // Half of them expire; the other half stays refused through the rebuilds that clear the first.
+    now = 5_000;
+    for (let i = 20_000; i < 40_000; i++) expect(cache.add(key(i), i % 2 ? 6_000 : 20_000)).toBe(true);
+    now = 10_000;
+    for (let i = 0; i < 20_000; i++) expect(cache.add(key(i), 30_000)).toBe(true);
+    for (let i = 20_000; i < 40_000; i++) expect(cache.add(key(i), 30_000)).toBe(i % 2 === 1);
+    for (let i = 0; i < 40_000; i++) expect(cache.add(key(i), 30_000)).toBe(false);
+    expect(cache.size).toBeLessThanOrEqual(50_000);
+  });
+
+  it('the nonce cache fails closed when full of live nonces, and a rebuild that frees nothing is tried at most once a second', () => {
+    let now = 0;
+    const cache = createNonceCache({ maxEntries: 1000, clock: () => now });
+    for (let i = 0; i < 1000; i++) expect(cache.add(`k${i}`, 60_000)).toBe(true);
+    expect(cache.add('one more', 60_000)).toBe(false);
+    now = 500;
+    expect(cache.add('one more', 60_000)).toBe(false);
+    for (let i = 0; i < 1000; i++) expect(cache.add(`k${i}`, 60_000)).toBe(false);
+    now = 60_000;
+    expect(cache.add('one more', 120_000)).toBe(true);
+    expect(cache.size).toBe(1);
+  });
+
+  it('the nonce cache keys on the exact string and holds expiries to the millisecond', () => {
+    let now = 1_000;
+    const cache = createNonceCache({ clock: () => now });
+    expect(cache.add('abc', 1_001)).toBe(true);
+    expect(cache.add('abd', 1_001)).toBe(true);
+    expect(cache.add('ab', 1_001)).toBe(true);
+    expect(cache.add('', 1_001)).toBe(true);
+    expect(cache.add('abc', 5_000)).toBe(false);
+    now = 1_001;
+    expect(cache.add('abc', 5_000)).toBe(true);
+    // An expiry at or before the epoch (or NaN: held for good) is never read as an empty slot.
+    expect(cache.add('old', 0)).toBe(true);
+    expect(cache.add('old', 0)).toBe(true);
+    expect(cache.add('nan', Number.NaN)).toBe(true);
+    now = 1e15;
+    expect(cache.add('nan', Number.NaN)).toBe(false);
+    expect(() => createNonceCache({ maxEntries: 0 })).toThrow(RangeError);
   });
 
   it('createCallerKeyResolver: pinned JWKs are found by AgentID; other keys are refused', async () => {
