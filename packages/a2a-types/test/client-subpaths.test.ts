@@ -29,7 +29,8 @@ describe('the subpaths a client loads on demand', () => {
     const request = { message: { messageId: 'm', role: 'ROLE_USER' as const, parts: [{ text: 'x' }], metadata: { keep: 1 } } };
     const sent = withTaskContext(request, context);
     expect(sent.message.metadata?.keep).toBe(1);
-    const wire = (sent.message.metadata as unknown as { ruvector: { context: Parameters<typeof taskContextFromWire>[0] } }).ruvector.context;
+    const wire = (sent.message.metadata as unknown as { ruvector: { context: Parameters<typeof taskContextFromWire>[0] } }).ruvector
+      .context;
     expect(taskContextFromWire(wire)).toMatchObject({ traceId: context.traceId, depth: 2 });
     expect(request.message.metadata).toEqual({ keep: 1 });
 
