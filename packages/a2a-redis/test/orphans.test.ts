@@ -228,7 +228,9 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     // Nothing of the dead replica is left: its task set is empty and the registry forgot it.
     await waitFor('the registry to forget the dead replica', async () => (await admin.sMembers(`${keyPrefix}replicas`)).length === 1);
     console.info(`[orphans] task ended FAILED ${Math.round(elapsed)} ms after SIGKILL (lease ${LEASE_MS} ms, sweep ${SWEEP_MS} ms)`);
-  });
+    // The child replica loads the server from source through tsx (seconds while every package's suite
+    // runs at once), and the wait for the sweep alone may take LEASE_MS + SWEEP_MS + 20 s.
+  }, 60_000);
 
   it('several replicas sweep at once: each orphaned task is failed by exactly one of them, once', async () => {
     const keyPrefix = prefix('race');
