@@ -3,6 +3,7 @@
 // the governed bench server or without any. One variant per process (run both, alternating, and
 // compare medians): in one process the shared request path would turn polymorphic (decision 0019).
 import { createA2AServer, InMemoryTaskStore } from '@a2aplane/a2a-server-express';
+import { cpuMicrosPerRequest } from './lib/in-process.js';
 import { benchGovernance } from './servers/bench-governor.js';
 import type { Mode } from './servers/common.js';
 import { oursOptions } from './servers/ours-agent.js';
@@ -15,42 +16,13 @@ const rounds = Number(value('--rounds') ?? 20);
 const perRun = Number(value('--per-run') ?? 4000);
 const concurrency = 50;
 
-const raw = { host: '127.0.0.1:1', 'content-type': 'application/json', 'a2a-version': '1.0', connection: 'keep-alive' };
-let counter = 0;
-const request = () => ({
-  method: 'SendMessage',
-  params: { message: { messageId: `m-${++counter}`, role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
-  version: '1.0',
-  auth: {
-    method: 'POST',
-    target: '/a2a/jsonrpc',
-    get headers(): Record<string, string | undefined> {
-      return { ...raw };
-    },
-    query: new URLSearchParams(),
-  },
-});
-
 // One server for the whole process, as a running server keeps its store and governance state.
 const server = createA2AServer({
   ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
   ...(governed ? { governance: benchGovernance() } : {}),
 });
 
-async function run(): Promise<number> {
-  let n = 0;
-  const worker = async (): Promise<void> => {
-    while (n < perRun) {
-      n += 1;
-      const r = await server.handle(request());
-      if (r.kind !== 'result') throw new Error(JSON.stringify(r));
-    }
-  };
-  const cpu0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const cpu = process.cpuUsage(cpu0);
-  return (cpu.user + cpu.system) / perRun;
-}
+const run = (): Promise<number> => cpuMicrosPerRequest(server, perRun, concurrency);
 
 const results: number[] = [];
 for (let round = 0; round < rounds + 3; round++) {

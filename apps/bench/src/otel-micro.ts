@@ -13,6 +13,7 @@ import * as otel from '@a2aplane/a2a-otel';
 import { createA2AServer, InMemoryTaskStore, type ServerInstrumentation } from '@a2aplane/a2a-server-express';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { cpuMicrosPerRequest } from './lib/in-process.js';
 import { benchGovernance } from './servers/bench-governor.js';
 import type { Mode } from './servers/common.js';
 import { oursOptions } from './servers/ours-agent.js';
@@ -32,22 +33,6 @@ const variants: Record<string, Instrumentation | undefined> = { governed: undefi
 const baseline = value('--module');
 if (baseline) variants.baseline = ((await import(pathToFileURL(baseline).href)) as typeof otel).createServerInstrumentation(options);
 
-// What the node:http handler hands the core: headers flattened on first read.
-const raw = { host: '127.0.0.1:1', 'content-type': 'application/json', 'a2a-version': '1.0', connection: 'keep-alive' };
-const request = () => ({
-  method: 'SendMessage',
-  params: { message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } },
-  version: '1.0',
-  auth: {
-    method: 'POST',
-    target: '/a2a/jsonrpc',
-    get headers(): Record<string, string | undefined> {
-      return { ...raw };
-    },
-    query: new URLSearchParams(),
-  },
-});
-
 /** CPU µs per request of one run on a fresh server: no run pays for the heap of the ones before. */
 async function run(instrumentation: Instrumentation | undefined): Promise<number> {
   const server = createA2AServer({
@@ -55,19 +40,9 @@ async function run(instrumentation: Instrumentation | undefined): Promise<number
     governance: benchGovernance(instrumentation?.governanceHooks),
     ...(instrumentation ? { instrumentation: instrumentation as ServerInstrumentation } : {}),
   });
-  let n = 0;
-  const worker = async (): Promise<void> => {
-    while (n < perRun) {
-      n += 1;
-      const r = await server.handle(request());
-      if (r.kind !== 'result') throw new Error(JSON.stringify(r));
-    }
-  };
-  const cpu0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const cpu = process.cpuUsage(cpu0);
+  const micros = await cpuMicrosPerRequest(server, perRun, concurrency);
   await server.close();
-  return (cpu.user + cpu.system) / perRun;
+  return micros;
 }
 
 const results: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
