@@ -305,8 +305,8 @@ describe('the a2aplane request-signature profile', () => {
     expect(cache.add('b', 5000)).toBe(true);
     now = 1300;
     expect(cache.add('c', 5000)).toBe(true);
-    // The expired 'a' keeps its slot until a rebuild clears it (size counts slots in use).
-    expect(cache.size).toBe(3);
+    // (How many slots are in use now depends on the random seeds: 'c' may have taken the expired
+    // 'a''s slot. What is refused may not.)
     expect(cache.add('b', 6000)).toBe(false);
     expect(cache.add('c', 6000)).toBe(false);
   });
