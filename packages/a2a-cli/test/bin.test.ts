@@ -99,7 +99,7 @@ describe('the a2a binary (dist/bin.js)', () => {
       );
     }
     expect((await a2a('send', signed.url, 'fine', '--stream', '--allow-insecure')).code).toBe(EXIT_CODES.ok);
-  });
+  }, 60_000); // six runs of the built CLI, each a Node process: slow while every suite runs at once
 
   it('a closed stdout (a2a ... | head) ends quietly: no EPIPE stack trace', async () => {
     const running = exec(['send', signed.url, 'piped', '--json', '--allow-insecure']);

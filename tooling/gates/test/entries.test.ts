@@ -144,5 +144,5 @@ describe('dead-exports gate', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000); // analyses a whole scratch workspace: slow while every suite runs at once
 });
