@@ -253,6 +253,8 @@ describe('per-origin circuit breaker', () => {
   it('opens after failureThreshold failed calls, refuses without sending, and closes after a good probe', async () => {
     let sent = 0;
     let healthy = false;
+    // The breaker's own clock: a slow machine cannot let the cooldown pass between two calls.
+    let now = 0;
     const flaky = custom(async () => {
       sent++;
       if (!healthy) throw new A2ATransportError('down', { retryable: false });
@@ -261,7 +263,7 @@ describe('per-origin circuit breaker', () => {
     const client = createA2AClient({
       card: card('http://a.test'),
       transports: { CUSTOM: flaky },
-      circuitBreaker: { failureThreshold: 2, cooldownMs: 40 },
+      circuitBreaker: { failureThreshold: 2, cooldownMs: 40, clock: () => now },
     });
     await expect(client.getTask({ id: 't' })).rejects.toSatisfy((e: unknown) => A2ATransportError.isInstance(e));
     await expect(client.getTask({ id: 't' })).rejects.toSatisfy((e: unknown) => A2ATransportError.isInstance(e));
@@ -269,7 +271,7 @@ describe('per-origin circuit breaker', () => {
     expect(CircuitOpenError.isInstance(refused)).toBe(true);
     expect((refused as CircuitOpenError).origin).toBe('http://a.test');
     expect(sent).toBe(2);
-    await new Promise((r) => setTimeout(r, 50));
+    now += 50;
     healthy = true;
     await expect(client.getTask({ id: 't' })).resolves.toMatchObject({ id: 't' });
     await expect(client.getTask({ id: 't' })).resolves.toMatchObject({ id: 't' });
