@@ -10,21 +10,7 @@ import {
 import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
-import type { KeyResolver, PublicJwk, VerificationCache, VerificationKey } from '@a2aplane/a2a-identity/verify';
-
-type CardVerification = typeof import('@a2aplane/a2a-identity/verify');
-let verification: Promise<CardVerification> | undefined;
-/**
- * The verify-only entry of a2a-identity, loaded when the first signed card arrives: bundlers that
- * split chunks keep it out of the initial download, and unsigned peers never load it.
- */
-function loadVerification(): Promise<CardVerification> {
-  verification ??= import('@a2aplane/a2a-identity/verify');
-  verification.catch(() => {
-    verification = undefined;
-  });
-  return verification;
-}
+import type { PublicJwk, VerificationKey } from '@a2aplane/a2a-identity/verify';
 
 /**
  * Structurally `(json) => verifyAgentCard(json, resolver)` from a2a-identity. Replaces the
@@ -125,9 +111,8 @@ function cardUrl(baseUrl: string, path: string): string {
 export class CardResolver {
   readonly #options: CardResolverOptions;
   readonly #cache = new Map<string, CacheEntry>();
-  /** One key resolver per card origin (its JWKS cache lives there), or the pinned one. */
-  readonly #resolvers = new Map<string, KeyResolver>();
-  #verificationCache: VerificationCache | undefined;
+  /** The default verification (`card-verification.ts`), made when the first signed card arrives. */
+  #defaultVerifier: Promise<CardVerifier> | undefined;
 
   constructor(options: CardResolverOptions = {}) {
     if (typeof options !== 'object' || options === null)
@@ -273,26 +258,20 @@ export class CardResolver {
     throw new CardSignatureInvalidError(url, result);
   }
 
-  /** Pinned keys when given, else the signature's `jku` on the card's own origin (spec §8.4.3). */
+  /**
+   * The default verification and a2a-identity's verifier, loaded when the first signed card arrives:
+   * bundlers that split chunks keep both out of the initial download, and unsigned peers never load
+   * them. A failed load is tried again by the next card.
+   */
   async #defaultVerify(url: string, text: string): Promise<CardVerificationResult> {
-    const identity = await loadVerification();
-    const { trustedKeys, jkuPrefixes, allowInsecureLoopback } = this.#options;
-    const origin = new URL(url).origin;
-    const resolverKey = trustedKeys ? '' : origin;
-    let resolver = this.#resolvers.get(resolverKey);
-    if (!resolver) {
-      resolver = trustedKeys
-        ? identity.createPinnedKeyResolver([...trustedKeys])
-        : identity.createJwksKeyResolver({
-            ...(this.#options.fetch ? { fetch: this.#options.fetch as typeof fetch } : {}),
-            allowedJkuPrefixes: [`${origin}/`, ...(jkuPrefixes ?? [])],
-            allowInsecureLoopback: allowInsecureLoopback === true,
-            ...(this.#options.timeoutMs !== undefined ? { timeoutMs: this.#options.timeoutMs } : {}),
-          });
-      this.#resolvers.set(resolverKey, resolver);
-    }
-    this.#verificationCache ??= identity.createVerificationCache({ ttlMs: this.#options.ttlMs ?? DEFAULT_TTL_MS });
-    return (await identity.verifyAgentCard(text, resolver, { cache: this.#verificationCache })) as unknown as CardVerificationResult;
+    this.#defaultVerifier ??= import('./card-verification.js').then(
+      (module) => module.createDefaultCardVerifier(this.#options, this.#options.ttlMs ?? DEFAULT_TTL_MS),
+      (error: unknown) => {
+        this.#defaultVerifier = undefined;
+        throw error;
+      },
+    );
+    return (await this.#defaultVerifier)(text, url);
   }
 
   #applyUnsignedPolicy(url: string, policy: UnsignedCardPolicy, result: CardVerificationResult): void {

@@ -5,7 +5,7 @@ import { cardFor, task } from './helpers/server.js';
 // The REST route table and request builder are a chunk the REST transport loads on demand
 // (decision 0044). These tests load a fresh copy of the package with that chunk failing, as a
 // browser does when the download fails.
-const CHUNK = '../src/transports/rest-request.js';
+const CHUNK = '../src/transports/rest.js';
 const loadFailure = new Error('Failed to fetch dynamically imported module');
 
 afterEach(() => {

@@ -10,10 +10,9 @@ import {
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus } from '../retry.js';
-import { preloadSseParser } from '../sse/parse-sse.js';
-import { invalidFrame, readEventStream } from './stream.js';
+import { invalidFrame, openEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
-import type { StreamItem, Transport, TransportCallOptions } from './types.js';
+import type { Transport, TransportCallOptions } from './types.js';
 
 // Constant objects: the header sets are looked up by identity (createHeaderSets).
 const UNARY_HEADERS: Readonly<Record<string, string>> = { 'content-type': MEDIA_TYPE_JSON, accept: MEDIA_TYPE_JSON };
@@ -96,23 +95,12 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       const text = await readText(http_, call);
       return fromWire(method, readBody(text, http_.response.status, http_.response, id), v03);
     },
-    async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
-      preloadSseParser();
+    open(method, params, options) {
       const { id, call } = buildCall(method, params, options, true);
-      const http_ = await sendHttp(http, call);
-      const { response } = http_;
-      const contentType = response.headers.get('Content-Type') ?? '';
-      if (!response.ok || !contentType.includes(MEDIA_TYPE_EVENT_STREAM)) {
-        const text = await readText(http_, call);
-        readBody(text, response.status, response, id);
-        throw new A2ATransportError(`Expected an event stream from ${url}, got ${contentType || 'no content type'}`, {
-          status: response.status,
-          url,
-        });
-      }
-      return readEventStream(
-        http_,
+      return openEventStream(
+        http,
         call,
+        (text, response) => readBody(text, response.status, response, id),
         (data) => {
           const outcome = readJsonRpcResponse(data, id);
           if (outcome.kind === 'error') throw outcome.error;

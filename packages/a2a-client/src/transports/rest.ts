@@ -1,47 +1,63 @@
-import { type A2AMethod, fromRestError, MEDIA_TYPE_EVENT_STREAM, MEDIA_TYPE_JSON } from '@a2aplane/a2a-types';
-import { A2ATransportError } from '../errors.js';
-import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
-import { markObservedStatus, parseRetryAfter } from '../retry.js';
-import { preloadSseParser } from '../sse/parse-sse.js';
-import { invalidFrame, readEventStream } from './stream.js';
-import type { StreamItem, Transport, TransportCallOptions } from './types.js';
+import type { A2AMethod, fromRestError } from '@a2aplane/a2a-types';
+// Inlined into this chunk (tsup `noExternal`): the route table and request builder import nothing.
+import { paramsToRestRequest } from '@a2aplane/a2a-types/rest-routes';
+import type { A2ATransportError } from '../errors.js';
+import type { createHeaderSets, HttpCall, HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
+import type { markObservedStatus, parseRetryAfter } from '../retry.js';
+import type { invalidFrame, openEventStream } from './stream.js';
+import type { Transport, TransportCallOptions } from './types.js';
+
+/**
+ * What the REST transport uses from the rest of the client, handed over by the registry. This
+ * module is a chunk loaded when the first HTTP+JSON interface is bound (decision 0050): it imports
+ * nothing at run time, so that bundlers do not cut a chunk shared with the initial code
+ * (decision 0038), and agents reached over JSON-RPC never download it.
+ */
+export interface RestKit {
+  sendHttp: typeof sendHttp;
+  readText: typeof readText;
+  tryParseJson: typeof tryParseJson;
+  statusError: typeof statusError;
+  createHeaderSets: typeof createHeaderSets;
+  markObservedStatus: typeof markObservedStatus;
+  parseRetryAfter: typeof parseRetryAfter;
+  openEventStream: typeof openEventStream;
+  invalidFrame: typeof invalidFrame;
+  fromRestError: typeof fromRestError;
+  A2ATransportError: typeof A2ATransportError;
+}
+
+// MEDIA_TYPE_JSON and EVENT_STREAM of a2a-types, spelled out: this chunk imports nothing.
+const JSON_TYPE = 'application/json';
+const EVENT_STREAM = 'text/event-stream';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Constant objects, by kind of call: the header sets are looked up by identity (createHeaderSets).
-const ACCEPT_JSON: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_JSON };
-const ACCEPT_JSON_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_JSON, 'content-type': MEDIA_TYPE_JSON };
-const ACCEPT_STREAM: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM };
-const ACCEPT_STREAM_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM, 'content-type': MEDIA_TYPE_JSON };
-
-type ToRestRequest = typeof import('./rest-request.js').paramsToRestRequest;
-let toRestRequest: ToRestRequest | undefined;
-let loading: Promise<ToRestRequest> | undefined;
-/**
- * The route table and request builder, loaded when the first REST transport is created (agents
- * reached over JSON-RPC never load it). A failed load is a retryable transport failure of the call
- * that needed it, and the next call tries again.
- */
-function loadRestRequest(): Promise<ToRestRequest> {
-  loading ??= import('./rest-request.js').then(
-    (module) => (toRestRequest = module.paramsToRestRequest),
-    (error: unknown) => {
-      loading = undefined;
-      throw new A2ATransportError('Could not load the HTTP+JSON request builder', { cause: error, retryable: true });
-    },
-  );
-  return loading;
-}
+const ACCEPT_JSON: Readonly<Record<string, string>> = { accept: JSON_TYPE };
+const ACCEPT_JSON_WITH_BODY: Readonly<Record<string, string>> = { accept: JSON_TYPE, 'content-type': JSON_TYPE };
+const ACCEPT_STREAM: Readonly<Record<string, string>> = { accept: EVENT_STREAM };
+const ACCEPT_STREAM_WITH_BODY: Readonly<Record<string, string>> = { accept: EVENT_STREAM, 'content-type': JSON_TYPE };
 
 /** The HTTP+JSON binding (spec §11): one route per operation, `google.rpc.Status` errors. */
-export function createRestTransport(baseUrl: string, http: HttpContext): Transport {
+export function createRestTransport(baseUrl: string, http: HttpContext, kit: RestKit): Transport {
+  const {
+    sendHttp,
+    readText,
+    tryParseJson,
+    statusError,
+    markObservedStatus,
+    parseRetryAfter,
+    openEventStream,
+    invalidFrame,
+    fromRestError,
+    A2ATransportError,
+  } = kit;
   const base = baseUrl.replace(/\/+$/, '');
-  const headerSet = createHeaderSets();
-  // Loading starts now, so that it overlaps whatever happens before the first call.
-  loadRestRequest().catch(() => undefined);
+  const headerSet = kit.createHeaderSets();
 
-  const buildCall = async (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
-    const parts = (toRestRequest ?? (await loadRestRequest()))(method, params);
+  const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
+    const parts = paramsToRestRequest(method, params);
     const query = parts.query.toString();
     const withBody = parts.body !== undefined;
     const extra = stream ? (withBody ? ACCEPT_STREAM_WITH_BODY : ACCEPT_STREAM) : withBody ? ACCEPT_JSON_WITH_BODY : ACCEPT_JSON;
@@ -75,7 +91,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
     binding: 'HTTP+JSON',
     url: base,
     async call(method, params, options) {
-      const call = await buildCall(method, params, options, false);
+      const call = buildCall(method, params, options, false);
       const http_ = await sendHttp(http, call);
       const text = await readText(http_, call);
       const { response } = http_;
@@ -86,23 +102,14 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
         throw new A2ATransportError(`Response from ${call.url} is not valid JSON`, { status: response.status, url: call.url });
       return parsed.value;
     },
-    async open(method, params, options): Promise<AsyncIterable<StreamItem>> {
-      preloadSseParser();
-      const call = await buildCall(method, params, options, true);
-      const http_ = await sendHttp(http, call);
-      const { response } = http_;
-      const contentType = response.headers.get('Content-Type') ?? '';
-      if (!response.ok) throw errorFor(response, await readText(http_, call), call.url);
-      if (!contentType.includes(MEDIA_TYPE_EVENT_STREAM)) {
-        await readText(http_, call);
-        throw new A2ATransportError(`Expected an event stream from ${call.url}, got ${contentType || 'no content type'}`, {
-          status: response.status,
-          url: call.url,
-        });
-      }
-      return readEventStream(
-        http_,
+    open(method, params, options) {
+      const call = buildCall(method, params, options, true);
+      return openEventStream(
+        http,
         call,
+        (text, response) => {
+          if (!response.ok) throw errorFor(response, text, call.url);
+        },
         (data) => {
           const parsed = tryParseJson(data);
           if (!parsed.ok) throw invalidFrame(call.url, 'frame is not valid JSON');

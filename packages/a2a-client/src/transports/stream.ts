@@ -1,48 +1,48 @@
 import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
-import { type HttpCall, type HttpResponse, toClientError } from '../http.js';
-import { parseServerSentEvents } from '../sse/parse-sse.js';
+import { type HttpCall, type HttpContext, readText, sendHttp, toClientError } from '../http.js';
+import { parseServerSentEvents, preloadSseParser } from '../sse/parse-sse.js';
+import type { EventStreamKit } from './event-stream.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
 /** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
-type FrameDecoder = (data: string) => unknown;
+export type FrameDecoder = (data: string) => unknown;
+/** Reads the body of a stream request that got no event stream: throws the error it carries, if any. */
+export type RejectBody = (text: string, response: Response) => void;
 
-/** Turns an SSE response into stream items; stopping the loop cancels the body. */
-export async function* readEventStream(
-  http: HttpResponse,
+const KIT: EventStreamKit = { readText, toClientError, parseServerSentEvents, A2ATransportError, SseEventTooLargeError };
+
+type Reader = typeof import('./event-stream.js');
+let reader: Promise<Reader> | undefined;
+
+/**
+ * Sends a stream request and reads its event stream. The reading code (and the SSE parser) load
+ * while the request is on its way, so that the load overlaps the round trip instead of counting
+ * against the stream's idle timeout. A load that fails is a retryable transport failure (the
+ * stream's usual failure path); the next stream loads again.
+ */
+export async function openEventStream(
+  context: HttpContext,
   call: HttpCall,
+  rejectBody: RejectBody,
   decode: FrameDecoder,
-  options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity'>,
-): AsyncGenerator<StreamItem, void, undefined> {
-  const body = http.response.body;
-  if (!body) {
-    http.release();
-    throw new A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
-  }
-  let finished = false;
-  const events = parseServerSentEvents(body, {
-    ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
-    ...(options.onActivity ? { onChunk: options.onActivity } : {}),
+  options: TransportCallOptions,
+): Promise<AsyncIterable<StreamItem>> {
+  preloadSseParser();
+  reader ??= import('./event-stream.js');
+  const loading = reader;
+  loading.catch(() => {
+    if (reader === loading) reader = undefined;
   });
+  const http = await sendHttp(context, call);
+  let module: Reader;
   try {
-    for (;;) {
-      let next: IteratorResult<{ data: string; id: string | undefined }>;
-      try {
-        next = await events.next();
-      } catch (error) {
-        if (SseEventTooLargeError.isInstance(error)) throw error;
-        throw toClientError(error, call, http.timedOut());
-      }
-      if (next.done) break;
-      const item = decode(next.value.data);
-      yield { data: item, id: next.value.id };
-    }
-    finished = true;
-  } finally {
-    // A consumer that stopped early: close the connection (the client also aborts the signal).
-    // (`return()` cancels the parser's reader, which closes the response body.)
-    if (!finished) await events.return(undefined).catch(() => undefined);
+    module = await loading;
+  } catch (error) {
     http.release();
+    await http.response.body?.cancel().catch(() => undefined);
+    throw new A2ATransportError('Could not load the event stream reader', { cause: error, retryable: true, url: call.url });
   }
+  return module.readEventStream(http, call, rejectBody, decode, options, KIT);
 }
 
 export function invalidFrame(url: string, reason: string, cause?: unknown): A2ATransportError {
