@@ -34,7 +34,6 @@ import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
 import type {
-  StreamItem,
   Transport,
   TransportBinding,
   TransportCallOptions,
@@ -42,6 +41,7 @@ import type {
   TransportFactory,
   TransportRegistry,
 } from './transports/types.js';
+import type { StreamContext } from './stream-calls.js';
 import { loadV03Translators, type V03Support } from './v0_3-loader.js';
 
 export interface CallOptions {
@@ -195,9 +195,36 @@ function loadContextCodec(): Promise<ContextCodec> {
   return contextLoading;
 }
 
+type StreamCalls = typeof import('./stream-calls.js');
+let streamCalls: Promise<StreamCalls> | undefined;
+/**
+ * The streaming operations' loop, loaded by the first stream (unary-only pages never load it). A
+ * failed load is a retryable transport failure (nothing was sent); the next stream tries again.
+ */
+function loadStreamCalls(): Promise<StreamCalls> {
+  streamCalls ??= import('./stream-calls.js').catch((error: unknown) => {
+    streamCalls = undefined;
+    throw new A2ATransportError('Could not load the streaming code', { cause: error, retryable: true });
+  });
+  return streamCalls;
+}
+
+/** The client modules the stream loop uses (it imports nothing itself). */
+const STREAM_KIT = {
+  createDeadline,
+  sleep,
+  backoffDelay,
+  isTerminalTaskState,
+  isInterruptedTaskState,
+  A2AError,
+  A2AAbortError,
+  A2ATransportError,
+  StreamResumeExhaustedError,
+};
+
 const majorMinor = (version: string): string => version.split('.').slice(0, 2).join('.');
 
-interface BoundTransport {
+export interface BoundTransport {
   transport: Transport;
   tenant: string | undefined;
   limits: PeerLimits;
@@ -238,20 +265,6 @@ function checkTimeout(name: string, value: unknown): void {
 
 const timeoutOf = (value: number | false | undefined, fallback: number | undefined): number | undefined =>
   value === false ? undefined : (value ?? fallback);
-
-function taskIdOf(event: StreamResponse): string | undefined {
-  if (event.task) return event.task.id;
-  if (event.statusUpdate) return event.statusUpdate.taskId;
-  if (event.artifactUpdate) return event.artifactUpdate.taskId;
-  return event.message?.taskId;
-}
-
-/** Whether the server closes the stream after this event (spec §3.1.2: terminal or interrupted state, or a message). */
-function endsStream(event: StreamResponse): boolean {
-  if (event.message) return true;
-  const state = event.task?.status.state ?? event.statusUpdate?.status.state;
-  return state !== undefined && (isTerminalTaskState(state) || isInterruptedTaskState(state));
-}
 
 function checkObject(name: string, value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -535,47 +548,6 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     return result;
   };
 
-  /** An open stream and the deadline that watches it (idle timer, abort on early stop). */
-  interface OpenStream {
-    items: AsyncIterable<StreamItem>;
-    deadline: ReturnType<typeof createDeadline>;
-  }
-
-  const openStream = (
-    method: 'SendStreamingMessage' | 'SubscribeToTask',
-    params: Record<string, unknown>,
-    callOptions: CallOptions,
-    lastEventId?: string,
-  ): Promise<OpenStream> =>
-    withFallback(callOptions.signal, async (bound) => {
-      const prepared = prepareParams(method, params as Params<typeof method>, callOptions, bound);
-      if (callOptions.signal?.aborted) throw new A2AAbortError({ cause: callOptions.signal.reason });
-      const deadline = createDeadline(callOptions.signal, timeoutOf(callOptions.timeoutMs, unaryTimeout));
-      try {
-        const { limits } = bound;
-        const wait = limits.acquire(deadline.signal);
-        if (wait) await wait;
-        let items: AsyncIterable<StreamItem>;
-        try {
-          // Heartbeats and other signs of life restart the idle timer too.
-          const streamOptions: TransportCallOptions = {
-            ...transportOptions(callOptions, deadline.signal, lastEventId),
-            onActivity: () => deadline.touch(),
-          };
-          items = await bound.transport.open(method, prepared, streamOptions);
-        } finally {
-          // A stream holds its slot only until it is open.
-          limits.release();
-        }
-        // Open: from now on only silence (and the caller) can end it.
-        deadline.idle(idleTimeout);
-        return { items, deadline };
-      } catch (error) {
-        deadline.release();
-        throw deadline.classify(error);
-      }
-    });
-
   async function* interceptedStream(
     method: 'SendStreamingMessage' | 'SubscribeToTask',
     params: Record<string, unknown>,
@@ -599,6 +571,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     }
   }
 
+  /** The client's part of a stream: the calls the stream code (a chunk loaded by the first stream) makes. */
+  let streamContext: StreamContext | undefined;
+
   async function* streamWithResume(
     method: 'SendStreamingMessage' | 'SubscribeToTask',
     params: Record<string, unknown>,
@@ -607,84 +582,21 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     checkParams(method, params);
     checkTimeout('timeoutMs', callOptions.timeoutMs);
     if (callOptions.context && !contextCodec) await loadContextCodec();
-    let lastEventId = callOptions.lastEventId;
-    let taskId = method === 'SubscribeToTask' ? (params.id as string) : undefined;
-    const seen = new Set<string>();
-    let failures = 0;
-    let open: OpenStream = await openStream(method, params, callOptions, lastEventId);
-    for (;;) {
-      let dropped: unknown;
-      const { deadline } = open;
-      let ended = false;
-      try {
-        for await (const item of open.items) {
-          deadline.touch();
-          // Before the event counts as seen: a failed load drops the stream and the resumed one replays it.
-          const pending = prepare(item.data);
-          if (pending) await pending;
-          if (item.id !== undefined) {
-            // Safety net: a server that replays too much must not produce duplicates.
-            if (seen.has(item.id)) continue;
-            seen.add(item.id);
-            lastEventId = item.id;
-          }
-          const event = validate(method, item.data) as StreamResponse;
-          taskId ??= taskIdOf(event);
-          failures = 0;
-          yield event;
-          if (endsStream(event)) {
-            ended = true;
-            return;
-          }
-        }
-        ended = true;
-      } catch (error) {
-        ended = true;
-        const named = deadline.classify(error);
-        if (!(A2ATransportError.isInstance(named) && named.retryable)) throw named;
-        dropped = named;
-      } finally {
-        // A consumer that stopped early: end the request too.
-        if (!ended) deadline.abort();
-        deadline.release();
-      }
-      // The stream ended or dropped before a terminal or interrupted state: resubscribe.
-      if (taskId === undefined) {
-        if (dropped) throw dropped;
-        return;
-      }
-      for (;;) {
-        if (failures >= maxResume) {
-          throw new StreamResumeExhaustedError({
-            taskId,
-            attempts: failures,
-            ...(lastEventId !== undefined ? { lastEventId } : {}),
-            cause: dropped,
-          });
-        }
-        await sleep(backoffDelay(retry, failures), callOptions.signal);
-        failures++;
-        const resumeParams: Record<string, unknown> = { id: taskId };
-        if (typeof params.tenant === 'string') resumeParams.tenant = params.tenant;
-        try {
-          open = await openStream('SubscribeToTask', resumeParams, callOptions, lastEventId);
-          break;
-        } catch (error) {
-          if (A2AError.isInstance(error)) {
-            // The task may have finished while we were away (servers refuse to subscribe to a
-            // terminal task): deliver its final state instead of failing.
-            const final = await send('GetTask', resumeParams as Params<'GetTask'>, callOptions).catch(() => undefined);
-            if (final && endsStream({ task: final })) {
-              yield { task: final };
-              return;
-            }
-            throw error;
-          }
-          if (!A2ATransportError.isInstance(error)) throw error;
-          dropped = error;
-        }
-      }
-    }
+    const streams = await loadStreamCalls();
+    streamContext ??= {
+      ...STREAM_KIT,
+      withFallback,
+      prepareParams,
+      transportOptions,
+      prepare,
+      validate,
+      send,
+      unaryTimeout,
+      idleTimeout,
+      retry,
+      maxResume,
+    };
+    yield* streams.streamWithResume(streamContext, method, params, callOptions);
   }
 
   return {
