@@ -1,5 +1,6 @@
-// The SSE parser proper. It imports nothing at run time, so bundlers that split chunks ship it as a
-// chunk of its own, loaded by the first stream (parse-sse.ts): unary-only pages never download it.
+// The SSE parser proper. It imports nothing at run time, so bundlers that split chunks ship it in
+// the chunks loaded on demand: with the stream reader (transports/event-stream.ts) for the client's
+// streams, on its own for `parseServerSentEvents` (parse-sse.ts). Unary-only pages never download it.
 import type { ParseServerSentEventsOptions, ServerSentEvent } from './parse-sse.js';
 
 const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;

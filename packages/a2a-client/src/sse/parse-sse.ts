@@ -26,14 +26,6 @@ const loadCore = (): Promise<Core> => {
 };
 
 /**
- * Starts loading the parser while a stream request is on its way, so that the load overlaps the
- * round trip instead of counting against the stream's idle timeout. A failure shows on first use.
- */
-export function preloadSseParser(): void {
-  loadCore().catch(() => undefined);
-}
-
-/**
  * Parses a byte stream of `text/event-stream` into events. Handles chunk boundaries anywhere
  * (also inside a multi-byte character or a CRLF pair), comments, multi-line `data:` and the
  * `id:`/`event:`/`retry:` fields. Leaving the loop early cancels the underlying reader.

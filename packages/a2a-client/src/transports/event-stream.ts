@@ -1,17 +1,16 @@
 // The reading side of a stream request, a chunk loaded by the first stream (stream.ts starts the
-// load when the request is sent). It imports nothing at run time: what it needs from the rest of
-// the client comes in `kit`, so that bundlers do not cut a chunk shared with the initial code
-// (decision 0038), and unary-only pages never download it (decision 0050).
+// load when the request is sent), with the SSE parser in it. It imports nothing else at run time:
+// what it needs from the rest of the client comes in `kit`, so that bundlers do not cut a chunk
+// shared with the initial code (decision 0038), and unary-only pages never download it (decision 0050).
 import type { A2ATransportError, SseEventTooLargeError } from '../errors.js';
 import type { HttpCall, HttpResponse, readText, toClientError } from '../http.js';
-import type { parseServerSentEvents } from '../sse/parse-sse.js';
+import { parseEvents } from '../sse/parse-sse-core.js';
 import type { FrameDecoder, RejectBody } from './stream.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
 export interface EventStreamKit {
   readText: typeof readText;
   toClientError: typeof toClientError;
-  parseServerSentEvents: typeof parseServerSentEvents;
   A2ATransportError: typeof A2ATransportError;
   SseEventTooLargeError: typeof SseEventTooLargeError;
 }
@@ -56,10 +55,14 @@ async function* items(
     throw new kit.A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
   }
   let finished = false;
-  const events = kit.parseServerSentEvents(body, {
-    ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
-    ...(options.onActivity ? { onChunk: options.onActivity } : {}),
-  });
+  const events = parseEvents(
+    body,
+    {
+      ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
+      ...(options.onActivity ? { onChunk: options.onActivity } : {}),
+    },
+    (maxEventBytes) => new kit.SseEventTooLargeError(maxEventBytes),
+  );
   try {
     for (;;) {
       let next: IteratorResult<{ data: string; id: string | undefined }>;

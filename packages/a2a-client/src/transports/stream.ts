@@ -1,6 +1,5 @@
 import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
 import { type HttpCall, type HttpContext, readText, sendHttp, toClientError } from '../http.js';
-import { parseServerSentEvents, preloadSseParser } from '../sse/parse-sse.js';
 import type { EventStreamKit } from './event-stream.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
@@ -9,13 +8,13 @@ export type FrameDecoder = (data: string) => unknown;
 /** Reads the body of a stream request that got no event stream: throws the error it carries, if any. */
 export type RejectBody = (text: string, response: Response) => void;
 
-const KIT: EventStreamKit = { readText, toClientError, parseServerSentEvents, A2ATransportError, SseEventTooLargeError };
+const KIT: EventStreamKit = { readText, toClientError, A2ATransportError, SseEventTooLargeError };
 
 type Reader = typeof import('./event-stream.js');
 let reader: Promise<Reader> | undefined;
 
 /**
- * Sends a stream request and reads its event stream. The reading code (and the SSE parser) load
+ * Sends a stream request and reads its event stream. The reading code and the SSE parser load
  * while the request is on its way, so that the load overlaps the round trip instead of counting
  * against the stream's idle timeout. A load that fails is a retryable transport failure (the
  * stream's usual failure path); the next stream loads again.
@@ -27,7 +26,6 @@ export async function openEventStream(
   decode: FrameDecoder,
   options: TransportCallOptions,
 ): Promise<AsyncIterable<StreamItem>> {
-  preloadSseParser();
   reader ??= import('./event-stream.js');
   const loading = reader;
   loading.catch(() => {
