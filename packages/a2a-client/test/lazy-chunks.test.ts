@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FetchLike } from '../src/index.js';
 import { cardFor, task } from './helpers/server.js';
 
-// The REST route table and request builder are a chunk the REST transport loads on demand
-// (decision 0044). These tests load a fresh copy of the package with that chunk failing, as a
-// browser does when the download fails.
+// The HTTP+JSON transport with its route table and request builder is a chunk loaded when its
+// interface is bound (decisions 0044, 0050). These tests load a fresh copy of the package with that
+// chunk failing, as a browser does when the download fails.
 const CHUNK = '../src/transports/rest.js';
 const loadFailure = new Error('Failed to fetch dynamically imported module');
 
@@ -37,7 +37,7 @@ function recordingFetch(urls: string[]): FetchLike {
   };
 }
 
-describe('the REST request builder loaded on demand', () => {
+describe('the HTTP+JSON transport loaded on demand', () => {
   it('a REST call loads it and sends the route of the operation', async () => {
     const { createA2AClient } = await freshPackage(false);
     const urls: string[] = [];
@@ -47,7 +47,7 @@ describe('the REST request builder loaded on demand', () => {
     expect(urls).toEqual(['GET http://agent.test/rest/tasks/t-1?historyLength=2']);
   });
 
-  it('a builder that cannot load fails the call with a retryable A2ATransportError, sends nothing, and the next call loads it', async () => {
+  it('a transport that cannot load fails the call with a retryable A2ATransportError, sends nothing, and the next call loads it', async () => {
     const { createA2AClient, A2ATransportError } = await freshPackage(true);
     const urls: string[] = [];
     const client = createA2AClient({ card: restCard, fetch: recordingFetch(urls), retry: { retries: 0 } });
@@ -97,5 +97,80 @@ describe('the call context writer loaded on demand', () => {
     await client.sendMessage(message, { context });
     const sent = JSON.parse(bodies[0] ?? '{}') as { params: { message: { metadata: { ruvector: { context: { trace_id: string } } } } } };
     expect(sent.params.message.metadata.ruvector.context.trace_id).toBe(context.traceId);
+  });
+});
+
+describe('the streaming code loaded on demand', () => {
+  const LOOP_CHUNK = '../src/stream-calls.js';
+  const READER_CHUNK = '../src/transports/event-stream.js';
+  const message = { message: { messageId: 'm-1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] } };
+
+  afterEach(() => {
+    vi.doUnmock(LOOP_CHUNK);
+    vi.doUnmock(READER_CHUNK);
+  });
+
+  function streamingFetch(bodies: string[]): FetchLike {
+    return async (input, init) => {
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      bodies.push(text);
+      const { id } = JSON.parse(text) as { id: unknown };
+      const frame = JSON.stringify({ jsonrpc: '2.0', id, result: { task: task('t-1', 'TASK_STATE_COMPLETED') } });
+      return new Response(`id: 1\ndata: ${frame}\n\n`, { headers: { 'Content-Type': 'text/event-stream' } });
+    };
+  }
+
+  async function firstError(stream: AsyncIterable<unknown>): Promise<unknown> {
+    try {
+      for await (const _event of stream) return undefined;
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  async function states(stream: AsyncIterable<{ task?: { status: { state: string } } }>): Promise<string[]> {
+    const out: string[] = [];
+    for await (const event of stream) out.push(event.task?.status.state ?? '');
+    return out;
+  }
+
+  it('a stream loop that cannot load fails the stream with a retryable A2ATransportError, sends nothing, and the next stream loads it', async () => {
+    vi.resetModules();
+    vi.doMock(LOOP_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, A2ATransportError } = await import('../src/index.js');
+    const bodies: string[] = [];
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch: streamingFetch(bodies), retry: { retries: 0 } });
+    const error = await firstError(client.sendStreamingMessage(message));
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+    expect(bodies).toEqual([]);
+
+    vi.doUnmock(LOOP_CHUNK);
+    expect(await states(client.sendStreamingMessage(message))).toEqual(['TASK_STATE_COMPLETED']);
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('a stream reader that cannot load fails the stream with a retryable A2ATransportError, and the next stream loads it', async () => {
+    vi.resetModules();
+    vi.doMock(READER_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, A2ATransportError } = await import('../src/index.js');
+    const bodies: string[] = [];
+    const client = createA2AClient({
+      card: cardFor('http://agent.test'),
+      fetch: streamingFetch(bodies),
+      retry: { retries: 0 },
+      resume: { maxAttempts: 0 },
+    });
+    const error = await firstError(client.sendStreamingMessage(message));
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+
+    vi.doUnmock(READER_CHUNK);
+    expect(await states(client.sendStreamingMessage(message))).toEqual(['TASK_STATE_COMPLETED']);
   });
 });

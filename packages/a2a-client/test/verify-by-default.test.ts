@@ -1,5 +1,5 @@
 import { agentIdFromPublicKey, createJwks, exportPublicJwk, generateKeyPair } from '@a2aplane/a2a-identity';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CardResolver, CardSignatureInvalidError, createA2AClient, discoverAgentCard } from '../src/index.js';
 import { cardFor, json, startServer, type TestServer } from './helpers/server.js';
 import { type CardCase, cardCase, JWKS_PATH } from './helpers/signed-cards.js';
@@ -98,6 +98,32 @@ describe('discovery verifies every signed card by default', () => {
       await expect(new CardResolver({ trustedKeys: [exportPublicJwk(agent)] }).resolve(server.url)).rejects.toSatisfy(
         (e: unknown) => CardSignatureInvalidError.isInstance(e) && e.status === status,
       );
+    }
+  });
+});
+
+describe('the default verification loaded on demand (decision 0050)', () => {
+  const CHUNK = '../src/card-verification.js';
+
+  it('a verifier that cannot load refuses the signed card (fails closed), and the next card loads it', async () => {
+    current = 'valid';
+    const loadFailure = new Error('Failed to fetch dynamically imported module');
+    vi.resetModules();
+    vi.doMock(CHUNK, () => {
+      throw loadFailure;
+    });
+    try {
+      const fresh = await import('../src/index.js');
+      const resolver = new fresh.CardResolver(dev);
+      const error = await resolver.resolve(server.url).catch((e: unknown) => e);
+      expect(fresh.CardSignatureInvalidError.isInstance(error) && error.status).toBe('malformed');
+
+      vi.doUnmock(CHUNK);
+      const discovered = await resolver.resolve(server.url);
+      expect(discovered.verification).toMatchObject({ status: 'valid', kid: agent.kid });
+    } finally {
+      vi.doUnmock(CHUNK);
+      vi.resetModules();
     }
   });
 });
