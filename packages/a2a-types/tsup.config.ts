@@ -2,7 +2,8 @@ import { definePackageConfig } from '@a2aplane/tooling/tsup';
 
 // One ESM module per source file: a client that reads task states or error classes does not bundle
 // zod and every schema. `proto-rename` (the ProtoJSON renamer), `rest-routes` (the REST route
-// table) and `task-context` (lineage metadata, traceparent) import nothing at run time: a client loads them on demand (decision 0044).
+// table) and `task-context` (lineage metadata, traceparent) import nothing at run time: a client loads them on demand (decision 0044);
+// so does `error-convert` (the error response converters, given the root's classes: decision 0050).
 export default definePackageConfig({
   entry: {
     index: 'src/index.ts',
@@ -10,6 +11,7 @@ export default definePackageConfig({
     'proto-rename': 'src/proto-rename.ts',
     'rest-routes': 'src/rest-routes.ts',
     'task-context': 'src/task-context.ts',
+    'error-convert': 'src/errors/convert-core.ts',
   },
   modules: true,
 });

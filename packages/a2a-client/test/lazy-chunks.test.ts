@@ -174,3 +174,36 @@ describe('the streaming code loaded on demand', () => {
     expect(await states(client.sendStreamingMessage(message))).toEqual(['TASK_STATE_COMPLETED']);
   });
 });
+
+describe('the error response converters loaded on demand', () => {
+  const CONVERT_CHUNK = '../src/error-conversion.js';
+
+  afterEach(() => {
+    vi.doUnmock(CONVERT_CHUNK);
+  });
+
+  it('an error response whose converters cannot load fails the call with a retryable A2ATransportError; the next one is typed', async () => {
+    vi.resetModules();
+    vi.doMock(CONVERT_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, A2ATransportError } = await import('../src/index.js');
+    const { TaskNotFoundError } = await import('@a2aplane/a2a-types');
+    const fetch: FetchLike = async (input, init) => {
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      const { id } = JSON.parse(text) as { id: unknown };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32001, message: 'no such task' } }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    };
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch, retry: { retries: 0 } });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+
+    vi.doUnmock(CONVERT_CHUNK);
+    const typed = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(typed).toBeInstanceOf(TaskNotFoundError);
+    expect(TaskNotFoundError.isInstance(typed) && typed.message).toBe('no such task');
+  });
+});

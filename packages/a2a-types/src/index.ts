@@ -90,11 +90,13 @@ export {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type JsonRpcResponseOutcome,
+  type JsonRpcResultOutcome,
   type JsonRpcSuccessResponse,
   parseOperationParams,
   parseOperationResult,
   readJsonRpcEnvelope,
   readJsonRpcResponse,
+  readJsonRpcResult,
 } from './json-rpc.js';
 export {
   type AgentCapabilities,

@@ -164,11 +164,26 @@ export type JsonRpcResponseOutcome =
   | { kind: 'error'; id: JsonRpcId; error: A2AError }
   | { kind: 'invalid'; reason: string };
 
+/** `readJsonRpcResponse`'s outcome with the error object as sent (`fromJsonRpcError` makes it a class). */
+export type JsonRpcResultOutcome =
+  | { kind: 'success'; id: JsonRpcId; result: unknown }
+  | { kind: 'error'; id: JsonRpcId; error: { code: number; message: unknown; data: unknown } }
+  | { kind: 'invalid'; reason: string };
+
 /**
  * Reads an untrusted JSON-RPC response and checks that it answers `expectedId`. An error response
  * becomes its typed error class; anything that is not a response is `invalid` (a transport problem).
  */
 export function readJsonRpcResponse(body: unknown, expectedId?: JsonRpcId): JsonRpcResponseOutcome {
+  const outcome = readJsonRpcResult(body, expectedId);
+  return outcome.kind === 'error' ? { kind: 'error', id: outcome.id, error: fromJsonRpcError(outcome.error) } : outcome;
+}
+
+/**
+ * `readJsonRpcResponse` without the error conversion: an error response keeps its `{ code, message,
+ * data }` (for a client that loads the conversion only when an error arrives, decision 0050).
+ */
+export function readJsonRpcResult(body: unknown, expectedId?: JsonRpcId): JsonRpcResultOutcome {
   let value = body;
   if (typeof body === 'string') {
     try {
@@ -193,7 +208,7 @@ export function readJsonRpcResponse(body: unknown, expectedId?: JsonRpcId): Json
     if (expectedId !== undefined && id !== null && id !== expectedId) {
       return { kind: 'invalid', reason: 'response id does not match the request id' };
     }
-    return { kind: 'error', id, error: fromJsonRpcError({ code, message, data }) };
+    return { kind: 'error', id, error: { code, message, data } };
   }
   if (!Object.hasOwn(value, 'result')) return { kind: 'invalid', reason: 'response has neither result nor error' };
   if (expectedId !== undefined && id !== expectedId) {

@@ -40,3 +40,23 @@ describe('the subpaths a client loads on demand', () => {
     expect(traceparentFor('0'.repeat(32))).toBeUndefined();
   });
 });
+
+// The error converters a client loads when the first error response arrives (decision 0050).
+describe('error-convert: the converters over the root classes', () => {
+  it('build the same typed errors as the root, and readJsonRpcResult keeps the error object as sent', async () => {
+    const { createErrorConverters } = await import('../src/errors/convert-core.js');
+    const root = await import('../src/index.js');
+    const converters = createErrorConverters({ A2AError: root.A2AError, classes: root.ERROR_CLASSES, table: root.ERROR_CODE_TABLE });
+    const sent = { code: -32001, message: 'no such task', data: [{ '@type': 'type.example/Other', x: 1 }] };
+    const outcome = root.readJsonRpcResult({ jsonrpc: '2.0', id: 'r-1', error: sent }, 'r-1');
+    expect(outcome).toEqual({ kind: 'error', id: 'r-1', error: sent });
+    const error = converters.fromJsonRpcError(sent);
+    expect(error).toBeInstanceOf(root.TaskNotFoundError);
+    expect(error).toEqual(root.fromJsonRpcError(sent));
+    expect(error.details).toEqual([{ '@type': 'type.example/Other', x: 1 }]);
+    const rest = converters.fromRestError(429, { error: { message: 'slow down' } });
+    expect(rest).toBeInstanceOf(root.RateLimitedError);
+    expect(rest.message).toBe('slow down');
+    expect(root.readJsonRpcResponse({ jsonrpc: '2.0', id: 'r-1', error: sent }, 'r-1')).toMatchObject({ kind: 'error', error });
+  });
+});

@@ -33,7 +33,7 @@ export async function readEventStream(
   const { response } = http;
   const contentType = response.headers.get('Content-Type') ?? '';
   if (!response.ok || !contentType.includes(EVENT_STREAM)) {
-    rejectBody(await kit.readText(http, call), response);
+    await rejectBody(await kit.readText(http, call), response);
     throw new kit.A2ATransportError(`Expected an event stream from ${call.url}, got ${contentType || 'no content type'}`, {
       status: response.status,
       url: call.url,
@@ -73,8 +73,8 @@ async function* items(
         throw kit.toClientError(error, call, http.timedOut());
       }
       if (next.done) break;
-      const item = decode(next.value.data);
-      yield { data: item, id: next.value.id };
+      const decoded = decode(next.value.data);
+      yield { data: decoded instanceof Promise ? await decoded : decoded, id: next.value.id };
     }
     finished = true;
   } finally {

@@ -5,11 +5,12 @@ import {
   InvalidAgentResponseError,
   MEDIA_TYPE_EVENT_STREAM,
   MEDIA_TYPE_JSON,
-  readJsonRpcResponse,
+  type JsonRpcResultOutcome,
+  readJsonRpcResult,
 } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
-import { markObservedStatus } from '../retry.js';
+import { jsonRpcError } from '../error-responses.js';
 import { invalidFrame, openEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
 import type { Transport, TransportCallOptions } from './types.js';
@@ -70,20 +71,21 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
     return { id, call };
   };
 
-  // Reads a non-stream JSON-RPC body: result, typed error, or a transport problem.
-  const readBody = (text: string, status: number, response: Response, id: string): unknown => {
+  // Reads a non-stream JSON-RPC body: the result or the error object the agent sent; a transport
+  // problem throws. (The error object becomes its typed class in `jsonRpcError`, loaded on demand.)
+  const readBody = (text: string, status: number, response: Response, id: string): Exclude<JsonRpcResultOutcome, { kind: 'invalid' }> => {
     const parsed = tryParseJson(text);
     if (!parsed.ok) {
       if (status < 200 || status >= 300) throw statusError(response, url);
       throw new A2ATransportError(`Response from ${url} is not valid JSON`, { status, url });
     }
-    const outcome = readJsonRpcResponse(parsed.value, id);
-    if (outcome.kind === 'error') throw markObservedStatus(outcome.error, status);
+    const outcome = readJsonRpcResult(parsed.value, id);
+    if (outcome.kind === 'error') return outcome;
     if (status < 200 || status >= 300) throw statusError(response, url);
     if (outcome.kind === 'invalid') {
       throw new A2ATransportError(`Invalid JSON-RPC response from ${url}: ${outcome.reason}`, { status, url });
     }
-    return outcome.result;
+    return outcome;
   };
 
   return {
@@ -93,17 +95,23 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       const { id, call } = buildCall(method, params, options, false);
       const http_ = await sendHttp(http, call);
       const text = await readText(http_, call);
-      return fromWire(method, readBody(text, http_.response.status, http_.response, id), v03);
+      const { status } = http_.response;
+      const outcome = readBody(text, status, http_.response, id);
+      if (outcome.kind === 'error') throw await jsonRpcError(outcome.error, status);
+      return fromWire(method, outcome.result, v03);
     },
     open(method, params, options) {
       const { id, call } = buildCall(method, params, options, true);
       return openEventStream(
         http,
         call,
-        (text, response) => readBody(text, response.status, response, id),
+        async (text, response) => {
+          const outcome = readBody(text, response.status, response, id);
+          if (outcome.kind === 'error') throw await jsonRpcError(outcome.error, response.status);
+        },
         (data) => {
-          const outcome = readJsonRpcResponse(data, id);
-          if (outcome.kind === 'error') throw outcome.error;
+          const outcome = readJsonRpcResult(data, id);
+          if (outcome.kind === 'error') return jsonRpcError(outcome.error).then((error) => Promise.reject(error));
           if (outcome.kind === 'invalid') throw invalidFrame(url, outcome.reason);
           return fromWire(method, outcome.result, v03);
         },

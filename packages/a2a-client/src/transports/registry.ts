@@ -1,4 +1,4 @@
-import { fromRestError } from '@a2aplane/a2a-types';
+import { loadErrorConverters } from '../error-responses.js';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { markObservedStatus, parseRetryAfter } from '../retry.js';
@@ -17,7 +17,7 @@ const REST_KIT: RestKit = {
   parseRetryAfter,
   openEventStream,
   invalidFrame,
-  fromRestError,
+  loadErrorConverters,
   A2ATransportError,
 };
 

@@ -1,6 +1,7 @@
-import type { A2AMethod, fromRestError } from '@a2aplane/a2a-types';
+import type { A2AMethod } from '@a2aplane/a2a-types';
 // Inlined into this chunk (tsup `noExternal`): the route table and request builder import nothing.
 import { paramsToRestRequest } from '@a2aplane/a2a-types/rest-routes';
+import type { loadErrorConverters } from '../error-responses.js';
 import type { A2ATransportError } from '../errors.js';
 import type { createHeaderSets, HttpCall, HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import type { markObservedStatus, parseRetryAfter } from '../retry.js';
@@ -23,7 +24,7 @@ export interface RestKit {
   parseRetryAfter: typeof parseRetryAfter;
   openEventStream: typeof openEventStream;
   invalidFrame: typeof invalidFrame;
-  fromRestError: typeof fromRestError;
+  loadErrorConverters: typeof loadErrorConverters;
   A2ATransportError: typeof A2ATransportError;
 }
 
@@ -50,7 +51,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext, kit: Res
     parseRetryAfter,
     openEventStream,
     invalidFrame,
-    fromRestError,
+    loadErrorConverters,
     A2ATransportError,
   } = kit;
   const base = baseUrl.replace(/\/+$/, '');
@@ -74,10 +75,10 @@ export function createRestTransport(baseUrl: string, http: HttpContext, kit: Res
     return call;
   };
 
-  const errorFor = (response: Response, text: string, url: string): Error => {
+  const errorFor = async (response: Response, text: string, url: string): Promise<Error> => {
     const parsed = tryParseJson(text);
     if (parsed.ok && isObject(parsed.value) && isObject(parsed.value.error)) {
-      const error = fromRestError(response.status, parsed.value);
+      const error = (await loadErrorConverters()).fromRestError(response.status, parsed.value);
       const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'));
       if (retryAfterMs !== undefined && error.retryAfterSeconds === undefined) {
         Object.defineProperty(error, 'retryAfterSeconds', { value: retryAfterMs / 1000 });
@@ -95,7 +96,7 @@ export function createRestTransport(baseUrl: string, http: HttpContext, kit: Res
       const http_ = await sendHttp(http, call);
       const text = await readText(http_, call);
       const { response } = http_;
-      if (!response.ok) throw errorFor(response, text, call.url);
+      if (!response.ok) throw await errorFor(response, text, call.url);
       if (text.trim() === '') return {};
       const parsed = tryParseJson(text);
       if (!parsed.ok)
@@ -107,13 +108,16 @@ export function createRestTransport(baseUrl: string, http: HttpContext, kit: Res
       return openEventStream(
         http,
         call,
-        (text, response) => {
-          if (!response.ok) throw errorFor(response, text, call.url);
+        async (text, response) => {
+          if (!response.ok) throw await errorFor(response, text, call.url);
         },
         (data) => {
           const parsed = tryParseJson(data);
           if (!parsed.ok) throw invalidFrame(call.url, 'frame is not valid JSON');
-          if (isObject(parsed.value) && isObject(parsed.value.error)) throw fromRestError(500, parsed.value);
+          if (isObject(parsed.value) && isObject(parsed.value.error)) {
+            const body = parsed.value;
+            return loadErrorConverters().then((converters) => Promise.reject(converters.fromRestError(500, body)));
+          }
           return parsed.value;
         },
         options,

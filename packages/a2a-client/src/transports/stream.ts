@@ -3,10 +3,13 @@ import { type HttpCall, type HttpContext, readText, sendHttp, toClientError } fr
 import type { EventStreamKit } from './event-stream.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
-/** Frame decoder: returns the item's data, or throws an A2AError / A2ATransportError. */
+/**
+ * Frame decoder: returns the item's data, or throws an A2ATransportError; an error frame is a
+ * promise that rejects with its A2AError (the conversion loads on demand).
+ */
 export type FrameDecoder = (data: string) => unknown;
-/** Reads the body of a stream request that got no event stream: throws the error it carries, if any. */
-export type RejectBody = (text: string, response: Response) => void;
+/** Reads the body of a stream request that got no event stream: throws (or rejects with) the error it carries, if any. */
+export type RejectBody = (text: string, response: Response) => void | Promise<void>;
 
 const KIT: EventStreamKit = { readText, toClientError, A2ATransportError, SseEventTooLargeError };
 
