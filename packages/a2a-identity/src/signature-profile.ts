@@ -18,7 +18,7 @@ const INNER_LIST_START = 'a2a='.length;
 const AGENT_ID_LENGTH = 64;
 
 /** The signature parameters of a profile `Signature-Input`. */
-export interface ProfileInput {
+interface ProfileInput {
   /** Whether `content-digest` is covered (after the four target components). */
   withDigest: boolean;
   created: number;
