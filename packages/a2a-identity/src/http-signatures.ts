@@ -607,7 +607,14 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     const { method, authority, target } = request;
     if (lastTarget !== undefined && lastTarget.method === method && lastTarget.authority === authority && lastTarget.target === target)
       return lastTarget;
-    lastTarget = { method, authority, target, upperMethod: method.toUpperCase(), lowerAuthority: authority.toLowerCase(), lines: undefined };
+    lastTarget = {
+      method,
+      authority,
+      target,
+      upperMethod: method.toUpperCase(),
+      lowerAuthority: authority.toLowerCase(),
+      lines: undefined,
+    };
     return lastTarget;
   };
   /** The signature base as bytes, in a buffer the next verification overwrites: use it synchronously. */
@@ -669,7 +676,19 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       const hasBody = request.body !== undefined && request.body.length > 0;
       if (hasBody && !coversDigest) return fail('incomplete', 'a request with a body must cover content-digest');
 
-      const claim: Claim = { fields, keyid, nonce, created, expires, fast, coversDigest, target, inputHeader, digestField, body: request.body };
+      const claim: Claim = {
+        fields,
+        keyid,
+        nonce,
+        created,
+        expires,
+        fast,
+        coversDigest,
+        target,
+        inputHeader,
+        digestField,
+        body: request.body,
+      };
       let resolved: ReturnType<HttpSignatureVerifierOptions['resolveKey']>;
       try {
         resolved = options.resolveKey(keyid);
@@ -693,7 +712,8 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       // The same value as keyid, but one string per key rather than a slice of this request's
       // header: policy, budgets and task owners keyed by it hash it once and keep no header alive.
       const agentId = key?.algorithm === 'EdDSA' && key.publicKey.length === 32 ? agentIdOf(key) : undefined;
-      if (key === undefined || agentId === undefined || agentId !== claim.keyid) return fail('unknown-key', 'no trusted key for this AgentID');
+      if (key === undefined || agentId === undefined || agentId !== claim.keyid)
+        return fail('unknown-key', 'no trusted key for this AgentID');
       const { fields, target } = claim;
       if (claim.fast) {
         let requestKey: Uint8Array;
@@ -704,7 +724,10 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
         }
         const good =
           fields.signature.length === 32 &&
-          equalBytes(mac(requestKey, baseBytesOf(fields, target, claim.inputHeader as string, claim.digestField?.trim())), fields.signature);
+          equalBytes(
+            mac(requestKey, baseBytesOf(fields, target, claim.inputHeader as string, claim.digestField?.trim())),
+            fields.signature,
+          );
         return afterSignature(claim, agentId, good);
       }
       if (fields.signature.length !== 64) return afterSignature(claim, agentId, false);

@@ -114,7 +114,11 @@ describe('profileBase: the signature base as bytes', () => {
     const input = headersOf(request)['signature-input'] as string;
     const lines = profileTargetLines('POST', 'agent.example.com', `/${'p'.repeat(5000)}`, '?');
     expect(profileBase(lines, 'x'.repeat(3000), input).length).toBeGreaterThan(8000);
-    const short = profileBase(profileTargetLines('POST', 'agent.example.com', '/a2a/jsonrpc', '?'), headersOf(request)['content-digest'], input);
+    const short = profileBase(
+      profileTargetLines('POST', 'agent.example.com', '/a2a/jsonrpc', '?'),
+      headersOf(request)['content-digest'],
+      input,
+    );
     expect(new TextDecoder().decode(short)).toBe(general.base);
   });
 });
