@@ -105,9 +105,10 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
   };
 
   return (agentId) => {
-    if (!isAgentId(agentId)) return undefined;
+    // A pinned key is found by its own AgentID: no need to check the form first (on every request).
     const key = pinned.get(agentId);
     if (key) return key;
+    if (!isAgentId(agentId)) return undefined;
     return options.cardUrlOf === undefined ? undefined : fromCardCached(agentId);
   };
 }

@@ -18,6 +18,7 @@ import {
   serializeInnerList,
   StructuredFieldError,
 } from './structured-fields.js';
+import { profileBase, profileTargetLines, readProfileInput } from './signature-profile.js';
 import { sha256Digest, verifySignature } from './webcrypto.js';
 
 /**
@@ -491,7 +492,32 @@ export interface HttpSignatureVerifier {
   readonly agentId: string | undefined;
 }
 
+const coversMethodAndTarget = (components: readonly string[]): boolean =>
+  components.includes('@method') &&
+  (components.includes('@target-uri') ||
+    (components.includes('@authority') && components.includes('@path') && components.includes('@query')));
+
 const fail = (reason: HttpSignatureFailure, detail: string): HttpSignatureVerification => ({ ok: false, reason, detail });
+const malformed = (error: unknown): HttpSignatureVerification =>
+  fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
+
+/** A verification's result, or the promise of it when a step had to wait (a key from a card, WebCrypto). */
+type Outcome = HttpSignatureVerification | Promise<HttpSignatureVerification>;
+
+/** What a verification has read and checked before the caller's key is known. */
+interface Claim {
+  fields: SignatureFields;
+  keyid: string;
+  nonce: string;
+  created: number;
+  expires: number;
+  fast: boolean;
+  coversDigest: boolean;
+  target: RequestTarget;
+  inputHeader: string | undefined;
+  digestField: string | undefined;
+  body: Uint8Array | undefined;
+}
 
 // SHAKE-256 of a key once per key object, not per request (resolvers hand out the same objects).
 const agentIds = new WeakMap<VerificationKey, string>();
@@ -574,18 +600,48 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
     }
     return derived;
   };
+  // What a request's method, authority and target give, kept for the last one seen: a server hears
+  // the same target again and again, and the profile's base starts with the same four lines.
+  let lastTarget: RequestTarget | undefined;
+  const targetOf = (request: VerifiableRequest): RequestTarget => {
+    const { method, authority, target } = request;
+    if (lastTarget !== undefined && lastTarget.method === method && lastTarget.authority === authority && lastTarget.target === target)
+      return lastTarget;
+    lastTarget = {
+      method,
+      authority,
+      target,
+      upperMethod: method.toUpperCase(),
+      lowerAuthority: authority.toLowerCase(),
+      lines: undefined,
+    };
+    return lastTarget;
+  };
+  /** The signature base as bytes, in a buffer the next verification overwrites: use it synchronously. */
+  const baseBytesOf = (fields: SignatureFields, target: RequestTarget, input: string, digest: string | undefined): Uint8Array => {
+    if (fields.base !== undefined) return encodeBase(fields.base);
+    if (target.lines === undefined) {
+      const { path, query } = splitTarget(target.target);
+      target.lines = profileTargetLines(target.upperMethod, target.lowerAuthority, path, query);
+    }
+    return profileBase(target.lines, fields.components.length > 4 ? digest : undefined, input);
+  };
 
-  // One async function, awaiting only what is really asynchronous (a key from a card, WebCrypto):
-  // every other step runs synchronously, so a signed request costs no extra event-loop turns.
-  async function verify(request: VerifiableRequest): Promise<HttpSignatureVerification> {
+  // Synchronous functions, handing on to a promise only what is really asynchronous (a key from a
+  // card, WebCrypto): a verification that needs neither runs to the end in the caller's turn, and
+  // no async function keeps its whole frame alive per request (the largest allocation it made).
+  function verifyRequest(request: VerifiableRequest): Outcome {
     try {
       const inputHeader = headerOf(request, 'signature-input');
       const signatureHeader = headerOf(request, 'signature');
       if (inputHeader === undefined && signatureHeader === undefined) return fail('unsigned', 'no Signature-Input or Signature');
       let fields: SignatureFields;
+      const digestField = headerOf(request, 'content-digest');
       try {
-        fields =
-          readProfile(request, inputHeader, signatureHeader) ?? fieldsOf(readHttpSignature(request, undefined, HTTP_SIGNATURE_LABEL));
+        fields = readProfile(inputHeader, signatureHeader) ?? fieldsOf(readHttpSignature(request, undefined, HTTP_SIGNATURE_LABEL));
+        // As the general reader refuses it: a covered header must be there.
+        if (fields.profile && fields.components.length > 4 && digestField === undefined)
+          throw new HttpSignatureError('covered header content-digest is missing');
       } catch (error) {
         return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
       }
@@ -604,67 +660,118 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
       const now = Math.floor(clock() / 1000);
       if (created > now + skew) return fail('not-yet-valid', 'created is in the future');
       if (expires < now - skew) return fail('expired', 'the signature has expired');
-      const covers = (name: string) => components.includes(name);
-      const coversTarget = covers('@target-uri') || (covers('@authority') && covers('@path') && covers('@query'));
-      if (!covers('@method') || !coversTarget)
+      // A profile signature covers the method and the target by its form, and the digest when it has five components.
+      if (!fields.profile && !coversMethodAndTarget(components))
         return fail('incomplete', 'the signature must cover @method and the target (@authority @path @query, or @target-uri)');
-      const authority = request.authority.toLowerCase();
+      const coversDigest = fields.profile ? components.length > 4 : components.includes('content-digest');
+      const target = targetOf(request);
       if (!anyAuthority) {
         const allowed = authorities ?? request.authorities;
         if (allowed === undefined || allowed.length === 0)
           return fail('wrong-authority', 'no authorities to check the request against (set authorities, or authorities: "any")');
-        if (!allowed.includes(authority)) return fail('wrong-authority', 'the request is not addressed to this server');
+        if (!allowed.includes(target.lowerAuthority)) return fail('wrong-authority', 'the request is not addressed to this server');
       }
-      const method = request.method.toUpperCase();
-      if (request.body === undefined && !BODYLESS.has(method))
+      if (request.body === undefined && !BODYLESS.has(target.upperMethod))
         return fail('incomplete', 'the request body is not available to check its digest');
       const hasBody = request.body !== undefined && request.body.length > 0;
-      if (hasBody && !covers('content-digest')) return fail('incomplete', 'a request with a body must cover content-digest');
+      if (hasBody && !coversDigest) return fail('incomplete', 'a request with a body must cover content-digest');
 
-      let key: VerificationKey | undefined;
+      const claim: Claim = {
+        fields,
+        keyid,
+        nonce,
+        created,
+        expires,
+        fast,
+        coversDigest,
+        target,
+        inputHeader,
+        digestField,
+        body: request.body,
+      };
+      let resolved: ReturnType<HttpSignatureVerifierOptions['resolveKey']>;
       try {
-        const resolved = options.resolveKey(keyid);
-        key = isThenable(resolved) ? await resolved : resolved;
+        resolved = options.resolveKey(keyid);
       } catch {
-        key = undefined;
+        resolved = undefined;
       }
+      return isThenable(resolved)
+        ? Promise.resolve(resolved).then(
+            (key) => withKey(claim, key),
+            () => withKey(claim, undefined),
+          )
+        : withKey(claim, resolved);
+    } catch (error) {
+      return malformed(error);
+    }
+  }
+
+  /** The signature check with the resolved key, then the digest and the nonce. */
+  function withKey(claim: Claim, key: VerificationKey | undefined): Outcome {
+    try {
       // The same value as keyid, but one string per key rather than a slice of this request's
       // header: policy, budgets and task owners keyed by it hash it once and keep no header alive.
       const agentId = key?.algorithm === 'EdDSA' && key.publicKey.length === 32 ? agentIdOf(key) : undefined;
-      if (key === undefined || agentId === undefined || agentId !== keyid) return fail('unknown-key', 'no trusted key for this AgentID');
-      let good: boolean;
-      if (fast) {
+      if (key === undefined || agentId === undefined || agentId !== claim.keyid)
+        return fail('unknown-key', 'no trusted key for this AgentID');
+      const { fields, target } = claim;
+      if (claim.fast) {
         let requestKey: Uint8Array;
         try {
-          requestKey = requestKeyOf(key, agentId, authority);
+          requestKey = requestKeyOf(key, agentId, target.lowerAuthority);
         } catch {
           return fail('unknown-key', 'the caller key cannot agree on a request key');
         }
-        good = fields.signature.length === 32 && equalBytes(mac(requestKey, encodeBase(fields.base)), fields.signature);
-      } else if (fields.signature.length !== 64) {
-        good = false;
-      } else {
-        const checked = checkEd25519
-          ? checkEd25519(key.publicKey, utf8.encode(fields.base), fields.signature)
-          : verifySignature('EdDSA', key, utf8.encode(fields.base), fields.signature);
-        good = isThenable(checked) ? await checked : checked;
+        const good =
+          fields.signature.length === 32 &&
+          equalBytes(
+            mac(requestKey, baseBytesOf(fields, target, claim.inputHeader as string, claim.digestField?.trim())),
+            fields.signature,
+          );
+        return afterSignature(claim, agentId, good);
       }
-      if (!good) return fail('bad-signature', 'the signature does not verify');
-      if (covers('content-digest')) {
-        const digest = digestOf(headerOf(request, 'content-digest'));
-        if (!digest) return fail('digest-mismatch', 'content-digest must carry sha-256');
-        const computed = digestOfBody(request.body ?? EMPTY_BODY);
-        if (!equalBytes(digest, isThenable(computed) ? await computed : computed))
-          return fail('digest-mismatch', 'the body does not match content-digest');
-      }
-      // Last, once the signature is known good: junk cannot fill the cache.
-      if (!nonces.add(nonceKey(agentId, nonce), (expires + skew) * 1000))
-        return fail('replayed', 'this nonce was already used (or the replay cache is full)');
-      return { ok: true, agentId, created, expires, alg: fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
+      if (fields.signature.length !== 64) return afterSignature(claim, agentId, false);
+      // A copy: the check may finish after another verification reused the buffer.
+      const data = baseBytesOf(fields, target, claim.inputHeader as string, claim.digestField?.trim()).slice();
+      const checked = checkEd25519
+        ? checkEd25519(key.publicKey, data, fields.signature)
+        : verifySignature('EdDSA', key, data, fields.signature);
+      return isThenable(checked)
+        ? Promise.resolve(checked).then((good) => afterSignature(claim, agentId, good), malformed)
+        : afterSignature(claim, agentId, checked);
     } catch (error) {
-      return fail('malformed', error instanceof Error ? error.message : 'unreadable signature');
+      return malformed(error);
     }
   }
+
+  function afterSignature(claim: Claim, agentId: string, good: boolean): Outcome {
+    if (!good) return fail('bad-signature', 'the signature does not verify');
+    if (!claim.coversDigest) return accept(claim, agentId);
+    const digest = digestOf(claim.digestField);
+    if (!digest) return fail('digest-mismatch', 'content-digest must carry sha-256');
+    const computed = digestOfBody(claim.body ?? EMPTY_BODY);
+    return isThenable(computed)
+      ? Promise.resolve(computed).then((bytes) => afterDigest(claim, agentId, digest, bytes), malformed)
+      : afterDigest(claim, agentId, digest, computed);
+  }
+
+  function afterDigest(claim: Claim, agentId: string, digest: Uint8Array, computed: Uint8Array): HttpSignatureVerification {
+    if (!equalBytes(digest, computed)) return fail('digest-mismatch', 'the body does not match content-digest');
+    return accept(claim, agentId);
+  }
+
+  function accept(claim: Claim, agentId: string): HttpSignatureVerification {
+    try {
+      // Last, once the signature is known good: junk cannot fill the cache.
+      if (!nonces.add(nonceKey(agentId, claim.nonce), (claim.expires + skew) * 1000))
+        return fail('replayed', 'this nonce was already used (or the replay cache is full)');
+    } catch (error) {
+      return malformed(error);
+    }
+    return { ok: true, agentId, created: claim.created, expires: claim.expires, alg: claim.fast ? HMAC_SIGNATURE_ALG : 'ed25519' };
+  }
+
+  const verify = (request: VerifiableRequest): Promise<HttpSignatureVerification> => Promise.resolve(verifyRequest(request));
 
   return { verify, algorithms: ownKey === undefined ? ['ed25519'] : ['ed25519', HMAC_SIGNATURE_ALG], agentId: ownId };
 }
@@ -677,9 +784,20 @@ function encodeBase(base: string): Uint8Array {
   return baseBytes.subarray(0, utf8.encodeInto(base, baseBytes).written);
 }
 
+/** A request's method, authority and target, as given and as the verifier reads them. */
+interface RequestTarget {
+  method: string;
+  authority: string;
+  target: string;
+  upperMethod: string;
+  lowerAuthority: string;
+  /** The profile's first four base lines for this target, once a profile signature needed them. */
+  lines: Uint8Array | undefined;
+}
+
 /** What the verifier reads of a signature, whichever reader read it. */
 interface SignatureFields {
-  /** Read by the profile's own expression, which already checked that keyid is an AgentID. */
+  /** Read by the profile's own reader, which already checked that keyid is an AgentID. */
   profile: boolean;
   components: readonly string[];
   keyid: BareItem | undefined;
@@ -688,7 +806,8 @@ interface SignatureFields {
   expires: BareItem | undefined;
   nonce: BareItem | undefined;
   signature: Uint8Array;
-  base: string;
+  /** The signature base (general reader); a profile signature's is written as bytes when checked. */
+  base: string | undefined;
 }
 
 const fieldsOf = (parsed: ParsedHttpSignature): SignatureFields => ({
@@ -703,41 +822,34 @@ const fieldsOf = (parsed: ParsedHttpSignature): SignatureFields => ({
   base: parsed.base,
 });
 
-// The profile exactly as createHttpRequestSigner writes it: label `a2a`, the four target components
-// and, with a body, content-digest; the parameters in its order; a base64url nonce; an AgentID as
-// keyid; one member each. Every signed request of an a2aplane caller is read by this one regular
-// expression and a base64 decode (no parameter map, no general parser); a field in any other form,
-// or with several members, goes to readHttpSignature. Both readers give the same fields (tested).
-const PROFILE_INPUT = new RegExp(
-  `^${HTTP_SIGNATURE_LABEL}=(\\("@method" "@authority" "@path" "@query"( "content-digest")?\\);created=(0|[1-9][0-9]{0,14});expires=(0|[1-9][0-9]{0,14});nonce="([A-Za-z0-9_-]{16,128})";alg="(ed25519|hmac-sha256)";keyid="([0-9a-f]{64})")$`,
-);
 const PROFILE_SIGNATURE_PREFIX = `${HTTP_SIGNATURE_LABEL}=:`;
 const PROFILE_COMPONENTS: readonly string[] = HTTP_SIGNATURE_COMPONENTS;
 const PROFILE_COMPONENTS_WITH_DIGEST: readonly string[] = [...HTTP_SIGNATURE_COMPONENTS, 'content-digest'];
 const EMPTY_BODY = new Uint8Array(0);
 
-function readProfile(
-  message: HttpSignatureMessage,
-  inputHeader: string | undefined,
-  signatureHeader: string | undefined,
-): SignatureFields | undefined {
+/**
+ * The fields of a signature in the exact form createHttpRequestSigner writes (label `a2a`, the
+ * four target components and, with a body, content-digest; the parameters in its order; one
+ * member each), read without the general parser; `undefined` for any other form, which
+ * readHttpSignature reads. Both readers give the same fields and base (tested).
+ */
+function readProfile(inputHeader: string | undefined, signatureHeader: string | undefined): SignatureFields | undefined {
   if (inputHeader === undefined || signatureHeader === undefined) return undefined;
-  const input = PROFILE_INPUT.exec(inputHeader);
+  const input = readProfileInput(inputHeader);
   if (!input || !signatureHeader.startsWith(PROFILE_SIGNATURE_PREFIX) || !signatureHeader.endsWith(':')) return undefined;
   // decodeBase64 checks the digits: what is left between the colons must be one byte sequence.
-  const bytes = decodeBase64(signatureHeader.slice(PROFILE_SIGNATURE_PREFIX.length, -1));
+  const bytes = decodeBase64(signatureHeader, PROFILE_SIGNATURE_PREFIX.length, signatureHeader.length - 1);
   if (!bytes) return undefined;
-  const components = input[2] === undefined ? PROFILE_COMPONENTS : PROFILE_COMPONENTS_WITH_DIGEST;
   return {
     profile: true,
-    components,
-    created: Number(input[3]),
-    expires: Number(input[4]),
-    nonce: input[5],
-    alg: input[6],
-    keyid: input[7],
+    components: input.withDigest ? PROFILE_COMPONENTS_WITH_DIGEST : PROFILE_COMPONENTS,
+    created: input.created,
+    expires: input.expires,
+    nonce: input.nonce,
+    alg: input.alg,
+    keyid: input.keyid,
     signature: bytes,
-    base: baseOf(message, components, input[1] as string),
+    base: undefined,
   };
 }
 
@@ -764,7 +876,7 @@ function digestOf(field: string | undefined): Uint8Array | undefined {
   if (field === undefined) return undefined;
   // The form our signer sends (`sha-256=:<44 base64 digits>:`), read without the general parser.
   if (field.length === CANONICAL_DIGEST_LENGTH && field.startsWith('sha-256=:') && field.endsWith(':')) {
-    const digest = decodeBase64(field.slice(9, -1));
+    const digest = decodeBase64(field, 9, field.length - 1);
     if (digest?.length === 32) return digest;
   }
   try {

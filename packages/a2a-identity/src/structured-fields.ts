@@ -220,17 +220,20 @@ export function encodeBase64(bytes: Uint8Array): string {
   return out;
 }
 
-/** Strict standard base64 (padding required, no whitespace); `undefined` on anything else. */
-export function decodeBase64(text: string): Uint8Array | undefined {
-  const length = text.length;
+/**
+ * Strict standard base64 (padding required, no whitespace) of `text` from `start` to `end`;
+ * `undefined` on anything else. Read in place: a slice would make every digit read go through it.
+ */
+export function decodeBase64(text: string, start = 0, end = text.length): Uint8Array | undefined {
+  const length = end - start;
   if (length % 4 !== 0) return undefined;
   // Padding only at the very end, at most two; an '=' anywhere else is not a base64 digit below.
-  const pad = length === 0 || text.charCodeAt(length - 1) !== 61 ? 0 : text.charCodeAt(length - 2) === 61 ? 2 : 1;
+  const pad = length === 0 || text.charCodeAt(end - 1) !== 61 ? 0 : text.charCodeAt(end - 2) === 61 ? 2 : 1;
   const out = new Uint8Array((length / 4) * 3 - pad);
-  const whole = pad === 0 ? length : length - 4;
+  const whole = pad === 0 ? end : end - 4;
   let o = 0;
   // Four digits at a time, by char code: this runs on every signed request.
-  for (let i = 0; i < whole; i += 4) {
+  for (let i = start; i < whole; i += 4) {
     const n = (digit(text, i) << 18) | (digit(text, i + 1) << 12) | (digit(text, i + 2) << 6) | digit(text, i + 3);
     if (n < 0) return undefined;
     out[o++] = n >> 16;

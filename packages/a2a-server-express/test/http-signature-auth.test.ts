@@ -12,6 +12,7 @@ import {
   toVerificationKey,
   withAgentIdExtension,
 } from '@a2aplane/a2a-identity';
+import { UnauthenticatedError } from '@a2aplane/a2a-types';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -227,6 +228,48 @@ describe('nodeSignatureCrypto (node:crypto)', () => {
     expect(Buffer.from(nodeSignatureCrypto.hmacSha256(key, data))).toEqual(createHmac('sha256', key).update(data).digest());
     key.fill(2);
     expect(Buffer.from(nodeSignatureCrypto.hmacSha256(key, data))).toEqual(createHmac('sha256', key).update(data).digest());
+  });
+
+  it('hmacSha256 alternating between keys and message lengths gives each its own MAC (the pad kept in the scratch buffer follows the key)', async () => {
+    const { createHmac } = await import('node:crypto');
+    const keys = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2), new Uint8Array(64).fill(3)];
+    for (let round = 0; round < 3; round++) {
+      for (const [index, key] of keys.entries()) {
+        for (const length of [400, 401, 400, 0, 4096]) {
+          const data = Uint8Array.from({ length }, (_, i) => (i + index + round) & 0xff);
+          expect(Buffer.from(nodeSignatureCrypto.hmacSha256(key, data))).toEqual(createHmac('sha256', key).update(data).digest());
+        }
+      }
+    }
+  });
+});
+
+describe('createHttpSignatureAuthenticator without a signature', () => {
+  const verifier = { verify: () => Promise.reject(new Error('not called')) };
+  const unsigned = { headers: {}, query: new URLSearchParams(), method: 'POST' };
+
+  it('hands the request to the fallback, whose synchronous throw becomes a rejection', async () => {
+    const served = createHttpSignatureAuthenticator({ verifier, fallback: async () => ({ id: 'key-1', scheme: 'apiKey' }) });
+    await expect(served(unsigned)).resolves.toEqual({ id: 'key-1', scheme: 'apiKey' });
+    const throwing = createHttpSignatureAuthenticator({
+      verifier,
+      fallback: (() => {
+        throw new UnauthenticatedError();
+      }) as never,
+    });
+    const result = throwing(unsigned);
+    expect(result).toBeInstanceOf(Promise);
+    await expect(result).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it('without a fallback: anonymous only when allowed, else refused', async () => {
+    await expect(createHttpSignatureAuthenticator({ verifier, allowAnonymous: true })(unsigned)).resolves.toBeUndefined();
+    await expect(createHttpSignatureAuthenticator({ verifier })(unsigned)).rejects.toBeInstanceOf(UnauthenticatedError);
+  });
+
+  it('a refused signature rejects with UnauthenticatedError naming the reason', async () => {
+    const refusing = createHttpSignatureAuthenticator({ verifier: { verify: async () => ({ ok: false, reason: 'replayed' }) } });
+    await expect(refusing({ ...unsigned, headers: { 'signature-input': 'x', signature: 'y' } })).rejects.toThrow(/replayed/);
   });
 });
 

@@ -71,8 +71,16 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
-  if (!oneShot || data.length > MAX_PADDED) return createHmac('sha256', key).update(data).digest();
+// The pads of the last key, and whose inner pad is in `scratch` now: a server mostly hears the
+// same caller again, so the lookup and the 64-byte copy are skipped then.
+let lastKey: Uint8Array | undefined;
+let lastPads: Pads | undefined;
+let padInScratch: Pads | undefined;
+// The view of `scratch` that was hashed last: the next base is usually as long.
+let view = scratch.subarray(0, 0);
+
+function padsFor(key: Uint8Array): Pads {
+  if (key === lastKey && sameBytes((lastPads as Pads).key, key)) return lastPads as Pads;
   let pads = padsOf.get(key);
   if (pads === undefined || !sameBytes(pads.key, key)) {
     const k = key.length > BLOCK ? sha256(key) : key;
@@ -83,9 +91,21 @@ function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
     }
     padsOf.set(key, pads);
   }
-  pads.inner.copy(scratch, 0);
+  lastKey = key;
+  lastPads = pads;
+  return pads;
+}
+
+function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
+  if (!oneShot || data.length > MAX_PADDED) return createHmac('sha256', key).update(data).digest();
+  const pads = padsFor(key);
+  if (padInScratch !== pads) {
+    scratch.set(pads.inner, 0);
+    padInScratch = pads;
+  }
   scratch.set(data, BLOCK);
-  putDigest(oneShot('sha256', scratch.subarray(0, BLOCK + data.length), 'latin1'), pads.outer, BLOCK);
+  if (view.length !== BLOCK + data.length) view = scratch.subarray(0, BLOCK + data.length);
+  putDigest(oneShot('sha256', view, 'latin1'), pads.outer, BLOCK);
   return putDigest(oneShot('sha256', pads.outer, 'latin1'), new Uint8Array(DIGEST_BYTES), 0);
 }
 

@@ -54,25 +54,35 @@ export function createHttpSignatureAuthenticator(options: HttpSignatureAuthentic
   }
   const scheme = options.schemeName ?? 'httpSignature';
   const { verifier, fallback } = options;
-  return async (request: AuthRequest, context?: AuthContext): Promise<Principal | undefined> => {
-    const headers = request.headers;
-    if (headers['signature-input'] === undefined && headers.signature === undefined) {
-      if (fallback) return fallback(request);
-      if (options.allowAnonymous === true) return undefined;
-      throw new UnauthenticatedError({ message: 'A signed request (RFC 9421) is required.' });
-    }
-    const result = await verifier.verify({
-      method: request.method,
-      authority: headers.host ?? '',
-      target: request.target ?? '/',
-      headers,
-      body: request.body,
-      authorities: context?.authorities,
-    });
+  const principalOf = (result: Awaited<ReturnType<HttpSignatureVerifierLike['verify']>>): Principal => {
     if (!result.ok) throw new UnauthenticatedError({ message: `The request signature was refused (${result.reason}).` });
     const claims: Record<string, unknown> = { created: result.created, expires: result.expires };
     if (result.alg !== undefined) claims.alg = result.alg;
     return { id: result.agentId, scheme, agentId: result.agentId, claims };
+  };
+  // Not an async function: the verification's promise is handed on, so a signed request costs one
+  // promise here rather than an async frame kept alive across the await.
+  return (request: AuthRequest, context?: AuthContext): Promise<Principal | undefined> => {
+    const headers = request.headers;
+    if (headers['signature-input'] === undefined && headers.signature === undefined) {
+      try {
+        if (fallback) return Promise.resolve(fallback(request));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (options.allowAnonymous === true) return Promise.resolve(undefined);
+      return Promise.reject(new UnauthenticatedError({ message: 'A signed request (RFC 9421) is required.' }));
+    }
+    return verifier
+      .verify({
+        method: request.method,
+        authority: headers.host ?? '',
+        target: request.target ?? '/',
+        headers,
+        body: request.body,
+        authorities: context?.authorities,
+      })
+      .then(principalOf);
   };
 }
 
