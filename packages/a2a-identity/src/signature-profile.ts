@@ -1,6 +1,7 @@
 /**
- * The a2aplane request-signature profile exactly as `createHttpRequestSigner` writes it, read in
- * one pass over char codes, and its signature base written straight into bytes (decision 0049).
+ * The a2aplane request-signature profile exactly as `createHttpRequestSigner` writes it, checked by
+ * one capture-free regular expression and read at the places its form fixes, and its signature base
+ * written straight into bytes (decision 0049).
  * Every signed request of an a2aplane caller is read here; a field in any other form (whitespace,
  * other parameters or order, several members, escapes, leading zeros) is not, and goes to the
  * general structured-field parser, which gives the same fields and base for the same signature.
