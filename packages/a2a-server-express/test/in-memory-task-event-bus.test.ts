@@ -57,6 +57,35 @@ describe('in-memory TaskEventBus', () => {
     expect(backend.stats().subscribers).toBe(0);
   });
 
+  it('replays every event as it was published, a copy of its own for each reader, undefined members and dates too', async () => {
+    const bus = createInMemoryTaskEventBus();
+    const key = { tenant: '', taskId: 't' };
+    const plain = working(1);
+    // An undefined member and a Date (which JSON would drop or turn into text): replayed as published.
+    const odd = {
+      ...working(2),
+      event: { statusUpdate: { ...plain.event.statusUpdate, metadata: { absent: undefined, when: new Date(0) } } },
+    } as never;
+    const first = await bus.publish(key, plain);
+    await bus.publish(key, odd);
+    plain.event.statusUpdate!.metadata!.n = 99;
+    const one = (await bus.read(key))?.events ?? [];
+    const two = (await bus.read(key))?.events ?? [];
+    expect(numbers(one)).toEqual([1, undefined]);
+    expect(one).toStrictEqual(two);
+    expect(one[0]).toEqual({ id: first, event: working(1).event, final: false, revision: 1 });
+    const metadata = one[1]?.event.statusUpdate?.metadata as Record<string, unknown>;
+    expect(Object.hasOwn(metadata, 'absent')).toBe(true);
+    expect(metadata.when).toEqual(new Date(0));
+    expect(one[0]?.event).not.toBe(two[0]?.event);
+    expect(metadata).not.toBe(two[1]?.event.statusUpdate?.metadata);
+    const replay = await bus.subscribe(key, { afterId: '0' });
+    const replayed: TaskEventRecord[] = [];
+    setTimeout(() => replay?.close(), 20);
+    for await (const record of replay ?? []) replayed.push(record);
+    expect(replayed).toStrictEqual(one);
+  });
+
   it('drops the log of an ended task retentionMs after its final event, and keeps a live one', async () => {
     let now = 0;
     const backend = createInMemoryTaskEventBackend({ retentionMs: 1_000, now: () => now });

@@ -43,10 +43,16 @@ export interface InMemoryTaskEventBusOptions {
   subscriberBufferSize?: number;
 }
 
+/** A logged event: the record and its estimated bytes in one object (no array of sizes per log beside it). */
+interface LogEntry extends TaskEventRecord {
+  bytes: number;
+}
+
+/** The record of `entry` without its bookkeeping; the event is the log's copy, shared as before. */
+const recordOf = (entry: LogEntry): TaskEventRecord => ({ id: entry.id, event: entry.event, final: entry.final, revision: entry.revision });
+
 interface Log {
-  events: TaskEventRecord[];
-  /** The estimated bytes of each event, in step with `events`. */
-  sizes: number[];
+  events: LogEntry[];
   bytes: number;
   /** Numeric id of the newest event dropped from this log (0: none). */
   droppedThrough: number;
@@ -197,19 +203,18 @@ class Backend implements InMemoryTaskEventBackend {
     return undefined;
   }
 
-  publish(key: TaskKey, input: TaskEventInput): TaskEventRecord {
+  publish(key: TaskKey, input: TaskEventInput): string {
     const k = taskMapKey(key);
     const copy = cloneStoredSized(input.event);
     let log = this.live(k);
     this.makeRoom(k, copy.bytes, log === undefined);
     if (!log) {
-      log = { events: [], sizes: [], bytes: 0, droppedThrough: 0, endedAt: undefined };
+      log = { events: [], bytes: 0, droppedThrough: 0, endedAt: undefined };
       this.logs.set(k, log);
     }
     this.seq += 1;
-    const record: TaskEventRecord = { id: String(this.seq), event: copy.value, final: input.final, revision: input.revision };
-    log.events.push(record);
-    log.sizes.push(copy.bytes);
+    const entry: LogEntry = { id: String(this.seq), event: copy.value, final: input.final, revision: input.revision, bytes: copy.bytes };
+    log.events.push(entry);
     log.bytes += copy.bytes;
     this.bytes += copy.bytes;
     while (log.events.length > 1 && (log.events.length > this.maxEvents || log.bytes > this.maxTaskBytes)) this.trim(log);
@@ -221,19 +226,20 @@ class Backend implements InMemoryTaskEventBackend {
       log.endedAt = undefined;
     }
     const subscribers = this.subscribers.get(k);
-    if (subscribers !== undefined) {
+    if (subscribers !== undefined && subscribers.size > 0) {
+      const record = recordOf(entry);
       for (const subscriber of [...subscribers]) {
         subscriber.queue.push(record);
         if (record.final) subscriber.queue.end();
       }
     }
-    return record;
+    return entry.id;
   }
 
   private trim(log: Log): void {
     const dropped = log.events.shift();
     if (dropped !== undefined) log.droppedThrough = Number(dropped.id);
-    const size = log.sizes.shift() ?? 0;
+    const size = dropped?.bytes ?? 0;
     log.bytes -= size;
     this.bytes -= size;
   }
@@ -244,8 +250,8 @@ class Backend implements InMemoryTaskEventBackend {
     // No log, yet an id to resume from: the events after it may have been dropped with the log.
     if (!log) return { events: [], lastId: undefined, gap: given };
     let start = log.events.length;
-    while (start > 0 && Number((log.events[start - 1] as TaskEventRecord).id) > after) start -= 1;
-    return { events: log.events.slice(start), lastId: log.events.at(-1)?.id, gap: after < log.droppedThrough };
+    while (start > 0 && Number((log.events[start - 1] as LogEntry).id) > after) start -= 1;
+    return { events: log.events.slice(start).map(recordOf), lastId: log.events.at(-1)?.id, gap: after < log.droppedThrough };
   }
 }
 
@@ -260,7 +266,7 @@ class InMemoryTaskEventBus implements TaskEventBus {
   ) {}
 
   async publish(key: TaskKey, input: TaskEventInput): Promise<string> {
-    return this.backend.publish(key, input).id;
+    return this.backend.publish(key, input);
   }
 
   async read(key: TaskKey, afterId?: string): Promise<TaskEventLog | undefined> {

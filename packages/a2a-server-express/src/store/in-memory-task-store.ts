@@ -42,8 +42,11 @@ export interface InMemoryTaskStoreOptions {
 interface Entry {
   record: StoredTask;
   recordBytes: number;
-  push: Map<string, StoredPushConfig>;
-  pushBytes: Map<string, number>;
+  /**
+   * Push configs and their bytes by id, made with the first config: most tasks never get one, and
+   * two empty Maps per stored task were a sixth of the objects a full store keeps for the collector.
+   */
+  push: Map<string, { config: StoredPushConfig; bytes: number }> | undefined;
   /** recordBytes + the push config bytes. */
   bytes: number;
 }
@@ -258,8 +261,7 @@ export class InMemoryTaskStore implements TaskStore {
     const entry: Entry = {
       record: value,
       recordBytes: copy.bytes,
-      push: new Map(),
-      pushBytes: new Map(),
+      push: undefined,
       bytes: 0,
     };
     this.entries.set(k, entry);
@@ -306,22 +308,23 @@ export class InMemoryTaskStore implements TaskStore {
     const entry = this.live(key);
     if (!entry) return;
     const copy = cloneStoredSized(config);
-    const previous = entry.pushBytes.get(config.id) ?? 0;
+    const previous = entry.push?.get(config.id)?.bytes ?? 0;
     this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
-    entry.push.set(config.id, copy.value);
-    entry.pushBytes.set(config.id, copy.bytes);
+    entry.push ??= new Map();
+    entry.push.set(config.id, { config: copy.value, bytes: copy.bytes });
     this.resize(entry, copy.bytes - previous);
   }
 
   async listPushConfigs(key: TaskKey): Promise<StoredPushConfig[]> {
-    return [...(this.live(key)?.push.values() ?? [])].map((c) => cloneStored(c));
+    return [...(this.live(key)?.push?.values() ?? [])].map((held) => cloneStored(held.config));
   }
 
   async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {
     const entry = this.live(key);
-    if (!entry?.push.delete(id)) return false;
-    this.resize(entry, -(entry.pushBytes.get(id) ?? 0));
-    entry.pushBytes.delete(id);
+    const held = entry?.push?.get(id);
+    if (entry === undefined || held === undefined) return false;
+    entry.push?.delete(id);
+    this.resize(entry, -held.bytes);
     return true;
   }
 
