@@ -100,16 +100,14 @@ describe('in-memory TaskEventBus', () => {
 
   it('keeps its queue of ended logs bounded by the logs it holds, under a steady stream of tasks at the cap', async () => {
     // The queue is private: read its length, as nothing else shows what it retains.
-    const pendingEnded = (backend: object): number => {
-      const queue = backend as unknown as { ended: unknown[]; endedHead: number };
-      return queue.ended.length - queue.endedHead;
-    };
+    const queueOf = (backend: object) => (backend as unknown as { ended: { pending: number; keys: unknown[] } }).ended;
+    const pendingEnded = (backend: object): number => queueOf(backend).pending;
     const backend = createInMemoryTaskEventBackend({ maxTasks: 10 });
     const bus = createInMemoryTaskEventBus({ backend });
     for (let n = 1; n <= 5_000; n++) await bus.publish({ tenant: '', taskId: `t-${n}` }, { ...working(n), final: true });
     expect(backend.stats().tasks).toBe(10);
     expect(pendingEnded(backend)).toBeLessThanOrEqual(11);
-    expect((backend as unknown as { ended: unknown[] }).ended.length).toBeLessThan(2_100);
+    expect(queueOf(backend).keys.length).toBeLessThan(2_100);
     // One log ending again and again behind an older ended one (never walked past): one item each.
     const steady = createInMemoryTaskEventBackend();
     const again = createInMemoryTaskEventBus({ backend: steady });

@@ -1,5 +1,6 @@
 import { EventQueue } from '../core/event-queue.js';
 import { cloneStored, cloneStoredSized } from '../store/clone.js';
+import { EndedQueue } from '../store/ended-queue.js';
 import { type TaskKey, taskMapKey } from '../store/task-store.js';
 import type {
   TaskCancelHandler,
@@ -72,9 +73,8 @@ const parseId = (id: string): number | undefined => (ID_PATTERN.test(id) ? Numbe
 class Backend implements InMemoryTaskEventBackend {
   private seq = 0;
   private readonly logs = new Map<string, Log>();
-  /** Ended logs in the order they ended (entries whose log changed since are skipped when reached). */
-  private ended: { key: string; endedAt: number }[] = [];
-  private endedHead = 0;
+  /** Ended logs in the order they ended; an item is stale once its log went on, ended again or was dropped. */
+  private readonly ended = new EndedQueue((key, endedAt) => this.logs.get(key)?.endedAt === endedAt);
   private bytes = 0;
   readonly subscribers = new Map<string, Set<Subscriber>>();
   readonly runners = new Map<string, Map<InMemoryTaskEventBus, TaskCancelHandler>>();
@@ -130,69 +130,19 @@ class Backend implements InMemoryTaskEventBackend {
     this.logs.delete(k);
   }
 
-  /** The log still ended as `item` says (not continued, dropped or ended again since). */
-  private stillEnded(item: { key: string; endedAt: number }): boolean {
-    return this.logs.get(item.key)?.endedAt === item.endedAt;
-  }
-
-  /** The ended log that ended first and is still as it ended (other than `except`). */
-  private oldestEnded(except: string): string | undefined {
-    while (this.endedHead < this.ended.length) {
-      const item = this.ended[this.endedHead]!;
-      if (this.stillEnded(item)) {
-        if (item.key !== except) return item.key;
-        // The log being written is skipped, not dropped from the queue: look past it.
-        for (let i = this.endedHead + 1; i < this.ended.length; i++) {
-          const later = this.ended[i]!;
-          if (later.key !== except && this.stillEnded(later)) return later.key;
-        }
-        return undefined;
-      }
-      this.endedHead += 1;
-    }
-    return undefined;
-  }
-
-  /**
-   * Drops the queue's consumed front, and its stale items once they outnumber the logs (a log
-   * that ends, goes on and ends again leaves one behind each time): the queue stays within about
-   * twice the logs. Runs on every final event, so a queue that is never walked to its end (the
-   * oldest ended log always still there) is compacted all the same.
-   */
-  private compactEnded(): void {
-    const pending = this.ended.length - this.endedHead;
-    if (pending > 2 * this.logs.size + 1024) {
-      // One item per ended log (a log that ended twice in one millisecond left two that match).
-      const kept = new Set<string>();
-      const live: { key: string; endedAt: number }[] = [];
-      for (let i = this.endedHead; i < this.ended.length; i++) {
-        const item = this.ended[i]!;
-        if (this.stillEnded(item) && !kept.has(item.key)) {
-          kept.add(item.key);
-          live.push(item);
-        }
-      }
-      this.ended = live;
-      this.endedHead = 0;
-    } else if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
-      this.ended = this.ended.slice(this.endedHead);
-      this.endedHead = 0;
-    }
-  }
-
   /** Drops expired logs, then ended logs, then the oldest logs, until the caps hold (never `except`). */
   private makeRoom(except: string, growth: number, adding: boolean): void {
     // An event for a log already kept, within the budget: the common case, nothing to drop.
     if (!adding && this.bytes + growth <= this.maxBytes) return;
     const now = this.now();
-    for (let key = this.oldestEnded(except); key !== undefined; key = this.oldestEnded(except)) {
+    for (let key = this.ended.oldest(except); key !== undefined; key = this.ended.oldest(except)) {
       const endedAt = this.logs.get(key)?.endedAt ?? now;
       if (now - endedAt <= this.retentionMs) break;
       this.drop(key);
     }
     while (this.bytes + growth > this.maxBytes || (adding && this.logs.size >= this.maxTasks)) {
       // A dropped log costs a resume its replay (the server then sends the stored task), never an event of a live stream.
-      const victim = this.oldestEnded(except) ?? this.firstOther(except);
+      const victim = this.ended.oldest(except) ?? this.firstOther(except);
       if (victim === undefined) return;
       this.drop(victim);
     }
@@ -220,8 +170,9 @@ class Backend implements InMemoryTaskEventBackend {
     while (log.events.length > 1 && (log.events.length > this.maxEvents || log.bytes > this.maxTaskBytes)) this.trim(log);
     if (input.final) {
       log.endedAt = this.now();
-      this.ended.push({ key: k, endedAt: log.endedAt });
-      this.compactEnded();
+      this.ended.push(k, log.endedAt);
+      // On every final event, so a queue never walked to its end is compacted all the same.
+      this.ended.compact(this.logs.size);
     } else {
       log.endedAt = undefined;
     }
