@@ -57,6 +57,35 @@ describe('in-memory TaskEventBus', () => {
     expect(backend.stats().subscribers).toBe(0);
   });
 
+  it('replays every event as it was published, a copy of its own for each reader, undefined members and dates too', async () => {
+    const bus = createInMemoryTaskEventBus();
+    const key = { tenant: '', taskId: 't' };
+    const plain = working(1);
+    // An undefined member and a Date (which JSON would drop or turn into text): replayed as published.
+    const odd = {
+      ...working(2),
+      event: { statusUpdate: { ...plain.event.statusUpdate, metadata: { absent: undefined, when: new Date(0) } } },
+    } as never;
+    const first = await bus.publish(key, plain);
+    await bus.publish(key, odd);
+    plain.event.statusUpdate!.metadata!.n = 99;
+    const one = (await bus.read(key))?.events ?? [];
+    const two = (await bus.read(key))?.events ?? [];
+    expect(numbers(one)).toEqual([1, undefined]);
+    expect(one).toStrictEqual(two);
+    expect(one[0]).toEqual({ id: first, event: working(1).event, final: false, revision: 1 });
+    const metadata = one[1]?.event.statusUpdate?.metadata as Record<string, unknown>;
+    expect(Object.hasOwn(metadata, 'absent')).toBe(true);
+    expect(metadata.when).toEqual(new Date(0));
+    expect(one[0]?.event).not.toBe(two[0]?.event);
+    expect(metadata).not.toBe(two[1]?.event.statusUpdate?.metadata);
+    const replay = await bus.subscribe(key, { afterId: '0' });
+    const replayed: TaskEventRecord[] = [];
+    setTimeout(() => replay?.close(), 20);
+    for await (const record of replay ?? []) replayed.push(record);
+    expect(replayed).toStrictEqual(one);
+  });
+
   it('drops the log of an ended task retentionMs after its final event, and keeps a live one', async () => {
     let now = 0;
     const backend = createInMemoryTaskEventBackend({ retentionMs: 1_000, now: () => now });
@@ -71,16 +100,14 @@ describe('in-memory TaskEventBus', () => {
 
   it('keeps its queue of ended logs bounded by the logs it holds, under a steady stream of tasks at the cap', async () => {
     // The queue is private: read its length, as nothing else shows what it retains.
-    const pendingEnded = (backend: object): number => {
-      const queue = backend as unknown as { ended: unknown[]; endedHead: number };
-      return queue.ended.length - queue.endedHead;
-    };
+    const queueOf = (backend: object) => (backend as unknown as { ended: { pending: number; keys: unknown[] } }).ended;
+    const pendingEnded = (backend: object): number => queueOf(backend).pending;
     const backend = createInMemoryTaskEventBackend({ maxTasks: 10 });
     const bus = createInMemoryTaskEventBus({ backend });
     for (let n = 1; n <= 5_000; n++) await bus.publish({ tenant: '', taskId: `t-${n}` }, { ...working(n), final: true });
     expect(backend.stats().tasks).toBe(10);
     expect(pendingEnded(backend)).toBeLessThanOrEqual(11);
-    expect((backend as unknown as { ended: unknown[] }).ended.length).toBeLessThan(2_100);
+    expect(queueOf(backend).keys.length).toBeLessThan(2_100);
     // One log ending again and again behind an older ended one (never walked past): one item each.
     const steady = createInMemoryTaskEventBackend();
     const again = createInMemoryTaskEventBus({ backend: steady });

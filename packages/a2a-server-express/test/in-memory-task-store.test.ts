@@ -115,4 +115,37 @@ describe('InMemoryTaskStore', () => {
     (stored as { task: Task }).task.status.state = 'TASK_STATE_FAILED';
     expect((await store.get(key))?.task.status.state).toBe('TASK_STATE_COMPLETED');
   });
+
+  it('gives back each record exactly as written, with its revision last, whatever JSON would make of it', async () => {
+    const store = new InMemoryTaskStore();
+    const plain = { tenant: '', owner: 'o', task: task('plain', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 5 };
+    // Not JSON-exact (an undefined member, a Date, -0): still handed back as written.
+    const odd = {
+      tenant: '',
+      owner: 'o',
+      task: { ...task('odd', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), metadata: { absent: undefined, when: new Date(0), zero: -0 } },
+      updatedAt: 5,
+    };
+    // A record read back and written again carries its revision: it keeps its place among the keys.
+    const reread = { revision: 1, ...plain, task: task('reread', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z') };
+    for (const record of [plain, odd, reread]) await store.upsert(record, { expectedRevision: 0 });
+    const plainStored = await store.get({ tenant: '', taskId: 'plain' });
+    expect(plainStored).toStrictEqual({ ...plain, revision: 1 });
+    expect(Object.keys(plainStored ?? {})).toEqual(['tenant', 'owner', 'task', 'updatedAt', 'revision']);
+    const oddStored = await store.get({ tenant: '', taskId: 'odd' });
+    expect(oddStored).toStrictEqual({ ...odd, revision: 1 });
+    expect(Object.is(oddStored?.task.metadata?.zero, -0)).toBe(true);
+    expect(Object.keys((await store.get({ tenant: '', taskId: 'reread' })) ?? {})).toEqual([
+      'revision',
+      'tenant',
+      'owner',
+      'task',
+      'updatedAt',
+    ]);
+    // Each read and each listed record is the caller's own.
+    expect(await store.get({ tenant: '', taskId: 'plain' })).not.toBe(plainStored);
+    const listed = await store.list({ tenant: '', owner: 'o', pageSize: 10 });
+    expect(listed?.records.map((r) => r.task.id).sort()).toEqual(['odd', 'plain', 'reread']);
+    expect(listed?.records.find((r) => r.task.id === 'odd')).toStrictEqual({ ...odd, revision: 1 });
+  });
 });

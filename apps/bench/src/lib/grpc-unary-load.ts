@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { build } from 'esbuild';
+import type { GrpcLoadGenerator } from './grpc-load-client.js';
 
 /**
  * The worker module, bundled once per bench run with esbuild (packages stay external): worker threads
@@ -30,6 +31,8 @@ function bundledWorker(): Promise<string> {
 }
 
 export interface UnaryWorkerData {
+  /** Which client each worker runs (lib/grpc-load-client.ts). */
+  generator: GrpcLoadGenerator;
   authority: string;
   /** The encoded SendMessage request and the text in it replaced per call (lib/grpc-h2.ts `RequestTemplate`). */
   message: Uint8Array;
@@ -65,12 +68,13 @@ export async function startUnaryLoad(
   metadata: Record<string, string>,
   concurrency: number,
   threads: number,
+  generator: GrpcLoadGenerator,
 ): Promise<UnaryLoad> {
   if (!(Number.isInteger(threads) && threads >= 1 && concurrency % threads === 0))
     throw new RangeError(`expected threads to be an integer >= 1 dividing concurrency ${concurrency}, got ${threads}`);
   const workers = await Promise.all(
     Array.from({ length: threads }, async () => {
-      const data: UnaryWorkerData = { authority, ...template, metadata, concurrency: concurrency / threads };
+      const data: UnaryWorkerData = { generator, authority, ...template, metadata, concurrency: concurrency / threads };
       const worker = new Worker(await bundledWorker(), { workerData: data });
       await new Promise<void>((resolve, reject) => {
         worker.once('message', () => resolve());

@@ -1,8 +1,8 @@
-// One thread of the gRPC suite's unary load: its own HTTP/2 connection (lib/grpc-h2.ts) and its share
+// One thread of the gRPC suite's unary load: its own HTTP/2 connection (lib/grpc-load-client.ts) and its share
 // of the calls in flight; started by `startUnaryLoad` (lib/grpc-unary-load.ts), never on its own.
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeToJson, GRPC_OPERATIONS, type GrpcOperation } from '@a2aplane/a2a-grpc';
-import { connectH2Grpc } from './grpc-h2.js';
+import { connectGrpcLoadClient } from './grpc-load-client.js';
 import type { UnaryWorkerData, UnaryWorkerResult } from './grpc-unary-load.js';
 
 const SEND_OP = GRPC_OPERATIONS.get('SendMessage') as GrpcOperation;
@@ -11,7 +11,12 @@ type Decoded = { task?: { status?: { state?: string } } };
 const data = workerData as UnaryWorkerData;
 const port = parentPort;
 if (port === null) throw new Error('grpc-unary-worker runs as a worker thread');
-const client = await connectH2Grpc(data.authority, { message: data.message, placeholder: data.placeholder }, data.metadata);
+const client = await connectGrpcLoadClient(
+  data.generator,
+  data.authority,
+  { message: data.message, placeholder: data.placeholder },
+  data.metadata,
+);
 
 /** `data.concurrency` loops of back-to-back SendMessage calls; every answer must be status 0 and a COMPLETED task. */
 async function drive(seconds: number): Promise<UnaryWorkerResult> {

@@ -18,7 +18,15 @@ const corePath = modulePath
   ? join(dirname(createRequire(modulePath).resolve('@a2aplane/a2a-server-express/package.json')), 'dist/index.js')
   : undefined;
 const { InMemoryTaskStore, createA2AServer } = (corePath ? await import(pathToFileURL(corePath).href) : serverCore) as typeof serverCore;
-const binding = await bindA2AGrpc({ port: args.port, credentials: ServerCredentials.createInsecure(), serverOptions: GRPC_SERVER_OPTIONS });
+// grpc-js checks credentials with instanceof: they must come from the grpc-js that build imports.
+const credentialsOf = (
+  modulePath ? await import(pathToFileURL(createRequire(modulePath).resolve('@grpc/grpc-js')).href) : { ServerCredentials }
+) as { ServerCredentials: typeof ServerCredentials };
+const binding = await bindA2AGrpc({
+  port: args.port,
+  credentials: credentialsOf.ServerCredentials.createInsecure(),
+  serverOptions: GRPC_SERVER_OPTIONS,
+});
 const options = oursOptions('http://127.0.0.1:0', args.mode, args.events, new InMemoryTaskStore());
 binding.serve(createA2AServer({ ...options, card: withGrpcInterface(options.card, binding.target) }));
 readyGrpc(binding.port, () => binding.server.forceShutdown());

@@ -3,7 +3,8 @@ import { decodeToJson, encodeFromJson, GRPC_OPERATIONS, type GrpcOperation } fro
 import { startServer } from '../lib/children.js';
 import { GRPC_SERVER_OPTIONS } from '../servers/common.js';
 import { processCpuSeconds } from '../lib/cpu.js';
-import { connectH2Grpc, type H2GrpcClient, type RequestTemplate } from '../lib/grpc-h2.js';
+import type { H2GrpcClient, RequestTemplate } from '../lib/grpc-h2.js';
+import { connectGrpcLoadClient, grpcLoadGenerator } from '../lib/grpc-load-client.js';
 import { startUnaryLoad } from '../lib/grpc-unary-load.js';
 import { sendMessageParams } from '../lib/fixtures.js';
 import { type CpuPlan, describePinning, pinLoadGenerator } from '../lib/pinning.js';
@@ -66,6 +67,8 @@ function threadCounts(text: string): number[] {
   return [...new Set(counts)];
 }
 const GOAL_THREADS = UNARY_THREADS.at(-1) as number;
+/** The load generator of every run (lib/grpc-load-client.ts): the raw-socket client unless `A2A_GRPC_LOADGEN=http2`. */
+const GENERATOR = grpcLoadGenerator();
 /** `a2a-version` as every A2A gRPC client sends it. */
 const METADATA = { 'a2a-version': '1.0' };
 
@@ -146,7 +149,7 @@ async function measureUnary(
   pinned: { cpu?: number },
 ): Promise<GrpcUnaryRun> {
   const server = await startServer(target.server, [...target.args, '--mode', 'task'], pinned);
-  const client = await startUnaryLoad(`127.0.0.1:${server.port}`, requestTemplate(), METADATA, UNARY_CONCURRENCY, threads);
+  const client = await startUnaryLoad(`127.0.0.1:${server.port}`, requestTemplate(), METADATA, UNARY_CONCURRENCY, threads, GENERATOR);
   try {
     await client.run(warmup);
     const cpuBefore = processCpuSeconds(server.process.pid);
@@ -209,7 +212,7 @@ async function measureGrpc(options: RunOptions, TARGETS: Target[], pins: CpuPlan
   for (const subscribers of levels) {
     for (const target of TARGETS.filter((t) => t.id !== 'grpc-echo')) {
       const server = await startServer(target.server, [...target.args, '--mode', 'stream', '--events', String(EVENTS_PER_TASK)], pinned);
-      const client = await connectH2Grpc(`127.0.0.1:${server.port}`, requestTemplate(), METADATA);
+      const client = await connectGrpcLoadClient(GENERATOR, `127.0.0.1:${server.port}`, requestTemplate(), METADATA);
       try {
         await driveStreams(client, subscribers, 1);
         const result = await driveStreams(client, subscribers, measure);
@@ -283,7 +286,7 @@ async function measureGrpc(options: RunOptions, TARGETS: Target[], pins: CpuPlan
   const threadsText = (threads: number): string =>
     threads === 1 ? '1 load thread (one connection)' : `${threads} load threads (${threads} connections)`;
   const markdown = [
-    `Unary \`SendMessage\` in task mode (submitted, working, one artifact, completed) over gRPC (plaintext, 127.0.0.1): ${UNARY_CONCURRENCY} concurrent calls, from each of ${UNARY_THREADS.join(' and ')} worker thread(s) of the bench process in turn (each thread with its own HTTP/2 connection and an equal share of the calls in flight) (lib/grpc-unary-load.ts), for ${measure} s after ${warmup} s warm-up, ${rounds} round(s) with a fresh server process per run (servers interleaved within a round). The load generator is a bare \`node:http2\` gRPC client (lib/grpc-h2.ts: pre-encoded request with a fresh message id per call, \`application/grpc\`, \`te: trailers\`, \`a2a-version: 1.0\`), the same for every server, so that the server under test and not a grpc-js client sets the pace; every answer must have grpc-status 0 and decode to a COMPLETED task. Medians over rounds. Every server runs with the same grpc-js options (\`${JSON.stringify(GRPC_SERVER_OPTIONS)}\`).${withBaseline ? ' "before" is our server with the a2a-grpc build of `A2A_GRPC_BASELINE` and the server core it depends on, measured in the same run.' : ''}`,
+    `Unary \`SendMessage\` in task mode (submitted, working, one artifact, completed) over gRPC (plaintext, 127.0.0.1): ${UNARY_CONCURRENCY} concurrent calls, from each of ${UNARY_THREADS.join(' and ')} worker thread(s) of the bench process in turn (each thread with its own HTTP/2 connection and an equal share of the calls in flight) (lib/grpc-unary-load.ts), for ${measure} s after ${warmup} s warm-up, ${rounds} round(s) with a fresh server process per run (servers interleaved within a round). The load generator is ${GENERATOR === 'raw' ? 'a raw-socket HTTP/2 gRPC client (lib/grpc-raw.ts: frames and HPACK by hand' : 'a bare `node:http2` gRPC client (lib/grpc-h2.ts'}: pre-encoded request with a fresh message id per call, \`application/grpc\`, \`te: trailers\`, \`a2a-version: 1.0\`), the same for every server, so that the server under test and not the client sets the pace; every answer must have grpc-status 0 and decode to a COMPLETED task. Medians over rounds. Every server runs with the same grpc-js options (\`${JSON.stringify(GRPC_SERVER_OPTIONS)}\`).${withBaseline ? ' "before" is our server with the a2a-grpc build of `A2A_GRPC_BASELINE` and the server core it depends on, measured in the same run.' : ''}`,
     '',
     describePinning(pins),
     '',

@@ -1,5 +1,6 @@
 import { EventQueue } from '../core/event-queue.js';
 import { cloneStored, cloneStoredSized } from '../store/clone.js';
+import { EndedQueue } from '../store/ended-queue.js';
 import { type TaskKey, taskMapKey } from '../store/task-store.js';
 import type {
   TaskCancelHandler,
@@ -43,10 +44,16 @@ export interface InMemoryTaskEventBusOptions {
   subscriberBufferSize?: number;
 }
 
+/** A logged event: the record and its estimated bytes in one object (no array of sizes per log beside it). */
+interface LogEntry extends TaskEventRecord {
+  bytes: number;
+}
+
+/** The record of `entry` without its bookkeeping; the event is the log's copy, shared as before. */
+const recordOf = (entry: LogEntry): TaskEventRecord => ({ id: entry.id, event: entry.event, final: entry.final, revision: entry.revision });
+
 interface Log {
-  events: TaskEventRecord[];
-  /** The estimated bytes of each event, in step with `events`. */
-  sizes: number[];
+  events: LogEntry[];
   bytes: number;
   /** Numeric id of the newest event dropped from this log (0: none). */
   droppedThrough: number;
@@ -66,9 +73,8 @@ const parseId = (id: string): number | undefined => (ID_PATTERN.test(id) ? Numbe
 class Backend implements InMemoryTaskEventBackend {
   private seq = 0;
   private readonly logs = new Map<string, Log>();
-  /** Ended logs in the order they ended (entries whose log changed since are skipped when reached). */
-  private ended: { key: string; endedAt: number }[] = [];
-  private endedHead = 0;
+  /** Ended logs in the order they ended; an item is stale once its log went on, ended again or was dropped. */
+  private readonly ended = new EndedQueue((key, endedAt) => this.logs.get(key)?.endedAt === endedAt);
   private bytes = 0;
   readonly subscribers = new Map<string, Set<Subscriber>>();
   readonly runners = new Map<string, Map<InMemoryTaskEventBus, TaskCancelHandler>>();
@@ -124,69 +130,19 @@ class Backend implements InMemoryTaskEventBackend {
     this.logs.delete(k);
   }
 
-  /** The log still ended as `item` says (not continued, dropped or ended again since). */
-  private stillEnded(item: { key: string; endedAt: number }): boolean {
-    return this.logs.get(item.key)?.endedAt === item.endedAt;
-  }
-
-  /** The ended log that ended first and is still as it ended (other than `except`). */
-  private oldestEnded(except: string): string | undefined {
-    while (this.endedHead < this.ended.length) {
-      const item = this.ended[this.endedHead]!;
-      if (this.stillEnded(item)) {
-        if (item.key !== except) return item.key;
-        // The log being written is skipped, not dropped from the queue: look past it.
-        for (let i = this.endedHead + 1; i < this.ended.length; i++) {
-          const later = this.ended[i]!;
-          if (later.key !== except && this.stillEnded(later)) return later.key;
-        }
-        return undefined;
-      }
-      this.endedHead += 1;
-    }
-    return undefined;
-  }
-
-  /**
-   * Drops the queue's consumed front, and its stale items once they outnumber the logs (a log
-   * that ends, goes on and ends again leaves one behind each time): the queue stays within about
-   * twice the logs. Runs on every final event, so a queue that is never walked to its end (the
-   * oldest ended log always still there) is compacted all the same.
-   */
-  private compactEnded(): void {
-    const pending = this.ended.length - this.endedHead;
-    if (pending > 2 * this.logs.size + 1024) {
-      // One item per ended log (a log that ended twice in one millisecond left two that match).
-      const kept = new Set<string>();
-      const live: { key: string; endedAt: number }[] = [];
-      for (let i = this.endedHead; i < this.ended.length; i++) {
-        const item = this.ended[i]!;
-        if (this.stillEnded(item) && !kept.has(item.key)) {
-          kept.add(item.key);
-          live.push(item);
-        }
-      }
-      this.ended = live;
-      this.endedHead = 0;
-    } else if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
-      this.ended = this.ended.slice(this.endedHead);
-      this.endedHead = 0;
-    }
-  }
-
   /** Drops expired logs, then ended logs, then the oldest logs, until the caps hold (never `except`). */
   private makeRoom(except: string, growth: number, adding: boolean): void {
     // An event for a log already kept, within the budget: the common case, nothing to drop.
     if (!adding && this.bytes + growth <= this.maxBytes) return;
     const now = this.now();
-    for (let key = this.oldestEnded(except); key !== undefined; key = this.oldestEnded(except)) {
+    for (let key = this.ended.oldest(except); key !== undefined; key = this.ended.oldest(except)) {
       const endedAt = this.logs.get(key)?.endedAt ?? now;
       if (now - endedAt <= this.retentionMs) break;
       this.drop(key);
     }
     while (this.bytes + growth > this.maxBytes || (adding && this.logs.size >= this.maxTasks)) {
       // A dropped log costs a resume its replay (the server then sends the stored task), never an event of a live stream.
-      const victim = this.oldestEnded(except) ?? this.firstOther(except);
+      const victim = this.ended.oldest(except) ?? this.firstOther(except);
       if (victim === undefined) return;
       this.drop(victim);
     }
@@ -197,43 +153,44 @@ class Backend implements InMemoryTaskEventBackend {
     return undefined;
   }
 
-  publish(key: TaskKey, input: TaskEventInput): TaskEventRecord {
+  publish(key: TaskKey, input: TaskEventInput): string {
     const k = taskMapKey(key);
     const copy = cloneStoredSized(input.event);
     let log = this.live(k);
     this.makeRoom(k, copy.bytes, log === undefined);
     if (!log) {
-      log = { events: [], sizes: [], bytes: 0, droppedThrough: 0, endedAt: undefined };
+      log = { events: [], bytes: 0, droppedThrough: 0, endedAt: undefined };
       this.logs.set(k, log);
     }
     this.seq += 1;
-    const record: TaskEventRecord = { id: String(this.seq), event: copy.value, final: input.final, revision: input.revision };
-    log.events.push(record);
-    log.sizes.push(copy.bytes);
+    const entry: LogEntry = { id: String(this.seq), event: copy.value, final: input.final, revision: input.revision, bytes: copy.bytes };
+    log.events.push(entry);
     log.bytes += copy.bytes;
     this.bytes += copy.bytes;
     while (log.events.length > 1 && (log.events.length > this.maxEvents || log.bytes > this.maxTaskBytes)) this.trim(log);
     if (input.final) {
       log.endedAt = this.now();
-      this.ended.push({ key: k, endedAt: log.endedAt });
-      this.compactEnded();
+      this.ended.push(k, log.endedAt);
+      // On every final event, so a queue never walked to its end is compacted all the same.
+      this.ended.compact(this.logs.size);
     } else {
       log.endedAt = undefined;
     }
     const subscribers = this.subscribers.get(k);
-    if (subscribers !== undefined) {
+    if (subscribers !== undefined && subscribers.size > 0) {
+      const record = recordOf(entry);
       for (const subscriber of [...subscribers]) {
         subscriber.queue.push(record);
         if (record.final) subscriber.queue.end();
       }
     }
-    return record;
+    return entry.id;
   }
 
   private trim(log: Log): void {
     const dropped = log.events.shift();
     if (dropped !== undefined) log.droppedThrough = Number(dropped.id);
-    const size = log.sizes.shift() ?? 0;
+    const size = dropped?.bytes ?? 0;
     log.bytes -= size;
     this.bytes -= size;
   }
@@ -244,8 +201,8 @@ class Backend implements InMemoryTaskEventBackend {
     // No log, yet an id to resume from: the events after it may have been dropped with the log.
     if (!log) return { events: [], lastId: undefined, gap: given };
     let start = log.events.length;
-    while (start > 0 && Number((log.events[start - 1] as TaskEventRecord).id) > after) start -= 1;
-    return { events: log.events.slice(start), lastId: log.events.at(-1)?.id, gap: after < log.droppedThrough };
+    while (start > 0 && Number((log.events[start - 1] as LogEntry).id) > after) start -= 1;
+    return { events: log.events.slice(start).map(recordOf), lastId: log.events.at(-1)?.id, gap: after < log.droppedThrough };
   }
 }
 
@@ -260,7 +217,7 @@ class InMemoryTaskEventBus implements TaskEventBus {
   ) {}
 
   async publish(key: TaskKey, input: TaskEventInput): Promise<string> {
-    return this.backend.publish(key, input).id;
+    return this.backend.publish(key, input);
   }
 
   async read(key: TaskKey, afterId?: string): Promise<TaskEventLog | undefined> {

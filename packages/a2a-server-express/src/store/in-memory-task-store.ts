@@ -1,5 +1,6 @@
 import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
+import { EndedQueue } from './ended-queue.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import {
   type SendKey,
@@ -42,8 +43,11 @@ export interface InMemoryTaskStoreOptions {
 interface Entry {
   record: StoredTask;
   recordBytes: number;
-  push: Map<string, StoredPushConfig>;
-  pushBytes: Map<string, number>;
+  /**
+   * Push configs and their bytes by id, made with the first config: most tasks never get one, and
+   * two empty Maps per stored task were a sixth of the objects a full store keeps for the collector.
+   */
+  push: Map<string, { config: StoredPushConfig; bytes: number }> | undefined;
   /** recordBytes + the push config bytes. */
   bytes: number;
 }
@@ -93,13 +97,8 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly entries = new Map<string, Entry>();
   /** Terminal tasks: key -> the time they ended (their last update). */
   private readonly terminal = new Map<string, number>();
-  /**
-   * The same keys in the order they ended, oldest first. Entries whose task changed or left since
-   * are skipped when reached; a queue (not Map order) because V8 Map iteration from the front
-   * walks over every hole earlier deletions left there.
-   */
-  private ended: { key: string; endedAt: number }[] = [];
-  private endedHead = 0;
+  /** The same keys in the order they ended, oldest first; an item is stale once its task changed or left. */
+  private readonly ended = new EndedQueue((key, endedAt) => this.terminal.get(key) === endedAt);
   private readonly terminalTtlMs: number;
   private readonly maxTasks: number;
   private readonly maxBytes: number;
@@ -143,12 +142,12 @@ export class InMemoryTaskStore implements TaskStore {
       throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${this.maxTaskBytes} bytes`);
     }
     while (this.bytes + growth > this.maxBytes) {
-      const victim = this.oldestTerminal(k);
+      const victim = this.ended.oldest(k);
       if (victim === undefined) {
         if (finalWrite) return;
         throw new TaskStoreFullError('maxBytes', `The task store is full (${this.maxBytes} bytes); retry later`);
       }
-      this.remove(victim.key);
+      this.remove(victim);
     }
   }
 
@@ -185,25 +184,7 @@ export class InMemoryTaskStore implements TaskStore {
       return;
     }
     this.terminal.set(k, record.updatedAt);
-    this.ended.push({ key: k, endedAt: record.updatedAt });
-  }
-
-  /** The terminal task that ended first and is still stored as it ended (other than `except`). */
-  private oldestTerminal(except?: string): { key: string; endedAt: number } | undefined {
-    while (this.endedHead < this.ended.length) {
-      const item = this.ended[this.endedHead]!;
-      if (this.terminal.get(item.key) === item.endedAt) {
-        if (item.key !== except) return item;
-        // The task being written is skipped, not dropped from the queue: look past it.
-        for (let i = this.endedHead + 1; i < this.ended.length; i++) {
-          const later = this.ended[i]!;
-          if (later.key !== except && this.terminal.get(later.key) === later.endedAt) return later;
-        }
-        return undefined;
-      }
-      this.endedHead += 1;
-    }
-    return undefined;
+    this.ended.push(k, record.updatedAt);
   }
 
   /**
@@ -213,19 +194,20 @@ export class InMemoryTaskStore implements TaskStore {
    */
   private sweep(): void {
     const now = this.now();
-    for (let item = this.oldestTerminal(); item && now - item.endedAt > this.terminalTtlMs; item = this.oldestTerminal()) {
-      this.remove(item.key);
+    for (
+      let key = this.ended.oldest();
+      key !== undefined && now - (this.terminal.get(key) as number) > this.terminalTtlMs;
+      key = this.ended.oldest()
+    ) {
+      this.remove(key);
     }
     while (this.entries.size >= this.maxTasks) {
-      const oldest = this.oldestTerminal()?.key;
+      const oldest = this.ended.oldest();
       if (oldest === undefined)
         throw new TaskStoreFullError('maxTasks', `The task store is full (${this.maxTasks} live tasks); retry later`);
       this.remove(oldest);
     }
-    if (this.endedHead > 1024 && this.endedHead * 2 > this.ended.length) {
-      this.ended = this.ended.slice(this.endedHead);
-      this.endedHead = 0;
-    }
+    this.ended.compact(this.terminal.size);
   }
 
   async get(key: TaskKey): Promise<StoredTask | undefined> {
@@ -258,8 +240,7 @@ export class InMemoryTaskStore implements TaskStore {
     const entry: Entry = {
       record: value,
       recordBytes: copy.bytes,
-      push: new Map(),
-      pushBytes: new Map(),
+      push: undefined,
       bytes: 0,
     };
     this.entries.set(k, entry);
@@ -306,22 +287,23 @@ export class InMemoryTaskStore implements TaskStore {
     const entry = this.live(key);
     if (!entry) return;
     const copy = cloneStoredSized(config);
-    const previous = entry.pushBytes.get(config.id) ?? 0;
+    const previous = entry.push?.get(config.id)?.bytes ?? 0;
     this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
-    entry.push.set(config.id, copy.value);
-    entry.pushBytes.set(config.id, copy.bytes);
+    entry.push ??= new Map();
+    entry.push.set(config.id, { config: copy.value, bytes: copy.bytes });
     this.resize(entry, copy.bytes - previous);
   }
 
   async listPushConfigs(key: TaskKey): Promise<StoredPushConfig[]> {
-    return [...(this.live(key)?.push.values() ?? [])].map((c) => cloneStored(c));
+    return [...(this.live(key)?.push?.values() ?? [])].map((held) => cloneStored(held.config));
   }
 
   async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {
     const entry = this.live(key);
-    if (!entry?.push.delete(id)) return false;
-    this.resize(entry, -(entry.pushBytes.get(id) ?? 0));
-    entry.pushBytes.delete(id);
+    const held = entry?.push?.get(id);
+    if (entry === undefined || held === undefined) return false;
+    entry.push?.delete(id);
+    this.resize(entry, -held.bytes);
     return true;
   }
 
