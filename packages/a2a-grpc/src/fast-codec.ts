@@ -564,8 +564,10 @@ function readTimestamp(stop: number): string {
     const number = tag >>> 3;
     const wireType = tag & 7;
     if (number === 0) fail();
-    if (number === 1 && wireType === WireType.Varint) seconds = varint64();
-    else if (number === 2 && wireType === WireType.Varint) nanos = varint32();
+    // A known field with another wire type: protobuf-es decides (it reads the declared type anyway).
+    if ((number === 1 || number === 2) && wireType !== WireType.Varint) fail();
+    if (number === 1) seconds = varint64();
+    else if (number === 2) nanos = varint32();
     else skip(wireType, stop);
   }
   if (at !== stop) fail();

@@ -322,6 +322,33 @@ describe('the lean decoder on bytes protobuf-es did not write', () => {
     expect(() => fastDecode(StreamResponse, group)).toThrow(Unsupported);
   });
 
+  it('a Timestamp field under another wire type goes to protobuf-es (found by the mutation property below)', () => {
+    // nanos (field 2) tagged fixed32 over the four bytes of its varint: protobuf-es reads the varint it
+    // declares, so skipping it as an unknown field would drop the fraction.
+    const nanos = writer().uint32(123456789).finish();
+    expect(nanos.byteLength).toBe(4);
+    const timestamp = writer().tag(1, WireType.Varint).int64(1767323045).tag(2, WireType.Bit32).raw(nanos).finish();
+    const status = writer().tag(1, WireType.Varint).int32(2).tag(3, WireType.LengthDelimited).bytes(timestamp).finish();
+    const event = writer()
+      .tag(3, WireType.LengthDelimited)
+      .bytes(statusUpdate().tag(3, WireType.LengthDelimited).bytes(status).finish())
+      .finish();
+    expect(() => fastDecode(StreamResponse, event)).toThrow(Unsupported);
+    sameOrThrows(StreamResponse, event);
+    const seconds = writer().tag(1, WireType.Bit64).fixed64(1767323045n).finish();
+    const secondsEvent = writer()
+      .tag(3, WireType.LengthDelimited)
+      .bytes(
+        statusUpdate()
+          .tag(3, WireType.LengthDelimited)
+          .bytes(writer().tag(1, WireType.Varint).int32(2).tag(3, WireType.LengthDelimited).bytes(seconds).finish())
+          .finish(),
+      )
+      .finish();
+    expect(() => fastDecode(StreamResponse, secondsEvent)).toThrow(Unsupported);
+    sameOrThrows(StreamResponse, secondsEvent);
+  });
+
   it('truncated, mutated and random bytes: the same result as protobuf-es, or a refusal', () => {
     const valid = Buffer.from(referenceEncodeFromJson(StreamResponse, { task }));
     for (let cut = 0; cut < valid.byteLength; cut++) sameOrThrows(StreamResponse, valid.subarray(0, cut));
