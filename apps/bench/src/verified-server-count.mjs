@@ -19,6 +19,7 @@ import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { benchGovernanceOf } from './lib/bench-governance.mjs';
 
 const [command, ...args] = process.argv.slice(2);
 const AUTHORITY = '127.0.0.1:4000';
@@ -102,15 +103,7 @@ const options = {
   store: new server.InMemoryTaskStore(),
 };
 if (variant !== 'ours') {
-  // The bench Governor (src/servers/bench-governor.ts).
-  const governor = new governance.Governor({
-    selfAgentId: 'bench-ours',
-    budget: governance.createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
-    recursion: new governance.RecursionPolicy({ maxCallDepth: 8 }),
-    policy: new governance.TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
-    spend: new governance.SpendAggregator(),
-  });
-  options.governance = { admit: (input) => governor.admit(input), readTaskContext: governance.readTaskContext };
+  options.governance = benchGovernanceOf(governance);
 }
 if (variant === 'verified-hmac') {
   const { caller, server: own } = keysOf(identity);

@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHttpRequestSigner, toVerificationKey } from '@a2aplane/a2a-identity';
 import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
+import { benchGovernanceOf } from './lib/bench-governance.mjs';
 import { sendMessageBody } from './lib/fixtures.js';
 import { BENCH_CALLER, BENCH_SERVER } from './lib/signed.js';
 import { card, executor } from './servers/ours-agent.js';
@@ -49,18 +50,6 @@ async function loadBuild(name: string, root: string): Promise<Build> {
   return { name, identity: await dist('a2a-identity'), server: await dist('a2a-server-express'), governance: await dist('a2a-governance') };
 }
 
-function governanceOf(build: Build) {
-  const g = build.governance;
-  const governor = new g.Governor({
-    selfAgentId: 'bench-ours',
-    budget: g.createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
-    recursion: new g.RecursionPolicy({ maxCallDepth: 8 }),
-    policy: new g.TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
-    spend: new g.SpendAggregator(),
-  });
-  return { admit: (input: unknown) => governor.admit(input), readTaskContext: g.readTaskContext };
-}
-
 async function startVariant(build: Build, variant: Variant): Promise<{ server: Server; port: number }> {
   let handler: Parameters<typeof createServer>[1] = (_req, res) => res.writeHead(503).end();
   const server = createServer((req, res) => handler?.(req, res));
@@ -74,7 +63,7 @@ async function startVariant(build: Build, variant: Variant): Promise<{ server: S
     executor: executor(mode, 0),
     store: new s.InMemoryTaskStore(),
   };
-  if (variant !== 'ours') options.governance = governanceOf(build);
+  if (variant !== 'ours') options.governance = benchGovernanceOf(build.governance);
   if (variant === 'verified-hmac') {
     const id = build.identity;
     options.authenticate = s.createHttpSignatureAuthenticator({
