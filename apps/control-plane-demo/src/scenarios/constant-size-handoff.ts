@@ -151,7 +151,11 @@ export async function runConstantSizeHandOff(
       const report = response.task?.artifacts?.find((artifact) => artifact.artifactId === 'handoff')?.parts[0]?.data as
         | RetrievalReport
         | undefined;
-      if (!report) throw new Error(`agent A returned no hand-off report (task ${response.task?.status.state ?? 'missing'})`);
+      if (!report) {
+        const status = response.task?.status;
+        const why = status?.message?.parts.find((part) => part.text !== undefined)?.text;
+        throw new Error(`agent A returned no hand-off report (task ${status?.state ?? 'missing'}${why ? `: ${why}` : ''})`);
+      }
       // What B must have read: the same seeded vectors, checksummed here independently of A and B.
       const expected = await checksumVectors(
         (async function* () {
