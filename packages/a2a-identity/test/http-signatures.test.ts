@@ -317,21 +317,26 @@ describe('the a2aplane request-signature profile', () => {
     const key = (i: number) => `0123456789abcdef:nonce-${i}`;
     // Each step lists the nonces whose answer was wrong (one assertion per step, not 160,000: under a
     // loaded CI machine that many expect() calls alone outran the test's timeout).
-    const wrong = (from: number, to: number, expiresAtMs: (i: number) => number, accepted: (i: number) => boolean): number[] => {
+    const wrong = (from: number, to: number, expiresAtMs: (i: number) => number, expected: (i: number) => boolean): number[] => {
       const indexes: number[] = [];
-      for (let i = from; i < to; i++) if (cache.add(key(i), expiresAtMs(i)) !== accepted(i)) indexes.push(i);
+      for (let i = from; i < to; i++) if (cache.add(key(i), expiresAtMs(i)) !== expected(i)) indexes.push(i);
       return indexes;
     };
+    const at = (ms: number) => () => ms;
+    const accepted = () => true;
+    const refused = () => false;
     // 20000 live nonces: the table grows from 1024 slots through several rebuilds.
-    expect(wrong(0, 20_000, () => 10_000, () => true)).toEqual([]);
-    expect(wrong(0, 20_000, () => 10_000, () => false)).toEqual([]);
+    expect(wrong(0, 20_000, at(10_000), accepted)).toEqual([]);
+    expect(wrong(0, 20_000, at(10_000), refused)).toEqual([]);
     // Half of them expire; the other half stays refused through the rebuilds that clear the first.
     now = 5_000;
-    expect(wrong(20_000, 40_000, (i) => (i % 2 ? 6_000 : 20_000), () => true)).toEqual([]);
+    const oddExpireFirst = (i: number) => (i % 2 ? 6_000 : 20_000);
+    expect(wrong(20_000, 40_000, oddExpireFirst, accepted)).toEqual([]);
     now = 10_000;
-    expect(wrong(0, 20_000, () => 30_000, () => true)).toEqual([]);
-    expect(wrong(20_000, 40_000, () => 30_000, (i) => i % 2 === 1)).toEqual([]);
-    expect(wrong(0, 40_000, () => 30_000, () => false)).toEqual([]);
+    expect(wrong(0, 20_000, at(30_000), accepted)).toEqual([]);
+    const onlyExpiredAccepted = (i: number) => i % 2 === 1;
+    expect(wrong(20_000, 40_000, at(30_000), onlyExpiredAccepted)).toEqual([]);
+    expect(wrong(0, 40_000, at(30_000), refused)).toEqual([]);
     expect(cache.size).toBeLessThanOrEqual(50_000);
   });
 
