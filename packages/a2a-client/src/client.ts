@@ -1,19 +1,13 @@
 import {
   A2A_EXTENSIONS_HEADER,
   A2A_PROTOCOL_VERSION,
-  A2AError,
   A2A_VERSION_HEADER,
-  type A2AMethod,
-  type A2ARequestMap,
-  type A2AResultMap,
-  type AgentCard,
-  type AgentInterface,
-  type CircuitBreakerOptions,
-  InvalidAgentResponseError,
+  isA2AError,
   isInterruptedTaskState,
   isTerminalTaskState,
-  type StreamResponse,
-} from '@a2aplane/a2a-types';
+  type CircuitBreakerOptions,
+} from '@a2aplane/a2a-types/client-core';
+import type { A2AMethod, A2ARequestMap, A2AResultMap, AgentCard, AgentInterface, StreamResponse } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import type { CallContext } from './context.js';
 import { CardResolver, type CardVerifier, type TrustedCardKey, type UnsignedCardPolicy } from './discovery.js';
@@ -25,6 +19,7 @@ import {
   CircuitOpenError,
   StreamResumeExhaustedError,
 } from './errors.js';
+import { invalidAgentResponse } from './error-responses.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, lowerCaseHeaders } from './http.js';
 import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
@@ -216,7 +211,7 @@ const STREAM_KIT = {
   backoffDelay,
   isTerminalTaskState,
   isInterruptedTaskState,
-  A2AError,
+  isA2AError,
   A2AAbortError,
   A2ATransportError,
   StreamResumeExhaustedError,
@@ -473,11 +468,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       throw new A2ATransportError('Could not load the code to read this response', { cause: error, retryable: true });
     });
 
-  const validate = <M extends A2AMethod>(method: M, raw: unknown): Result<M> => {
-    const checked = validator.result(method, raw);
-    if (!checked.ok) throw new InvalidAgentResponseError({ message: `Invalid ${method} result: ${checked.message}` });
-    return checked.value;
-  };
+  /** `InvalidAgentResponseError` for a result the validator refused (its class loads on demand). */
+  const invalidResult = (method: A2AMethod, message: string): Promise<Error> =>
+    invalidAgentResponse(`Invalid ${method} result: ${message}`);
 
   // Tries each interface in order; only transport failures move on to the next one.
   const withFallback = async <T>(signal: AbortSignal | undefined, run: (bound: BoundTransport) => Promise<T>): Promise<T> => {
@@ -520,7 +513,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     });
     const pending = prepare(raw);
     if (pending) await pending;
-    return validate(method, raw);
+    const checked = validator.result(method, raw);
+    if (!checked.ok) throw await invalidResult(method, checked.message);
+    return checked.value;
   };
 
   /** Runs the `beforeCall` hooks; returns the params and call options to use. */
@@ -589,7 +584,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       prepareParams,
       transportOptions,
       prepare,
-      validate,
+      validator,
+      invalidResult,
       send,
       unaryTimeout,
       idleTimeout,

@@ -1,4 +1,5 @@
-import { type AgentCard, LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types';
+import { LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types/client-core';
+import type { AgentCard } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import {
   AgentCardDiscoveryError,
