@@ -21,8 +21,9 @@ import {
 } from './errors.js';
 import { invalidAgentResponse } from './error-responses.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
-import { type FetchLike, lowerCaseHeaders } from './http.js';
-import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
+import { type FetchLike, loadHooks, lowerCaseHeaders } from './http.js';
+import type { CallHooks } from './hooks.js';
+import { composeInterceptors, type Interceptors } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
 import { createDeadline } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
@@ -518,29 +519,12 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     return checked.value;
   };
 
-  /** Runs the `beforeCall` hooks; returns the params and call options to use. */
-  const intercept = async (method: A2AMethod, params: unknown, callOptions: CallOptions, streaming: boolean) => {
-    checkObject('params', params);
-    const call: OutgoingCall = { method, params: params as Record<string, unknown>, headers: { ...callOptions.headers }, streaming };
-    await beforeCall?.(call);
-    return { call, callOptions: { ...callOptions, headers: call.headers } };
-  };
-
-  const outcome = (call: OutgoingCall, ok: boolean, value: unknown): CallOutcome =>
-    ok ? { ...call, ok, result: value } : { ...call, ok, error: value };
+  // `beforeCall` / `afterCall` run in `hooks.ts`, loaded by the first call of a client that has them.
+  const callHookKit: CallHooks = { beforeCall, afterCall, checkObject };
 
   const invoke = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions = {}): Promise<Result<M>> => {
     if (!callHooks) return send(method, params, callOptions);
-    const intercepted = await intercept(method, params, callOptions, false);
-    let result: Result<M>;
-    try {
-      result = await send(method, intercepted.call.params as Params<M>, intercepted.callOptions);
-    } catch (error) {
-      await afterCall?.(outcome(intercepted.call, false, error));
-      throw error;
-    }
-    await afterCall?.(outcome(intercepted.call, true, result));
-    return result;
+    return (await loadHooks()).invokeHooked(callHookKit, method, params, callOptions, (p, o) => send(method, p as Params<M>, o));
   };
 
   async function* interceptedStream(
@@ -552,18 +536,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       yield* streamWithResume(method, params, callOptions);
       return;
     }
-    const intercepted = await intercept(method, params, callOptions, true);
-    let failed = false;
-    try {
-      yield* streamWithResume(method, intercepted.call.params, intercepted.callOptions);
-    } catch (error) {
-      failed = true;
-      await afterCall?.(outcome(intercepted.call, false, error));
-      throw error;
-    } finally {
-      // Also when the consumer stops early: the stream ended without an error.
-      if (!failed) await afterCall?.(outcome(intercepted.call, true, undefined));
-    }
+    yield* (await loadHooks()).streamHooked(callHookKit, method, params, callOptions, (p, o) => streamWithResume(method, p, o));
   }
 
   /** The client's part of a stream: the calls the stream code (a chunk loaded by the first stream) makes. */

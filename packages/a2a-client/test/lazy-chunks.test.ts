@@ -286,3 +286,73 @@ describe('invalid results: InvalidAgentResponseError loaded on demand with the e
     expect(typed).toBeInstanceOf(InvalidAgentResponseError);
   });
 });
+
+describe('auth and interceptors loaded on demand', () => {
+  const HOOKS_CHUNK = '../src/hooks.js';
+
+  afterEach(() => {
+    vi.doUnmock(HOOKS_CHUNK);
+  });
+
+  function taskFetch(requests: { url: string; authorization: string | null; traced: string | null }[]): FetchLike {
+    return async (input, init) => {
+      const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      requests.push({
+        url: String(input instanceof Request ? input.url : input),
+        authorization: headers.get('authorization'),
+        traced: headers.get('x-traced'),
+      });
+      const { id } = JSON.parse(text) as { id: unknown };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: task('t-1', 'TASK_STATE_COMPLETED') }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    };
+  }
+
+  it('a client with auth and interceptors runs them from the chunk: auth header, beforeCall headers, afterCall outcome', async () => {
+    vi.resetModules();
+    const { createA2AClient, bearerAuth } = await import('../src/index.js');
+    const requests: { url: string; authorization: string | null; traced: string | null }[] = [];
+    const outcomes: boolean[] = [];
+    const client = createA2AClient({
+      card: cardFor('http://agent.test'),
+      fetch: taskFetch(requests),
+      auth: bearerAuth({ getToken: () => 'secret' }),
+      interceptors: {
+        beforeCall: (call) => {
+          call.headers['x-traced'] = 'yes';
+        },
+        afterCall: (outcome) => {
+          outcomes.push(outcome.ok);
+        },
+      },
+    });
+    expect((await client.getTask({ id: 't-1' })).id).toBe('t-1');
+    expect(requests.map((r) => [r.authorization, r.traced])).toEqual([['Bearer secret', 'yes']]);
+    expect(outcomes).toEqual([true]);
+  });
+
+  it('if the chunk cannot load: a retryable A2ATransportError, nothing sent; the next call loads it', async () => {
+    vi.resetModules();
+    vi.doMock(HOOKS_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, bearerAuth, A2ATransportError } = await import('../src/index.js');
+    const requests: { url: string; authorization: string | null; traced: string | null }[] = [];
+    const client = createA2AClient({
+      card: cardFor('http://agent.test'),
+      fetch: taskFetch(requests),
+      auth: bearerAuth({ getToken: () => 'secret' }),
+      retry: { retries: 0 },
+    });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+    expect(requests).toEqual([]);
+
+    vi.doUnmock(HOOKS_CHUNK);
+    expect((await client.getTask({ id: 't-1' })).id).toBe('t-1');
+    expect(requests.map((r) => r.authorization)).toEqual(['Bearer secret']);
+  });
+});
