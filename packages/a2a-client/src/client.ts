@@ -25,6 +25,7 @@ import { type FetchLike, loadHooks, lowerCaseHeaders } from './http.js';
 import type { CallHooks } from './hooks.js';
 import { composeInterceptors, type Interceptors } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
+import { chunkLoader } from './chunk-loader.js';
 import { createDeadline } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
@@ -175,35 +176,17 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 type ContextCodec = typeof import('./call-context.js');
 let contextCodec: ContextCodec | undefined;
-let contextLoading: Promise<ContextCodec> | undefined;
 /**
  * The lineage writer and traceparent, loaded by the first call with a `context` (calls without
  * one never load it). A failed load is a retryable transport failure; the next call tries again.
  */
-function loadContextCodec(): Promise<ContextCodec> {
-  contextLoading ??= import('./call-context.js').then(
-    (module) => (contextCodec = module),
-    (error: unknown) => {
-      contextLoading = undefined;
-      throw new A2ATransportError('Could not load the call context writer', { cause: error, retryable: true });
-    },
-  );
-  return contextLoading;
-}
+const loadContextCodec = chunkLoader(() => import('./call-context.js').then((module) => (contextCodec = module)), 'call context writer');
 
-type StreamCalls = typeof import('./stream-calls.js');
-let streamCalls: Promise<StreamCalls> | undefined;
 /**
  * The streaming operations' loop, loaded by the first stream (unary-only pages never load it). A
  * failed load is a retryable transport failure (nothing was sent); the next stream tries again.
  */
-function loadStreamCalls(): Promise<StreamCalls> {
-  streamCalls ??= import('./stream-calls.js').catch((error: unknown) => {
-    streamCalls = undefined;
-    throw new A2ATransportError('Could not load the streaming code', { cause: error, retryable: true });
-  });
-  return streamCalls;
-}
+const loadStreamCalls = chunkLoader(() => import('./stream-calls.js'), 'streaming code');
 
 /** The client modules the stream loop uses (it imports nothing itself). */
 const STREAM_KIT = {
@@ -396,11 +379,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     let headers = baseHeaders;
     if (callHeaders || context) {
       headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
-      // The call's own traceparent (an instrumentation's active span) wins over a fresh span id on the lineage's trace.
-      const own = callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent');
       // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
-      const traceparent = context && !own && (contextCodec as ContextCodec).traceparentFor(context.traceId);
-      if (traceparent) headers.traceparent = traceparent;
+      if (context) (contextCodec as ContextCodec).addTraceparent(headers, callHeaders, context.traceId);
     }
     // Built field by field: this runs on every call, and spreads of conditional objects allocate.
     const out: TransportCallOptions = { headers };

@@ -1,5 +1,6 @@
 import ky from 'ky';
 import type { AuthProvider } from './auth.js';
+import { chunkLoader } from './chunk-loader.js';
 import { createDeadline } from './deadline.js';
 import { A2AAbortError, A2ATimeoutError, A2ATransportError } from './errors.js';
 import type { HttpHookKit } from './hooks.js';
@@ -114,20 +115,11 @@ interface BuiltHead {
  */
 const builtHeads = new WeakMap<Record<string, string>, BuiltHead>();
 
-type Hooks = typeof import('./hooks.js');
-let hooks: Promise<Hooks> | undefined;
-
 /**
  * The auth and interceptor code, loaded by the first request of a context that has them (decision
  * 0052). A failed load is a retryable transport failure (nothing was sent); the next request loads again.
  */
-export function loadHooks(): Promise<Hooks> {
-  hooks ??= import('./hooks.js').catch((error: unknown) => {
-    hooks = undefined;
-    throw new A2ATransportError('Could not load the auth and interceptor code', { cause: error, retryable: true });
-  });
-  return hooks;
-}
+export const loadHooks = chunkLoader(() => import('./hooks.js'), 'auth and interceptor code');
 
 /**
  * Sends one HTTP request through ky: applies auth and interceptors (`hooks.ts`, loaded on demand),
