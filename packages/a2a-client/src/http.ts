@@ -126,11 +126,12 @@ export const loadHooks = chunkLoader(() => import('./hooks.js'), 'auth and inter
  * enforces `timeoutMs` when given, and turns fetch failures into our errors. Any status comes back
  * as a response.
  */
-export async function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
-  if (call.signal?.aborted) throw toClientError(call.signal.reason, call, false);
+export function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
+  // Not async: the common call returns sendOnce's promise as is, with no wrapper promise.
+  if (call.signal?.aborted) return Promise.reject(toClientError(call.signal.reason, call, false));
   const { auth, interceptors } = context;
   if (auth !== undefined || interceptors?.beforeRequest !== undefined || interceptors?.afterResponse !== undefined) {
-    return (await loadHooks()).sendHooked(context, call, HOOK_KIT);
+    return loadHooks().then((hooks) => hooks.sendHooked(context, call, HOOK_KIT));
   }
   return sendOnce(context, call);
 }
