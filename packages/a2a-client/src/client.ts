@@ -1,19 +1,13 @@
 import {
   A2A_EXTENSIONS_HEADER,
   A2A_PROTOCOL_VERSION,
-  A2AError,
   A2A_VERSION_HEADER,
-  type A2AMethod,
-  type A2ARequestMap,
-  type A2AResultMap,
-  type AgentCard,
-  type AgentInterface,
-  type CircuitBreakerOptions,
-  InvalidAgentResponseError,
+  isA2AError,
   isInterruptedTaskState,
   isTerminalTaskState,
-  type StreamResponse,
-} from '@a2aplane/a2a-types';
+  type CircuitBreakerOptions,
+} from '@a2aplane/a2a-types/client-core';
+import type { A2AMethod, A2ARequestMap, A2AResultMap, AgentCard, AgentInterface, StreamResponse } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import type { CallContext } from './context.js';
 import { CardResolver, type CardVerifier, type TrustedCardKey, type UnsignedCardPolicy } from './discovery.js';
@@ -25,10 +19,13 @@ import {
   CircuitOpenError,
   StreamResumeExhaustedError,
 } from './errors.js';
+import { invalidAgentResponse } from './error-responses.js';
 import { type A2AValidator, structuralValidator } from './guards.js';
-import { type FetchLike, lowerCaseHeaders } from './http.js';
-import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
+import { type FetchLike, loadHooks, lowerCaseHeaders } from './http.js';
+import type { CallHooks } from './hooks.js';
+import { composeInterceptors, type Interceptors } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
+import { chunkLoader } from './chunk-loader.js';
 import { createDeadline } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
@@ -179,35 +176,17 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 type ContextCodec = typeof import('./call-context.js');
 let contextCodec: ContextCodec | undefined;
-let contextLoading: Promise<ContextCodec> | undefined;
 /**
  * The lineage writer and traceparent, loaded by the first call with a `context` (calls without
  * one never load it). A failed load is a retryable transport failure; the next call tries again.
  */
-function loadContextCodec(): Promise<ContextCodec> {
-  contextLoading ??= import('./call-context.js').then(
-    (module) => (contextCodec = module),
-    (error: unknown) => {
-      contextLoading = undefined;
-      throw new A2ATransportError('Could not load the call context writer', { cause: error, retryable: true });
-    },
-  );
-  return contextLoading;
-}
+const loadContextCodec = chunkLoader(() => import('./call-context.js').then((module) => (contextCodec = module)), 'call context writer');
 
-type StreamCalls = typeof import('./stream-calls.js');
-let streamCalls: Promise<StreamCalls> | undefined;
 /**
  * The streaming operations' loop, loaded by the first stream (unary-only pages never load it). A
  * failed load is a retryable transport failure (nothing was sent); the next stream tries again.
  */
-function loadStreamCalls(): Promise<StreamCalls> {
-  streamCalls ??= import('./stream-calls.js').catch((error: unknown) => {
-    streamCalls = undefined;
-    throw new A2ATransportError('Could not load the streaming code', { cause: error, retryable: true });
-  });
-  return streamCalls;
-}
+const loadStreamCalls = chunkLoader(() => import('./stream-calls.js'), 'streaming code');
 
 /** The client modules the stream loop uses (it imports nothing itself). */
 const STREAM_KIT = {
@@ -216,7 +195,7 @@ const STREAM_KIT = {
   backoffDelay,
   isTerminalTaskState,
   isInterruptedTaskState,
-  A2AError,
+  isA2AError,
   A2AAbortError,
   A2ATransportError,
   StreamResumeExhaustedError,
@@ -400,11 +379,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     let headers = baseHeaders;
     if (callHeaders || context) {
       headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
-      // The call's own traceparent (an instrumentation's active span) wins over a fresh span id on the lineage's trace.
-      const own = callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent');
       // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
-      const traceparent = context && !own && (contextCodec as ContextCodec).traceparentFor(context.traceId);
-      if (traceparent) headers.traceparent = traceparent;
+      if (context) (contextCodec as ContextCodec).addTraceparent(headers, callHeaders, context.traceId);
     }
     // Built field by field: this runs on every call, and spreads of conditional objects allocate.
     const out: TransportCallOptions = { headers };
@@ -473,11 +449,9 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       throw new A2ATransportError('Could not load the code to read this response', { cause: error, retryable: true });
     });
 
-  const validate = <M extends A2AMethod>(method: M, raw: unknown): Result<M> => {
-    const checked = validator.result(method, raw);
-    if (!checked.ok) throw new InvalidAgentResponseError({ message: `Invalid ${method} result: ${checked.message}` });
-    return checked.value;
-  };
+  /** `InvalidAgentResponseError` for a result the validator refused (its class loads on demand). */
+  const invalidResult = (method: A2AMethod, message: string): Promise<Error> =>
+    invalidAgentResponse(`Invalid ${method} result: ${message}`);
 
   // Tries each interface in order; only transport failures move on to the next one.
   const withFallback = async <T>(signal: AbortSignal | undefined, run: (bound: BoundTransport) => Promise<T>): Promise<T> => {
@@ -520,32 +494,17 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     });
     const pending = prepare(raw);
     if (pending) await pending;
-    return validate(method, raw);
+    const checked = validator.result(method, raw);
+    if (!checked.ok) throw await invalidResult(method, checked.message);
+    return checked.value;
   };
 
-  /** Runs the `beforeCall` hooks; returns the params and call options to use. */
-  const intercept = async (method: A2AMethod, params: unknown, callOptions: CallOptions, streaming: boolean) => {
-    checkObject('params', params);
-    const call: OutgoingCall = { method, params: params as Record<string, unknown>, headers: { ...callOptions.headers }, streaming };
-    await beforeCall?.(call);
-    return { call, callOptions: { ...callOptions, headers: call.headers } };
-  };
-
-  const outcome = (call: OutgoingCall, ok: boolean, value: unknown): CallOutcome =>
-    ok ? { ...call, ok, result: value } : { ...call, ok, error: value };
+  // `beforeCall` / `afterCall` run in `hooks.ts`, loaded by the first call of a client that has them.
+  const callHookKit: CallHooks = { beforeCall, afterCall, checkObject };
 
   const invoke = async <M extends A2AMethod>(method: M, params: Params<M>, callOptions: CallOptions = {}): Promise<Result<M>> => {
     if (!callHooks) return send(method, params, callOptions);
-    const intercepted = await intercept(method, params, callOptions, false);
-    let result: Result<M>;
-    try {
-      result = await send(method, intercepted.call.params as Params<M>, intercepted.callOptions);
-    } catch (error) {
-      await afterCall?.(outcome(intercepted.call, false, error));
-      throw error;
-    }
-    await afterCall?.(outcome(intercepted.call, true, result));
-    return result;
+    return (await loadHooks()).invokeHooked(callHookKit, method, params, callOptions, (p, o) => send(method, p as Params<M>, o));
   };
 
   async function* interceptedStream(
@@ -557,18 +516,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       yield* streamWithResume(method, params, callOptions);
       return;
     }
-    const intercepted = await intercept(method, params, callOptions, true);
-    let failed = false;
-    try {
-      yield* streamWithResume(method, intercepted.call.params, intercepted.callOptions);
-    } catch (error) {
-      failed = true;
-      await afterCall?.(outcome(intercepted.call, false, error));
-      throw error;
-    } finally {
-      // Also when the consumer stops early: the stream ended without an error.
-      if (!failed) await afterCall?.(outcome(intercepted.call, true, undefined));
-    }
+    yield* (await loadHooks()).streamHooked(callHookKit, method, params, callOptions, (p, o) => streamWithResume(method, p, o));
   }
 
   /** The client's part of a stream: the calls the stream code (a chunk loaded by the first stream) makes. */
@@ -589,7 +537,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       prepareParams,
       transportOptions,
       prepare,
-      validate,
+      validator,
+      invalidResult,
       send,
       unaryTimeout,
       idleTimeout,

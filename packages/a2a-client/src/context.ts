@@ -1,4 +1,5 @@
-import { type SendMessageRequest, traceparentFor, withTaskContext } from '@a2aplane/a2a-types';
+import { traceparentFor, withTaskContext } from '@a2aplane/a2a-types/client-extras';
+import type { SendMessageRequest } from '@a2aplane/a2a-types';
 
 /** The lineage of a call (ADR-159 TaskContext), as the caller holds it. */
 export interface CallContext {

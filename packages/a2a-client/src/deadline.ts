@@ -1,4 +1,4 @@
-import { A2AError } from '@a2aplane/a2a-types';
+import { isA2AError } from '@a2aplane/a2a-types/client-core';
 import { A2AAbortError, A2ATimeoutError } from './errors.js';
 
 /**
@@ -99,7 +99,7 @@ class RequestDeadline implements Deadline {
 
   classify(error: unknown): unknown {
     // An error the agent sent arrived before any abort: it stands.
-    if (A2AError.isInstance(error)) return error;
+    if (isA2AError(error)) return error;
     const timedOutMs = this.#timedOutMs;
     if (A2ATimeoutError.isInstance(error) || A2AAbortError.isInstance(error)) {
       // A transport may report our own abort as an abort: the timer decides which it was.

@@ -1,4 +1,5 @@
-import { type AgentCard, LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types';
+import { LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types/client-core';
+import type { AgentCard } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import {
   AgentCardDiscoveryError,
@@ -213,12 +214,9 @@ export class CardResolver {
     const validator = this.#options.validator ?? structuralValidator;
     const support = this.#options.v0_3;
     let card = json.value;
-    if (legacy) {
-      // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3
-      // cards the translator refuses. Both load on first use: only legacy agents need them.
-      const translated = support ? (await loadV03Translators(support)).agentCardFromV03(json.value) : undefined;
-      card = translated?.success ? translated.data : (await import('./legacy-card.js')).normalizeLegacyCard(json.value);
-    }
+    // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3 cards
+    // the translator refuses. Both load on first use: only legacy agents need them.
+    if (legacy) card = await (await import('./legacy-card.js')).readLegacyCard(json.value, support && loadV03Translators(support));
     try {
       await validator.prepare?.(card);
     } catch (error) {

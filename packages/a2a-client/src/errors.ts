@@ -3,7 +3,7 @@
  * a server arrive as the a2a-types classes (`A2AError` and its subclasses) instead.
  */
 
-import { createErrorBrand, type ErrorBrand } from '@a2aplane/a2a-types';
+import { createErrorBrand, type ErrorBrand } from '@a2aplane/a2a-types/client-core';
 
 const brandOf = (name: string): ErrorBrand => createErrorBrand(`@a2aplane/a2a-client/${name}`);
 

@@ -1,11 +1,5 @@
-import {
-  type A2AMethod,
-  type A2AResultMap,
-  type AgentCard,
-  type FieldViolation,
-  INTERRUPTED_TASK_STATES,
-  TERMINAL_TASK_STATES,
-} from '@a2aplane/a2a-types';
+import { INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES } from '@a2aplane/a2a-types/client-core';
+import type { A2AMethod, A2AResultMap, AgentCard, FieldViolation } from '@a2aplane/a2a-types';
 
 /** The verdict of a validator: the value to use, or why it was refused. Validators never throw. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string; violations: readonly FieldViolation[] };

@@ -1,7 +1,9 @@
 import ky from 'ky';
 import type { AuthProvider } from './auth.js';
+import { chunkLoader } from './chunk-loader.js';
 import { createDeadline } from './deadline.js';
 import { A2AAbortError, A2ATimeoutError, A2ATransportError } from './errors.js';
+import type { HttpHookKit } from './hooks.js';
 import type { Interceptors, OutgoingRequest } from './interceptors.js';
 import { parseRetryAfter } from './retry.js';
 
@@ -114,8 +116,29 @@ interface BuiltHead {
 const builtHeads = new WeakMap<Record<string, string>, BuiltHead>();
 
 /**
- * Sends one HTTP request through ky: applies auth and interceptors, enforces `timeoutMs` when given,
- * and turns fetch failures into our errors. Any status comes back as a response.
+ * The auth and interceptor code, loaded by the first request of a context that has them (decision
+ * 0052). A failed load is a retryable transport failure (nothing was sent); the next request loads again.
+ */
+export const loadHooks = chunkLoader(() => import('./hooks.js'), 'auth and interceptor code');
+
+/**
+ * Sends one HTTP request through ky: applies auth and interceptors (`hooks.ts`, loaded on demand),
+ * enforces `timeoutMs` when given, and turns fetch failures into our errors. Any status comes back
+ * as a response.
+ */
+export function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
+  // Not async: the common call returns sendOnce's promise as is, with no wrapper promise.
+  if (call.signal?.aborted) return Promise.reject(toClientError(call.signal.reason, call, false));
+  const { auth, interceptors } = context;
+  if (auth !== undefined || interceptors?.beforeRequest !== undefined || interceptors?.afterResponse !== undefined) {
+    return loadHooks().then((hooks) => hooks.sendHooked(context, call, HOOK_KIT));
+  }
+  return sendOnce(context, call);
+}
+
+/**
+ * One request through ky, under `call.timeoutMs` when given; `before` (auth and interceptors) builds
+ * the request to send instead of `call`, under that timer.
  *
  * ky builds the URL, method and headers of a bodiless `Request`; its `beforeRequest` hook sends that
  * with the body string and our signal through `fetch` and returns the response. Given the body, ky
@@ -124,83 +147,57 @@ const builtHeads = new WeakMap<Record<string, string>, BuiltHead>();
  * interceptor) hands ky the prebuilt plain headers, with no `URL` or `Headers` of ours, and a head ky
  * already built for the same headers object, method and URL is reused as built (decision 0029).
  */
-export async function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
-  if (call.signal?.aborted) throw toClientError(call.signal.reason, call, false);
-  const { auth, interceptors } = context;
-  const hooked = auth !== undefined || interceptors?.beforeRequest !== undefined || interceptors?.afterResponse !== undefined;
+async function sendOnce(context: HttpContext, call: HttpCall, before?: () => Promise<OutgoingRequest>): Promise<HttpResponse> {
   const timeoutMs = call.timeoutMs !== undefined && call.timeoutMs > 0 ? call.timeoutMs : undefined;
   const send = context.fetch ?? globalFetch;
-  let authRetried = false;
-  for (;;) {
-    // Our own timer only when the caller of sendHttp asked for one (discovery); the client runs its
-    // calls under its own deadline and passes its signal.
-    const deadline = timeoutMs === undefined ? undefined : createDeadline(call.signal, timeoutMs);
-    const signal = deadline?.signal ?? call.signal;
-    // The client's calls have no timer here: shared functions, nothing to allocate per call.
-    const release = deadline ? (): void => deadline.release() : nothingToRelease;
-    const timedOut = deadline ? (): boolean => deadline.timedOut() : neverTimedOut;
-
-    let request: OutgoingRequest | undefined;
-    let response: Response;
-    try {
-      if (hooked) {
-        request = { method: call.method, url: new URL(call.url), headers: new Headers(call.headers), body: call.body };
-        await auth?.apply(request);
-        await interceptors?.beforeRequest?.(request);
-      }
-      const body = request ? request.body : call.body;
-      const sendBuilt = (built: Head): Promise<Response> =>
-        send(
-          built.url,
-          body === undefined
-            ? { method: built.method, headers: built.headers, signal }
-            : { method: built.method, headers: built.headers, body, signal },
-        );
-      const cached = request ? undefined : builtHeads.get(call.headers);
-      response =
-        cached && cached.method === call.method && cached.url === call.url
-          ? await sendBuilt(cached.built)
-          : await ky(request?.url ?? call.url, {
-              method: request?.method ?? call.method,
-              headers: request?.headers ?? call.headers,
-              retry: 0,
-              timeout: false,
-              throwHttpErrors: false,
-              // ky hands over the request it built; we send it with the body and signal and return the
-              // response, which ky then uses as is (its documented short-cut: no clone of the request).
-              hooks: {
-                beforeRequest: [
-                  (built) => {
-                    const head: Head = { url: built.url, method: built.method, headers: built.headers };
-                    if (!request) builtHeads.set(call.headers, { method: call.method, url: call.url, built: head });
-                    return sendBuilt(head);
-                  },
-                ],
-              },
-            });
-    } catch (error) {
-      release();
-      throw toClientError(error, call, timedOut());
-    }
-    if (request) {
-      try {
-        await interceptors?.afterResponse?.({ request, status: response.status, headers: response.headers });
-      } catch (error) {
-        release();
-        await response.body?.cancel().catch(() => undefined);
-        throw error;
-      }
-    }
-    if (response.status === 401 && !authRetried && auth?.onUnauthorized) {
-      authRetried = true;
-      await response.body?.cancel().catch(() => undefined);
-      release();
-      if (await auth.onUnauthorized()) continue;
-      throw new A2ATransportError(`HTTP 401 from ${call.url}`, { status: 401, url: call.url });
-    }
-    return { response, release, timedOut };
+  // Our own timer only when the caller of sendHttp asked for one (discovery); the client runs its
+  // calls under its own deadline and passes its signal.
+  const deadline = timeoutMs === undefined ? undefined : createDeadline(call.signal, timeoutMs);
+  const signal = deadline?.signal ?? call.signal;
+  // The client's calls have no timer here: shared functions, nothing to allocate per call.
+  const release = deadline ? (): void => deadline.release() : nothingToRelease;
+  const timedOut = deadline ? (): boolean => deadline.timedOut() : neverTimedOut;
+  let response: Response;
+  try {
+    const request = before ? await before() : undefined;
+    const body = request ? request.body : call.body;
+    const sendBuilt = (built: Head): Promise<Response> =>
+      send(
+        built.url,
+        body === undefined
+          ? { method: built.method, headers: built.headers, signal }
+          : { method: built.method, headers: built.headers, body, signal },
+      );
+    const cached = request ? undefined : builtHeads.get(call.headers);
+    response =
+      cached && cached.method === call.method && cached.url === call.url
+        ? await sendBuilt(cached.built)
+        : await ky(request?.url ?? call.url, {
+            method: request?.method ?? call.method,
+            headers: request?.headers ?? call.headers,
+            retry: 0,
+            timeout: false,
+            throwHttpErrors: false,
+            // ky hands over the request it built; we send it with the body and signal and return the
+            // response, which ky then uses as is (its documented short-cut: no clone of the request).
+            hooks: {
+              beforeRequest: [
+                (built) => {
+                  const head: Head = { url: built.url, method: built.method, headers: built.headers };
+                  if (!request) builtHeads.set(call.headers, { method: call.method, url: call.url, built: head });
+                  return sendBuilt(head);
+                },
+              ],
+            },
+          });
+  } catch (error) {
+    release();
+    throw toClientError(error, call, timedOut());
   }
+  return { response, release, timedOut };
 }
+
+const HOOK_KIT: HttpHookKit = { sendOnce, A2ATransportError };
 
 /** Reads the whole body as text, converting read failures (timeout mid-body, abort). */
 export async function readText(http: HttpResponse, call: HttpCall): Promise<string> {

@@ -1,4 +1,5 @@
 // Lenient v0.3 -> v1.0 card normalizer: the fallback for legacy cards the strict a2a-types translator refuses.
+import type { V03Translators } from './v0_3-loader.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -39,4 +40,13 @@ export function normalizeLegacyCard(value: unknown): unknown {
     supportedInterfaces: interfaces,
     capabilities,
   };
+}
+
+/**
+ * A legacy card as v1.0, in the chunk discovery loads for legacy agents only: the strict a2a-types
+ * translator first when given (`v0_3` support), this normalizer for what it refuses or without it.
+ */
+export async function readLegacyCard(value: unknown, translators?: Promise<V03Translators>): Promise<unknown> {
+  const translated = translators ? (await translators).agentCardFromV03(value) : undefined;
+  return translated?.success ? translated.data : normalizeLegacyCard(value);
 }

@@ -1,4 +1,4 @@
-import { CircuitBreaker, type CircuitBreakerOptions } from '@a2aplane/a2a-types';
+import { CircuitBreaker, type CircuitBreakerOptions } from '@a2aplane/a2a-types/client-core';
 import { A2AAbortError } from './errors.js';
 
 /** Default largest number of requests in flight to one origin, per client. */

@@ -1,4 +1,5 @@
-import { A2AError } from '@a2aplane/a2a-types';
+import { isA2AError } from '@a2aplane/a2a-types/client-core';
+import type { A2AError } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATransportError } from './errors.js';
 
 export interface RetryOptions {
@@ -59,7 +60,7 @@ export function retryDecision(error: unknown): { retry: boolean; afterMs?: numbe
   if (A2ATransportError.isInstance(error)) {
     return error.retryAfterMs === undefined ? { retry: error.retryable } : { retry: error.retryable, afterMs: error.retryAfterMs };
   }
-  if (A2AError.isInstance(error)) {
+  if (isA2AError(error)) {
     // Application errors are final, except rate limiting and server failures reported with a 5xx status.
     const retry = error.reason === 'RATE_LIMITED' || (error.retryable && error.httpStatus >= 500 && hasHttpStatus(error));
     const afterMs = error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000;

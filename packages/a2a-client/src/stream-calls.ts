@@ -2,10 +2,11 @@
 // stream: unary-only pages never download it (decision 0050). It imports nothing at run time: what
 // it needs comes in one `StreamContext`, so that bundlers do not cut a chunk shared with the
 // initial code (decision 0038).
-import type { A2AError, isInterruptedTaskState, isTerminalTaskState, StreamResponse, Task } from '@a2aplane/a2a-types';
+import type { isA2AError, isInterruptedTaskState, isTerminalTaskState, StreamResponse, Task } from '@a2aplane/a2a-types';
 import type { BoundTransport, CallOptions, SubscribeOptions } from './client.js';
 import type { createDeadline } from './deadline.js';
 import type { A2AAbortError, A2ATransportError, StreamResumeExhaustedError } from './errors.js';
+import type { A2AValidator } from './guards.js';
 import type { backoffDelay, ResolvedRetryOptions, sleep } from './retry.js';
 import type { StreamItem, TransportCallOptions } from './transports/types.js';
 
@@ -22,7 +23,9 @@ export interface StreamContext {
   ): Record<string, unknown>;
   transportOptions(callOptions: CallOptions, signal: AbortSignal | undefined, lastEventId?: string): TransportCallOptions;
   prepare(raw: unknown): Promise<void> | undefined;
-  validate(method: StreamMethod, raw: unknown): unknown;
+  validator: A2AValidator;
+  /** `InvalidAgentResponseError` for a refused result (its class loads on demand). */
+  invalidResult(method: StreamMethod, message: string): Promise<Error>;
   send(method: 'GetTask', params: { id: string; tenant?: string }, callOptions: CallOptions): Promise<Task>;
   unaryTimeout: number | undefined;
   idleTimeout: number | undefined;
@@ -33,7 +36,7 @@ export interface StreamContext {
   backoffDelay: typeof backoffDelay;
   isTerminalTaskState: typeof isTerminalTaskState;
   isInterruptedTaskState: typeof isInterruptedTaskState;
-  A2AError: typeof A2AError;
+  isA2AError: typeof isA2AError;
   A2AAbortError: typeof A2AAbortError;
   A2ATransportError: typeof A2ATransportError;
   StreamResumeExhaustedError: typeof StreamResumeExhaustedError;
@@ -130,7 +133,9 @@ export async function* streamWithResume(
           seen.add(item.id);
           lastEventId = item.id;
         }
-        const event = context.validate(method, item.data) as StreamResponse;
+        const checked = context.validator.result(method, item.data);
+        if (!checked.ok) throw await context.invalidResult(method, checked.message);
+        const event = checked.value;
         taskId ??= taskIdOf(event);
         failures = 0;
         yield event;
@@ -172,7 +177,7 @@ export async function* streamWithResume(
         open = await openStream(context, 'SubscribeToTask', resumeParams, callOptions, lastEventId);
         break;
       } catch (error) {
-        if (context.A2AError.isInstance(error)) {
+        if (context.isA2AError(error)) {
           // The task may have finished while we were away (servers refuse to subscribe to a
           // terminal task): deliver its final state instead of failing.
           const final = await context.send('GetTask', resumeParams, callOptions).catch(() => undefined);

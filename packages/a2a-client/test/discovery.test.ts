@@ -57,6 +57,37 @@ describe('agent card discovery (spec §8.2)', () => {
     ]);
   });
 
+  it('a legacy card goes through the v0_3 translator first when given, and through the normalizer when it refuses', async () => {
+    const legacyCard = {
+      protocolVersion: '0.3.0',
+      name: 'Legacy',
+      description: 'v0.3',
+      url: 'http://x/rpc',
+      version: '1',
+      capabilities: {},
+    };
+    const server = await serve((req, res) => {
+      if (req.url === '/.well-known/agent.json') return json(res, 200, legacyCard);
+      json(res, 404, {});
+    });
+    const translatedCard = cardFor('http://translated.test');
+    const seen: unknown[] = [];
+    const support = (success: boolean) => ({
+      load: async () =>
+        ({
+          agentCardFromV03: (value: unknown) => {
+            seen.push(value);
+            return success ? { success, data: translatedCard } : { success, error: new Error('refused') };
+          },
+        }) as never,
+    });
+    const translated = await new CardResolver({ v0_3: support(true) }).resolve(server.url);
+    expect(translated.card.supportedInterfaces).toEqual(translatedCard.supportedInterfaces);
+    const normalized = await new CardResolver({ v0_3: support(false) }).resolve(server.url);
+    expect(normalized.card.supportedInterfaces).toEqual([{ url: 'http://x/rpc', protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]);
+    expect(seen).toEqual([legacyCard, legacyCard]);
+  });
+
   it('reports a missing card as AgentCardDiscoveryError(not-found)', async () => {
     const server = await serve((_req, res) => json(res, 404, {}));
     const error = await discoverAgentCard(server.url).catch((e: unknown) => e);

@@ -207,3 +207,152 @@ describe('the error response converters loaded on demand', () => {
     expect(TaskNotFoundError.isInstance(typed) && typed.message).toBe('no such task');
   });
 });
+
+describe('invalid results: InvalidAgentResponseError loaded on demand with the error classes', () => {
+  const CLASSES_CHUNK = '../src/error-conversion.js';
+  const message = { message: { messageId: 'm-1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] } };
+
+  afterEach(() => {
+    vi.doUnmock(CLASSES_CHUNK);
+  });
+
+  // Every request gets `result` as its result, unary or as one stream event.
+  function answering(result: unknown, bodies: string[] = []): FetchLike {
+    return async (input, init) => {
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      bodies.push(text);
+      const { id, method } = JSON.parse(text) as { id: unknown; method: string };
+      const frame = JSON.stringify({ jsonrpc: '2.0', id, result });
+      if (method === 'SendStreamingMessage') {
+        return new Response(`id: 1\ndata: ${frame}\n\n`, { headers: { 'Content-Type': 'text/event-stream' } });
+      }
+      return new Response(frame, { headers: { 'Content-Type': 'application/json' } });
+    };
+  }
+
+  async function firstError(stream: AsyncIterable<unknown>): Promise<unknown> {
+    try {
+      for await (const _event of stream);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  it('a unary call with an invalid result rejects with the root InvalidAgentResponseError, which says what was wrong', async () => {
+    vi.resetModules();
+    const { createA2AClient } = await import('../src/index.js');
+    const { InvalidAgentResponseError } = await import('@a2aplane/a2a-types');
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch: answering({ id: 't-1' }), retry: { retries: 0 } });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidAgentResponseError);
+    expect((error as Error).message).toBe('Invalid GetTask result: status: expected an object');
+  });
+
+  it('an invalid stream event ends the stream with InvalidAgentResponseError, without a resume', async () => {
+    vi.resetModules();
+    const { createA2AClient } = await import('../src/index.js');
+    const { InvalidAgentResponseError } = await import('@a2aplane/a2a-types');
+    const bodies: string[] = [];
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch: answering({ task: { id: 't-1' } }, bodies) });
+    const error = await firstError(client.sendStreamingMessage(message));
+    expect(error).toBeInstanceOf(InvalidAgentResponseError);
+    expect((error as Error).message).toBe('Invalid SendStreamingMessage result: task.status: expected an object');
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('if the classes cannot load: a transport error that is not retryable (unary and stream); the next invalid result is typed', async () => {
+    vi.resetModules();
+    vi.doMock(CLASSES_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, A2ATransportError } = await import('../src/index.js');
+    const { InvalidAgentResponseError } = await import('@a2aplane/a2a-types');
+    const bodies: string[] = [];
+    const client = createA2AClient({ card: cardFor('http://agent.test'), fetch: answering({ task: { id: 't-1' } }, bodies) });
+    const unary = await client.sendMessage(message).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(unary)).toBe(true);
+    expect(A2ATransportError.isInstance(unary) && unary.retryable).toBe(false);
+    expect(causedBy(unary, loadFailure)).toBe(true);
+    // The default retry policy did not send it again.
+    expect(bodies).toHaveLength(1);
+    const streamed = await firstError(client.sendStreamingMessage(message));
+    expect(A2ATransportError.isInstance(streamed) && !streamed.retryable).toBe(true);
+    expect(causedBy(streamed, loadFailure)).toBe(true);
+    expect(bodies).toHaveLength(2);
+
+    vi.doUnmock(CLASSES_CHUNK);
+    const typed = await client.sendMessage(message).catch((e: unknown) => e);
+    expect(typed).toBeInstanceOf(InvalidAgentResponseError);
+  });
+});
+
+describe('auth and interceptors loaded on demand', () => {
+  const HOOKS_CHUNK = '../src/hooks.js';
+
+  afterEach(() => {
+    vi.doUnmock(HOOKS_CHUNK);
+  });
+
+  function taskFetch(requests: { url: string; authorization: string | null; traced: string | null }[]): FetchLike {
+    return async (input, init) => {
+      const headers = new Headers(input instanceof Request ? input.headers : init?.headers);
+      const text = input instanceof Request ? await input.text() : String(init?.body ?? '');
+      requests.push({
+        url: String(input instanceof Request ? input.url : input),
+        authorization: headers.get('authorization'),
+        traced: headers.get('x-traced'),
+      });
+      const { id } = JSON.parse(text) as { id: unknown };
+      return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: task('t-1', 'TASK_STATE_COMPLETED') }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    };
+  }
+
+  it('a client with auth and interceptors runs them from the chunk: auth header, beforeCall headers, afterCall outcome', async () => {
+    vi.resetModules();
+    const { createA2AClient, bearerAuth } = await import('../src/index.js');
+    const requests: { url: string; authorization: string | null; traced: string | null }[] = [];
+    const outcomes: boolean[] = [];
+    const client = createA2AClient({
+      card: cardFor('http://agent.test'),
+      fetch: taskFetch(requests),
+      auth: bearerAuth({ getToken: () => 'secret' }),
+      interceptors: {
+        beforeCall: (call) => {
+          call.headers['x-traced'] = 'yes';
+        },
+        afterCall: (outcome) => {
+          outcomes.push(outcome.ok);
+        },
+      },
+    });
+    expect((await client.getTask({ id: 't-1' })).id).toBe('t-1');
+    expect(requests.map((r) => [r.authorization, r.traced])).toEqual([['Bearer secret', 'yes']]);
+    expect(outcomes).toEqual([true]);
+  });
+
+  it('if the chunk cannot load: a retryable A2ATransportError, nothing sent; the next call loads it', async () => {
+    vi.resetModules();
+    vi.doMock(HOOKS_CHUNK, () => {
+      throw loadFailure;
+    });
+    const { createA2AClient, bearerAuth, A2ATransportError } = await import('../src/index.js');
+    const requests: { url: string; authorization: string | null; traced: string | null }[] = [];
+    const client = createA2AClient({
+      card: cardFor('http://agent.test'),
+      fetch: taskFetch(requests),
+      auth: bearerAuth({ getToken: () => 'secret' }),
+      retry: { retries: 0 },
+    });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect(causedBy(error, loadFailure)).toBe(true);
+    expect(requests).toEqual([]);
+
+    vi.doUnmock(HOOKS_CHUNK);
+    expect((await client.getTask({ id: 't-1' })).id).toBe('t-1');
+    expect(requests.map((r) => r.authorization)).toEqual(['Bearer secret']);
+  });
+});

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { InvalidAgentResponseError } from '@a2aplane/a2a-types';
 import { AgentCardDiscoveryError, createA2AClient } from '../src/index.js';
 import { v0_3 } from '../src/v0_3.js';
 import { cardFor, json, startServer, type TestServer } from './helpers/server.js';
@@ -50,5 +51,20 @@ describe('protocolVersion 0.3 (v0.3 JSON-RPC through the a2a-types translators)'
   it('rejects an unknown protocolVersion with RangeError', () => {
     // @ts-expect-error: wrong value on purpose
     expect(() => createA2AClient({ card: cardFor('http://x'), protocolVersion: '2.0' })).toThrow(RangeError);
+  });
+});
+
+describe('protocolVersion 0.3: a result the translator refuses', () => {
+  it('is InvalidAgentResponseError (its class loaded on demand) naming the v0.3 method', async () => {
+    const server = await startServer((req, res) => {
+      const { id } = JSON.parse(req.body) as { id: string };
+      json(res, 200, { jsonrpc: '2.0', id, result: { kind: 'task', id: 't-1' } });
+    });
+    servers.push(server);
+    const card = cardFor(server.url, [{ url: `${server.url}/v03`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }]);
+    const client = createA2AClient({ card, protocolVersion: '0.3', v0_3 });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidAgentResponseError);
+    expect((error as Error).message).toMatch(/^Invalid v0\.3 GetTask result: /);
   });
 });

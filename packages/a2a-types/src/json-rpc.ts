@@ -5,17 +5,17 @@ import { isA2AMethod, OPERATION_MESSAGES } from './methods.js';
 import { type A2AMethod, type A2ARequestMap, type A2AResultMap, OPERATIONS } from './operations.js';
 import { parseProtoJson } from './parse.js';
 import { type ParseResult, parseWith } from './validation.js';
+import { isPlainObject, JSON_RPC_VERSION, type JsonRpcId, readJsonRpcResult } from './json-rpc-core.js';
 
-export const JSON_RPC_VERSION = '2.0';
+export {
+  createJsonRpcRequest,
+  JSON_RPC_VERSION,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  type JsonRpcResultOutcome,
+  readJsonRpcResult,
+} from './json-rpc-core.js';
 
-export type JsonRpcId = string | number | null;
-
-export interface JsonRpcRequest<M extends string = string, P = unknown> {
-  jsonrpc: typeof JSON_RPC_VERSION;
-  id: JsonRpcId;
-  method: M;
-  params?: P;
-}
 /** A request without `id`: the server must not answer it. */
 export interface JsonRpcNotification<M extends string = string, P = unknown> {
   jsonrpc: typeof JSON_RPC_VERSION;
@@ -39,9 +39,6 @@ export interface JsonRpcErrorResponse {
 }
 export type JsonRpcResponse<R = unknown> = JsonRpcSuccessResponse<R> | JsonRpcErrorResponse;
 
-export const createJsonRpcRequest = <M extends string, P>(id: JsonRpcId, method: M, params?: P): JsonRpcRequest<M, P> =>
-  params === undefined ? { jsonrpc: JSON_RPC_VERSION, id, method } : { jsonrpc: JSON_RPC_VERSION, id, method, params };
-
 export const createJsonRpcSuccess = <R>(id: JsonRpcId, result: R): JsonRpcSuccessResponse<R> => ({
   jsonrpc: JSON_RPC_VERSION,
   id,
@@ -64,9 +61,6 @@ export type JsonRpcEnvelope =
   | { kind: 'request'; id: string | number | null; method: string; params: unknown }
   | { kind: 'notification'; method: string; params: unknown }
   | { kind: 'error'; id: JsonRpcId; error: A2AError };
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function readId(value: Record<string, unknown>, maxIdLength: number): { ok: true; id: JsonRpcId } | { ok: false } {
   const id = value.id;
@@ -164,12 +158,6 @@ export type JsonRpcResponseOutcome =
   | { kind: 'error'; id: JsonRpcId; error: A2AError }
   | { kind: 'invalid'; reason: string };
 
-/** `readJsonRpcResponse`'s outcome with the error object as sent (`fromJsonRpcError` makes it a class). */
-export type JsonRpcResultOutcome =
-  | { kind: 'success'; id: JsonRpcId; result: unknown }
-  | { kind: 'error'; id: JsonRpcId; error: { code: number; message: unknown; data: unknown } }
-  | { kind: 'invalid'; reason: string };
-
 /**
  * Reads an untrusted JSON-RPC response and checks that it answers `expectedId`. An error response
  * becomes its typed error class; anything that is not a response is `invalid` (a transport problem).
@@ -177,42 +165,4 @@ export type JsonRpcResultOutcome =
 export function readJsonRpcResponse(body: unknown, expectedId?: JsonRpcId): JsonRpcResponseOutcome {
   const outcome = readJsonRpcResult(body, expectedId);
   return outcome.kind === 'error' ? { kind: 'error', id: outcome.id, error: fromJsonRpcError(outcome.error) } : outcome;
-}
-
-/**
- * `readJsonRpcResponse` without the error conversion: an error response keeps its `{ code, message,
- * data }` (for a client that loads the conversion only when an error arrives, decision 0050).
- */
-export function readJsonRpcResult(body: unknown, expectedId?: JsonRpcId): JsonRpcResultOutcome {
-  let value = body;
-  if (typeof body === 'string') {
-    try {
-      value = JSON.parse(body);
-    } catch {
-      return { kind: 'invalid', reason: 'response is not valid JSON' };
-    }
-  }
-  if (!isPlainObject(value) || value.jsonrpc !== JSON_RPC_VERSION) {
-    return { kind: 'invalid', reason: 'response is not a JSON-RPC 2.0 object' };
-  }
-  // Some servers leave `id` out of error responses; read that as null (an error about our call).
-  const rawId = value.id === undefined && isPlainObject(value.error) ? null : value.id;
-  if (rawId !== null && typeof rawId !== 'string' && typeof rawId !== 'number') {
-    return { kind: 'invalid', reason: 'response id is missing or not a string, number or null' };
-  }
-  const id: JsonRpcId = rawId;
-  if (isPlainObject(value.error)) {
-    const { code, message, data } = value.error;
-    if (typeof code !== 'number') return { kind: 'invalid', reason: 'error.code is not a number' };
-    // Errors about unreadable requests carry id null; they still answer our call.
-    if (expectedId !== undefined && id !== null && id !== expectedId) {
-      return { kind: 'invalid', reason: 'response id does not match the request id' };
-    }
-    return { kind: 'error', id, error: { code, message, data } };
-  }
-  if (!Object.hasOwn(value, 'result')) return { kind: 'invalid', reason: 'response has neither result nor error' };
-  if (expectedId !== undefined && id !== expectedId) {
-    return { kind: 'invalid', reason: 'response id does not match the request id' };
-  }
-  return { kind: 'success', id, result: value.result };
 }

@@ -60,3 +60,44 @@ describe('error-convert: the converters over the root classes', () => {
     expect(root.readJsonRpcResponse({ jsonrpc: '2.0', id: 'r-1', error: sent }, 'r-1')).toMatchObject({ kind: 'error', error });
   });
 });
+
+// What the client imports without the root barrel (decision 0052): the root's own functions, and
+// `isA2AError`, the class-free `A2AError.isInstance`.
+describe('client-core and client-extras', () => {
+  it('export the root functions themselves', async () => {
+    const root = await import('../src/index.js');
+    const core = await import('../src/client-core.js');
+    const extras = await import('../src/client-extras.js');
+    for (const [name, value] of Object.entries({ ...core, ...extras })) expect(value, name).toBe(root[name as keyof typeof root]);
+  });
+
+  it('isA2AError holds for every A2AError (any class, any copy by brand) and nothing else', async () => {
+    const { isA2AError } = await import('../src/client-core.js');
+    const { A2AError, InvalidAgentResponseError, TaskNotFoundError } = await import('../src/index.js');
+    expect(isA2AError(new TaskNotFoundError())).toBe(true);
+    expect(isA2AError(new InvalidAgentResponseError({ message: 'x' }))).toBe(true);
+    expect(isA2AError(new A2AError('INTERNAL'))).toBe(true);
+    expect(isA2AError(new Error('x'))).toBe(false);
+    expect(isA2AError({ reason: 'INTERNAL', code: -32603 })).toBe(false);
+    expect(isA2AError(null)).toBe(false);
+    // Another copy's error: branded with the same global symbol.
+    const copy = new Error('other copy');
+    Object.defineProperty(copy, Symbol.for('@a2aplane/a2a-types/A2AError'), { value: true });
+    expect(isA2AError(copy)).toBe(true);
+  });
+
+  it('readJsonRpcResult (json-rpc-core) reads a result, an error object and a mismatched id', async () => {
+    const { readJsonRpcResult, createJsonRpcRequest } = await import('../src/client-core.js');
+    expect(createJsonRpcRequest('1', 'GetTask', { id: 't' })).toEqual({ jsonrpc: '2.0', id: '1', method: 'GetTask', params: { id: 't' } });
+    expect(readJsonRpcResult({ jsonrpc: '2.0', id: '1', result: 7 }, '1')).toEqual({ kind: 'success', id: '1', result: 7 });
+    expect(readJsonRpcResult('{"jsonrpc":"2.0","error":{"code":-32001,"message":"m"}}', '1')).toEqual({
+      kind: 'error',
+      id: null,
+      error: { code: -32001, message: 'm', data: undefined },
+    });
+    expect(readJsonRpcResult({ jsonrpc: '2.0', id: '2', result: 7 }, '1')).toEqual({
+      kind: 'invalid',
+      reason: 'response id does not match the request id',
+    });
+  });
+});

@@ -1,16 +1,14 @@
 import {
-  type A2AMethod,
-  type A2ARequestMap,
   createJsonRpcRequest,
-  InvalidAgentResponseError,
   MEDIA_TYPE_EVENT_STREAM,
   MEDIA_TYPE_JSON,
-  type JsonRpcResultOutcome,
   readJsonRpcResult,
-} from '@a2aplane/a2a-types';
+  type JsonRpcResultOutcome,
+} from '@a2aplane/a2a-types/client-core';
+import type { A2AMethod, A2ARequestMap } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
-import { jsonRpcError } from '../error-responses.js';
+import { invalidAgentResponse, jsonRpcError } from '../error-responses.js';
 import { invalidFrame, openEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
 import type { Transport, TransportCallOptions } from './types.js';
@@ -46,7 +44,10 @@ function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undef
     v03[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }
   ).resultFromV03(result);
   if (!parsed.success) {
-    throw new InvalidAgentResponseError({ message: `Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}` });
+    // InvalidAgentResponseError, whose class loads on demand.
+    return invalidAgentResponse(`Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}`).then((error) =>
+      Promise.reject(error),
+    );
   }
   return parsed.data;
 }

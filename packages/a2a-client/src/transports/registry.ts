@@ -1,3 +1,4 @@
+import { chunkLoader } from '../chunk-loader.js';
 import { loadErrorConverters } from '../error-responses.js';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, readText, sendHttp, statusError, tryParseJson } from '../http.js';
@@ -27,12 +28,7 @@ const REST_KIT: RestKit = {
  * that needed it with a retryable transport error (nothing was sent); the next call loads again.
  */
 function lazyTransport(binding: string, url: string, load: () => Promise<Transport>): Transport {
-  let loading: Promise<Transport> | undefined;
-  const loaded = (): Promise<Transport> =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw new A2ATransportError(`Could not load the ${binding} transport`, { cause: error, retryable: true });
-    }));
+  const loaded = chunkLoader(load, `${binding} transport`);
   loaded().catch(() => undefined);
   return {
     binding,

@@ -1,11 +1,9 @@
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE } from '../constants.js';
 import type { JsonRpcErrorObject } from '../json-rpc.js';
 import type { FieldViolation } from '../validation.js';
-import { createErrorBrand } from './brand.js';
+import { A2A_ERROR_BRAND as BRAND } from './brand.js';
 import { ERROR_CODE_TABLE, type ErrorCodeEntry, type ErrorReason, type GrpcStatus } from './codes.js';
 import type { ErrorDetail, ErrorInfoDetail } from './error-info.js';
-
-const BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-types/A2AError');
 
 export interface A2AErrorOptions {
   /** Overrides the standard message. Never put secrets or internal details here: it crosses the wire. */
