@@ -466,6 +466,13 @@ export interface HttpSignatureVerifierOptions {
   verifyEd25519?: (publicKey: Uint8Array, data: Uint8Array, signature: Uint8Array) => boolean | Promise<boolean>;
   /** SHA-256 of a body, for its Content-Digest. Default @noble/hashes (WebCrypto past 16 KiB). */
   sha256?: (data: Uint8Array) => Uint8Array;
+  /**
+   * SHA-256 of a body as standard base64 (with padding), optional: a Content-Digest in the signer's
+   * canonical form is then compared as text, without decoding it or copying the digest into bytes.
+   * Any other form, or a mismatch, still goes through `sha256` and a byte comparison (the verdict is
+   * the same). `nodeSignatureCrypto` has one.
+   */
+  sha256Base64?: (data: Uint8Array) => string;
   /** HMAC-SHA256, for the fast path. Default @noble/hashes. `data` is reused after the call returns: do not keep it. */
   hmacSha256?: (key: Uint8Array, data: Uint8Array) => Uint8Array;
   /**
@@ -562,13 +569,14 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   const authorities =
     options.authorities === undefined || options.authorities === 'any' ? undefined : options.authorities.map((a) => a.toLowerCase());
   const anyAuthority = options.authorities === 'any';
-  for (const name of ['verifyEd25519', 'sha256', 'hmacSha256'] as const) {
+  for (const name of ['verifyEd25519', 'sha256', 'sha256Base64', 'hmacSha256'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(`expected options.${name} to be a function, got ${describeValue(options[name])}`);
     }
   }
   const checkEd25519 = options.verifyEd25519;
   const digestOfBody = options.sha256 ?? sha256Of;
+  const base64DigestOf = options.sha256Base64;
   const mac = options.hmacSha256 ?? ((key: Uint8Array, data: Uint8Array) => hmac(sha256, key, data));
   const { ownKey } = options;
   if (ownKey !== undefined && (ownKey?.algorithm !== 'EdDSA' || !(ownKey.privateKey instanceof Uint8Array))) {
@@ -747,6 +755,18 @@ export function createHttpSignatureVerifier(options: HttpSignatureVerifierOption
   function afterSignature(claim: Claim, agentId: string, good: boolean): Outcome {
     if (!good) return fail('bad-signature', 'the signature does not verify');
     if (!claim.coversDigest) return accept(claim, agentId);
+    // The signer's form (`sha-256=:<44 base64 digits>:`) against the body's digest as base64 text:
+    // equal text is equal bytes; anything else is decided on the bytes below, as before.
+    const field = claim.digestField;
+    if (
+      base64DigestOf !== undefined &&
+      field !== undefined &&
+      field.length === CANONICAL_DIGEST_LENGTH &&
+      field.startsWith('sha-256=:') &&
+      field.charCodeAt(CANONICAL_DIGEST_LENGTH - 1) === 58 /* : */ &&
+      field.startsWith(base64DigestOf(claim.body ?? EMPTY_BODY), 9)
+    )
+      return accept(claim, agentId);
     const digest = digestOf(claim.digestField);
     if (!digest) return fail('digest-mismatch', 'content-digest must carry sha-256');
     const computed = digestOfBody(claim.body ?? EMPTY_BODY);

@@ -139,12 +139,16 @@ function verifier(
     nonces?: ReturnType<typeof createNonceCache>;
     ownKey?: typeof caller;
     authorities?: string[] | 'any';
+    sha256?: (data: Uint8Array) => Uint8Array;
+    sha256Base64?: (data: Uint8Array) => string;
   } = {},
 ) {
   const resolveKey = createCallerKeyResolver({ keys: [caller] });
   return createHttpSignatureVerifier({
     resolveKey,
     clock: overrides.clock ?? (() => NOW),
+    ...(overrides.sha256 ? { sha256: overrides.sha256 } : {}),
+    ...(overrides.sha256Base64 ? { sha256Base64: overrides.sha256Base64 } : {}),
     ...(overrides.nonces ? { nonces: overrides.nonces } : {}),
     ...(overrides.ownKey ? { ownKey: overrides.ownKey } : {}),
     ...(overrides.authorities ? { authorities: overrides.authorities } : {}),
@@ -482,6 +486,34 @@ describe('the fast path: hmac-sha256 under a request key both agents derive (dec
     const altered = new TextEncoder().encode(body.replace('SendMessage', 'CancelTask'));
     expect(await v.verify({ ...fresh, body: altered })).toMatchObject({ ok: false, reason: 'digest-mismatch' });
     expect(await v.verify({ ...fresh, target: '/a2a/rest/message:send' })).toMatchObject({ ok: false, reason: 'bad-signature' });
+  });
+
+  it('with sha256Base64 the signer-form Content-Digest is compared as text; a mismatch is decided on the bytes (decision 0054)', async () => {
+    const { createHash } = await import('node:crypto');
+    const calls = { text: 0, bytes: 0 };
+    const withText = (lie: boolean) =>
+      verifier({
+        ownKey: server,
+        sha256Base64: (data) => {
+          calls.text++;
+          return lie ? 'A'.repeat(43) + '=' : createHash('sha256').update(data).digest('base64');
+        },
+        sha256: (data) => {
+          calls.bytes++;
+          return Uint8Array.from(createHash('sha256').update(data).digest());
+        },
+      });
+    // Equal text: accepted without the byte digest.
+    expect(await withText(false).verify(await signedRequest({ body }, { serverKey }))).toMatchObject({ ok: true });
+    expect(calls).toEqual({ text: 1, bytes: 0 });
+    // An altered body: the text differs, the bytes refuse it.
+    const altered = new TextEncoder().encode(body.replace('SendMessage', 'CancelTask'));
+    const fresh = await signedRequest({ body }, { serverKey });
+    expect(await withText(false).verify({ ...fresh, body: altered })).toMatchObject({ ok: false, reason: 'digest-mismatch' });
+    expect(calls).toEqual({ text: 2, bytes: 1 });
+    // Text that does not match never refuses by itself: the bytes decide (here: the right body).
+    expect(await withText(true).verify(await signedRequest({ body }, { serverKey }))).toMatchObject({ ok: true });
+    expect(calls).toEqual({ text: 3, bytes: 2 });
   });
 
   it('relayed to another server that trusts the same caller, it does not verify: the key is bound to the server key', async () => {

@@ -208,12 +208,13 @@ describe('verifyEd25519 (node:crypto)', () => {
 });
 
 describe('nodeSignatureCrypto (node:crypto)', () => {
-  it('sha256 and hmacSha256 give what createHash and createHmac give, for any key and message length', async () => {
+  it('sha256, sha256Base64 and hmacSha256 give what createHash and createHmac give, for any key and message length', async () => {
     const { createHash, createHmac } = await import('node:crypto');
     const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + seed) & 0xff);
     for (const length of [0, 1, 63, 64, 65, 300, 4096, 4097, 10_000]) {
       const data = bytes(length, 3);
       expect(Buffer.from(nodeSignatureCrypto.sha256(data))).toEqual(createHash('sha256').update(data).digest());
+      expect(nodeSignatureCrypto.sha256Base64(data)).toBe(createHash('sha256').update(data).digest('base64'));
       for (const keyLength of [0, 16, 32, 64, 65, 200]) {
         const key = bytes(keyLength, 11);
         expect(Buffer.from(nodeSignatureCrypto.hmacSha256(key, data))).toEqual(createHmac('sha256', key).update(data).digest());

@@ -12,7 +12,7 @@ import type { RunOptions, SuiteResult } from '../lib/types.js';
 /**
  * The servers, in the order of every round (src/servers/<file>.ts). Each goal's pair runs back to
  * back, so that drift within a round (other work on the machine, thermal state) lands in the ratio
- * as little as it can: ours-verified-hmac | ours | ours-governed | ours-traced, and official |
+ * as little as it can: ours-verified-floor | ours-verified-hmac | ours | ours-governed | ours-traced, and official |
  * ours-redis. `ours` has two neighbours for four goals: the two with the least headroom (governed,
  * verified hmac) get them; ours / official and ours-redis / ours, far from their bounds, are a run
  * or two apart. Rounds alternate direction, which keeps neighbours neighbours.
@@ -23,6 +23,14 @@ const TARGETS = [
   { id: 'ours-express', file: 'ours-express', label: 'ours mounted on express 5' },
   { id: 'official', file: 'official', label: 'official @a2a-js/sdk (express)' },
   { id: 'ours-redis', file: 'ours-redis', label: 'ours on node:http, Redis task store + event bus (one replica)' },
+  // Bench only, a reference row (decision 0054): the governed server with an authenticator that
+  // does only the hashing no verifier can skip and accepts; what the fast path cannot go below.
+  {
+    id: 'ours-verified-floor',
+    file: 'ours-verified-floor',
+    label:
+      'reference, bench only: ours on node:http, full governance + the floor of a verifier (body SHA-256, HMAC over a real-size base, accepts)',
+  },
   {
     id: 'ours-verified-hmac',
     file: 'ours-verified',
@@ -67,6 +75,7 @@ const RATIOS: Array<{ name: string; num: TargetId; den: TargetId }> = [
   { name: 'governed / ungoverned', num: 'ours-governed', den: 'ours' },
   { name: 'governed + verified (Ed25519) / ungoverned', num: 'ours-verified', den: 'ours' },
   { name: 'governed + verified (hmac-sha256) / ungoverned', num: 'ours-verified-hmac', den: 'ours' },
+  { name: 'verifier floor (reference: hashing only, accepts) / ungoverned', num: 'ours-verified-floor', den: 'ours' },
   ...(BASELINE ? [{ name: 'governed + verified (hmac-sha256), before / ungoverned', num: BEFORE.id, den: 'ours' } as const] : []),
   { name: 'traced, no SDK / governed', num: 'ours-traced', den: 'ours-governed' },
   { name: 'traced, SDK / governed', num: 'ours-traced-sdk', den: 'ours-governed' },
@@ -126,7 +135,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
             const signatures =
               target.id === 'ours-verified'
                 ? createSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
-                : target.id === 'ours-verified-hmac' || target.id === BEFORE.id
+                : target.id === 'ours-verified-hmac' || target.id === 'ours-verified-floor' || target.id === BEFORE.id
                   ? createHmacSignedRequestPool(`${server.url}/a2a/jsonrpc`, bodyOf)
                   : undefined;
             // One source for warm-up and measured run, so no messageId repeats between them; signed
@@ -273,6 +282,7 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     cpuNotes.push(
       `- ${mode} mode: verifying the caller (RFC 9421 Ed25519 signature, content-digest, nonce) costs ${num(cpu('ours-verified') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
       `- ${mode} mode: verifying the caller with the fast path (RFC 9421 hmac-sha256 under the request key of decision 0028, content-digest, nonce) costs ${num(cpu('ours-verified-hmac') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified-hmac'))} vs ${num(cpu('ours-governed'))} µs, medians).`,
+      `- ${mode} mode: the floor of a verifier (reference row, bench only: body SHA-256, HMAC over a real-size base, accepts) costs ${num(cpu('ours-verified-floor') - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu('ours-verified-floor'))} µs, median).`,
       ...(BASELINE
         ? [
             `- ${mode} mode: with the build of A2A_VERIFY_BASELINE (before), the fast path cost ${num(cpu(BEFORE.id) - cpu('ours-governed'))} µs of server CPU per request on top of governance (${num(cpu(BEFORE.id))} µs, median).`,
