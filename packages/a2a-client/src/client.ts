@@ -29,7 +29,7 @@ import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, lowerCaseHeaders } from './http.js';
 import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
-import { createDeadline } from './deadline.js';
+import { ABORT_SOURCE, type AbortSource, createDeadline, type WithAbortSource } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
@@ -393,24 +393,44 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
   };
 
+  // The headers of one call: the client's, or with the call's own headers and traceparent.
+  const headersFor = (callOptions: CallOptions): Readonly<Record<string, string>> => {
+    const { headers: callHeaders, context } = callOptions;
+    if (!callHeaders && !context) return baseHeaders;
+    const headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
+    // The call's own traceparent (an instrumentation's active span) wins over a fresh span id on the lineage's trace.
+    const own = callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent');
+    // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
+    const traceparent = context && !own && (contextCodec as ContextCodec).traceparentFor(context.traceId);
+    if (traceparent) headers.traceparent = traceparent;
+    return headers;
+  };
+
   // The options of one attempt; `signal` is the attempt's deadline signal, or the caller's.
   const transportOptions = (callOptions: CallOptions, signal: AbortSignal | undefined, lastEventId?: string): TransportCallOptions => {
-    const { headers: callHeaders, context } = callOptions;
-    if (!callHeaders && !context && !signal && lastEventId === undefined) return defaultTransportOptions;
-    let headers = baseHeaders;
-    if (callHeaders || context) {
-      headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
-      // The call's own traceparent (an instrumentation's active span) wins over a fresh span id on the lineage's trace.
-      const own = callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent');
-      // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
-      const traceparent = context && !own && (contextCodec as ContextCodec).traceparentFor(context.traceId);
-      if (traceparent) headers.traceparent = traceparent;
-    }
+    if (!callOptions.headers && !callOptions.context && !signal && lastEventId === undefined) return defaultTransportOptions;
     // Built field by field: this runs on every call, and spreads of conditional objects allocate.
-    const out: TransportCallOptions = { headers };
+    const out: TransportCallOptions = { headers: headersFor(callOptions) };
     if (options.maxEventBytes !== undefined) out.maxEventBytes = options.maxEventBytes;
     if (signal) out.signal = signal;
     if (lastEventId !== undefined) out.lastEventId = lastEventId;
+    return out;
+  };
+
+  /**
+   * The options of one unary attempt under a deadline. `signal` is made only when read (a transport
+   * of the registry, say); the built-in HTTP transports take the deadline itself (`ABORT_SOURCE`),
+   * so that the global fetch can be given a FollowerSignal instead (fetch-signal.ts).
+   */
+  const deadlineOptions = (callOptions: CallOptions, deadline: AbortSource): TransportCallOptions & WithAbortSource => {
+    const out: TransportCallOptions & WithAbortSource = {
+      headers: headersFor(callOptions),
+      [ABORT_SOURCE]: deadline,
+      get signal() {
+        return deadline.signal;
+      },
+    };
+    if (options.maxEventBytes !== undefined) out.maxEventBytes = options.maxEventBytes;
     return out;
   };
 
@@ -430,14 +450,16 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const timeoutMs = timeoutOf(callOptions.timeoutMs, unaryTimeout);
     // No timer: the caller's signal goes straight to the transport.
     const deadline = timeoutMs === undefined ? undefined : createDeadline(callerSignal, timeoutMs);
-    const signal = deadline ? deadline.signal : callerSignal;
     const { limits } = bound;
     try {
-      // Waiting for a slot counts against the timeout.
-      const wait = limits.acquire(signal);
-      if (wait) await wait;
+      // Waiting for a slot counts against the timeout. A free slot is taken without the deadline's signal.
+      if (!limits.tryAcquire()) await limits.acquire(deadline ? deadline.signal : callerSignal);
       try {
-        return await bound.transport.call(method, params, transportOptions(callOptions, signal));
+        return await bound.transport.call(
+          method,
+          params,
+          deadline ? deadlineOptions(callOptions, deadline) : transportOptions(callOptions, callerSignal),
+        );
       } finally {
         limits.release();
       }

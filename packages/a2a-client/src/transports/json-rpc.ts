@@ -8,6 +8,7 @@ import {
   type JsonRpcResultOutcome,
   readJsonRpcResult,
 } from '@a2aplane/a2a-types';
+import { ABORT_SOURCE, type WithAbortSource } from '../deadline.js';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { jsonRpcError } from '../error-responses.js';
@@ -66,8 +67,11 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       url,
       headers,
       body: JSON.stringify(createJsonRpcRequest(id, wire.name, wire.params)),
-      ...(options.signal ? { signal: options.signal } : {}),
     };
+    // A unary attempt's deadline as is (sendHttp picks the signal fetch gets), else the signal, if any.
+    const source = (options as WithAbortSource)[ABORT_SOURCE];
+    if (source) call.abortSource = source;
+    else if (options.signal) call.signal = options.signal;
     return { id, call };
   };
 

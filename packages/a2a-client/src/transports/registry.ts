@@ -1,3 +1,4 @@
+import { ABORT_SOURCE } from '../deadline.js';
 import { loadErrorConverters } from '../error-responses.js';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, readText, sendHttp, statusError, tryParseJson } from '../http.js';
@@ -19,6 +20,7 @@ const REST_KIT: RestKit = {
   invalidFrame,
   loadErrorConverters,
   A2ATransportError,
+  ABORT_SOURCE,
 };
 
 /**
