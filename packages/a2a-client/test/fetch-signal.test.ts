@@ -75,7 +75,7 @@ describe('the probe of the global fetch', () => {
 });
 
 describe('unary calls through the global fetch with a FollowerSignal', () => {
-  it('the client's timeout still fires and aborts the fetch before the response head', async () => {
+  it("the client's timeout still fires and aborts the fetch before the response head", async () => {
     expect(await probeGlobalFetch()).toBe(true);
     const addListener = vi.spyOn(FollowerSignal.prototype, 'addEventListener');
     const { server, closed } = await hangingServer();
@@ -121,7 +121,7 @@ describe('unary calls through the global fetch with a FollowerSignal', () => {
     expect(signals[0]).toBeInstanceOf(AbortSignal);
   });
 
-  it("a registry transport still gets a real AbortSignal that the timeout aborts (made on demand)", async () => {
+  it('a registry transport still gets a real AbortSignal that the timeout aborts (made on demand)', async () => {
     let seen: AbortSignal | undefined;
     const factory: TransportFactory = (i) => ({
       binding: i.protocolBinding,
