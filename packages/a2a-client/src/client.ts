@@ -28,7 +28,7 @@ import {
 import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, lowerCaseHeaders } from './http.js';
 import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
-import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
+import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, retryAfterFailure, sleep } from './retry.js';
 import { ABORT_SOURCE, type AbortSource, createDeadline, type WithAbortSource } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
@@ -513,7 +513,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         continue;
       }
       try {
-        const result = await withRetry(retry, signal, () => run(bound));
+        // The first attempt runs here, without a retry frame; the retries only after it failed.
+        let result: T;
+        try {
+          result = await run(bound);
+        } catch (error) {
+          result = await retryAfterFailure(retry, signal, () => run(bound), error);
+        }
         breaker?.recordSuccess();
         promote(bound);
         return result;
