@@ -1,6 +1,7 @@
 import { A2AError } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATimeoutError } from './errors.js';
-import { FollowerSignal } from './fetch-signal.js';
+import { createFollower } from './fetch-follow.js';
+import type { FollowerSignal } from './fetch-signal.js';
 
 /**
  * An abort that can be handed to `fetch` as a real `AbortSignal` (made on first use) or as a
@@ -97,7 +98,7 @@ class RequestDeadline implements Deadline {
   follower(): FollowerSignal {
     let follower = this.#follower;
     if (!follower) {
-      follower = new FollowerSignal();
+      follower = createFollower();
       this.#follower = follower;
       if (this.#aborted) follower.fire(this.#reason);
     }

@@ -9,6 +9,7 @@
  * called, as it does for a real one. Browsers refuse such an object, and another fetch might accept
  * it and ignore it, so a `FollowerSignal` goes only to the global fetch function a probe has shown
  * to abort on one; any other fetch, and every fetch until the probe has answered, gets a real signal.
+ * This module is a chunk loaded by that probe, in Node only (fetch-follow.ts): browsers never load it.
  */
 
 type AbortListener = (this: FollowerSignal, event: { type: 'abort'; target: FollowerSignal }) => void;
@@ -79,19 +80,11 @@ export class FollowerSignal {
 
 type GlobalFetch = typeof globalThis.fetch;
 
-/** The global fetch function the probe found to follow a FollowerSignal (`undefined`: none yet, or it does not). */
-let following: GlobalFetch | undefined;
-let probing: Promise<boolean> | undefined;
-
-const isNode = (): boolean => (globalThis as { process?: { release?: { name?: unknown } } }).process?.release?.name === 'node';
-
 /**
- * Whether `fetch` is this function: aborting a FollowerSignal given to it registers a listener at
- * once, and the pending fetch then rejects with the abort's reason; the same for a `Request`. Node
- * only (a browser refuses the object, and its `data:` fetch might be reported by a CSP). Never throws.
+ * Whether `fetch` aborts on a FollowerSignal: a listener is registered at once, and after the
+ * abort the pending fetch rejects with the abort's reason; the same for a `Request`. Never throws.
  */
-async function probe(fetch: GlobalFetch): Promise<boolean> {
-  if (!isNode() || typeof fetch !== 'function') return false;
+export async function probe(fetch: GlobalFetch): Promise<boolean> {
   try {
     const reason = new Error('a2a-client: fetch signal probe');
     const signal = new FollowerSignal();
@@ -113,25 +106,4 @@ async function probe(fetch: GlobalFetch): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Whether the current global fetch takes a FollowerSignal. The first question starts the probe and
- * answers `false`; once the probe has passed, `true` for as long as the global fetch is the very
- * function probed (a fetch installed later, a stub say, gets real signals).
- */
-export function globalFetchFollows(): boolean {
-  const current = globalThis.fetch;
-  if (following !== undefined) return current === following;
-  probing ??= probe(current).then((ok) => {
-    if (ok) following = current;
-    return ok;
-  });
-  return false;
-}
-
-/** The probe's answer (starting it if need be): for tests and the bench. */
-export function probeGlobalFetch(): Promise<boolean> {
-  globalFetchFollows();
-  return probing as Promise<boolean>;
 }

@@ -2,7 +2,7 @@ import ky from 'ky';
 import type { AuthProvider } from './auth.js';
 import { type AbortSource, createDeadline } from './deadline.js';
 import { A2AAbortError, A2ATimeoutError, A2ATransportError } from './errors.js';
-import { globalFetchFollows } from './fetch-signal.js';
+import { globalFetchFollows } from './fetch-follow.js';
 import type { Interceptors, OutgoingRequest } from './interceptors.js';
 import { parseRetryAfter } from './retry.js';
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FollowerSignal, probeGlobalFetch } from '../src/fetch-signal.js';
+import { probeGlobalFetch } from '../src/fetch-follow.js';
+import { FollowerSignal } from '../src/fetch-signal.js';
 import { A2AAbortError, A2ATimeoutError, createA2AClient, type TransportCallOptions, type TransportFactory } from '../src/index.js';
 import { cardFor, json, rpcResult, startServer, type TestServer, userMessage } from './helpers/server.js';
 
@@ -60,7 +61,7 @@ describe('the probe of the global fetch', () => {
   it('refuses a fetch that ignores the signal, and one that refuses it', async () => {
     vi.resetModules();
     vi.stubGlobal('fetch', async () => new Response('ignored'));
-    const ignoring = (await import('../src/fetch-signal.js')) as typeof import('../src/fetch-signal.js');
+    const ignoring = (await import('../src/fetch-follow.js')) as typeof import('../src/fetch-follow.js');
     expect(await ignoring.probeGlobalFetch()).toBe(false);
     expect(ignoring.globalFetchFollows()).toBe(false);
 
@@ -69,7 +70,7 @@ describe('the probe of the global fetch', () => {
       if (init?.signal && !(init.signal instanceof AbortSignal)) throw new TypeError('not an AbortSignal');
       return Promise.resolve(new Response('ok'));
     });
-    const refusing = (await import('../src/fetch-signal.js')) as typeof import('../src/fetch-signal.js');
+    const refusing = (await import('../src/fetch-follow.js')) as typeof import('../src/fetch-follow.js');
     expect(await refusing.probeGlobalFetch()).toBe(false);
   });
 });
