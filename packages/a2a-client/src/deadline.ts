@@ -31,7 +31,7 @@ export interface WithAbortSource {
  * re-armed as an idle timer for streams. The one place where timeouts are enforced, for every
  * transport: transports only see `signal`.
  */
-export interface Deadline extends AbortSource {
+interface Deadline extends AbortSource {
   /** The request's signal, made on first use. */
   readonly signal: AbortSignal;
   /** Whether the timer (not the caller) ended the request. */
