@@ -29,7 +29,14 @@ import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, lowerCaseHeaders } from './http.js';
 import { type CallOutcome, composeInterceptors, type Interceptors, type OutgoingCall } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, retryAfterFailure, sleep } from './retry.js';
-import { ABORT_SOURCE, type AbortSource, createDeadline, type WithAbortSource } from './deadline.js';
+import {
+  ABORT_SOURCE,
+  type AbortSource,
+  createDeadline,
+  type MaybeTakesAbortSource,
+  TAKES_ABORT_SOURCE,
+  type WithAbortSource,
+} from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
@@ -418,18 +425,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   };
 
   /**
-   * The options of one unary attempt under a deadline. `signal` is made only when read (a transport
-   * of the registry, say); the built-in HTTP transports take the deadline itself (`ABORT_SOURCE`),
-   * so that the global fetch can be given a FollowerSignal instead (fetch-signal.ts).
+   * The options of one unary attempt under a deadline, for a built-in HTTP transport: the deadline
+   * itself under `ABORT_SOURCE` and no `signal`, so that no AbortController is made for it and the
+   * global fetch can be given a FollowerSignal instead (fetch-signal.ts).
    */
   const deadlineOptions = (callOptions: CallOptions, deadline: AbortSource): TransportCallOptions & WithAbortSource => {
-    const out: TransportCallOptions & WithAbortSource = {
-      headers: headersFor(callOptions),
-      [ABORT_SOURCE]: deadline,
-      get signal() {
-        return deadline.signal;
-      },
-    };
+    const out: TransportCallOptions & WithAbortSource = { headers: headersFor(callOptions) };
+    out[ABORT_SOURCE] = deadline;
     if (options.maxEventBytes !== undefined) out.maxEventBytes = options.maxEventBytes;
     return out;
   };
@@ -455,11 +457,14 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       // Waiting for a slot counts against the timeout. A free slot is taken without the deadline's signal.
       if (!limits.tryAcquire()) await limits.acquire(deadline ? deadline.signal : callerSignal);
       try {
-        return await bound.transport.call(
-          method,
-          params,
-          deadline ? deadlineOptions(callOptions, deadline) : transportOptions(callOptions, callerSignal),
-        );
+        const { transport } = bound;
+        // Another transport (gRPC, say) gets the deadline's AbortSignal, made here.
+        const attemptOptions = !deadline
+          ? transportOptions(callOptions, callerSignal)
+          : (transport as MaybeTakesAbortSource)[TAKES_ABORT_SOURCE]
+            ? deadlineOptions(callOptions, deadline)
+            : transportOptions(callOptions, deadline.signal);
+        return await transport.call(method, params, attemptOptions);
       } finally {
         limits.release();
       }

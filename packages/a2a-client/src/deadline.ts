@@ -27,6 +27,17 @@ export interface WithAbortSource {
 }
 
 /**
+ * Marks the built-in HTTP transports, which read a unary attempt's deadline under `ABORT_SOURCE`:
+ * only they get options without a `signal`; every other transport gets a real `AbortSignal`.
+ */
+export const TAKES_ABORT_SOURCE: unique symbol = Symbol('a2a-client.takesAbortSource');
+
+/** A transport that may carry the `TAKES_ABORT_SOURCE` mark. */
+export interface MaybeTakesAbortSource {
+  readonly [TAKES_ABORT_SOURCE]?: true;
+}
+
+/**
  * One request's own abort signal: follows the caller's signal, fires after `timeoutMs`, and can be
  * re-armed as an idle timer for streams. The one place where timeouts are enforced, for every
  * transport: transports only see `signal`.

@@ -90,6 +90,18 @@ describe('unary calls through the global fetch with a FollowerSignal', () => {
     expect(addListener).toHaveBeenCalledWith('abort', expect.any(Function), expect.anything());
   });
 
+  it('over HTTP+JSON too: the timeout aborts the fetch, through the FollowerSignal', async () => {
+    expect(await probeGlobalFetch()).toBe(true);
+    const addListener = vi.spyOn(FollowerSignal.prototype, 'addEventListener');
+    const { server, closed } = await hangingServer();
+    const card = cardFor(server.url, [{ url: `${server.url}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }]);
+    const client = createA2AClient({ card, timeoutMs: 100, retry: { retries: 0 } });
+    const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(A2ATimeoutError);
+    expect(await closed).toBe(true);
+    expect(addListener).toHaveBeenCalledWith('abort', expect.any(Function), expect.anything());
+  });
+
   it("the caller's abort still aborts the fetch, as an A2AAbortError", async () => {
     expect(await probeGlobalFetch()).toBe(true);
     const { server, closed } = await hangingServer();
