@@ -26,14 +26,7 @@ import type { CallHooks } from './hooks.js';
 import { composeInterceptors, type Interceptors } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, retryAfterFailure, sleep } from './retry.js';
 import { chunkLoader } from './chunk-loader.js';
-import {
-  ABORT_SOURCE,
-  type AbortSource,
-  createDeadline,
-  type MaybeTakesAbortSource,
-  TAKES_ABORT_SOURCE,
-  type WithAbortSource,
-} from './deadline.js';
+import { createDeadline } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
@@ -379,36 +372,21 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     ...(options.maxEventBytes !== undefined ? { maxEventBytes: options.maxEventBytes } : {}),
   };
 
-  // The headers of one call: the client's, or with the call's own headers and traceparent.
-  const headersFor = (callOptions: CallOptions): Readonly<Record<string, string>> => {
-    const { headers: callHeaders, context } = callOptions;
-    if (!callHeaders && !context) return baseHeaders;
-    const headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
-    // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
-    if (context) (contextCodec as ContextCodec).addTraceparent(headers, callHeaders, context.traceId);
-    return headers;
-  };
-
   // The options of one attempt; `signal` is the attempt's deadline signal, or the caller's.
   const transportOptions = (callOptions: CallOptions, signal: AbortSignal | undefined, lastEventId?: string): TransportCallOptions => {
-    if (!callOptions.headers && !callOptions.context && !signal && lastEventId === undefined) return defaultTransportOptions;
+    const { headers: callHeaders, context } = callOptions;
+    if (!callHeaders && !context && !signal && lastEventId === undefined) return defaultTransportOptions;
+    let headers = baseHeaders;
+    if (callHeaders || context) {
+      headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
+      // `contextCodec` is loaded: a call with a context awaits it before its first attempt.
+      if (context) (contextCodec as ContextCodec).addTraceparent(headers, callHeaders, context.traceId);
+    }
     // Built field by field: this runs on every call, and spreads of conditional objects allocate.
-    const out: TransportCallOptions = { headers: headersFor(callOptions) };
+    const out: TransportCallOptions = { headers };
     if (options.maxEventBytes !== undefined) out.maxEventBytes = options.maxEventBytes;
     if (signal) out.signal = signal;
     if (lastEventId !== undefined) out.lastEventId = lastEventId;
-    return out;
-  };
-
-  /**
-   * The options of one unary attempt under a deadline, for a built-in HTTP transport: the deadline
-   * itself under `ABORT_SOURCE` and no `signal`, so that no AbortController is made for it and the
-   * global fetch can be given a FollowerSignal instead (fetch-signal.ts).
-   */
-  const deadlineOptions = (callOptions: CallOptions, deadline: AbortSource): TransportCallOptions & WithAbortSource => {
-    const out: TransportCallOptions & WithAbortSource = { headers: headersFor(callOptions) };
-    out[ABORT_SOURCE] = deadline;
-    if (options.maxEventBytes !== undefined) out.maxEventBytes = options.maxEventBytes;
     return out;
   };
 
@@ -428,19 +406,14 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const timeoutMs = timeoutOf(callOptions.timeoutMs, unaryTimeout);
     // No timer: the caller's signal goes straight to the transport.
     const deadline = timeoutMs === undefined ? undefined : createDeadline(callerSignal, timeoutMs);
+    const signal = deadline ? deadline.signal : callerSignal;
     const { limits } = bound;
     try {
-      // Waiting for a slot counts against the timeout. A free slot is taken without the deadline's signal.
-      if (!limits.tryAcquire()) await limits.acquire(deadline ? deadline.signal : callerSignal);
+      // Waiting for a slot counts against the timeout.
+      const wait = limits.acquire(signal);
+      if (wait) await wait;
       try {
-        const { transport } = bound;
-        // Another transport (gRPC, say) gets the deadline's AbortSignal, made here.
-        const attemptOptions = !deadline
-          ? transportOptions(callOptions, callerSignal)
-          : (transport as MaybeTakesAbortSource)[TAKES_ABORT_SOURCE]
-            ? deadlineOptions(callOptions, deadline)
-            : transportOptions(callOptions, deadline.signal);
-        return await transport.call(method, params, attemptOptions);
+        return await bound.transport.call(method, params, transportOptions(callOptions, signal));
       } finally {
         limits.release();
       }

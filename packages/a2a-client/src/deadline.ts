@@ -1,49 +1,12 @@
 import { isA2AError } from '@a2aplane/a2a-types/client-core';
 import { A2AAbortError, A2ATimeoutError } from './errors.js';
-import { createFollower } from './fetch-follow.js';
-import type { FollowerSignal } from './fetch-signal.js';
-
-/**
- * An abort that can be handed to `fetch` as a real `AbortSignal` (made on first use) or as a
- * FollowerSignal for a probed global fetch (fetch-signal.ts). `aborted` / `reason` as a signal's.
- */
-export interface AbortSource {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  readonly signal: AbortSignal;
-  /** The FollowerSignal of this abort, made on first use; only for a fetch `globalFetchFollows()` approved. */
-  follower(): FollowerSignal;
-}
-
-/**
- * The key under which the client hands the built-in transports a unary attempt's deadline, next to
- * the `signal` it makes on demand. Internal: not exported from the package.
- */
-export const ABORT_SOURCE: unique symbol = Symbol('a2a-client.abortSource');
-
-/** Transport call options that may carry the attempt's deadline. */
-export interface WithAbortSource {
-  [ABORT_SOURCE]?: AbortSource;
-}
-
-/**
- * Marks the built-in HTTP transports, which read a unary attempt's deadline under `ABORT_SOURCE`:
- * only they get options without a `signal`; every other transport gets a real `AbortSignal`.
- */
-export const TAKES_ABORT_SOURCE: unique symbol = Symbol('a2a-client.takesAbortSource');
-
-/** A transport that may carry the `TAKES_ABORT_SOURCE` mark. */
-export interface MaybeTakesAbortSource {
-  readonly [TAKES_ABORT_SOURCE]?: true;
-}
 
 /**
  * One request's own abort signal: follows the caller's signal, fires after `timeoutMs`, and can be
  * re-armed as an idle timer for streams. The one place where timeouts are enforced, for every
  * transport: transports only see `signal`.
  */
-interface Deadline extends AbortSource {
-  /** The request's signal, made on first use. */
+interface Deadline {
   readonly signal: AbortSignal;
   /** Whether the timer (not the caller) ended the request. */
   timedOut(): boolean;
@@ -60,14 +23,8 @@ interface Deadline extends AbortSource {
 }
 
 // A class, not a closure bag: one of these is made per call, so its methods live on the prototype.
-// The AbortController is made only when someone asks for `signal`: a unary call over the built-in
-// transports with Node's global fetch hands fetch a FollowerSignal instead (fetch-signal.ts), and a
-// controller costs more than the rest of the deadline.
 class RequestDeadline implements Deadline {
-  #controller: AbortController | undefined;
-  #follower: FollowerSignal | undefined;
-  #aborted = false;
-  #reason: unknown;
+  readonly #controller = new AbortController();
   readonly #callerSignal: AbortSignal | undefined;
   #timedOutMs: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -78,51 +35,18 @@ class RequestDeadline implements Deadline {
   constructor(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined) {
     this.#callerSignal = callerSignal;
     if (callerSignal) {
-      if (callerSignal.aborted) this.#abortWith(callerSignal.reason);
+      if (callerSignal.aborted) this.#controller.abort(callerSignal.reason);
       else {
-        this.#onCallerAbort = () => this.#abortWith(callerSignal.reason);
+        this.#onCallerAbort = () => this.#controller.abort(callerSignal.reason);
         callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
       }
     }
     // No closure per call: the timer gets the deadline and the delay as arguments.
-    if (timeoutMs !== undefined && !this.#aborted) this.#timer = setTimeout(RequestDeadline.#onTimer, timeoutMs, this, timeoutMs);
+    if (timeoutMs !== undefined) this.#timer = setTimeout(RequestDeadline.#onTimer, timeoutMs, this, timeoutMs);
   }
 
   get signal(): AbortSignal {
-    let controller = this.#controller;
-    if (!controller) {
-      controller = new AbortController();
-      this.#controller = controller;
-      if (this.#aborted) controller.abort(this.#reason);
-    }
-    return controller.signal;
-  }
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get reason(): unknown {
-    return this.#reason;
-  }
-
-  follower(): FollowerSignal {
-    let follower = this.#follower;
-    if (!follower) {
-      follower = createFollower();
-      this.#follower = follower;
-      if (this.#aborted) follower.fire(this.#reason);
-    }
-    return follower;
-  }
-
-  #abortWith(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    // As AbortController.abort() does without a reason.
-    this.#reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
-    this.#controller?.abort(this.#reason);
-    this.#follower?.fire(this.#reason);
+    return this.#controller.signal;
   }
 
   static #onTimer(deadline: RequestDeadline, ms: number): void {
@@ -132,7 +56,7 @@ class RequestDeadline implements Deadline {
   #fire(ms: number): void {
     this.#timer = undefined;
     this.#timedOutMs = ms;
-    this.#abortWith(new A2ATimeoutError(ms));
+    this.#controller.abort(new A2ATimeoutError(ms));
   }
 
   // The idle timer is re-armed lazily: `touch()` only stamps the time, the timer checks it.
@@ -155,7 +79,7 @@ class RequestDeadline implements Deadline {
   idle(ms: number | undefined): void {
     this.#clear();
     this.#idleMs = ms;
-    if (ms === undefined || this.#aborted) return;
+    if (ms === undefined || this.#controller.signal.aborted) return;
     this.#lastActivity = Date.now();
     this.#timer = setTimeout(() => this.#checkIdle(), ms);
   }
@@ -165,7 +89,7 @@ class RequestDeadline implements Deadline {
   }
 
   abort(): void {
-    this.#abortWith(undefined);
+    this.#controller.abort();
   }
 
   release(): void {
@@ -184,7 +108,7 @@ class RequestDeadline implements Deadline {
     }
     if (timedOutMs !== undefined) return new A2ATimeoutError(timedOutMs, { cause: error });
     if (this.#callerSignal?.aborted) return new A2AAbortError({ cause: this.#callerSignal.reason ?? error });
-    if (this.#aborted) return new A2AAbortError({ cause: error });
+    if (this.#controller.signal.aborted) return new A2AAbortError({ cause: error });
     return error;
   }
 }

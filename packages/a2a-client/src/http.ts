@@ -1,9 +1,8 @@
 import ky from 'ky';
 import type { AuthProvider } from './auth.js';
 import { chunkLoader } from './chunk-loader.js';
-import { type AbortSource, createDeadline } from './deadline.js';
+import { createDeadline } from './deadline.js';
 import { A2AAbortError, A2ATimeoutError, A2ATransportError } from './errors.js';
-import { globalFetchFollows } from './fetch-follow.js';
 import type { HttpHookKit } from './hooks.js';
 import type { Interceptors, OutgoingRequest } from './interceptors.js';
 import { parseRetryAfter } from './retry.js';
@@ -26,11 +25,6 @@ export interface HttpCall {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
-  /**
-   * The call's deadline, instead of `signal`: sendHttp hands the global fetch its FollowerSignal when
-   * a probe approved that fetch, else its (real) signal.
-   */
-  abortSource?: AbortSource;
   /** A timer of sendHttp's own, for callers without a deadline (discovery); until the body is read. */
   timeoutMs?: number;
 }
@@ -81,20 +75,15 @@ function isAbortLike(error: unknown): boolean {
 }
 
 /** Maps an error thrown while fetching or reading into one of our errors. */
-export function toClientError(
-  error: unknown,
-  call: Pick<HttpCall, 'url' | 'signal' | 'timeoutMs' | 'abortSource'>,
-  timedOut: boolean,
-): Error {
+export function toClientError(error: unknown, call: Pick<HttpCall, 'url' | 'signal' | 'timeoutMs'>, timedOut: boolean): Error {
   if (A2ATransportError.isInstance(error) || A2ATimeoutError.isInstance(error) || A2AAbortError.isInstance(error)) {
     return error;
   }
   if (timedOut) return new A2ATimeoutError(call.timeoutMs ?? 0, { cause: error });
-  const abort = call.abortSource ?? call.signal;
   // The client's own deadline aborts with an A2ATimeoutError as the reason.
-  const reason: unknown = abort?.aborted ? abort.reason : undefined;
+  const reason: unknown = call.signal?.aborted ? call.signal.reason : undefined;
   if (A2ATimeoutError.isInstance(reason)) return reason;
-  if (abort?.aborted) return new A2AAbortError({ cause: reason ?? error });
+  if (call.signal?.aborted) return new A2AAbortError({ cause: reason ?? error });
   if (isAbortLike(error)) return new A2AAbortError({ cause: error });
   return new A2ATransportError(`Network error calling ${call.url}`, { retryable: true, url: call.url, cause: error });
 }
@@ -139,8 +128,7 @@ export const loadHooks = chunkLoader(() => import('./hooks.js'), 'auth and inter
  */
 export function sendHttp(context: HttpContext, call: HttpCall): Promise<HttpResponse> {
   // Not async: the common call returns sendOnce's promise as is, with no wrapper promise.
-  const abort = call.abortSource ?? call.signal;
-  if (abort?.aborted) return Promise.reject(toClientError(abort.reason, call, false));
+  if (call.signal?.aborted) return Promise.reject(toClientError(call.signal.reason, call, false));
   const { auth, interceptors } = context;
   if (auth !== undefined || interceptors?.beforeRequest !== undefined || interceptors?.afterResponse !== undefined) {
     return loadHooks().then((hooks) => hooks.sendHooked(context, call, HOOK_KIT));
@@ -164,9 +152,8 @@ async function sendOnce(context: HttpContext, call: HttpCall, before?: () => Pro
   const send = context.fetch ?? globalFetch;
   // Our own timer only when the caller of sendHttp asked for one (discovery); the client runs its
   // calls under its own deadline and passes its signal.
-  const source = call.abortSource;
-  const deadline = timeoutMs === undefined ? undefined : createDeadline(source ? source.signal : call.signal, timeoutMs);
-  const signal = deadline?.signal ?? (source ? undefined : call.signal);
+  const deadline = timeoutMs === undefined ? undefined : createDeadline(call.signal, timeoutMs);
+  const signal = deadline?.signal ?? call.signal;
   // The client's calls have no timer here: shared functions, nothing to allocate per call.
   const release = deadline ? (): void => deadline.release() : nothingToRelease;
   const timedOut = deadline ? (): boolean => deadline.timedOut() : neverTimedOut;
@@ -174,19 +161,13 @@ async function sendOnce(context: HttpContext, call: HttpCall, before?: () => Pro
   try {
     const request = before ? await before() : undefined;
     const body = request ? request.body : call.body;
-    const sendBuilt = (built: Head): Promise<Response> => {
-      // Chosen as the request leaves: a FollowerSignal only for the global fetch, and only while it
-      // is the function the probe approved (fetch-signal.ts); any other fetch gets a real signal.
-      const fetchSignal =
-        signal ??
-        (source && (context.fetch === undefined && globalFetchFollows() ? (source.follower() as unknown as AbortSignal) : source.signal));
-      return send(
+    const sendBuilt = (built: Head): Promise<Response> =>
+      send(
         built.url,
         body === undefined
-          ? { method: built.method, headers: built.headers, signal: fetchSignal }
-          : { method: built.method, headers: built.headers, body, signal: fetchSignal },
+          ? { method: built.method, headers: built.headers, signal }
+          : { method: built.method, headers: built.headers, body, signal },
       );
-    };
     const cached = request ? undefined : builtHeads.get(call.headers);
     response =
       cached && cached.method === call.method && cached.url === call.url

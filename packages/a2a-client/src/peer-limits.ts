@@ -9,8 +9,6 @@ export interface PeerLimits {
   readonly origin: string;
   /** `undefined` when the breaker is disabled. */
   readonly breaker: CircuitBreaker | undefined;
-  /** Takes a slot if one is free; `false`: none is (then `acquire`). */
-  tryAcquire(): boolean;
   /** Takes a slot: synchronously when one is free, else waits in line (aborted by `signal`). */
   acquire(signal: AbortSignal | undefined): Promise<void> | undefined;
   /** Gives a slot back (to the next in line, if any). */
@@ -48,11 +46,6 @@ export function createPeerLimitsFor(options: {
     limits = {
       origin,
       breaker: options.breaker ? new CircuitBreaker(options.breaker) : undefined,
-      tryAcquire() {
-        if (active >= max) return false;
-        active++;
-        return true;
-      },
       acquire(signal) {
         if (active < max) {
           active++;

@@ -6,7 +6,6 @@ import {
   type JsonRpcResultOutcome,
 } from '@a2aplane/a2a-types/client-core';
 import type { A2AMethod, A2ARequestMap } from '@a2aplane/a2a-types';
-import { ABORT_SOURCE, type MaybeTakesAbortSource, TAKES_ABORT_SOURCE, type WithAbortSource } from '../deadline.js';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { invalidAgentResponse, jsonRpcError } from '../error-responses.js';
@@ -54,11 +53,7 @@ function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undef
 }
 
 /** The JSON-RPC 2.0 binding (spec §9): one POST per call, results in a JSON-RPC envelope. */
-export function createJsonRpcTransport(
-  url: string,
-  http: HttpContext,
-  transportOptions: JsonRpcTransportOptions = {},
-): Transport & MaybeTakesAbortSource {
+export function createJsonRpcTransport(url: string, http: HttpContext, transportOptions: JsonRpcTransportOptions = {}): Transport {
   const v03 = transportOptions.v03;
   const headerSet = createHeaderSets();
   const buildCall = (method: A2AMethod, params: Record<string, unknown>, options: TransportCallOptions, stream: boolean) => {
@@ -72,11 +67,8 @@ export function createJsonRpcTransport(
       url,
       headers,
       body: JSON.stringify(createJsonRpcRequest(id, wire.name, wire.params)),
+      ...(options.signal ? { signal: options.signal } : {}),
     };
-    // A unary attempt's deadline as is (sendHttp picks the signal fetch gets), else the signal, if any.
-    const source = (options as WithAbortSource)[ABORT_SOURCE];
-    if (source) call.abortSource = source;
-    else if (options.signal) call.signal = options.signal;
     return { id, call };
   };
 
@@ -100,7 +92,6 @@ export function createJsonRpcTransport(
   return {
     binding: 'JSONRPC',
     url,
-    [TAKES_ABORT_SOURCE]: true,
     async call(method, params, options) {
       const { id, call } = buildCall(method, params, options, false);
       const http_ = await sendHttp(http, call);

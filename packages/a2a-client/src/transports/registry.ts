@@ -1,5 +1,4 @@
 import { chunkLoader } from '../chunk-loader.js';
-import { ABORT_SOURCE, TAKES_ABORT_SOURCE } from '../deadline.js';
 import { loadErrorConverters } from '../error-responses.js';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, readText, sendHttp, statusError, tryParseJson } from '../http.js';
@@ -21,7 +20,6 @@ const REST_KIT: RestKit = {
   invalidFrame,
   loadErrorConverters,
   A2ATransportError,
-  ABORT_SOURCE,
 };
 
 /**
@@ -29,14 +27,12 @@ const REST_KIT: RestKit = {
  * whatever comes before the first call), and every call awaits it. A failed load fails the call
  * that needed it with a retryable transport error (nothing was sent); the next call loads again.
  */
-function lazyTransport(binding: string, url: string, load: () => Promise<Transport>, takesAbortSource: boolean): Transport {
+function lazyTransport(binding: string, url: string, load: () => Promise<Transport>): Transport {
   const loaded = chunkLoader(load, `${binding} transport`);
   loaded().catch(() => undefined);
   return {
     binding,
     url,
-    // Options go through as they are: the mark is the loaded transport's.
-    ...(takesAbortSource ? { [TAKES_ABORT_SOURCE]: true as const } : {}),
     call: async (method, params, options) => (await loaded()).call(method, params, options),
     open: async (method, params, options) => (await loaded()).open(method, params, options),
   };
@@ -50,10 +46,7 @@ function lazyTransport(binding: string, url: string, load: () => Promise<Transpo
 export const defaultTransports: TransportRegistry = {
   JSONRPC: (agentInterface, context) => createJsonRpcTransport(agentInterface.url, context),
   'HTTP+JSON': ({ url }, context) =>
-    lazyTransport(
-      'HTTP+JSON',
-      url.replace(/\/+$/, ''),
-      () => import('./rest.js').then((module) => module.createRestTransport(url, context, REST_KIT)),
-      true,
+    lazyTransport('HTTP+JSON', url.replace(/\/+$/, ''), () =>
+      import('./rest.js').then((module) => module.createRestTransport(url, context, REST_KIT)),
     ),
 };

@@ -2,7 +2,6 @@ import type { A2AMethod } from '@a2aplane/a2a-types';
 // Inlined into this chunk (tsup `noExternal`): the route table and request builder import nothing.
 import { paramsToRestRequest } from '@a2aplane/a2a-types/rest-routes';
 import type { loadErrorConverters } from '../error-responses.js';
-import type { ABORT_SOURCE, WithAbortSource } from '../deadline.js';
 import type { A2ATransportError } from '../errors.js';
 import type { createHeaderSets, HttpCall, HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import type { markObservedStatus, parseRetryAfter } from '../retry.js';
@@ -27,7 +26,6 @@ export interface RestKit {
   invalidFrame: typeof invalidFrame;
   loadErrorConverters: typeof loadErrorConverters;
   A2ATransportError: typeof A2ATransportError;
-  ABORT_SOURCE: typeof ABORT_SOURCE;
 }
 
 // MEDIA_TYPE_JSON and EVENT_STREAM of a2a-types, spelled out: this chunk imports nothing.
@@ -56,7 +54,6 @@ export function createRestTransport(baseUrl: string, http: HttpContext, kit: Res
     loadErrorConverters,
     A2ATransportError,
   } = kit;
-  const abortSourceKey: typeof ABORT_SOURCE = kit.ABORT_SOURCE;
   const base = baseUrl.replace(/\/+$/, '');
   const headerSet = kit.createHeaderSets();
 
@@ -73,11 +70,8 @@ export function createRestTransport(baseUrl: string, http: HttpContext, kit: Res
       url: `${base}${parts.path}${query ? `?${query}` : ''}`,
       headers,
       ...(parts.body === undefined ? {} : { body: JSON.stringify(parts.body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
     };
-    // A unary attempt's deadline as is (sendHttp picks the signal fetch gets), else the signal, if any.
-    const source = (options as WithAbortSource)[abortSourceKey];
-    if (source) call.abortSource = source;
-    else if (options.signal) call.signal = options.signal;
     return call;
   };
 
