@@ -24,7 +24,7 @@ import { type A2AValidator, structuralValidator } from './guards.js';
 import { type FetchLike, loadHooks, lowerCaseHeaders } from './http.js';
 import type { CallHooks } from './hooks.js';
 import { composeInterceptors, type Interceptors } from './interceptors.js';
-import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, sleep, withRetry } from './retry.js';
+import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, retryAfterFailure, sleep } from './retry.js';
 import { chunkLoader } from './chunk-loader.js';
 import { createDeadline } from './deadline.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
@@ -465,7 +465,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
         continue;
       }
       try {
-        const result = await withRetry(retry, signal, () => run(bound));
+        // The first attempt runs here, without a retry frame; the retries only after it failed.
+        let result: T;
+        try {
+          result = await run(bound);
+        } catch (error) {
+          result = await retryAfterFailure(retry, signal, () => run(bound), error);
+        }
         breaker?.recordSuccess();
         promote(bound);
         return result;

@@ -107,15 +107,34 @@ export async function withRetry<T>(
   signal: AbortSignal | undefined,
   attempt: (attemptNumber: number) => Promise<T>,
 ): Promise<T> {
+  try {
+    return await attempt(0);
+  } catch (error) {
+    return retryAfterFailure(options, signal, attempt, error);
+  }
+}
+
+/**
+ * The retries of `withRetry` after the first attempt failed with `error`: a caller that runs the
+ * first attempt itself (the client, on every call) needs no retry frame or closure until a failure.
+ */
+export async function retryAfterFailure<T>(
+  options: ResolvedRetryOptions,
+  signal: AbortSignal | undefined,
+  attempt: (attemptNumber: number) => Promise<T>,
+  error: unknown,
+): Promise<T> {
+  let failure = error;
   for (let n = 0; ; n++) {
+    const decision = retryDecision(failure);
+    if (!decision.retry || n >= options.retries) throw failure;
+    const delay = decision.afterMs ?? backoffDelay(options, n);
+    if (delay > options.maxRetryAfterMs) throw failure;
+    await sleep(delay, signal);
     try {
-      return await attempt(n);
-    } catch (error) {
-      const decision = retryDecision(error);
-      if (!decision.retry || n >= options.retries) throw error;
-      const delay = decision.afterMs ?? backoffDelay(options, n);
-      if (delay > options.maxRetryAfterMs) throw error;
-      await sleep(delay, signal);
+      return await attempt(n + 1);
+    } catch (next) {
+      failure = next;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_OPTIONS, parseRetryAfter } from '../src/index.js';
-import { backoffDelay, resolveRetryOptions, retryDecision } from '../src/retry.js';
+import { backoffDelay, resolveRetryOptions, retryAfterFailure, retryDecision, withRetry } from '../src/retry.js';
 import { A2ATransportError } from '../src/errors.js';
 import { RateLimitedError, TaskNotFoundError } from '@a2aplane/a2a-types';
 
@@ -34,5 +34,33 @@ describe('retry policy helpers', () => {
 
   it('rejects negative options with RangeError', () => {
     expect(() => resolveRetryOptions({ retries: -1 })).toThrow(RangeError);
+  });
+
+  it('withRetry and retryAfterFailure run the same attempts: retryable failures up to `retries`, then the last error', async () => {
+    const options = resolveRetryOptions({ retries: 2, initialDelayMs: 0, jitter: 0 });
+    const failing = (until: number) => {
+      const seen: number[] = [];
+      const attempt = async (n: number): Promise<string> => {
+        seen.push(n);
+        if (n < until) throw new A2ATransportError(`down ${n}`, { retryable: true });
+        return `ok ${n}`;
+      };
+      return { seen, attempt };
+    };
+    const recovers = failing(2);
+    expect(await withRetry(options, undefined, recovers.attempt)).toBe('ok 2');
+    expect(recovers.seen).toEqual([0, 1, 2]);
+    const down = failing(9);
+    await expect(withRetry(options, undefined, down.attempt)).rejects.toThrow('down 2');
+    expect(down.seen).toEqual([0, 1, 2]);
+    // The client runs attempt 0 itself and hands over its error.
+    const after = failing(2);
+    expect(await retryAfterFailure(options, undefined, after.attempt, new A2ATransportError('down 0', { retryable: true }))).toBe('ok 2');
+    expect(after.seen).toEqual([1, 2]);
+    const final = failing(9);
+    await expect(retryAfterFailure(options, undefined, final.attempt, new TaskNotFoundError({ message: 'gone' }))).rejects.toBeInstanceOf(
+      TaskNotFoundError,
+    );
+    expect(final.seen).toEqual([]);
   });
 });

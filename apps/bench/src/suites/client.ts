@@ -34,6 +34,16 @@ interface Scenario {
   rows: ClientRow[];
   /** Per-block calls/s ratio of each client to the reference (raw fetch, or the official client). */
   ratios: Record<string, number>;
+  /** Each contender's calls/s per block, in block order (for ratios to another contender). */
+  blockRates: Record<string, number[]>;
+}
+
+/** The median of the per-block calls/s ratios of `client` to `reference`. */
+function blockRatio(scenario: Scenario, client: string, reference: string): number {
+  const a = scenario.blockRates[client];
+  const b = scenario.blockRates[reference];
+  if (!a || !b) return Number.NaN;
+  return median(a.map((rate, i) => rate / b[i]!));
 }
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -86,7 +96,11 @@ async function runScenario(
   }
   const ref = state.find((c) => c.name === reference);
   const ratios: Record<string, number> = {};
-  for (const c of state) ratios[c.name] = ref ? median(c.blockRate.map((rate, i) => rate / ref.blockRate[i]!)) : Number.NaN;
+  const blockRates: Record<string, number[]> = {};
+  for (const c of state) {
+    ratios[c.name] = ref ? median(c.blockRate.map((rate, i) => rate / ref.blockRate[i]!)) : Number.NaN;
+    blockRates[c.name] = c.blockRate;
+  }
   const rows = state.map((c) => {
     const sorted = [...c.times].sort((a, b) => a - b);
     return {
@@ -100,7 +114,7 @@ async function runScenario(
       cpuUsPerCall: c.cpu / c.times.length,
     };
   });
-  return { id, rows, ratios };
+  return { id, rows, ratios, blockRates };
 }
 
 function scenarioTable(scenario: Scenario, reference: string): string {
@@ -123,19 +137,27 @@ function scenarioTable(scenario: Scenario, reference: string): string {
 /** Interleaved blocks per scenario: more, shorter blocks make the median ratio steadier on a busy machine. */
 const BLOCKS = 24;
 const RAW = 'raw fetch';
+/**
+ * The floor for any client with a default timeout (decision 0053): raw fetch that passes a fresh
+ * AbortController's signal and arms and clears a timer per call. A reference row, not a goal.
+ */
+const RAW_TIMEOUT = 'raw fetch + timeout signal';
+/** A second, identical raw fetch contender (A2A_CLIENT_AA=1): how far apart two equal contenders read. */
+const RAW_AA = 'raw fetch (A/A copy)';
 const OURS = 'ours (@a2aplane/a2a-client)';
 const BEFORE = 'ours, baseline build';
 const OFFICIAL = 'official (@a2a-js/sdk ClientFactory)';
 
 /** The contenders against one server: raw fetch, our client (and an optional baseline build), the official client. */
-async function contendersFor(server: ServerChild, baseline: typeof createA2AClient | undefined): Promise<Contender[]> {
+async function contendersFor(server: ServerChild, baseline: typeof createA2AClient | undefined, aa: boolean): Promise<Contender[]> {
   const endpoint = `${server.url}/a2a/jsonrpc`;
   const params = sendMessageParams('hello');
   const isReply = (text: unknown) => text === 'echo: hello';
 
   // Raw fetch: the same JSON-RPC body, serialized and parsed per call.
   let id = 0;
-  const raw: Call = async () => {
+  // Raw fetch exactly as before decision 0053; a factory so that the A/A copy is the same code.
+  const makeRaw = (): Call => async () => {
     const response = await fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
@@ -143,6 +165,23 @@ async function contendersFor(server: ServerChild, baseline: typeof createA2AClie
     });
     const body = (await response.json()) as { result?: { message?: { parts?: Array<{ text?: string }> } } };
     return isReply(body.result?.message?.parts?.[0]?.text);
+  };
+  // The floor of a client with a default timeout: a fresh controller's signal and a timer per call.
+  const rawWithTimeout: Call = async () => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'SendMessage', params }),
+        signal: controller.signal,
+      });
+      const body = (await response.json()) as { result?: { message?: { parts?: Array<{ text?: string }> } } };
+      return isReply(body.result?.message?.parts?.[0]?.text);
+    } finally {
+      clearTimeout(timer);
+    }
   };
 
   const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as AgentCard;
@@ -165,7 +204,9 @@ async function contendersFor(server: ServerChild, baseline: typeof createA2AClie
   };
 
   return [
-    { name: RAW, call: raw },
+    { name: RAW, call: makeRaw() },
+    ...(aa ? [{ name: RAW_AA, call: makeRaw() }] : []),
+    { name: RAW_TIMEOUT, call: rawWithTimeout },
     { name: OURS, call: oursCall(createA2AClient) },
     ...(baseline ? [{ name: BEFORE, call: oursCall(baseline) }] : []),
     { name: OFFICIAL, call: officialCall },
@@ -196,8 +237,9 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
   try {
     instant = await startServer('ours', ['--mode', 'message'], serverCpu);
     delayed = await startServer('ours', ['--mode', 'message', '--delay-ms', '1'], serverCpu);
-    const atInstant = await contendersFor(instant, baseline);
-    const atDelayed = await contendersFor(delayed, baseline);
+    const aa = process.env.A2A_CLIENT_AA === '1';
+    const atInstant = await contendersFor(instant, baseline, aa);
+    const atDelayed = await contendersFor(delayed, baseline, aa);
     // Every contender gets the same warm-up on each server, long enough for V8 to have compiled its
     // hot path (decision 0040: compile work inside a measured block reads as client cost).
     await warmUp(atInstant, quick ? 200 : 1000);
@@ -223,6 +265,8 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       concurrent: goals.concurrentVsOfficial >= 0.8,
       bundle: bundle.initial.gzipBytes <= 15 * 1024,
     };
+    const floor = { instant: blockRatio(sequential, OURS, RAW_TIMEOUT), delay: blockRatio(delay, OURS, RAW_TIMEOUT) };
+    const aaRatios = { instant: blockRatio(sequential, RAW_AA, RAW), delay: blockRatio(delay, RAW_AA, RAW) };
     const cpuOf = (s: Scenario, client: string) => num(s.rows.find((r) => r.client === client)!.cpuUsPerCall);
     // The client's CPU per call next to each ratio: steadier than calls/s on a busy machine.
     const cpuNote = (s: Scenario, reference: string, label: string) =>
@@ -253,12 +297,23 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       `| calls/s vs the official client, 16 concurrent callers | ${ratio(goals.concurrentVsOfficial)} (${cpuNote(concurrent, OFFICIAL, 'official')}) | >= 0.80x | **${passFail(pass.concurrent)}** |`,
       `| \`createA2AClient\` bundle, minified + gzip, initial download | ${kb(bundle.initial.gzipBytes)} (${kb(bundle.total.gzipBytes)} with the chunks loaded on demand) | <= 15 KB | **${passFail(pass.bundle)}** |`,
       '',
+      `Reference, not a goal (decision 0053): ours vs "${RAW_TIMEOUT}" (the floor of any client with a default timeout), median of per-block ratios: instant server ${ratio(floor.instant)}, 1 ms server delay ${ratio(floor.delay)}.${aa ? ` A/A check, "${RAW_AA}" vs "${RAW}" (two identical contenders): instant ${ratio(aaRatios.instant)}, 1 ms delay ${ratio(aaRatios.delay)}.` : ''}`,
+      '',
       `Failed calls: ${num(failures)}.`,
     ].join('\n');
     return {
       title: 'Client round trips',
       markdown,
-      data: { scenarios: [sequential, delay, concurrent], bundle, goals, pass, failures, baseline: baselinePath ?? null },
+      data: {
+        scenarios: [sequential, delay, concurrent],
+        bundle,
+        goals,
+        pass,
+        failures,
+        floor,
+        aa: aa ? aaRatios : null,
+        baseline: baselinePath ?? null,
+      },
     };
   } finally {
     await instant?.stop();
