@@ -1,12 +1,15 @@
 import { type AgentCard, DEFAULT_JSON_RPC_PATH } from '@a2aplane/a2a-types';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import {
   type A2AServerOptions,
   type AgentExecutor,
-  type InMemoryTaskStore,
+  InMemoryTaskStore,
   type TaskStore,
+  createA2AServer,
+  createNodeHttpHandler,
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
-import { type Mode, replyText } from './common.js';
+import { type Mode, parseServerArgs, replyText, serve } from './common.js';
 
 export function card(baseUrl: string): AgentCard {
   return {
@@ -61,4 +64,24 @@ export function oursOptions(baseUrl: string, mode: Mode, events: number, store: 
 /** Tasks held by our default in-memory store (a private map; read for the memory report only). */
 export function countStored(store: InMemoryTaskStore): number {
   return (store as unknown as { entries: Map<string, unknown> }).entries.size;
+}
+
+/**
+ * Serves our server on bare node:http (createNodeHttpHandler, default store) with the bench's card and
+ * executor plus `extra` (governance, an authenticator, instrumentation): the one setup of every
+ * `ours*` node:http target, so that they differ only in what they pass.
+ */
+export function serveOursOnNodeHttp(extra: Partial<A2AServerOptions> = {}): void {
+  const args = parseServerArgs();
+  const store = new InMemoryTaskStore();
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+  serve(
+    createServer((req, res) => handler(req, res)),
+    args,
+    () => countStored(store),
+    (baseUrl) => {
+      const a2a = createA2AServer({ ...oursOptions(baseUrl, args.mode, args.events, store, args.delayMs), ...extra });
+      handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
+    },
+  );
 }

@@ -6,37 +6,19 @@
 // row measured in the same run); the core and governance are this workspace's either way, so that build
 // must have the core's current seam (`operation(request, serve)` calls `serve(request)`, decision 0046):
 // for an older one, run the older checkout's own apps/bench instead.
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import * as otel from '@a2aplane/a2a-otel';
-import { InMemoryTaskStore, createA2AServer, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
 import { benchGovernance } from './bench-governor.js';
-import { parseServerArgs, serve } from './common.js';
-import { countStored, oursOptions } from './ours-agent.js';
+import { serveOursOnNodeHttp } from './ours-agent.js';
 
-const args = parseServerArgs();
 const modulePath = process.argv.includes('--module') ? process.argv[process.argv.indexOf('--module') + 1] : undefined;
 const { createServerInstrumentation } = (modulePath ? await import(pathToFileURL(modulePath).href) : otel) as typeof otel;
 // Loaded only with --sdk: the no-SDK server runs as an application without one would.
 const meterProvider = process.argv.includes('--sdk') ? (await import('./otel-sdk.js')).registerBenchSdk() : undefined;
-const store = new InMemoryTaskStore();
 const instrumentation = createServerInstrumentation({
   agentId: 'bench-ours',
   agentName: 'bench',
   ...(meterProvider ? { meterProvider } : {}),
 });
 const governance = benchGovernance(instrumentation.governanceHooks);
-let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
-serve(
-  createServer((req, res) => handler(req, res)),
-  args,
-  () => countStored(store),
-  (baseUrl) => {
-    const a2a = createA2AServer({
-      ...oursOptions(baseUrl, args.mode, args.events, store),
-      governance,
-      instrumentation,
-    });
-    handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
-  },
-);
+serveOursOnNodeHttp({ governance, instrumentation });

@@ -4,29 +4,10 @@
 // an HMAC-SHA256 over a base of the real size, a constant-time compare) and accepts every request
 // (lib/floor-authenticator.mjs, decision 0054). It is fed the same hmac-signed requests as
 // ours-verified-hmac: what no verifier on this stack can go below.
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { benchGovernance } from './bench-governor.js';
-import { InMemoryTaskStore, createA2AServer, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
 import { createFloorAuthenticator } from '../lib/floor-authenticator.mjs';
 import { BENCH_CALLER_ID } from '../lib/signed.js';
-import { parseServerArgs, serve } from './common.js';
-import { countStored, oursOptions } from './ours-agent.js';
+import { benchGovernance } from './bench-governor.js';
+import { serveOursOnNodeHttp } from './ours-agent.js';
 
-const args = parseServerArgs();
-const store = new InMemoryTaskStore();
-const governance = benchGovernance();
 const authenticate = createFloorAuthenticator({ agentId: BENCH_CALLER_ID, key: new Uint8Array(32).fill(1) });
-let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
-serve(
-  createServer((req, res) => handler(req, res)),
-  args,
-  () => countStored(store),
-  (baseUrl) => {
-    const a2a = createA2AServer({
-      ...oursOptions(baseUrl, args.mode, args.events, store),
-      authenticate,
-      governance,
-    });
-    handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
-  },
-);
+serveOursOnNodeHttp({ authenticate, governance: benchGovernance() });
