@@ -23,7 +23,7 @@
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { connect } from 'node:net';
+import { driveKeepAlive } from './lib/keep-alive-driver.mjs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchGovernanceOf } from './lib/bench-governance.mjs';
@@ -136,55 +136,14 @@ http.keepAliveTimeout = 60_000;
 await new Promise((done) => http.listen(0, '127.0.0.1', done));
 const { port } = http.address();
 
-/** Sends every request over 32 keep-alive sockets, one in flight each; every reply must be a JSON-RPC result. */
-function drive(requests) {
-  return new Promise((done, fail) => {
-    let next = 0;
-    let answered = 0;
-    const sockets = [];
-    const finish = (error) => {
-      for (const socket of sockets) socket.destroy();
-      error ? fail(error) : done();
-    };
-    for (let c = 0; c < 32; c++) {
-      const socket = connect(port, '127.0.0.1');
-      sockets.push(socket);
-      socket.setNoDelay(true);
-      let pending = Buffer.alloc(0);
-      const send = () => {
-        if (next < requests.length) socket.write(requests[next++]);
-      };
-      socket.on('connect', send);
-      socket.on('error', finish);
-      socket.on('data', (chunk) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        for (;;) {
-          const end = pending.indexOf('\r\n\r\n');
-          if (end < 0) return;
-          const head = pending.subarray(0, end).toString('latin1');
-          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? Number.NaN);
-          if (!head.startsWith('HTTP/1.1 200') || Number.isNaN(length)) return finish(new Error(head));
-          if (pending.length < end + 4 + length) return;
-          const reply = pending.subarray(end + 4, end + 4 + length).toString();
-          if (!reply.includes('"result"')) return finish(new Error(reply));
-          pending = pending.subarray(end + 4 + length);
-          answered++;
-          if (answered === requests.length) return finish();
-          send();
-        }
-      });
-    }
-  });
-}
-
-await drive(warm);
+await driveKeepAlive(port, warm, { expectResult: true });
 // A minor GC empties the young generation (a full one would drop compiled code): with a 512 MB
 // semi-space nothing is collected in the window, so the heap grows by what the requests allocate.
 globalThis.gc?.({ type: 'minor' });
 const heapBefore = process.memoryUsage().heapUsed;
 if (process.env.CG) execSync(`callgrind_control -i on ${process.pid}`, { stdio: 'ignore' });
 const cpuBefore = process.cpuUsage();
-await drive(measured);
+await driveKeepAlive(port, measured, { expectResult: true });
 const cpu = process.cpuUsage(cpuBefore);
 if (process.env.CG) execSync(`callgrind_control -i off ${process.pid}`, { stdio: 'ignore' });
 const allocated = (process.memoryUsage().heapUsed - heapBefore) / measured.length;

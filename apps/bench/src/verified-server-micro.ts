@@ -10,12 +10,12 @@
 // `A2A_VERIFY_BASELINE=<another checkout's root>` adds the same three servers built from that
 // checkout's packages/*/dist (before/after in one run).
 import { type Server, createServer } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHttpRequestSigner, toVerificationKey } from '@a2aplane/a2a-identity';
 import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
 import { benchGovernanceOf } from './lib/bench-governance.mjs';
+import { driveKeepAlive } from './lib/keep-alive-driver.mjs';
 import { sendMessageBody } from './lib/fixtures.js';
 import { BENCH_CALLER, BENCH_SERVER } from './lib/signed.js';
 import { card, executor } from './servers/ours-agent.js';
@@ -105,45 +105,6 @@ async function requestsFor(variant: Variant, count: number, tag: string): Promis
   return out;
 }
 
-/** Sends every request over SOCKETS keep-alive connections (one in flight each); resolves when all are answered with 200. */
-function drive(port: number, requests: Buffer[]): Promise<void> {
-  return new Promise((done, fail) => {
-    let next = 0;
-    let answered = 0;
-    const sockets: Socket[] = [];
-    const finish = (error?: Error) => {
-      for (const socket of sockets) socket.destroy();
-      error ? fail(error) : done();
-    };
-    for (let c = 0; c < SOCKETS; c++) {
-      const socket = connect(port, '127.0.0.1');
-      sockets.push(socket);
-      socket.setNoDelay(true);
-      let pending: Buffer = Buffer.alloc(0);
-      const send = () => {
-        if (next < requests.length) socket.write(requests[next++] as Buffer);
-      };
-      socket.on('connect', send);
-      socket.on('error', (error) => finish(error));
-      socket.on('data', (chunk: Buffer) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        for (;;) {
-          const end = pending.indexOf('\r\n\r\n');
-          if (end < 0) return;
-          const head = pending.subarray(0, end).toString('latin1');
-          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? Number.NaN);
-          if (!head.startsWith('HTTP/1.1 200') || Number.isNaN(length)) return finish(new Error(`unexpected reply: ${head.slice(0, 200)}`));
-          if (pending.length < end + 4 + length) return;
-          pending = pending.subarray(end + 4 + length);
-          answered++;
-          if (answered === requests.length) return finish();
-          send();
-        }
-      });
-    }
-  });
-}
-
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -162,10 +123,10 @@ for (let round = 0; round <= ROUNDS; round++) {
       const requests = await requestsFor(variant, PER_BLOCK, `r${round}`);
       const { server, port } = await startVariant(build, variant);
       // Round 0 warms the JIT up and is not counted; each block warms up its fresh server first.
-      await drive(port, warmup);
+      await driveKeepAlive(port, warmup, { sockets: SOCKETS });
       gc?.();
       const started = process.cpuUsage();
-      await drive(port, requests);
+      await driveKeepAlive(port, requests, { sockets: SOCKETS });
       const used = process.cpuUsage(started);
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
