@@ -1,0 +1,220 @@
+import type { CardResolverOptions, CardVerifier, DiscoveredCard, UnsignedCardPolicy } from './discovery.js';
+import type {
+  AgentCardDiscoveryError,
+  A2AAbortError,
+  A2ATimeoutError,
+  CardSignatureInvalidError,
+  CardVerificationResult,
+} from './errors.js';
+import type { A2AValidator } from './guards.js';
+import type { HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
+import type { loadV03Translators } from './v0_3-loader.js';
+
+/**
+ * What the resolver's work uses of the initial code, handed over by `CardResolver` (`discovery.ts`):
+ * this chunk imports nothing at run time, so it shares no module with the initial download (decision 0055).
+ */
+export interface CardResolutionKit {
+  sendHttp: typeof sendHttp;
+  readText: typeof readText;
+  lowerCaseHeaders: typeof lowerCaseHeaders;
+  tryParseJson: typeof tryParseJson;
+  loadV03Translators: typeof loadV03Translators;
+  structuralValidator: A2AValidator;
+  AgentCardDiscoveryError: typeof AgentCardDiscoveryError;
+  CardSignatureInvalidError: typeof CardSignatureInvalidError;
+  A2AAbortError: typeof A2AAbortError;
+  A2ATimeoutError: typeof A2ATimeoutError;
+  /** `/.well-known/agent-card.json`, `/.well-known/agent.json` (v0.3) and `application/json`. */
+  cardPath: string;
+  legacyCardPath: string;
+  mediaTypeJson: string;
+}
+
+/** One resolver's cache and work: fetch, revalidate, fall back to the legacy path, verify, validate. */
+export interface CardResolution {
+  resolve(baseUrl: string, options: { signal?: AbortSignal; forceRefresh?: boolean }): Promise<DiscoveredCard>;
+  clear(baseUrl?: string): void;
+}
+
+interface CacheEntry {
+  discovered: DiscoveredCard;
+  etag: string | undefined;
+  expiresAt: number;
+}
+
+type FetchResult =
+  | { kind: 'not-found'; url: string }
+  | { kind: 'not-modified'; url: string; maxAge: number | undefined }
+  | { kind: 'ok'; url: string; text: string; etag: string | undefined; maxAge: number | undefined };
+
+const DEFAULT_TTL_MS = 300_000;
+
+function maxAgeMs(cacheControl: string | null): number | undefined {
+  if (!cacheControl) return undefined;
+  if (/\bno-store\b|\bno-cache\b/i.test(cacheControl)) return 0;
+  const match = /\bmax-age=(\d+)/i.exec(cacheControl);
+  return match ? Number(match[1]) * 1000 : undefined;
+}
+
+function cardUrl(baseUrl: string, path: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (error) {
+    throw new TypeError(`expected baseUrl to be an absolute URL, got ${JSON.stringify(baseUrl)}`, { cause: error });
+  }
+  return new URL(path, url.origin + url.pathname.replace(/\/+$/, '/')).toString();
+}
+
+/**
+ * The work of a `CardResolver` (spec §8.2, §8.6.2), a chunk loaded by its first `resolve`: TTL from
+ * `Cache-Control`, `ETag` revalidation, legacy path fallback, and verify-on-discover.
+ */
+export function createCardResolution(options: CardResolverOptions, kit: CardResolutionKit): CardResolution {
+  const { AgentCardDiscoveryError, CardSignatureInvalidError } = kit;
+  const cache = new Map<string, CacheEntry>();
+  // Read when used, as the options object is the caller's.
+  const ttlMs = (): number => options.ttlMs ?? DEFAULT_TTL_MS;
+  /** The default verification (`card-verification.ts`), made when the first signed card arrives. */
+  let defaultVerifier: Promise<CardVerifier> | undefined;
+
+  const fetchCard = async (url: string, etag: string | undefined, signal: AbortSignal | undefined): Promise<FetchResult> => {
+    const headers = kit.lowerCaseHeaders(options.headers);
+    headers.accept = kit.mediaTypeJson;
+    if (etag) headers['if-none-match'] = etag;
+    const call: HttpCall = {
+      method: 'GET',
+      url,
+      headers,
+      ...(signal ? { signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    };
+    let text: string;
+    let response: Response;
+    try {
+      const http = await kit.sendHttp({ fetch: options.fetch, auth: options.auth, interceptors: undefined }, call);
+      response = http.response;
+      text = await kit.readText(http, call);
+    } catch (error) {
+      if (kit.A2AAbortError.isInstance(error) || kit.A2ATimeoutError.isInstance(error)) throw error;
+      throw new AgentCardDiscoveryError('network', url, `Could not fetch the agent card at ${url}`, { cause: error });
+    }
+    const maxAge = maxAgeMs(response.headers.get('Cache-Control'));
+    if (response.status === 404) return { kind: 'not-found', url };
+    if (response.status === 304) return { kind: 'not-modified', url, maxAge };
+    if (!response.ok) {
+      throw new AgentCardDiscoveryError('http', url, `HTTP ${response.status} fetching the agent card at ${url}`, {
+        status: response.status,
+      });
+    }
+    return { kind: 'ok', url, text, etag: response.headers.get('ETag') ?? undefined, maxAge };
+  };
+
+  const applyUnsignedPolicy = (url: string, policy: UnsignedCardPolicy, result: CardVerificationResult): void => {
+    if (policy === 'reject') throw new CardSignatureInvalidError(url, result);
+    if (policy === 'warn') {
+      const warn = options.onWarning ?? ((message: string) => console.warn(message));
+      warn(`Agent card at ${url} is not signed`);
+    }
+  };
+
+  /**
+   * The default verification and a2a-identity's verifier, loaded when the first signed card arrives:
+   * bundlers that split chunks keep both out of the initial download, and unsigned peers never load
+   * them. A failed load is tried again by the next card.
+   */
+  const defaultVerify = async (url: string, text: string): Promise<CardVerificationResult> => {
+    defaultVerifier ??= import('./card-verification.js').then(
+      (module) => module.createDefaultCardVerifier(options, ttlMs()),
+      (error: unknown) => {
+        defaultVerifier = undefined;
+        throw error;
+      },
+    );
+    return (await defaultVerifier)(text, url);
+  };
+
+  const verify = async (url: string, text: string, value: unknown): Promise<CardVerificationResult> => {
+    const policy = options.requireSignedCard ? 'reject' : (options.unsignedCardPolicy ?? 'allow');
+    const verifier = options.cardVerifier;
+    const signatures = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).signatures : undefined;
+    if (!verifier && (signatures === undefined || signatures === null || (Array.isArray(signatures) && signatures.length === 0))) {
+      // Unsigned: nothing to verify, and the verifier is not even loaded.
+      const unsigned: CardVerificationResult = { status: 'no-signature' };
+      applyUnsignedPolicy(url, policy, unsigned);
+      return unsigned;
+    }
+    let result: CardVerificationResult;
+    try {
+      result = verifier ? await verifier(text, url) : await defaultVerify(url, text);
+    } catch (error) {
+      result = { status: 'malformed', error };
+    }
+    if (result.status === 'valid') return result;
+    if (result.status === 'no-signature') {
+      applyUnsignedPolicy(url, policy, result);
+      return result;
+    }
+    // Fail closed: tampered, untrusted key, unsupported algorithm, malformed, AgentID mismatch.
+    throw new CardSignatureInvalidError(url, result);
+  };
+
+  const accept = async (url: string, text: string, legacy: boolean): Promise<DiscoveredCard> => {
+    const json = kit.tryParseJson(text);
+    if (!json.ok) throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is not valid JSON`);
+    const verification = await verify(url, text, json.value);
+    const validator = options.validator ?? kit.structuralValidator;
+    const support = options.v0_3;
+    let card = json.value;
+    // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3 cards
+    // the translator refuses. Both load on first use: only legacy agents need them.
+    if (legacy) card = await (await import('./legacy-card.js')).readLegacyCard(json.value, support && kit.loadV03Translators(support));
+    try {
+      await validator.prepare?.(card);
+    } catch (error) {
+      throw new AgentCardDiscoveryError('network', url, `Could not load the code to read the agent card at ${url}`, { cause: error });
+    }
+    const checked = validator.card(card);
+    if (!checked.ok) {
+      throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${checked.message}`, {
+        violations: checked.violations,
+      });
+    }
+    return { card: checked.value, url, raw: text, legacy, verification };
+  };
+
+  return {
+    clear(baseUrl) {
+      if (baseUrl === undefined) cache.clear();
+      else cache.delete(baseUrl);
+    },
+
+    async resolve(baseUrl, resolveOptions) {
+      const now = options.now ?? Date.now;
+      const cached = cache.get(baseUrl);
+      if (cached && !resolveOptions.forceRefresh && cached.expiresAt > now()) return cached.discovered;
+
+      const primary = cardUrl(baseUrl, kit.cardPath.slice(1));
+      const primaryEtag = cached && !cached.discovered.legacy ? cached.etag : undefined;
+      let result = await fetchCard(primary, primaryEtag, resolveOptions.signal);
+      let legacy = false;
+      if (result.kind === 'not-found' && options.legacyFallback !== false) {
+        const legacyUrl = cardUrl(baseUrl, kit.legacyCardPath.slice(1));
+        result = await fetchCard(legacyUrl, cached?.discovered.legacy ? cached.etag : undefined, resolveOptions.signal);
+        legacy = true;
+      }
+      if (result.kind === 'not-found') {
+        throw new AgentCardDiscoveryError('not-found', primary, `No agent card at ${primary}`, { status: 404 });
+      }
+      if (result.kind === 'not-modified') {
+        if (!cached) throw new AgentCardDiscoveryError('http', result.url, `Unexpected 304 from ${result.url}`, { status: 304 });
+        cached.expiresAt = now() + (result.maxAge ?? ttlMs());
+        return cached.discovered;
+      }
+      const discovered = await accept(result.url, result.text, legacy);
+      cache.set(baseUrl, { discovered, etag: result.etag, expiresAt: now() + (result.maxAge ?? ttlMs()) });
+      return discovered;
+    },
+  };
+}
