@@ -1,3 +1,5 @@
+import { createDefaultCardVerifier } from './card-verification.js';
+import { readLegacyCard } from './legacy-card.js';
 import type { CardResolverOptions, CardVerifier, DiscoveredCard, UnsignedCardPolicy } from './discovery.js';
 import type {
   AgentCardDiscoveryError,
@@ -12,24 +14,21 @@ import type { loadV03Translators } from './v0_3-loader.js';
 
 /**
  * What the resolver's work uses of the initial code, handed over by `CardResolver` (`discovery.ts`):
- * this chunk imports nothing at run time, so it shares no module with the initial download (decision 0055).
+ * this chunk imports none of the initial code, so it shares no module with the initial download
+ * (decision 0055). A list rather than an object: a bundle keeps property names.
  */
-export interface CardResolutionKit {
-  sendHttp: typeof sendHttp;
-  readText: typeof readText;
-  lowerCaseHeaders: typeof lowerCaseHeaders;
-  tryParseJson: typeof tryParseJson;
-  loadV03Translators: typeof loadV03Translators;
-  structuralValidator: A2AValidator;
-  AgentCardDiscoveryError: typeof AgentCardDiscoveryError;
-  CardSignatureInvalidError: typeof CardSignatureInvalidError;
-  A2AAbortError: typeof A2AAbortError;
-  A2ATimeoutError: typeof A2ATimeoutError;
-  /** `/.well-known/agent-card.json`, `/.well-known/agent.json` (v0.3) and `application/json`. */
-  cardPath: string;
-  legacyCardPath: string;
-  mediaTypeJson: string;
-}
+export type CardResolutionKit = readonly [
+  sendHttp: typeof sendHttp,
+  readText: typeof readText,
+  lowerCaseHeaders: typeof lowerCaseHeaders,
+  tryParseJson: typeof tryParseJson,
+  loadV03Translators: typeof loadV03Translators,
+  structuralValidator: A2AValidator,
+  AgentCardDiscoveryError: typeof AgentCardDiscoveryError,
+  CardSignatureInvalidError: typeof CardSignatureInvalidError,
+  A2AAbortError: typeof A2AAbortError,
+  A2ATimeoutError: typeof A2ATimeoutError,
+];
 
 /** One resolver's cache and work: fetch, revalidate, fall back to the legacy path, verify, validate. */
 export interface CardResolution {
@@ -43,10 +42,13 @@ interface CacheEntry {
   expiresAt: number;
 }
 
-type FetchResult =
-  | { kind: 'not-found'; url: string }
-  | { kind: 'not-modified'; url: string; maxAge: number | undefined }
-  | { kind: 'ok'; url: string; text: string; etag: string | undefined; maxAge: number | undefined };
+/** A card response (a 404 is `undefined`): no `text` for a 304, when the cached card stands. */
+interface FetchedCard {
+  url: string;
+  maxAge: number | undefined;
+  text?: string;
+  etag?: string | undefined;
+}
 
 const DEFAULT_TTL_MS = 300_000;
 
@@ -69,19 +71,34 @@ function cardUrl(baseUrl: string, path: string): string {
 
 /**
  * The work of a `CardResolver` (spec §8.2, §8.6.2), a chunk loaded by its first `resolve`: TTL from
- * `Cache-Control`, `ETag` revalidation, legacy path fallback, and verify-on-discover.
+ * `Cache-Control`, `ETag` revalidation, legacy path fallback, and verify-on-discover. The default
+ * verification and the legacy normalizer are part of this chunk; a2a-identity's verifier loads on
+ * demand, with the first signed card.
  */
 export function createCardResolution(options: CardResolverOptions, kit: CardResolutionKit): CardResolution {
-  const { AgentCardDiscoveryError, CardSignatureInvalidError } = kit;
+  const [
+    sendHttp,
+    readText,
+    lowerCaseHeaders,
+    tryParseJson,
+    loadV03Translators,
+    structuralValidator,
+    AgentCardDiscoveryError,
+    CardSignatureInvalidError,
+    A2AAbortError,
+    A2ATimeoutError,
+  ] = kit;
   const cache = new Map<string, CacheEntry>();
   // Read when used, as the options object is the caller's.
   const ttlMs = (): number => options.ttlMs ?? DEFAULT_TTL_MS;
   /** The default verification (`card-verification.ts`), made when the first signed card arrives. */
   let defaultVerifier: Promise<CardVerifier> | undefined;
 
-  const fetchCard = async (url: string, etag: string | undefined, signal: AbortSignal | undefined): Promise<FetchResult> => {
-    const headers = kit.lowerCaseHeaders(options.headers);
-    headers.accept = kit.mediaTypeJson;
+  const fetchCard = async (url: string, etag: string | undefined, signal: AbortSignal | undefined): Promise<FetchedCard | undefined> => {
+    const headers = lowerCaseHeaders(options.headers);
+    // The spec's media type and paths (a2a-types' MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH and
+    // LEGACY_WELL_KNOWN_AGENT_CARD_PATH), written out: an import would share a module with the initial download.
+    headers.accept = 'application/json';
     if (etag) headers['if-none-match'] = etag;
     const call: HttpCall = {
       method: 'GET',
@@ -93,22 +110,22 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
     let text: string;
     let response: Response;
     try {
-      const http = await kit.sendHttp({ fetch: options.fetch, auth: options.auth, interceptors: undefined }, call);
+      const http = await sendHttp({ fetch: options.fetch, auth: options.auth, interceptors: undefined }, call);
       response = http.response;
-      text = await kit.readText(http, call);
+      text = await readText(http, call);
     } catch (error) {
-      if (kit.A2AAbortError.isInstance(error) || kit.A2ATimeoutError.isInstance(error)) throw error;
+      if (A2AAbortError.isInstance(error) || A2ATimeoutError.isInstance(error)) throw error;
       throw new AgentCardDiscoveryError('network', url, `Could not fetch the agent card at ${url}`, { cause: error });
     }
     const maxAge = maxAgeMs(response.headers.get('Cache-Control'));
-    if (response.status === 404) return { kind: 'not-found', url };
-    if (response.status === 304) return { kind: 'not-modified', url, maxAge };
+    if (response.status === 404) return undefined;
+    if (response.status === 304) return { url, maxAge };
     if (!response.ok) {
       throw new AgentCardDiscoveryError('http', url, `HTTP ${response.status} fetching the agent card at ${url}`, {
         status: response.status,
       });
     }
-    return { kind: 'ok', url, text, etag: response.headers.get('ETag') ?? undefined, maxAge };
+    return { url, maxAge, text, etag: response.headers.get('ETag') ?? undefined };
   };
 
   const applyUnsignedPolicy = (url: string, policy: UnsignedCardPolicy, result: CardVerificationResult): void => {
@@ -125,13 +142,10 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
    * them. A failed load is tried again by the next card.
    */
   const defaultVerify = async (url: string, text: string): Promise<CardVerificationResult> => {
-    defaultVerifier ??= import('./card-verification.js').then(
-      (module) => module.createDefaultCardVerifier(options, ttlMs()),
-      (error: unknown) => {
-        defaultVerifier = undefined;
-        throw error;
-      },
-    );
+    defaultVerifier ??= createDefaultCardVerifier(options, ttlMs()).catch((error: unknown) => {
+      defaultVerifier = undefined;
+      throw error;
+    });
     return (await defaultVerifier)(text, url);
   };
 
@@ -161,15 +175,15 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
   };
 
   const accept = async (url: string, text: string, legacy: boolean): Promise<DiscoveredCard> => {
-    const json = kit.tryParseJson(text);
+    const json = tryParseJson(text);
     if (!json.ok) throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is not valid JSON`);
     const verification = await verify(url, text, json.value);
-    const validator = options.validator ?? kit.structuralValidator;
+    const validator = options.validator ?? structuralValidator;
     const support = options.v0_3;
     let card = json.value;
     // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3 cards
     // the translator refuses. Both load on first use: only legacy agents need them.
-    if (legacy) card = await (await import('./legacy-card.js')).readLegacyCard(json.value, support && kit.loadV03Translators(support));
+    if (legacy) card = await readLegacyCard(json.value, support && loadV03Translators(support));
     try {
       await validator.prepare?.(card);
     } catch (error) {
@@ -195,19 +209,19 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
       const cached = cache.get(baseUrl);
       if (cached && !resolveOptions.forceRefresh && cached.expiresAt > now()) return cached.discovered;
 
-      const primary = cardUrl(baseUrl, kit.cardPath.slice(1));
+      const primary = cardUrl(baseUrl, '.well-known/agent-card.json');
       const primaryEtag = cached && !cached.discovered.legacy ? cached.etag : undefined;
       let result = await fetchCard(primary, primaryEtag, resolveOptions.signal);
       let legacy = false;
-      if (result.kind === 'not-found' && options.legacyFallback !== false) {
-        const legacyUrl = cardUrl(baseUrl, kit.legacyCardPath.slice(1));
+      if (!result && options.legacyFallback !== false) {
+        const legacyUrl = cardUrl(baseUrl, '.well-known/agent.json');
         result = await fetchCard(legacyUrl, cached?.discovered.legacy ? cached.etag : undefined, resolveOptions.signal);
         legacy = true;
       }
-      if (result.kind === 'not-found') {
+      if (!result) {
         throw new AgentCardDiscoveryError('not-found', primary, `No agent card at ${primary}`, { status: 404 });
       }
-      if (result.kind === 'not-modified') {
+      if (result.text === undefined) {
         if (!cached) throw new AgentCardDiscoveryError('http', result.url, `Unexpected 304 from ${result.url}`, { status: 304 });
         cached.expiresAt = now() + (result.maxAge ?? ttlMs());
         return cached.discovered;

@@ -1,22 +1,18 @@
-import {
-  createJwksKeyResolver,
-  createPinnedKeyResolver,
-  createVerificationCache,
-  type KeyResolver,
-  type VerificationCache,
-  verifyAgentCard,
-} from '@a2aplane/a2a-identity/verify';
+import type { KeyResolver, VerificationCache } from '@a2aplane/a2a-identity/verify';
 import type { CardResolverOptions, CardVerifier } from './discovery.js';
 import type { CardVerificationResult } from './errors.js';
 
 /**
- * The default card verification, a chunk of its own that loads with a2a-identity's verifier when
- * the first signed card arrives (it imports nothing the rest of the client imports, so bundlers
- * keep it and its glue out of the initial download). Pinned keys when given, else the signature's
- * `jku` on the card's own origin (spec §8.4.3). One key resolver per card origin (its JWKS cache
- * lives there), or the pinned one; one verification cache.
+ * The default card verification, part of the discovery chunk (decision 0055); a2a-identity's
+ * verifier loads with the first signed card, so unsigned peers never load it. Pinned keys when
+ * given, else the signature's `jku` on the card's own origin (spec §8.4.3). One key resolver per
+ * card origin (its JWKS cache lives there), or the pinned one; one verification cache. A verifier
+ * that cannot load rejects, and the resolver tries again with the next card.
  */
-export function createDefaultCardVerifier(options: CardResolverOptions, ttlMs: number): CardVerifier {
+export async function createDefaultCardVerifier(options: CardResolverOptions, ttlMs: number): Promise<CardVerifier> {
+  const { createJwksKeyResolver, createPinnedKeyResolver, createVerificationCache, verifyAgentCard } = await import(
+    '@a2aplane/a2a-identity/verify'
+  );
   const { trustedKeys, jkuPrefixes, allowInsecureLoopback, fetch, timeoutMs } = options;
   const resolvers = new Map<string, KeyResolver>();
   let cache: VerificationCache | undefined;

@@ -1,4 +1,3 @@
-import { LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types/client-core';
 import type { AgentCard } from '@a2aplane/a2a-types';
 import type { AuthProvider } from './auth.js';
 import type { CardResolution, CardResolutionKit } from './card-resolution.js';
@@ -84,13 +83,14 @@ export interface DiscoveredCard {
 
 /**
  * The resolver's work (`card-resolution.ts`: fetch, cache, legacy fallback, verification), loaded by
- * the first `resolve` (decision 0055): a client given its card never loads it. A failed load is a
- * retryable transport failure (nothing was sent); the next `resolve` loads again.
+ * the first `resolve` (decision 0055): bundlers that split chunks keep it out of the initial download,
+ * and a client given its card never loads it. A failed load is a retryable transport failure (nothing
+ * was sent); the next `resolve` loads again.
  */
-const loadCardResolution = chunkLoader(() => import('./card-resolution.js'), 'agent card discovery');
+const loadCardResolution = chunkLoader(() => import('./card-resolution.js'), 'discovery code');
 
 /** The initial code the resolver's chunk uses (it imports nothing itself). */
-const CARD_RESOLUTION_KIT: CardResolutionKit = {
+const CARD_RESOLUTION_KIT: CardResolutionKit = [
   sendHttp,
   readText,
   lowerCaseHeaders,
@@ -101,10 +101,7 @@ const CARD_RESOLUTION_KIT: CardResolutionKit = {
   CardSignatureInvalidError,
   A2AAbortError,
   A2ATimeoutError,
-  cardPath: WELL_KNOWN_AGENT_CARD_PATH,
-  legacyCardPath: LEGACY_WELL_KNOWN_AGENT_CARD_PATH,
-  mediaTypeJson: MEDIA_TYPE_JSON,
-};
+];
 
 /**
  * Fetches and caches agent cards (spec §8.2, §8.6.2): TTL from `Cache-Control`, `ETag`
@@ -138,7 +135,7 @@ export class CardResolver {
 
   async resolve(baseUrl: string, options: { signal?: AbortSignal; forceRefresh?: boolean } = {}): Promise<DiscoveredCard> {
     const chunk = await loadCardResolution();
-    // After the await: concurrent first calls share one cache.
+    // Made after the await, once: concurrent first calls share one cache.
     this.#resolution ??= chunk.createCardResolution(this.#options, CARD_RESOLUTION_KIT);
     return this.#resolution.resolve(baseUrl, options);
   }
@@ -147,6 +144,7 @@ export class CardResolver {
 /** One-shot discovery (no shared cache): fetch, verify and validate the card of `baseUrl`. */
 export async function discoverAgentCard(baseUrl: string, options: CardResolverOptions & { signal?: AbortSignal } = {}): Promise<AgentCard> {
   const { signal, ...resolverOptions } = options;
-  const discovered = await new CardResolver(resolverOptions).resolve(baseUrl, signal ? { signal } : {});
+  // Our own resolver: an absent signal may be passed as undefined.
+  const discovered = await new CardResolver(resolverOptions).resolve(baseUrl, { signal });
   return discovered.card;
 }

@@ -102,8 +102,9 @@ describe('discovery verifies every signed card by default', () => {
   });
 });
 
-describe('the default verification loaded on demand (decision 0050)', () => {
-  const CHUNK = '../src/card-verification.js';
+describe('the verifier loaded on demand (decisions 0050, 0055)', () => {
+  // a2a-identity's verifier, which the discovery chunk loads with the first signed card.
+  const CHUNK = '@a2aplane/a2a-identity/verify';
 
   it('a verifier that cannot load refuses the signed card (fails closed), and the next card loads it', async () => {
     current = 'valid';
