@@ -27,6 +27,7 @@ import { composeInterceptors, type Interceptors } from './interceptors.js';
 import { backoffDelay, type ResolvedRetryOptions, type RetryOptions, resolveRetryOptions, retryAfterFailure, sleep } from './retry.js';
 import { chunkLoader } from './chunk-loader.js';
 import { createDeadline } from './deadline.js';
+import { globalFetchFollows } from './fetch-follow.js';
 import { createPeerLimitsFor, DEFAULT_MAX_CONCURRENT_PER_ORIGIN, type PeerLimits } from './peer-limits.js';
 import { createJsonRpcTransport } from './transports/json-rpc.js';
 import { defaultTransports } from './transports/registry.js';
@@ -207,6 +208,11 @@ export interface BoundTransport {
   transport: Transport;
   tenant: string | undefined;
   limits: PeerLimits;
+  /**
+   * A built-in HTTP transport sending through the global fetch with no auth or request interceptor:
+   * its unary attempts may hand fetch a FollowerSignal (decision 0053).
+   */
+  plainFetch: boolean;
 }
 
 /**
@@ -343,14 +349,19 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       );
     }
     const v03Operations = v03 ? (await loadV03Translators(options.v0_3 as V03Support)).V03_OPERATIONS : undefined;
-    transports = selected.map((i) => ({
-      transport: v03Operations
-        ? createJsonRpcTransport(i.url, peerHttp, { v03: v03Operations })
-        : (registry[i.protocolBinding] as TransportFactory)(i, peerHttp),
-      // Proto3 JSON may serialize an unset tenant as "".
-      tenant: i.tenant || options.tenant,
-      limits: limitsFor(i.url),
-    }));
+    // As sendHttp decides whether a request goes through hooks.ts.
+    const { fetch, auth, interceptors: hooks } = peerHttp;
+    const plainFetch = !fetch && !auth && !hooks?.beforeRequest && !hooks?.afterResponse;
+    transports = selected.map((i) => {
+      const factory = registry[i.protocolBinding] as TransportFactory;
+      return {
+        transport: v03Operations ? createJsonRpcTransport(i.url, peerHttp, { v03: v03Operations }) : factory(i, peerHttp),
+        // Proto3 JSON may serialize an unset tenant as "".
+        tenant: i.tenant || options.tenant,
+        limits: limitsFor(i.url),
+        plainFetch: plainFetch && (v03Operations !== undefined || factory === defaultTransports[i.protocolBinding]),
+      };
+    });
     return transports;
   };
 
@@ -406,7 +417,13 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     const timeoutMs = timeoutOf(callOptions.timeoutMs, unaryTimeout);
     // No timer: the caller's signal goes straight to the transport.
     const deadline = timeoutMs === undefined ? undefined : createDeadline(callerSignal, timeoutMs);
-    const signal = deadline ? deadline.signal : callerSignal;
+    // Node's global fetch follows a FollowerSignal for much less than an AbortController's signal;
+    // any other fetch or transport gets the real signal (decision 0053).
+    const signal = deadline
+      ? bound.plainFetch && globalFetchFollows()
+        ? (deadline.follower() as unknown as AbortSignal)
+        : deadline.signal
+      : callerSignal;
     const { limits } = bound;
     try {
       // Waiting for a slot counts against the timeout.

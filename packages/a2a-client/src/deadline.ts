@@ -1,5 +1,7 @@
 import { isA2AError } from '@a2aplane/a2a-types/client-core';
 import { A2AAbortError, A2ATimeoutError } from './errors.js';
+import { createFollower } from './fetch-follow.js';
+import type { FollowerSignal } from './fetch-signal.js';
 
 /**
  * One request's own abort signal: follows the caller's signal, fires after `timeoutMs`, and can be
@@ -7,7 +9,13 @@ import { A2AAbortError, A2ATimeoutError } from './errors.js';
  * transport: transports only see `signal`.
  */
 interface Deadline {
+  /** The request's signal, made on first use. */
   readonly signal: AbortSignal;
+  /**
+   * The same abort as a FollowerSignal, made on first use: only for a global fetch that
+   * `globalFetchFollows()` approved (fetch-follow.ts).
+   */
+  follower(): FollowerSignal;
   /** Whether the timer (not the caller) ended the request. */
   timedOut(): boolean;
   /** From now on, time out after `ms` without `touch()` (`undefined`: never). */
@@ -23,8 +31,14 @@ interface Deadline {
 }
 
 // A class, not a closure bag: one of these is made per call, so its methods live on the prototype.
+// The AbortController is made only when someone asks for `signal`: a unary call over the built-in
+// transports with Node's global fetch hands fetch a FollowerSignal instead (fetch-signal.ts), and a
+// controller costs more than the rest of the deadline.
 class RequestDeadline implements Deadline {
-  readonly #controller = new AbortController();
+  #controller: AbortController | undefined;
+  #follower: FollowerSignal | undefined;
+  /** Why the request was aborted; `undefined` while it was not. */
+  #reason: unknown;
   readonly #callerSignal: AbortSignal | undefined;
   #timedOutMs: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,18 +49,43 @@ class RequestDeadline implements Deadline {
   constructor(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined) {
     this.#callerSignal = callerSignal;
     if (callerSignal) {
-      if (callerSignal.aborted) this.#controller.abort(callerSignal.reason);
+      if (callerSignal.aborted) this.#abortWith(callerSignal.reason);
       else {
-        this.#onCallerAbort = () => this.#controller.abort(callerSignal.reason);
+        this.#onCallerAbort = () => this.#abortWith(callerSignal.reason);
         callerSignal.addEventListener('abort', this.#onCallerAbort, { once: true });
       }
     }
     // No closure per call: the timer gets the deadline and the delay as arguments.
-    if (timeoutMs !== undefined) this.#timer = setTimeout(RequestDeadline.#onTimer, timeoutMs, this, timeoutMs);
+    if (timeoutMs !== undefined && this.#reason === undefined)
+      this.#timer = setTimeout(RequestDeadline.#onTimer, timeoutMs, this, timeoutMs);
   }
 
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    let controller = this.#controller;
+    if (!controller) {
+      controller = new AbortController();
+      this.#controller = controller;
+      if (this.#reason !== undefined) controller.abort(this.#reason);
+    }
+    return controller.signal;
+  }
+
+  follower(): FollowerSignal {
+    let follower = this.#follower;
+    if (!follower) {
+      follower = createFollower();
+      this.#follower = follower;
+      if (this.#reason !== undefined) follower.fire(this.#reason);
+    }
+    return follower;
+  }
+
+  #abortWith(reason: unknown): void {
+    if (this.#reason !== undefined) return;
+    // As AbortController.abort() does without a reason.
+    this.#reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+    this.#controller?.abort(this.#reason);
+    this.#follower?.fire(this.#reason);
   }
 
   static #onTimer(deadline: RequestDeadline, ms: number): void {
@@ -56,7 +95,7 @@ class RequestDeadline implements Deadline {
   #fire(ms: number): void {
     this.#timer = undefined;
     this.#timedOutMs = ms;
-    this.#controller.abort(new A2ATimeoutError(ms));
+    this.#abortWith(new A2ATimeoutError(ms));
   }
 
   // The idle timer is re-armed lazily: `touch()` only stamps the time, the timer checks it.
@@ -79,7 +118,7 @@ class RequestDeadline implements Deadline {
   idle(ms: number | undefined): void {
     this.#clear();
     this.#idleMs = ms;
-    if (ms === undefined || this.#controller.signal.aborted) return;
+    if (ms === undefined || this.#reason !== undefined) return;
     this.#lastActivity = Date.now();
     this.#timer = setTimeout(() => this.#checkIdle(), ms);
   }
@@ -89,7 +128,7 @@ class RequestDeadline implements Deadline {
   }
 
   abort(): void {
-    this.#controller.abort();
+    this.#abortWith(undefined);
   }
 
   release(): void {
@@ -108,7 +147,7 @@ class RequestDeadline implements Deadline {
     }
     if (timedOutMs !== undefined) return new A2ATimeoutError(timedOutMs, { cause: error });
     if (this.#callerSignal?.aborted) return new A2AAbortError({ cause: this.#callerSignal.reason ?? error });
-    if (this.#controller.signal.aborted) return new A2AAbortError({ cause: error });
+    if (this.#reason !== undefined) return new A2AAbortError({ cause: error });
     return error;
   }
 }

@@ -23,61 +23,75 @@ export interface A2AValidator {
   prepare?(value: unknown): Promise<void> | undefined;
 }
 
-/** Returns the first problem found as `path: expected ...`, or `undefined` when the value fits. */
-type Check = (value: unknown, path: string) => FieldViolation | undefined;
+/**
+ * Returns the first problem found, or `undefined` when the value fits. The problem's `field` is
+ * relative to the value checked; each enclosing object or array puts its key in front on the way out,
+ * so that a value that fits (every call) builds no path.
+ */
+type Check = (value: unknown) => FieldViolation | undefined;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
-const expected = (field: string, description: string): FieldViolation => ({ field, description: `expected ${description}` });
+const expected = (description: string): FieldViolation => ({ field: '', description: `expected ${description}` });
+/** `problem` one level down, under `segment` (a key, or `[i]`). */
+const under = (segment: string, { field, description }: FieldViolation): FieldViolation => ({
+  field: field ? segment + (field[0] === '[' ? '' : '.') + field : segment,
+  description,
+});
 
 const any: Check = () => undefined;
 const string =
   (nonEmpty?: 1): Check =>
-  (value, path) =>
-    typeof value === 'string' && (!nonEmpty || value !== '') ? undefined : expected(path, nonEmpty ? 'a non-empty string' : 'a string');
-const number: Check = (value, path) => (typeof value === 'number' && Number.isFinite(value) ? undefined : expected(path, 'a number'));
-const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : expected(path, 'a boolean'));
-const struct: Check = (value, path) => (isObject(value) ? undefined : expected(path, 'an object'));
+  (value) =>
+    typeof value === 'string' && (!nonEmpty || value !== '') ? undefined : expected(nonEmpty ? 'a non-empty string' : 'a string');
+const number: Check = (value) => (typeof value === 'number' && Number.isFinite(value) ? undefined : expected('a number'));
+const boolean: Check = (value) => (typeof value === 'boolean' ? undefined : expected('a boolean'));
+const struct: Check = (value) => (isObject(value) ? undefined : expected('an object'));
 const optional =
   (check: Check): Check =>
-  (value, path) =>
-    value === undefined ? undefined : check(value, path);
+  (value) =>
+    value === undefined ? undefined : check(value);
 const oneOf =
   (values: readonly string[]): Check =>
-  (value, path) =>
-    values.includes(value as string) ? undefined : expected(path, `one of ${values.join(', ')}`);
+  (value) =>
+    values.includes(value as string) ? undefined : expected(`one of ${values.join(', ')}`);
 const array =
   (item: Check, nonEmpty?: 1): Check =>
-  (value, path) => {
-    if (!Array.isArray(value) || (nonEmpty && value.length === 0)) return expected(path, nonEmpty ? 'a non-empty array' : 'an array');
+  (value) => {
+    if (!Array.isArray(value) || (nonEmpty && value.length === 0)) return expected(nonEmpty ? 'a non-empty array' : 'an array');
     for (let i = 0; i < value.length; i++) {
-      const problem = item(value[i], `${path}[${i}]`);
-      if (problem) return problem;
+      const problem = item(value[i]);
+      if (problem) return under(`[${i}]`, problem);
     }
     return undefined;
   };
 const object =
   (shape: Record<string, Check>): Check =>
-  (value, path) => {
-    if (!isObject(value)) return expected(path, 'an object');
+  (value) => {
+    if (!isObject(value)) return expected('an object');
     for (const key in shape) {
-      const problem = (shape[key] as Check)(value[key], join(path, key));
-      if (problem) return problem;
+      const problem = (shape[key] as Check)(value[key]);
+      if (problem) return under(key, problem);
     }
     return undefined;
   };
 /** A proto `oneof` as JSON: exactly one of `shape`'s keys is set (other keys are checked by `rest`). */
-const exactlyOne =
-  (shape: Record<string, Check>, rest: Check = any): Check =>
-  (value, path) => {
-    if (!isObject(value)) return expected(path, 'an object');
-    const keys = Object.keys(shape);
-    const present = keys.filter((key) => value[key] !== undefined);
-    if (present.length !== 1) return expected(path, `exactly one of ${keys.join(', ')}`);
-    const key = present[0] as string;
-    return (shape[key] as Check)(value[key], join(path, key)) ?? rest(value, path);
+const exactlyOne = (shape: Record<string, Check>, rest: Check = any): Check => {
+  const keys = Object.keys(shape);
+  const refusal = `exactly one of ${keys.join(', ')}`;
+  return (value) => {
+    if (!isObject(value)) return expected('an object');
+    let present: string | undefined;
+    for (const key of keys) {
+      if (value[key] === undefined) continue;
+      if (present !== undefined) return expected(refusal);
+      present = key;
+    }
+    if (present === undefined) return expected(refusal);
+    const problem = (shape[present] as Check)(value[present]);
+    return problem ? under(present, problem) : rest(value);
   };
+};
 
 const TASK_STATES = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', ...TERMINAL_TASK_STATES, ...INTERRUPTED_TASK_STATES];
 const optionalString = optional(string());
@@ -187,7 +201,10 @@ const MAPS = new Set(['securitySchemes', 'security_schemes', 'schemes']);
 /** Whether `value` has a key that may be a proto field name (every one has a `_`; JSON names have none). */
 function hasProtoNames(value: unknown, keysAreData = false): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some((item) => hasProtoNames(item));
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasProtoNames(item)) return true;
+    return false;
+  }
   for (const key in value) {
     if (!keysAreData && key.includes('_')) return true;
     if (!OPAQUE.has(key) && hasProtoNames((value as Record<string, unknown>)[key], MAPS.has(key))) return true;
@@ -195,23 +212,29 @@ function hasProtoNames(value: unknown, keysAreData = false): boolean {
   return false;
 }
 
-/** Values `prepare` found free of proto names: `result` does not walk them again. */
-const checked = new WeakSet<object>();
+/**
+ * The last value `prepare` found free of proto names, so that `result` right after it (the client
+ * calls them back to back) does not walk it again; taken by that `result`. A slot rather than a
+ * `WeakSet`: no weak entry per call for the garbage collector; any other value is walked.
+ */
+let lastChecked: unknown;
 
 /** Loads the renamer when `value` needs it; `undefined` when nothing is to be loaded. */
 function prepare(value: unknown): Promise<void> | undefined {
   if (renamer) return undefined;
   if (hasProtoNames(value)) return loadRenamer();
-  if (typeof value === 'object' && value !== null) checked.add(value);
+  lastChecked = value;
   return undefined;
 }
 
 /** ProtoJSON: a peer may send proto field names (`message_id`); read them as the camelCase model. */
 function camelCase(method: A2AMethod | undefined, value: unknown): Validation<unknown> {
   if (!renamer) {
-    if ((typeof value === 'object' && value !== null && checked.has(value)) || !hasProtoNames(value)) return { ok: true, value };
+    const prepared = value === lastChecked && value !== undefined;
+    lastChecked = undefined;
+    if (prepared || !hasProtoNames(value)) return { ok: true, value };
     const description = 'JSON field names, or proto field names after `await validator.prepare(value)`';
-    return { ok: false, message: `expected ${description}`, violations: [expected('', description)] };
+    return { ok: false, message: `expected ${description}`, violations: [expected(description)] };
   }
   const type = method ? renamer.OPERATION_MESSAGES[method]?.result : 'AgentCard';
   if (type === undefined) return { ok: true, value };
@@ -223,7 +246,7 @@ function camelCase(method: A2AMethod | undefined, value: unknown): Validation<un
 
 function run<T>(check: Check | undefined, value: unknown): Validation<T> {
   // An unknown method has no check: refuse rather than pass it through unchecked.
-  const problem = check ? check(value, '') : expected('', 'a known A2A method');
+  const problem = check ? check(value) : expected('a known A2A method');
   if (!problem) return { ok: true, value: value as T };
   const text = problem.field ? `${problem.field}: ${problem.description}` : problem.description;
   return { ok: false, message: text, violations: [problem] };

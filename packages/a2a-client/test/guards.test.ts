@@ -95,6 +95,34 @@ describe('structural guards: malformed results are InvalidAgentResponseError, ne
     }
   });
 
+  it.each<[A2AMethod, unknown, string]>([
+    ['SendMessage', { message: { ...message, parts: [{ text: 'ok' }, { text: 42 }] } }, 'message.parts[1].text: expected a string'],
+    [
+      'SendMessage',
+      { message: { ...message, parts: [{ text: 'a', url: 'b' }] } },
+      'message.parts[0]: expected exactly one of text, raw, url, data',
+    ],
+    [
+      'GetTask',
+      { ...task, artifacts: [{ artifactId: 'a', parts: [{ text: 'x', metadata: 5 }] }] },
+      'artifacts[0].parts[0].metadata: expected an object',
+    ],
+    ['ListTasks', { tasks: [task, { ...task, id: 5 }] }, 'tasks[1].id: expected a non-empty string'],
+    [
+      'GetExtendedAgentCard',
+      { ...cardFor('http://x'), skills: [{ id: 's', name: 'n', description: 'd', tags: [1] }] },
+      'skills[0].tags[0]: expected a string',
+    ],
+    ['GetTask', null, 'expected an object'],
+  ])('%s: the refusal names the field by its path (%s)', (method, value, text) => {
+    const checked = structuralValidator.result(method, value);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) {
+      expect(checked.message).toBe(text);
+      expect(checked.violations[0]?.field).toBe(text.includes(':') ? text.slice(0, text.indexOf(':')) : '');
+    }
+  });
+
   it.each(results)('%s (%s): the client rejects with InvalidAgentResponseError', async (_name, method, value) => {
     const client = clientFor(scripted((id) => JSON.stringify({ jsonrpc: '2.0', id, result: value })).fetch);
     const calls: Record<string, () => Promise<unknown>> = {

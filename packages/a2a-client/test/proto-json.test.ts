@@ -136,6 +136,17 @@ describe('the ProtoJSON renamer loaded on demand', () => {
     expect(fresh.card(withSchemes).ok).toBe(true);
   });
 
+  it('what prepare checked spares only that value the second walk: another value with proto names is still refused', async () => {
+    const { structuralValidator: fresh } = await freshPackage(false);
+    const camel = { id: 't-1', contextId: 'c-1', status: { state: 'TASK_STATE_COMPLETED' } };
+    expect(fresh.prepare?.(camel)).toBeUndefined();
+    const other = fresh.result('GetTask', protoTask);
+    expect(!other.ok && other.message).toContain('await validator.prepare(value)');
+    // Taken by the first result: the checked value itself is walked again, and still passes.
+    expect(fresh.result('GetTask', camel).ok).toBe(true);
+    expect(fresh.result('GetTask', camel).ok).toBe(true);
+  });
+
   it('used alone, the structural validator refuses proto names until prepare has loaded the renamer', async () => {
     const { structuralValidator: fresh } = await freshPackage(false);
     const before = fresh.result('GetTask', protoTask);
