@@ -210,7 +210,7 @@ export interface BoundTransport {
   limits: PeerLimits;
   /**
    * A built-in HTTP transport sending through the global fetch with no auth or request interceptor:
-   * its unary attempts may hand fetch a FollowerSignal (decision 0053).
+   * its unary attempts may hand fetch a FollowerSignal (decisions 0053, 0056).
    */
   plainFetch: boolean;
 }
@@ -418,7 +418,7 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
     // No timer: the caller's signal goes straight to the transport.
     const deadline = timeoutMs === undefined ? undefined : createDeadline(callerSignal, timeoutMs);
     // Node's global fetch follows a FollowerSignal for much less than an AbortController's signal;
-    // any other fetch or transport gets the real signal (decision 0053).
+    // any other fetch or transport gets the real signal (decisions 0053, 0056).
     const signal = deadline
       ? bound.plainFetch && globalFetchFollows()
         ? (deadline.follower() as unknown as AbortSignal)

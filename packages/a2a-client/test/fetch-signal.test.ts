@@ -82,6 +82,46 @@ describe('the probe of the global fetch', () => {
   });
 });
 
+describe('before and outside the probe', () => {
+  it('outside Node (no process.release.name "node") the probe answers no without calling fetch', async () => {
+    vi.resetModules();
+    const fetched = vi.fn(globalThis.fetch);
+    vi.stubGlobal('fetch', fetched);
+    const release = process.release;
+    Object.defineProperty(process, 'release', { value: { ...release, name: 'browser' }, configurable: true });
+    try {
+      const fresh = (await import('../src/fetch-follow.js')) as typeof import('../src/fetch-follow.js');
+      expect(await fresh.probeGlobalFetch()).toBe(false);
+      expect(fetched).not.toHaveBeenCalled();
+    } finally {
+      Object.defineProperty(process, 'release', { value: release, configurable: true });
+    }
+  });
+
+  it('a call made before the probe has answered gets a real AbortSignal; calls after it, the FollowerSignal', async () => {
+    vi.resetModules();
+    const native = globalThis.fetch;
+    const signals: unknown[] = [];
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input) !== 'data:,') signals.push(init?.signal);
+      return native(input, init);
+    });
+    const fresh = (await import('../src/index.js')) as typeof import('../src/index.js');
+    const follow = (await import('../src/fetch-follow.js')) as typeof import('../src/fetch-follow.js');
+    const reply = { messageId: 'r-1', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] };
+    const server = await startServer((req, res) => json(res, 200, rpcResult(req.body, { message: reply })));
+    servers.push(server);
+    const client = fresh.createA2AClient({ card: cardFor(server.url) });
+    expect((await client.sendMessage(userMessage())).message?.messageId).toBe('r-1');
+    expect(await follow.probeGlobalFetch()).toBe(true);
+    expect((await client.sendMessage(userMessage())).message?.messageId).toBe('r-1');
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+    expect(signals[1]).not.toBeInstanceOf(AbortSignal);
+    expect((signals[1] as { aborted?: unknown }).aborted).toBe(false);
+  });
+});
+
 describe('unary calls through the global fetch with a FollowerSignal', () => {
   it("the client's timeout still fires and aborts the fetch before the response head", async () => {
     expect(await probeGlobalFetch()).toBe(true);
