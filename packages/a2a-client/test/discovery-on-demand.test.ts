@@ -1,24 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FetchLike } from '../src/index.js';
 import { cardFor, task } from './helpers/server.js';
+import { causedBy, loadFailure } from './helpers/chunks.js';
 
 // The resolver's work (fetch, cache, legacy fallback, verification) is a chunk loaded by the first
 // `resolve` (decision 0055). These tests load a fresh copy of the package with that chunk failing, as
 // a browser does when the download fails, or with its load recorded.
 const CHUNK = '../src/card-resolution.js';
-const loadFailure = new Error('Failed to fetch dynamically imported module');
 const AGENT = 'http://agent.test';
 
 afterEach(() => {
   vi.doUnmock(CHUNK);
   vi.resetModules();
 });
-
-// Vitest wraps what a mock factory throws; the original stays in the chain of causes.
-function causedBy(error: unknown, cause: Error): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) if (e === cause) return true;
-  return false;
-}
 
 async function freshPackage(chunk: 'failing' | 'recorded', loads: string[] = []): Promise<typeof import('../src/index.js')> {
   vi.resetModules();

@@ -1,23 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FetchLike } from '../src/index.js';
 import { cardFor, task } from './helpers/server.js';
+import { causedBy, loadFailure } from './helpers/chunks.js';
 
 // The HTTP+JSON transport with its route table and request builder is a chunk loaded when its
 // interface is bound (decisions 0044, 0050). These tests load a fresh copy of the package with that
 // chunk failing, as a browser does when the download fails.
 const CHUNK = '../src/transports/rest.js';
-const loadFailure = new Error('Failed to fetch dynamically imported module');
 
 afterEach(() => {
   vi.doUnmock(CHUNK);
   vi.resetModules();
 });
-
-// Vitest wraps what a mock factory throws; the original stays in the chain of causes.
-function causedBy(error: unknown, cause: Error): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) if (e === cause) return true;
-  return false;
-}
 
 async function freshPackage(failing: boolean): Promise<typeof import('../src/index.js')> {
   vi.resetModules();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createA2AClient, discoverAgentCard, type FetchLike, structuralValidator } from '../src/index.js';
 import { strictValidator } from '../src/strict.js';
 import { cardFor } from './helpers/server.js';
+import { causedBy, loadFailure } from './helpers/chunks.js';
 
 // A peer whose ProtoJSON writer uses the proto field names (allowed by spec §5.5): the client reads
 // results, stream events and cards under either spelling and hands back the camelCase model.
@@ -89,13 +90,6 @@ describe('ProtoJSON results read by the client', () => {
 // The renamer and its name table are a chunk loaded when the first value with a proto name arrives
 // (decision 0044). These tests load a fresh copy of the package, so that nothing has loaded it yet.
 const RENAMER = '../src/proto-renamer.js';
-const loadFailure = new Error('Failed to fetch dynamically imported module');
-
-// Vitest wraps what a mock factory throws; the original stays in the chain of causes.
-function causedBy(error: unknown, cause: Error): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) if (e === cause) return true;
-  return false;
-}
 
 async function freshPackage(failingRenamer: boolean): Promise<typeof import('../src/index.js')> {
   vi.resetModules();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CardResolver, CardSignatureInvalidError, createA2AClient, discoverAgentCard } from '../src/index.js';
 import { cardFor, json, startServer, type TestServer } from './helpers/server.js';
 import { type CardCase, cardCase, JWKS_PATH } from './helpers/signed-cards.js';
+import { loadFailure } from './helpers/chunks.js';
 
 const agent = generateKeyPair('EdDSA');
 const victim = generateKeyPair('EdDSA');
@@ -108,7 +109,6 @@ describe('the verifier loaded on demand (decisions 0050, 0055)', () => {
 
   it('a verifier that cannot load refuses the signed card (fails closed), and the next card loads it', async () => {
     current = 'valid';
-    const loadFailure = new Error('Failed to fetch dynamically imported module');
     vi.resetModules();
     vi.doMock(CHUNK, () => {
       throw loadFailure;

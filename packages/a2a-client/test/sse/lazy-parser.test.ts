@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { causedBy, loadFailure } from '../helpers/chunks.js';
 import { cardFor, startServer, type TestServer, task, userMessage } from '../helpers/server.js';
 
 // The SSE parser proper (parse-sse-core.ts) is a chunk loaded by the first stream. These tests load
 // a fresh copy of the package with that chunk failing, as a browser does when the download fails.
 const CORE = '../../src/sse/parse-sse-core.js';
-const loadFailure = new Error('Failed to fetch dynamically imported module');
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -12,12 +12,6 @@ afterEach(async () => {
   vi.resetModules();
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-// Vitest wraps what a mock factory throws; the original stays in the chain of causes.
-function causedBy(error: unknown, cause: Error): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) if (e === cause) return true;
-  return false;
-}
 
 async function freshPackageWithFailingParser(): Promise<typeof import('../../src/index.js')> {
   vi.resetModules();
