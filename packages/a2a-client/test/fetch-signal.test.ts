@@ -162,6 +162,31 @@ describe('unary calls through the global fetch with a FollowerSignal', () => {
     expect(await closed).toBe(true);
   });
 
+  it("waiting in line for an origin slot: the timeout and the caller's abort end the wait (the FollowerSignal as the wait's signal)", async () => {
+    expect(await probeGlobalFetch()).toBe(true);
+    const { server, closed } = await hangingServer();
+    const client = createA2AClient({ card: cardFor(server.url), maxConcurrentPerOrigin: 1, retry: { retries: 0 } });
+    const holder = new AbortController();
+    const first = client.sendMessage(userMessage(), { signal: holder.signal, timeoutMs: 5_000 }).catch((e: unknown) => e);
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    const timedOut = await client.sendMessage(userMessage(), { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(A2ATimeoutError);
+    expect((timedOut as A2ATimeoutError).timeoutMs).toBe(100);
+
+    const waiter = new AbortController();
+    const aborted = client.sendMessage(userMessage(), { signal: waiter.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    waiter.abort(new Error('caller stopped'));
+    expect(await aborted).toBeInstanceOf(A2AAbortError);
+    // Neither waiting call reached the server.
+    expect(server.requests).toHaveLength(1);
+
+    holder.abort(new Error('done'));
+    expect(await first).toBeInstanceOf(A2AAbortError);
+    expect(await closed).toBe(true);
+  });
+
   it('a call answered in time succeeds, and a fetch installed after the probe gets a real AbortSignal', async () => {
     expect(await probeGlobalFetch()).toBe(true);
     const reply = { messageId: 'r-1', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] };
