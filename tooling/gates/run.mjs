@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
 // arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets;
-// and the structure gates over packages/*/src: no import circles, no function over 150 lines, no file over 500.
+// the structure gates over packages/*/src: no import circles, no function over 150 lines, no file over 500; and the decision log's index and status lines.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { checkDecisionLog } from './decisions.mjs';
 import { checkDocSamples } from './doc-samples.mjs';
 import { findDeadExports } from './dead-exports.mjs';
 import { findDuplicateModules } from './duplicate-modules.mjs';
@@ -278,6 +279,13 @@ if (enabled('sizes')) {
   console.log('gate: no function over 150 lines, no file over 500, in packages/*/src outside generated code');
   const violations = sourcePackages().flatMap(({ path }) => findSizeViolations(sourceFiles(join(path, 'src')), root));
   reportStructure('sizes', judgeSizes(violations, ALLOWED_SIZES), 'oversized functions or files');
+}
+
+if (enabled('decisions')) {
+  console.log('gate: the decision log (a Status line in every record and note, supersessions on both sides, the index current)');
+  const { records, problems } = checkDecisionLog(root);
+  for (const problem of problems) fail('decisions', problem);
+  if (problems.length === 0) console.log(`  ✓ ${records} records and notes`);
 }
 
 console.log(failures.length === 0 ? '\ngates: all passed' : `\ngates: ${failures.length} failed`);
