@@ -14,6 +14,8 @@ import type { A2AServerOptions } from '@a2aplane/a2a-server-express';
 export function benchGovernance(): NonNullable<A2AServerOptions['governance']> {
   const governor = new Governor({
     selfAgentId: 'bench-ours',
+    // A USD cap needs an estimate to reserve against (issue 33): a cent per task, far under the cap.
+    estimateCost: () => 0.01,
     budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
     recursion: new RecursionPolicy({ maxCallDepth: 8 }),
     policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),

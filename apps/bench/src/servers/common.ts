@@ -1,11 +1,15 @@
 import type { Server } from 'node:http';
 import type { Server as GrpcServer, ServerCredentials, ServerOptions } from '@grpc/grpc-js';
 
-export type Mode = 'message' | 'task';
+export type Mode = 'message' | 'task' | 'stream';
 
 export interface ServerArgs {
   port: number;
   mode: Mode;
+  /** Events per task in stream mode. */
+  events: number;
+  /** Print `RSS <rss> <heapUsed> <tasks>` on stdout every second. */
+  reportRss: boolean;
   /** Milliseconds the executor waits before answering (`--delay-ms`, default 0: at once). */
   delayMs: number;
 }
@@ -16,12 +20,14 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerA
     return index === -1 ? undefined : argv[index + 1];
   };
   const mode = (value('--mode') ?? 'message') as Mode;
-  if (mode !== 'message' && mode !== 'task') throw new RangeError(`expected --mode message|task, got ${mode}`);
+  if (mode !== 'message' && mode !== 'task' && mode !== 'stream') throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
   const delayMs = Number(value('--delay-ms') ?? 0);
   if (!(delayMs >= 0)) throw new RangeError(`expected --delay-ms to be a number >= 0, got ${value('--delay-ms')}`);
   return {
     port: Number(value('--port') ?? 0),
     mode,
+    events: Number(value('--events') ?? 100),
+    reportRss: argv.includes('--report-rss'),
     delayMs,
   };
 }
@@ -31,15 +37,21 @@ export const replyText = (input: string): string => `echo: ${input}`;
 
 /**
  * Listens on 127.0.0.1, lets `onListening` finish the setup that needs the port (agent cards
- * carry their URL), prints `READY <port>` and closes on SIGTERM/SIGINT.
+ * carry their URL), prints `READY <port>`, reports RSS if asked and closes on SIGTERM/SIGINT.
  */
-export function serve(server: Server, args: ServerArgs, onListening?: (baseUrl: string) => void): void {
+export function serve(server: Server, args: ServerArgs, countTasks: () => number = () => 0, onListening?: (baseUrl: string) => void): void {
   server.keepAliveTimeout = 60_000;
   server.listen(args.port, '127.0.0.1', () => {
     const address = server.address();
     const port = typeof address === 'object' && address !== null ? address.port : args.port;
     onListening?.(`http://127.0.0.1:${port}`);
     process.stdout.write(`READY ${port}\n`);
+    if (args.reportRss) {
+      setInterval(() => {
+        const usage = process.memoryUsage();
+        process.stdout.write(`RSS ${usage.rss} ${usage.heapUsed} ${countTasks()}\n`);
+      }, 1000).unref();
+    }
   });
   const stop = (): void => {
     server.closeAllConnections();

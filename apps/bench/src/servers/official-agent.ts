@@ -1,6 +1,6 @@
 // The official @a2a-js/sdk agent of every "official" bench server: DefaultRequestHandler +
 // InMemoryTaskStore with an executor equivalent to ours (one Message, or submitted -> working ->
-// one text artifact -> completed).
+// one text artifact -> completed, or a stream of events).
 import { AgentCard, type Artifact, type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { type Mode, replyText } from './common.js';
@@ -27,7 +27,7 @@ const artifact = (text: string): Artifact => ({
   extensions: [],
 });
 
-export function officialExecutor(mode: Mode): AgentExecutor {
+export function officialExecutor(mode: Mode, events: number): AgentExecutor {
   return {
     async execute(ctx, bus) {
       const { taskId, contextId } = ctx;
@@ -48,16 +48,32 @@ export function officialExecutor(mode: Mode): AgentExecutor {
       };
       bus.publish(AgentEvent.task(task));
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: artifact(replyText(text)),
-          append: false,
-          lastChunk: false,
-          metadata: undefined,
-        }),
-      );
+      if (mode === 'task') {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            taskId,
+            contextId,
+            artifact: artifact(replyText(text)),
+            append: false,
+            lastChunk: false,
+            metadata: undefined,
+          }),
+        );
+      } else {
+        const chunks = Math.max(1, events - 3);
+        for (let i = 0; i < chunks; i++) {
+          bus.publish(
+            AgentEvent.artifactUpdate({
+              taskId,
+              contextId,
+              artifact: artifact(`chunk ${i}`),
+              append: i > 0,
+              lastChunk: i === chunks - 1,
+              metadata: undefined,
+            }),
+          );
+        }
+      }
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
       bus.finished();
     },
@@ -73,6 +89,7 @@ export function officialHandler(
   interfaceUrl: string,
   binding: 'JSONRPC' | 'GRPC',
   mode: Mode,
+  events: number,
   store: InMemoryTaskStore,
 ): DefaultRequestHandler {
   const card = AgentCard.fromJSON({
@@ -85,7 +102,15 @@ export function officialHandler(
     defaultOutputModes: ['text/plain'],
     skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
   });
-  return new DefaultRequestHandler(card, store, officialExecutor(mode));
+  return new DefaultRequestHandler(card, store, officialExecutor(mode, events));
+}
+
+/** Tasks in the SDK's store (its private nested maps; read for the memory report only). */
+export function countOfficialStored(store: InMemoryTaskStore): number {
+  const root = (store as unknown as { _scopedStore: { _store: Map<string, Map<string, Map<string, unknown>>> } })._scopedStore._store;
+  let count = 0;
+  for (const tenant of root.values()) for (const owner of tenant.values()) count += owner.size;
+  return count;
 }
 
 export { InMemoryTaskStore };

@@ -11,7 +11,7 @@ serveGrpc(
   server,
   args,
   (target) => {
-    const requestHandler = officialHandler(target, 'GRPC', args.mode, new InMemoryTaskStore());
+    const requestHandler = officialHandler(target, 'GRPC', args.mode, args.events, new InMemoryTaskStore());
     server.addService(A2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   },
   ServerCredentials.createInsecure(),

@@ -24,8 +24,8 @@ export function card(baseUrl: string): AgentCard {
   } as AgentCard;
 }
 
-/** The executor of every "ours" server: one Message, or a task with one text artifact. */
-export function executor(mode: Mode, delayMs = 0): AgentExecutor {
+/** The executor of every "ours" server: one Message, or a task with one text artifact, or a stream of events. */
+export function executor(mode: Mode, events: number, delayMs = 0): AgentExecutor {
   return {
     async execute(context, sink) {
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -43,19 +43,32 @@ export function executor(mode: Mode, delayMs = 0): AgentExecutor {
       const updater = createTaskUpdater(context, sink);
       updater.submit();
       updater.startWork();
-      updater.addArtifact([{ text: replyText(text) }], { artifactId: 'a-1' });
+      if (mode === 'task') {
+        updater.addArtifact([{ text: replyText(text) }], { artifactId: 'a-1' });
+      } else {
+        // submitted + working + chunks + completed = `events` events.
+        const chunks = Math.max(1, events - 3);
+        for (let i = 0; i < chunks; i++) {
+          updater.addArtifact([{ text: `chunk ${i}` }], { artifactId: 'a-1', append: i > 0, lastChunk: i === chunks - 1 });
+        }
+      }
       updater.complete();
     },
   };
 }
 
-export function oursOptions(baseUrl: string, mode: Mode, store: TaskStore, delayMs = 0): A2AServerOptions {
-  return { card: card(baseUrl), executor: executor(mode, delayMs), store };
+export function oursOptions(baseUrl: string, mode: Mode, events: number, store: TaskStore, delayMs = 0): A2AServerOptions {
+  return { card: card(baseUrl), executor: executor(mode, events, delayMs), store };
+}
+
+/** Tasks held by our default in-memory store (a private map; read for the memory report only). */
+export function countStored(store: InMemoryTaskStore): number {
+  return (store as unknown as { entries: Map<string, unknown> }).entries.size;
 }
 
 /**
  * Serves our server on bare node:http (createNodeHttpHandler, default store) with the bench's card and
- * executor plus `extra` (governance): the one setup of every
+ * executor plus `extra` (governance, an authenticator, instrumentation): the one setup of every
  * `ours*` node:http target, so that they differ only in what they pass.
  */
 export function serveOursOnNodeHttp(extra: Partial<A2AServerOptions> = {}): void {
@@ -65,8 +78,9 @@ export function serveOursOnNodeHttp(extra: Partial<A2AServerOptions> = {}): void
   serve(
     createServer((req, res) => handler(req, res)),
     args,
+    () => countStored(store),
     (baseUrl) => {
-      const a2a = createA2AServer({ ...oursOptions(baseUrl, args.mode, store, args.delayMs), ...extra });
+      const a2a = createA2AServer({ ...oursOptions(baseUrl, args.mode, args.events, store, args.delayMs), ...extra });
       handler = createNodeHttpHandler(a2a, { heartbeatMs: 0 });
     },
   );

@@ -7,6 +7,6 @@ import { oursOptions } from './ours-agent.js';
 
 const args = parseServerArgs();
 const binding = await bindA2AGrpc({ port: args.port, credentials: ServerCredentials.createInsecure(), serverOptions: GRPC_SERVER_OPTIONS });
-const options = oursOptions('http://127.0.0.1:0', args.mode, new InMemoryTaskStore());
+const options = oursOptions('http://127.0.0.1:0', args.mode, args.events, new InMemoryTaskStore());
 binding.serve(createA2AServer({ ...options, card: withGrpcInterface(options.card, binding.target) }));
 readyGrpc(binding.port, () => binding.server.forceShutdown());

@@ -24,6 +24,7 @@ function cases(): Array<{ name: string; fn: () => unknown }> {
   const policy = new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } });
   const governor = new Governor({
     selfAgentId: 'agent-self',
+    estimateCost: () => 0.001,
     budget: createInMemoryBudgetLedger(CAPS),
     recursion: new RecursionPolicy(),
     policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),

@@ -7,15 +7,15 @@ import { describePinning, pinLoadGenerator } from '../lib/pinning.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 /**
- * The servers, in the order of every round (src/servers/<id>.ts). Each goal's pair runs back to
+ * The servers, in the order of every round (src/servers/<file>.ts). Each goal's pair runs back to
  * back (official | ours | ours-governed), so drift within a round lands in a ratio as little as it
  * can; rounds alternate direction, which keeps neighbours neighbours.
  */
 const TARGETS = [
-  { id: 'node-echo', label: 'bare node:http echo (the floor)' },
-  { id: 'official', label: 'official @a2a-js/sdk (express)' },
-  { id: 'ours', label: 'ours on node:http' },
-  { id: 'ours-governed', label: 'ours on node:http, full governance' },
+  { id: 'node-echo', file: 'node-echo', label: 'bare node:http echo (the floor)' },
+  { id: 'official', file: 'official', label: 'official @a2a-js/sdk (express)' },
+  { id: 'ours', file: 'ours', label: 'ours on node:http' },
+  { id: 'ours-governed', file: 'ours-governed', label: 'ours on node:http, full governance' },
 ] as const;
 type TargetId = (typeof TARGETS)[number]['id'];
 
@@ -39,7 +39,7 @@ export interface ThroughputRun extends LoadResult {
 
 /** One fresh server process: warm-up (time and request count), then the measured run. */
 async function measureOne(
-  target: TargetId,
+  { id: target, file }: (typeof TARGETS)[number],
   mode: ReplyMode,
   round: number,
   quick: boolean,
@@ -47,7 +47,7 @@ async function measureOne(
 ): Promise<ThroughputRun> {
   const warmup = { seconds: quick ? 1 : 2, requests: quick ? 3_000 : 6_000, maxSeconds: quick ? 6 : 12 };
   const measureSeconds = quick ? 2 : 3;
-  const server = await startServer(target, ['--mode', mode], cpu === undefined ? {} : { cpu });
+  const server = await startServer(file, ['--mode', mode], cpu === undefined ? {} : { cpu });
   try {
     // V8 optimizes the request path over the first few thousand requests (decision 0040): warm up by count too.
     for (let warmed = 0, spent = 0; spent < warmup.maxSeconds && (spent < warmup.seconds || warmed < warmup.requests); spent += 1) {
@@ -98,11 +98,11 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
   try {
     for (const mode of ['message', 'task'] as const) {
       for (let round = 1; round <= rounds; round++) {
-        for (const { id } of round % 2 ? targets : [...targets].reverse()) {
+        for (const target of round % 2 ? targets : [...targets].reverse()) {
           try {
-            runs.push(await measureOne(id, mode, round, options.quick, pins.pinned ? pins.serverCpu : undefined));
+            runs.push(await measureOne(target, mode, round, options.quick, pins.pinned ? pins.serverCpu : undefined));
           } catch (error) {
-            runs.push(failedRun(round, mode, id, error));
+            runs.push(failedRun(round, mode, target.id, error));
           }
         }
       }
