@@ -223,7 +223,8 @@ function delegatingExecutor(
           lastChunk: true,
         });
         const state = result.task?.status.state;
-        if (state !== undefined && state !== 'TASK_STATE_COMPLETED') task.fail(`delegate ended ${state}`);
+        if (state !== undefined && state !== 'TASK_STATE_COMPLETED')
+          task.fail(delegateFailure(state, result.task?.status.message?.parts ?? []));
         else task.complete();
       } catch (error) {
         if (context.signal.aborted) return;
@@ -231,6 +232,16 @@ function delegatingExecutor(
       }
     },
   };
+}
+
+/**
+ * Why a delegated task did not complete, in the caller's own task: the delegate's state and its account of why (the
+ * text of its status message, and its `ErrorInfo` data part as is), so a refusal deep in a chain reaches the caller
+ * with its reason instead of a bare state.
+ */
+export function delegateFailure(state: string, remote: readonly Part[]): Part[] {
+  const reason = partsText(remote.filter((part) => part.text !== undefined)).trim();
+  return [{ text: `delegate ended ${state}${reason === '' ? '' : `: ${reason}`}` }, ...remote.filter((part) => part.data !== undefined)];
 }
 
 /**

@@ -13,8 +13,8 @@ export const DEFAULT_FAILURE_THRESHOLD = 5;
 export const DEFAULT_COOLDOWN_MS = 30_000;
 
 /**
- * Shared by the client (per origin) and a2a-routing's peer pool (per peer), so both live here, the
- * one package both depend on (decision 0013).
+ * Shared by the client (per origin), a2a-routing's peer pool (per peer) and the server's push sender (per push
+ * registration), so it lives here, in the one package all of them depend on (decisions 0013, 0057).
  *
  * Open-on-N-failures, half-open-with-probe (ADR-159 open question 1). Closed: requests flow and
  * consecutive failures are counted. Open: every request is refused until `cooldownMs` has passed.
@@ -85,4 +85,9 @@ export class CircuitBreaker {
   releaseProbe(): void {
     this.probeInFlight = false;
   }
+}
+
+/** Creates a breaker: closed until `failureThreshold` consecutive failures, then open for `cooldownMs`. */
+export function createCircuitBreaker(options?: CircuitBreakerOptions): CircuitBreaker {
+  return new CircuitBreaker(options);
 }
