@@ -43,7 +43,8 @@ export type HttpSignatureFailure =
 
 export type HttpSignatureVerification =
   | { ok: true; agentId: string; created: number; expires: number; alg: 'ed25519' | 'hmac-sha256' }
-  | { ok: false; reason: HttpSignatureFailure; detail: string };
+  /** `agentId` is set with `not-allowed` only: the caller proved it holds that AgentID's key. */
+  | { ok: false; reason: HttpSignatureFailure; detail: string; agentId?: string };
 
 export interface HttpSignatureVerifierOptions {
   /**

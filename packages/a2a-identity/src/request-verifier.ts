@@ -276,7 +276,7 @@ function afterSignature(context: VerifierContext, claim: Claim, agentId: string)
 function admit(context: VerifierContext, claim: Claim, agentId: string): Outcome {
   const { identity } = context;
   if (identity === undefined) return record(context, claim, agentId);
-  const refused = () => fail('not-allowed', 'this caller is not allowed');
+  const refused = (): HttpSignatureVerification => ({ ok: false, reason: 'not-allowed', detail: 'this caller is not allowed', agentId });
   let allowed: boolean | Promise<boolean>;
   try {
     allowed = identity.isAllowed(agentId);
