@@ -60,7 +60,7 @@ export function describeNonceCacheContract(name: string, factory: NonceCacheFact
       }
       expect(tries).toBeGreaterThan(3);
       // After it: the key is free again (entries do not stay for good), within a little while.
-      const deadline = Date.now() + 3_000;
+      const deadline = Date.now() + 5_000;
       let added = false;
       while (!added && Date.now() < deadline) {
         await sleep(50);
