@@ -165,7 +165,7 @@ export function signBaseWith(
 }
 export const utf8 = new TextEncoder();
 
-export function encodeStd(bytes: Uint8Array): string {
+function encodeStd(bytes: Uint8Array): string {
   const url = encodeBase64Url(bytes).replace(/-/g, '+').replace(/_/g, '/');
   return url + '='.repeat((4 - (url.length % 4)) % 4);
 }
