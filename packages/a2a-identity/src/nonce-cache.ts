@@ -81,10 +81,9 @@ export function createNonceCache(options?: NonceCacheOptions): InMemoryNonceCach
   let low = new Uint32Array(capacity);
   // Milliseconds since the epoch; EMPTY marks a slot never used since the last rebuild.
   let expiry = new Float64Array(capacity);
-  // Each slot's owner, as a number of `owners`; entries per owner number in `held` (live or not yet cleared).
+  // Each slot's owner, as its number in `owners`.
   let ownerOf = new Uint32Array(capacity);
-  let owners = new Map<string, number>();
-  let held: number[] = [];
+  const owners = createOwnerTable();
   let used = 0;
   let lastFruitlessRebuild = Number.NEGATIVE_INFINITY;
   // The two halves of the last hashed key (no object per call).
@@ -124,16 +123,6 @@ export function createNonceCache(options?: NonceCacheOptions): InMemoryNonceCach
     return -1;
   };
 
-  const ownerNumber = (owner: string): number => {
-    let number = owners.get(owner);
-    if (number === undefined) {
-      number = held.length;
-      owners.set(owner, number);
-      held.push(0);
-    }
-    return number;
-  };
-
   /** Keeps the live entries only, in a table sized for them (at most a quarter full), and recounts each owner's. */
   const rebuild = (now: number): void => {
     let live = 0;
@@ -141,14 +130,12 @@ export function createNonceCache(options?: NonceCacheOptions): InMemoryNonceCach
     let size = MIN_CAPACITY;
     while (size < live * 4 && size < maxCapacity) size *= 2;
     const [oldHigh, oldLow, oldExpiry, oldOwnerOf, oldCapacity] = [high, low, expiry, ownerOf, capacity];
-    const oldNames = [...owners.keys()];
+    const oldNames = owners.clear();
     capacity = size;
     high = new Uint32Array(size);
     low = new Uint32Array(size);
     expiry = new Float64Array(size);
     ownerOf = new Uint32Array(size);
-    owners = new Map();
-    held = [];
     used = 0;
     for (let i = 0; i < oldCapacity; i++) {
       const expiresAt = oldExpiry[i] as number;
@@ -158,25 +145,19 @@ export function createNonceCache(options?: NonceCacheOptions): InMemoryNonceCach
       const slot = slotFor(now);
       // Cannot happen in a table at most a quarter full with distinct hashes; never lose a live entry.
       if (slot < 0 || (expiry[slot] as number) !== EMPTY) throw new Error('nonce cache rebuild lost an entry');
-      write(slot, expiresAt, ownerNumber(oldNames[oldOwnerOf[i] as number] as string));
+      write(slot, expiresAt, owners.numberOf(oldNames[oldOwnerOf[i] as number] as string));
     }
   };
 
   const write = (slot: number, expiresAt: number, owner: number): void => {
     if ((expiry[slot] as number) === EMPTY) used++;
-    else held[ownerOf[slot] as number] = (held[ownerOf[slot] as number] as number) - 1; // an expired entry's slot, taken again
+    else owners.count(ownerOf[slot] as number, -1); // an expired entry's slot, taken again
     high[slot] = hashHigh;
     low[slot] = hashLow;
     // Never EMPTY: an expiry at or before the epoch is simply already past.
     expiry[slot] = expiresAt > EMPTY ? expiresAt : Number.MIN_VALUE;
     ownerOf[slot] = owner;
-    held[owner] = (held[owner] as number) + 1;
-  };
-
-  /** An owner's entries (live, or expired and not yet cleared). */
-  const heldBy = (owner: string): number => {
-    const number = owners.get(owner);
-    return number === undefined ? 0 : (held[number] as number);
+    owners.count(owner, 1);
   };
 
   /**
@@ -187,15 +168,15 @@ export function createNonceCache(options?: NonceCacheOptions): InMemoryNonceCach
   let rebuilt = false;
   const overBound = (owner: string, now: number, newSlot: boolean): boolean => {
     rebuilt = false;
-    const tableFull = newSlot && (used + 1 > capacity / 2 || used >= maxEntries || owners.size >= maxEntries);
-    const ownerFull = heldBy(owner) >= maxPerOwner;
+    const tableFull = newSlot && (used + 1 > capacity / 2 || used >= maxEntries || owners.size() >= maxEntries);
+    const ownerFull = owners.heldBy(owner) >= maxPerOwner;
     if (!tableFull && !ownerFull) return false;
     const atBound = used >= maxEntries || ownerFull;
     if (atBound && (ownerFull || capacity >= maxCapacity) && now - lastFruitlessRebuild < REBUILD_INTERVAL_MS) return true;
     if (atBound) lastFruitlessRebuild = now;
     rebuild(now);
     rebuilt = true;
-    return used >= maxEntries || heldBy(owner) >= maxPerOwner;
+    return used >= maxEntries || owners.heldBy(owner) >= maxPerOwner;
   };
 
   return {
@@ -216,8 +197,40 @@ export function createNonceCache(options?: NonceCacheOptions): InMemoryNonceCach
         slot = slotFor(now);
         if (slot < 0) return false;
       }
-      write(slot, expiresAtMs, ownerNumber(owner));
+      write(slot, expiresAtMs, owners.numberOf(owner));
       return true;
+    },
+  };
+}
+
+/** Entries per owner (live, or expired and not yet cleared), by a number per owner that each slot stores. */
+function createOwnerTable() {
+  let numbers = new Map<string, number>();
+  let held: number[] = [];
+  return {
+    numberOf(owner: string): number {
+      let number = numbers.get(owner);
+      if (number === undefined) {
+        number = held.length;
+        numbers.set(owner, number);
+        held.push(0);
+      }
+      return number;
+    },
+    heldBy(owner: string): number {
+      const number = numbers.get(owner);
+      return number === undefined ? 0 : (held[number] as number);
+    },
+    count(number: number, delta: number): void {
+      held[number] = (held[number] as number) + delta;
+    },
+    size: (): number => numbers.size,
+    /** Forgets every owner; their names by number, for a rebuild to count again. */
+    clear(): string[] {
+      const names = [...numbers.keys()];
+      numbers = new Map();
+      held = [];
+      return names;
     },
   };
 }
