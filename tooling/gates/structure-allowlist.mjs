@@ -62,9 +62,6 @@ export const ALLOWED_SIZES = {
   // a2a-grpc
   'packages/a2a-grpc/src/client.ts › GrpcTransport': 257,
   'packages/a2a-grpc/src/fast-codec.ts': 688,
-  // a2a-identity (issue 33 item 3: http-signatures.ts split by layer)
-  'packages/a2a-identity/src/http-signatures.ts': 909,
-  'packages/a2a-identity/src/http-signatures.ts › createHttpSignatureVerifier': 248,
   // a2a-otel
   'packages/a2a-otel/src/server.ts › createServerInstrumentation': 203,
   // a2a-redis
@@ -80,7 +77,7 @@ export const ALLOWED_SIZES = {
   'packages/a2a-server-express/src/core/server.ts › createA2AServer': 172,
   'packages/a2a-server-express/src/core/streaming.ts › createStreaming': 171,
   'packages/a2a-server-express/src/core/task-run.ts › createTaskRun': 343,
-  'packages/a2a-server-express/src/core/task-runtime.ts › TaskRuntime': 346,
+  'packages/a2a-server-express/src/core/task-runtime.ts › TaskRuntime': 347,
   'packages/a2a-server-express/src/http/node-http.ts': 567,
   'packages/a2a-server-express/src/http/node-http.ts › createA2ARequestHandler': 254,
   'packages/a2a-server-express/src/push/push-sender.ts › createPushSender': 306,

@@ -142,10 +142,14 @@ function callerAuthenticator(
   // A signature made for another server is refused by default: the server passes its card's
   // authorities (the HTTP URL and the gRPC target). Callers that know this agent's key may sign
   // with the fast path (hmac-sha256, decision 0028).
+  // With a trust allowlist, the verifier asks it before recording a nonce: a caller whose key is
+  // known but who is not listed is refused (FORBIDDEN) and takes no room in the replay cache.
+  const allowlist = options.config.trust?.allowlist;
   const verifier = createHttpSignatureVerifier({
     resolveKey,
     ...nodeSignatureCrypto,
     ...(key.algorithm === 'EdDSA' ? { ownKey: key } : {}),
+    ...(allowlist === undefined ? {} : { identity: createAllowlistIdentityResolver(allowlist) }),
   });
   return {
     authenticate: createHttpSignatureAuthenticator({ verifier, ...(byApiKey ? { fallback: byApiKey } : { allowAnonymous: true }) }),

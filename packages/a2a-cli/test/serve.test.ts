@@ -269,6 +269,16 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     };
     expect(await outcome(listedKey)).toBe('TASK_STATE_COMPLETED');
     expect(await outcome(unlistedKey)).toBe('FORBIDDEN');
+    // Refused by the verifier's identity check, before its nonce is recorded (issue 42), not only by governance.
+    const unlisted = createA2AClient({
+      baseUrl: agent.url,
+      allowInsecureLoopback: true,
+      retry: { retries: 0 },
+      auth: createHttpRequestSigner({ key: unlistedKey }),
+    });
+    await expect(
+      unlisted.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }),
+    ).rejects.toThrow(/is not allowed to call this agent/);
     expect(await outcome(generateKeyPair('EdDSA'))).toBe('UNAUTHENTICATED'); // a key the agent does not know
     expect(await outcome(undefined)).toBe('UNAUTHENTICATED');
 
