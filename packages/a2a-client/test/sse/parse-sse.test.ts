@@ -57,6 +57,11 @@ describe('parseServerSentEvents (WHATWG HTML §9.2.6)', () => {
     expect(await collect(Array.from(bytes, (b) => Uint8Array.of(b)))).toEqual(EXPECTED);
   });
 
+  it('a blank line that is a bare CR ending a chunk still ends the event (the line ends reach the parser as LF)', async () => {
+    expect((await collect([encode('data: x\r\r'), encode('data: y\r\r')])).map((e) => e.data)).toEqual(['x', 'y']);
+    expect((await collect([encode('data: x\r'), encode('\ndata: y\r\n\r\n')])).map((e) => e.data)).toEqual(['x\ny']);
+  });
+
   it('ignores events without data and strips a leading BOM', async () => {
     expect(await collect([encode('\uFEFFevent: ping\n\ndata: x\n\n')])).toEqual([
       { data: 'x', event: undefined, id: undefined, retry: undefined },
