@@ -200,11 +200,11 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
   return {
     getCard: (o = {}) => binding.getCard(o.signal),
     sendMessage: (params, o) => invoke('SendMessage', params, o),
-    sendStreamingMessage: (params, o = {}) => interceptedStream('SendStreamingMessage', { ...params }, o),
+    sendStreamingMessage: (params, o = {}) => interceptedStream('SendStreamingMessage', params as Record<string, unknown>, o),
     getTask: (params, o) => invoke('GetTask', params, o),
     listTasks: (params = {}, o) => invoke('ListTasks', params, o),
     cancelTask: (params, o) => invoke('CancelTask', params, o),
-    subscribeToTask: (params, o = {}) => interceptedStream('SubscribeToTask', { ...params }, o),
+    subscribeToTask: (params, o = {}) => interceptedStream('SubscribeToTask', params as Record<string, unknown>, o),
     createTaskPushNotificationConfig: (params, o) => invoke('CreateTaskPushNotificationConfig', params, o),
     getTaskPushNotificationConfig: (params, o) => invoke('GetTaskPushNotificationConfig', params, o),
     listTaskPushNotificationConfigs: (params, o) => invoke('ListTaskPushNotificationConfigs', params, o),

@@ -69,6 +69,7 @@ describe('the streaming code loaded on demand', () => {
     const client = createA2AClient({ card: cardFor('http://agent.test'), fetch: streamingFetch(bodies), retry: { retries: 0 } });
     const error = await firstError(client.sendStreamingMessage(message));
     expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect((error as Error).message).toBe('Could not load the streaming code');
     expect(causedBy(error, loadFailure)).toBe(true);
     expect(bodies).toEqual([]);
 

