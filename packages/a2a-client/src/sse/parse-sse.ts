@@ -13,7 +13,10 @@ export interface ServerSentEvent {
 }
 
 export interface ParseServerSentEventsOptions {
-  /** Largest event (sum of its line bytes) accepted; bigger throws SseEventTooLargeError. Default 1 MiB. */
+  /**
+   * Largest event accepted: its data in UTF-8 bytes, and what the parser holds of an unfinished line or
+   * event in characters; bigger throws SseEventTooLargeError. Default 1 MiB.
+   */
   maxEventBytes?: number;
   /** Called for every chunk read, comments (heartbeats) included: a sign of life of the stream. */
   onChunk?: () => void;
@@ -55,7 +58,8 @@ function createLineEndNormalizer(): (text: string) => string {
  * Parses a byte stream of `text/event-stream` into events, with `eventsource-parser` (line ends,
  * chunk boundaries, comments, multi-line `data:`, `id:` / `event:` / `retry:`). On top of it: the last
  * event id stays in effect for later events, as in a browser's `EventSource`, and no event may grow
- * past `maxEventBytes` (the parser's own buffer is capped too, so a line that never ends is refused).
+ * past `maxEventBytes` (the parser's own buffers are capped too, so a line that never ends is refused;
+ * comments, such as heartbeats, count towards no event).
  * Leaving the loop early cancels the underlying reader.
  */
 export async function* parseServerSentEvents(
@@ -71,11 +75,8 @@ export async function* parseServerSentEvents(
   let lastEventId: string | undefined;
   let retry: number | undefined;
   let tooLarge = false;
-  // Bytes read since the last dispatched event: bounds an event whose lines keep coming.
-  let pendingBytes = 0;
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
-      pendingBytes = 0;
       if (utf8Length(message.data) > maxEventBytes) tooLarge = true;
       if (message.id !== undefined) lastEventId = message.id;
       ready.push({ data: message.data, event: message.event, id: lastEventId, retry });
@@ -87,7 +88,8 @@ export async function* parseServerSentEvents(
     onError(error) {
       if (error.type === 'max-buffer-size-exceeded') tooLarge = true;
     },
-    // Characters, not bytes: a cap on the parser's memory; bytes are checked per event above.
+    // The parser's buffers (an unfinished line, the data of the event so far) in characters, which are never
+    // more than bytes: a cap on its memory, so a line that never ends is refused. Bytes are checked per event above.
     maxBufferSize: maxEventBytes,
   });
   const reader = stream.getReader();
@@ -103,10 +105,9 @@ export async function* parseServerSentEvents(
         // An incomplete event at the end of the stream is discarded (spec).
         parser.feed(toLf(decoder.decode()));
       } else {
-        pendingBytes += chunk.value.byteLength;
         parser.feed(toLf(decoder.decode(chunk.value, { stream: true })));
       }
-      if (tooLarge || pendingBytes > maxEventBytes) throw new SseEventTooLargeError(maxEventBytes);
+      if (tooLarge) throw new SseEventTooLargeError(maxEventBytes);
       while (ready.length > 0) yield ready.shift() as ServerSentEvent;
     }
   } finally {

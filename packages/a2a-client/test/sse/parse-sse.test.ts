@@ -97,6 +97,16 @@ describe('parseServerSentEvents (WHATWG HTML §9.2.6)', () => {
     expect(cancelled).toBe(true);
   });
 
+  it('heartbeat comments count towards no event: many of them past maxEventBytes in all are fine', async () => {
+    const heartbeats = Array.from({ length: 50 }, () => encode(': heartbeat\n\n'));
+    expect((await collect([...heartbeats, encode('data: x\n\n')], 100)).map((e) => e.data)).toEqual(['x']);
+  });
+
+  it('an event whose data lines keep coming is refused once it passes maxEventBytes', async () => {
+    const lines = Array.from({ length: 20 }, () => encode('data: xxxxxxxxxx\n'));
+    await expect(collect(lines, 100)).rejects.toBeInstanceOf(SseEventTooLargeError);
+  });
+
   it('rejects a non-positive maxEventBytes with RangeError', async () => {
     await expect(collect([encode('data: x\n\n')], -1)).rejects.toBeInstanceOf(RangeError);
   });
