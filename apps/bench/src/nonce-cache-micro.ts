@@ -14,7 +14,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 interface CacheModule {
-  createNonceCache(): { add(key: string, expiresAtMs: number): boolean };
+  createNonceCache(): { add(key: string, expiresAtMs: number, owner: string): boolean };
 }
 const load = async (root: string): Promise<CacheModule> =>
   (await import(pathToFileURL(resolve(root, 'packages/a2a-identity/dist/index.js')).href)) as CacheModule;
@@ -23,7 +23,7 @@ const ADDS = Number(process.argv[2] ?? 60_000);
 const GARBAGE_BYTES = Number(process.argv[3] ?? 30_000);
 const ROUNDS = 5;
 const baselineRoot = process.env.A2A_VERIFY_BASELINE ?? '/work/base';
-const rows: Record<string, () => { add(key: string, expiresAtMs: number): boolean }> = {};
+const rows: Record<string, () => { add(key: string, expiresAtMs: number, owner: string): boolean }> = {};
 const here = await load(resolve(import.meta.dirname, '../../..'));
 rows['this build'] = () => here.createNonceCache();
 if (existsSync(resolve(baselineRoot, 'packages/a2a-identity/dist/index.js'))) {
@@ -44,7 +44,7 @@ const gc = new Map<string, number[]>();
 for (let round = 0; round <= ROUNDS; round++) {
   const names = Object.keys(rows);
   for (const name of round % 2 ? names : [...names].reverse()) {
-    const cache = (rows[name] as () => { add(key: string, expiresAtMs: number): boolean })();
+    const cache = (rows[name] as () => { add(key: string, expiresAtMs: number, owner: string): boolean })();
     const expiresAt = Date.now() + 90_000;
     gcMs = 0;
     const started = process.cpuUsage();
@@ -55,7 +55,7 @@ for (let round = 0; round <= ROUNDS; round++) {
       // The verifier's key: an AgentID prefix and a 96-bit base64url nonce, flattened.
       const key = `${agentPrefix}:${randomBytes(12).toString('base64url')}`;
       key.charCodeAt(16);
-      if (!cache.add(key, expiresAt)) throw new Error(`${name}: a fresh nonce was refused`);
+      if (!cache.add(key, expiresAt, agentPrefix)) throw new Error(`${name}: a fresh nonce was refused`);
     }
     const used = process.cpuUsage(started);
     await new Promise((done) => setTimeout(done, 50));
