@@ -3,7 +3,7 @@
  * a server arrive as the a2a-types classes (`A2AError` and its subclasses) instead.
  */
 
-import { createErrorBrand, type ErrorBrand } from '@a2aplane/a2a-types/client-core';
+import { createErrorBrand, type ErrorBrand } from '@a2aplane/a2a-types';
 
 const brandOf = (name: string): ErrorBrand => createErrorBrand(`@a2aplane/a2a-client/${name}`);
 
@@ -18,6 +18,7 @@ abstract class ClientError extends Error {
 
   constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
+    // `new.target` is typed as the abstract constructor; its static `errorName` is what we read.
     let Class = new.target as unknown as typeof ClientError;
     this.name = Class.errorName;
     for (; Class !== ClientError; Class = Object.getPrototypeOf(Class)) brandOf(Class.errorName).mark(this);
@@ -25,6 +26,7 @@ abstract class ClientError extends Error {
 
   /** True when `value` is an error of this class (or a subclass), from any copy of this package. */
   static isInstance<T extends abstract new (...args: never[]) => Error>(this: T, value: unknown): value is InstanceType<T> {
+    // `this` is typed by the generic `T` (for the narrowed return type); every subclass has `errorName`.
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
     return brandOf((this as unknown as typeof ClientError).errorName).is(value);
   }
