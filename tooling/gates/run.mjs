@@ -36,6 +36,9 @@ export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-rulake-artifacts', entry: '.' },
   { pkg: 'a2a-client', entry: '.', lazy: ['@a2aplane/a2a-identity/verify'] },
   { pkg: 'a2a-client', entry: '.', names: ['createA2AClient'], lazy: ['@a2aplane/a2a-identity/verify'] },
+  // The server's framework-neutral core and its fetch binding (Workers, Deno, Bun): no Node built-in.
+  { pkg: 'a2a-server-express', entry: './core', file: 'core.js' },
+  { pkg: 'a2a-server-express', entry: './fetch', file: 'fetch.js' },
 ];
 
 const failures = [];

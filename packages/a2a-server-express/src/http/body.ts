@@ -1,7 +1,7 @@
 import { type A2AError, InvalidRequestError, JSONParseError, MEDIA_TYPE_JSON } from '@a2aplane/a2a-types';
 import type { HttpExchange } from './exchange.js';
 
-export type JsonBody = { ok: true; value: unknown; raw?: Uint8Array } | { ok: false; error: A2AError; status: number };
+type JsonBody = { ok: true; value: unknown; raw?: Uint8Array } | { ok: false; error: A2AError; status: number };
 
 /** The parsed body and the bytes it was parsed from (`raw` is absent when a framework parsed it first). */
 export async function readJsonBody(exchange: HttpExchange, limit: number): Promise<JsonBody> {

@@ -21,7 +21,7 @@ export interface CorsOptions {
 }
 
 /** The CORS policy of one handler. */
-export interface Cors {
+interface Cors {
   /** The answer to a preflight (`OPTIONS` with `Access-Control-Request-Method`), or `undefined` when it is not one. */
   preflight(exchange: HttpExchange): Reply | undefined;
   /** Adds the headers of an allowed origin to a reply (in place). */

@@ -10,7 +10,7 @@ import { type Route, routeOf } from './routing.js';
 import { serveRest } from './rest.js';
 
 /** The binding-neutral half of every HTTP binding: which requests are ours, and what each is answered. */
-export interface HttpDispatch {
+interface HttpDispatch {
   readonly paths: ResolvedPaths;
   readonly maxBodyBytes: number;
   /** The route of a request path, or `undefined` when the path is not ours (fall through). */

@@ -7,7 +7,7 @@ import type { HttpExchange, Reply } from './exchange.js';
 import type { HttpHandlerOptions } from './options.js';
 
 /** Bytes served as they are, with their ETag and media type (the card, the legacy card, the JWKS). */
-export interface ServedDocument {
+interface ServedDocument {
   body: Uint8Array;
   etag: string;
   contentType: string;
@@ -28,7 +28,7 @@ async function serialize(body: Uint8Array, contentType: string, etagPrefix?: str
 }
 
 /** The documents of one handler: the card (signed once), its v0.3 shape and the JWKS, each made on first need. */
-export interface Documents {
+interface Documents {
   card(legacy: boolean): Promise<ServedDocument>;
   jwks(): Promise<ServedDocument>;
 }

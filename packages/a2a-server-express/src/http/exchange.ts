@@ -30,7 +30,7 @@ export interface HttpExchange {
 }
 
 /** Serialisers of one SSE stream: JSON-RPC wraps each event in a response envelope, REST sends it bare. */
-export interface SseFraming {
+interface SseFraming {
   frame(event: StreamEvent): unknown;
   errorFrame(error: unknown): unknown;
 }

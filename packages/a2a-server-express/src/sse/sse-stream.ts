@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../core/types.js';
 import { closingFrame, DEFAULT_HEARTBEAT_MS, formatSseEvent, HEARTBEAT_COMMENT } from './sse-format.js';
 
-export interface SseStreamOptions {
+interface SseStreamOptions {
   /** Milliseconds between `: heartbeat` comments; 0 disables them. Default 15 000. */
   heartbeatMs?: number | undefined;
   frame(event: StreamEvent): unknown;
