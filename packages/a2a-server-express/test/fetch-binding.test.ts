@@ -154,6 +154,7 @@ describe('createSseStream', () => {
     const gate = createGate();
     async function* quiet(): AsyncGenerator<StreamEvent> {
       await gate.wait;
+      yield* [];
       throw new Error('internal detail');
     }
     const stream = createSseStream(quiet(), { ...frames, heartbeatMs: 5 });
