@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -98,8 +99,19 @@ console.log('LISTENING ' + server.port);
 
 export type Runtime = keyof typeof BOOTSTRAP;
 
+const require = createRequire(import.meta.url);
+
+/**
+ * The runtime's own binary inside its npm package (not the package's `bin` launcher: `deno`'s is a
+ * Node script that would outlive a kill as an orphaned child), so the pid is the server's.
+ */
+export function runtimeBinary(runtime: Runtime): string {
+  const dir = dirname(require.resolve(`${runtime}/package.json`));
+  return runtime === 'deno' ? join(dir, 'deno') : join(dir, 'bin', 'bun.exe');
+}
+
 function runtimeCommand(runtime: Runtime, script: string): [string, string[]] {
-  const bin = join(packageDir, 'node_modules', '.bin', runtime);
+  const bin = runtimeBinary(runtime);
   if (runtime === 'deno') return [bin, ['run', '--no-config', '--no-prompt', '--allow-net=127.0.0.1', script]];
   return [bin, ['run', script]];
 }
@@ -112,6 +124,11 @@ export async function startRuntime(runtime: Runtime): Promise<Host & { version: 
   writeFileSync(script, BOOTSTRAP[runtime]);
   const [command, args] = runtimeCommand(runtime, script);
   const child: ChildProcess = spawn(command, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  // Never outlive the test process, whatever ends it.
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${runtime} did not start: ${output}`)), 30_000);
@@ -147,6 +164,7 @@ export async function startRuntime(runtime: Runtime): Promise<Host & { version: 
       return (await (await fetch(`${url}/_stats`)).json()) as { liveTasks: number; subscribers: number };
     },
     async close() {
+      process.off('exit', killOnExit);
       if (child.exitCode === null) {
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
         child.kill('SIGTERM');
