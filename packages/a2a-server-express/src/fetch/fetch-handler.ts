@@ -26,13 +26,33 @@ export interface FetchHandlerOptions extends HttpHandlerOptions {
 export type A2AFetchHandler = (request: Request) => Promise<Response | undefined>;
 
 const TOO_LARGE: BodyRead = { kind: 'too-large' };
+const UNREADABLE: BodyRead = { kind: 'unreadable' };
 const EMPTY = new Uint8Array(0);
 
-/** Reads a Web body up to `limit` bytes, counting while it streams in; past the limit the stream is cancelled. */
+/**
+ * Reads a Web body up to `limit` bytes. A declared `Content-Length` over the limit is refused unread;
+ * within it, the runtime's own whole-body read (its fast path) is bounded by the HTTP framing. A body
+ * of undeclared length (chunked) is counted while it streams in and cancelled at the limit.
+ */
 async function readBody(request: Request, limit: number): Promise<BodyRead> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limit) return TOO_LARGE;
-  const body = request.body;
+  const length = request.headers.get('content-length');
+  if (length !== null) {
+    const declared = Number(length);
+    if (!(declared <= limit)) return TOO_LARGE;
+    let raw: Uint8Array;
+    try {
+      raw = new Uint8Array(await request.arrayBuffer());
+    } catch {
+      return UNREADABLE;
+    }
+    // A host that made the Request itself may declare less than it sends.
+    if (raw.byteLength > limit) return TOO_LARGE;
+    return { kind: 'bytes', raw, text: raw.byteLength === 0 ? '' : utf8Decode(raw) };
+  }
+  return readStreamed(request.body, limit);
+}
+
+async function readStreamed(body: ReadableStream<Uint8Array> | null, limit: number): Promise<BodyRead> {
   if (body === null) return { kind: 'bytes', raw: EMPTY, text: '' };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -49,7 +69,7 @@ async function readBody(request: Request, limit: number): Promise<BodyRead> {
       chunks.push(value);
     }
   } catch {
-    return { kind: 'unreadable' };
+    return UNREADABLE;
   }
   let raw: Uint8Array;
   if (chunks.length === 1) raw = chunks[0] as Uint8Array;
@@ -118,7 +138,11 @@ class FetchExchange implements HttpExchange {
   }
 
   hasBody(): boolean {
-    return this.request.body !== null && this.request.headers.get('content-length') !== '0';
+    // From the headers: adapters (such as @hono/node-server) make the body stream only when it is read.
+    const headers = this.request.headers;
+    const length = headers.get('content-length');
+    if (length !== null) return length !== '0';
+    return headers.has('transfer-encoding') || this.request.body !== null;
   }
 
   readBody(limit: number): Promise<BodyRead> {
@@ -140,7 +164,10 @@ class FetchExchange implements HttpExchange {
       clientKey: this.clientKey,
       lastEventId: this.header('last-event-id'),
       auth: new FetchAuthRequest(request, this.url, this.query, raw),
-      signal: request.signal,
+      // A getter: some adapters make the signal on first read.
+      get signal() {
+        return request.signal;
+      },
       // The request's signal ends a stream and counts as the caller going away, but only before the
       // response is complete (some runtimes abort it once a response has been sent).
       [ON_CALLER_GONE](listener) {
