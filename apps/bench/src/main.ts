@@ -7,6 +7,7 @@ import { machineInfo } from './lib/machine.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
+import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGrpc } from './suites/grpc.js';
 import { runHandOff } from './suites/handoff.js';
 import { runMemory } from './suites/memory.js';
@@ -30,6 +31,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'streaming', title: 'Streaming', run: runStreaming },
+  { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'memory', title: 'Memory under sustained load', run: runMemory },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
