@@ -5,10 +5,29 @@ import { type Runtime, startRuntime } from './conformance/hosts.js';
 import { describeConformance } from './conformance/suite.js';
 
 // The fetch binding in real runtimes other than Node, installed from npm through the lockfile
-// (the `deno` and `bun` packages ship their binaries) and started on 127.0.0.1 by the test.
-for (const runtime of ['deno', 'bun'] as const satisfies readonly Runtime[]) {
+// (the `deno`, `bun` and `workerd` packages ship their binaries) and started on 127.0.0.1 by the
+// test. workerd runs it as a Workers module without `nodejs_compat`: no Node built-in, no Node global.
+const RUNTIMES = ['deno', 'bun', 'workerd'] as const satisfies readonly Runtime[];
+for (const runtime of RUNTIMES) {
   describeConformance(`fetch under ${runtime}`, () => startRuntime(runtime));
 }
+
+describe('the runtimes under test', () => {
+  const versions: Record<Runtime, RegExp> = { deno: /^deno 2\.\d+/, bun: /^1\.\d+\.\d+/, workerd: /^workerd 20\d\d-\d\d-\d\d/ };
+  it.each(RUNTIMES)(
+    '%s is the runtime binary installed from its npm package',
+    async (runtime) => {
+      const host = await startRuntime(runtime);
+      try {
+        expect(host.version).toMatch(versions[runtime]);
+        expect((await host.stats()).liveTasks).toBe(0);
+      } finally {
+        await host.close();
+      }
+    },
+    60_000,
+  );
+});
 
 describe('the official @a2a-js/sdk client against the fetch binding in Deno', () => {
   let host: Awaited<ReturnType<typeof startRuntime>>;

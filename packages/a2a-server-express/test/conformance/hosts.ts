@@ -89,6 +89,14 @@ Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => {
   console.log('LISTENING ' + port);
 } }, (request) => host.fetch(request));
 `,
+  // A Workers module: workerd has no Node built-ins and no Node globals (no nodejs_compat flag).
+  workerd: `import { createConformanceHost } from './agent.mjs';
+let host;
+export default { fetch(request) {
+  host ??= createConformanceHost(new URL(request.url).origin);
+  return host.fetch(request);
+} };
+`,
   bun: `import { createConformanceHost } from './agent.mjs';
 let host;
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 0, fetch: (request) => host.fetch(request) });
@@ -107,13 +115,53 @@ const require = createRequire(import.meta.url);
  */
 export function runtimeBinary(runtime: Runtime): string {
   const dir = dirname(require.resolve(`${runtime}/package.json`));
-  return runtime === 'deno' ? join(dir, 'deno') : join(dir, 'bin', 'bun.exe');
+  if (runtime === 'deno') return join(dir, 'deno');
+  return runtime === 'bun' ? join(dir, 'bin', 'bun.exe') : join(dir, 'bin', 'workerd');
 }
 
-function runtimeCommand(runtime: Runtime, script: string): [string, string[]] {
+/** workerd's config: the two modules and a socket on `port` (workerd cannot report a port it picked). */
+function workerdConfig(port: number): string {
+  return `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "main.mjs", esModule = embed "main.mjs"), (name = "agent.mjs", esModule = embed "agent.mjs")],
+  compatibilityDate = "2026-11-01",
+);
+`;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function runtimeCommand(runtime: Runtime, script: string): Promise<[string, string[], number | undefined]> {
   const bin = runtimeBinary(runtime);
-  if (runtime === 'deno') return [bin, ['run', '--no-config', '--no-prompt', '--allow-net=127.0.0.1', script]];
-  return [bin, ['run', script]];
+  if (runtime === 'deno') return [bin, ['run', '--no-config', '--no-prompt', '--allow-net=127.0.0.1', script], undefined];
+  if (runtime === 'bun') return [bin, ['run', script], undefined];
+  const port = await freePort();
+  const config = join(dirname(script), 'config.capnp');
+  writeFileSync(config, workerdConfig(port));
+  return [bin, ['serve', config], port];
+}
+
+/** workerd prints nothing when it listens: poll until the host's own path answers. */
+async function waitForPort(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300 && child.exitCode === null; i++) {
+    try {
+      if ((await fetch(`${url}/_stats`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`workerd did not answer on ${url}`);
 }
 
 /** Starts the bundled agent in another runtime (installed from npm through the lockfile) on 127.0.0.1. */
@@ -122,7 +170,7 @@ export async function startRuntime(runtime: Runtime): Promise<Host & { version: 
   await bundleAgent(dir);
   const script = join(dir, 'main.mjs');
   writeFileSync(script, BOOTSTRAP[runtime]);
-  const [command, args] = runtimeCommand(runtime, script);
+  const [command, args, fixedPort] = await runtimeCommand(runtime, script);
   const child: ChildProcess = spawn(command, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   // Never outlive the test process, whatever ends it.
   const killOnExit = (): void => {
@@ -131,6 +179,16 @@ export async function startRuntime(runtime: Runtime): Promise<Host & { version: 
   process.once('exit', killOnExit);
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
+    if (fixedPort !== undefined) {
+      child.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      waitForPort(`http://127.0.0.1:${fixedPort}`, child).then(
+        () => resolve(fixedPort),
+        (error: Error) => reject(new Error(`${error.message}: ${output}`)),
+      );
+      return;
+    }
     const timer = setTimeout(() => reject(new Error(`${runtime} did not start: ${output}`)), 30_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
@@ -149,6 +207,7 @@ export async function startRuntime(runtime: Runtime): Promise<Host & { version: 
   });
   const url = `http://127.0.0.1:${port}`;
   const [versionCommand, versionArgs] = [command, ['--version']];
+  // (workerd prints `workerd <date>`, deno `deno <version>`, bun its version)
   const version = await new Promise<string>((resolve) => {
     let text = '';
     const probe = spawn(versionCommand, versionArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
