@@ -6,7 +6,8 @@ import { describeConformance } from './conformance/suite.js';
 
 // The fetch binding in real runtimes other than Node, installed from npm through the lockfile
 // (the `deno`, `bun` and `workerd` packages ship their binaries) and started on 127.0.0.1 by the
-// test. workerd runs it as a Workers module without `nodejs_compat`: no Node built-in, no Node global.
+// test. workerd runs it as a Workers module without `nodejs_compat`, at a compatibility date
+// (2024-09-01) where Workers have no Node globals (`Buffer`, `process`, `setImmediate`).
 const RUNTIMES = ['deno', 'bun', 'workerd'] as const satisfies readonly Runtime[];
 for (const runtime of RUNTIMES) {
   describeConformance(`fetch under ${runtime}`, () => startRuntime(runtime));
@@ -21,6 +22,14 @@ describe('the runtimes under test', () => {
       try {
         expect(host.version).toMatch(versions[runtime]);
         expect((await host.stats()).liveTasks).toBe(0);
+        // The default webhook check loads node:dns on first use; each of these runtimes provides it
+        // (workerd too, without nodejs_compat), so a host name resolves.
+        const check = (await (await fetch(`${host.url}/_webhook-check`)).json()) as { ok: boolean; addresses?: string[] };
+        expect(check).toMatchObject({ ok: true, addresses: expect.arrayContaining(['127.0.0.1']) });
+        if (runtime === 'workerd') {
+          // The whole suite passed there with no Buffer and no process.
+          expect(await (await fetch(`${host.url}/_globals`)).json()).toEqual({ Buffer: 'undefined', process: 'undefined' });
+        }
       } finally {
         await host.close();
       }

@@ -1,8 +1,8 @@
 /**
  * Every address a host name resolves to, through `node:dns` where the runtime has it (Node, Deno,
- * Bun, Workers with `nodejs_compat`). The module is loaded on first use by a name the bundler does
- * not follow, so the core loads on runtimes without it; there, resolving rejects and a webhook
- * check fails closed (the URL is refused) unless the caller passes its own `resolve`.
+ * Bun and workerd do). The module is loaded on first use by a name the bundler does not follow, so
+ * the core loads on runtimes without it; there, resolving rejects and a webhook check fails closed
+ * (the URL is refused) unless the caller passes its own `resolve`.
  */
 export async function resolveHost(hostname: string): Promise<string[]> {
   const specifier = 'node:dns/promises';

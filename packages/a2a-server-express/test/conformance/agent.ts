@@ -3,6 +3,7 @@
 import { type A2AServer, createA2AServer, createAgentCard, createTaskUpdater } from '../../src/core/index.js';
 import { createFetchHandler } from '../../src/fetch/index.js';
 import type { HttpHandlerOptions } from '../../src/http/options.js';
+import { checkWebhookUrl } from '../../src/push/webhook-url.js';
 
 export const ALLOWED_ORIGIN = 'http://app.example';
 
@@ -54,8 +55,10 @@ export function createConformanceServer(baseUrl: string): A2AServer {
 }
 
 /**
- * What a fetch runtime host serves: the A2A handler, `/_stats` (the server's live counts, a path
- * of the host's own) and a 404 of its own for everything else (the handler's fall-through).
+ * What a fetch runtime host serves: the A2A handler, `/_stats` (the server's live counts),
+ * `/_globals` (which Node globals the runtime has) and `/_webhook-check` (the default webhook URL
+ * check run in that runtime), paths of the host's own,
+ * and a 404 of its own for everything else (the handler's fall-through).
  */
 export function createConformanceHost(baseUrl: string): { server: A2AServer; fetch(request: Request): Promise<Response> } {
   const server = createConformanceServer(baseUrl);
@@ -65,7 +68,14 @@ export function createConformanceHost(baseUrl: string): { server: A2AServer; fet
     async fetch(request) {
       const answered = await handle(request);
       if (answered !== undefined) return answered;
-      if (new URL(request.url).pathname === '/_stats') return Response.json(server.stats());
+      const path = new URL(request.url).pathname;
+      if (path === '/_stats') return Response.json(server.stats());
+      if (path === '/_globals') {
+        const global = globalThis as Record<string, unknown>;
+        return Response.json({ Buffer: typeof global.Buffer, process: typeof global.process });
+      }
+      // The default webhook check where it runs: `localhost` resolves wherever node:dns exists.
+      if (path === '/_webhook-check') return Response.json(await checkWebhookUrl('https://localhost/hook', { allowLoopback: true }));
       return new Response('not found by the host', { status: 404 });
     },
   };

@@ -89,7 +89,8 @@ Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => {
   console.log('LISTENING ' + port);
 } }, (request) => host.fetch(request));
 `,
-  // A Workers module: workerd has no Node built-ins and no Node globals (no nodejs_compat flag).
+  // A Workers module without the nodejs_compat flag; the config's compatibility date (2024-09-01)
+  // is one without Node globals (later dates bring Buffer and process by default).
   workerd: `import { createConformanceHost } from './agent.mjs';
 let host;
 export default { fetch(request) {
@@ -128,7 +129,7 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [(name = "main.mjs", esModule = embed "main.mjs"), (name = "agent.mjs", esModule = embed "agent.mjs")],
-  compatibilityDate = "2026-11-01",
+  compatibilityDate = "2024-09-01",
 );
 `;
 }
