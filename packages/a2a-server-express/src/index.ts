@@ -88,6 +88,7 @@ export {
   createHttpSignatureAuthenticator,
   createStaticApiKeyVerifier,
   type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureRefusal,
   type HttpSignatureVerifierLike,
   nodeSignatureCrypto,
   type SignedRequestView,
