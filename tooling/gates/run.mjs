@@ -40,6 +40,9 @@ export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-routing', entry: '.' },
   { pkg: 'a2a-rulake-artifacts', entry: '.' },
   { pkg: 'a2a-client', entry: '.', lazy: ['@a2aplane/a2a-identity/verify'] },
+  // The server's framework-neutral core and its fetch binding (Workers, Deno, Bun): no Node built-in.
+  { pkg: 'a2a-server-express', entry: './core', file: 'core.js' },
+  { pkg: 'a2a-server-express', entry: './fetch', file: 'fetch.js' },
 ];
 
 /** The three sizes of `{ createA2AClient }` from the packed tarballs (client-size.mjs, decision 0090). */

@@ -8,6 +8,7 @@ import { replaceMarkedSection } from './lib/report.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
+import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
@@ -28,6 +29,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
+  { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },

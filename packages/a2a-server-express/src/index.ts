@@ -33,6 +33,8 @@ export type {
   StreamEvent,
   WebhookUrlCheck,
 } from './core/types.js';
+export type { CorsOptions } from './http/cors.js';
+export type { HttpHandlerOptions } from './http/options.js';
 export {
   type A2ANodeRequestHandler,
   createA2ARequestHandler,

@@ -15,6 +15,7 @@ import {
   type TaskWriteOptions,
   taskMapKey,
 } from './task-store.js';
+import { base64urlToBytes, bytesToBase64url, utf8Decode, utf8Encode } from '../encoding/base64url.js';
 
 export interface InMemoryTaskStoreOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
@@ -77,12 +78,14 @@ const statusTime = (record: StoredTask): number => {
 };
 
 function encodeToken(time: number, id: string): string {
-  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
+  return bytesToBase64url(utf8Encode(JSON.stringify([time, id])));
 }
 
 function decodeToken(token: string): { time: number; id: string } | undefined {
   try {
-    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    const bytes = base64urlToBytes(token);
+    if (bytes === undefined) return undefined;
+    const value: unknown = JSON.parse(utf8Decode(bytes));
     if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
       return { time: value[0], id: value[1] };
     }
