@@ -1,5 +1,16 @@
 export { type AgentMcpBridge, type AgentMcpBridgeOptions, createAgentMcpBridge } from './bridge.js';
 export { type BridgeContent, partToContent } from './content.js';
+export {
+  createGovernedMcpClient,
+  executorTask,
+  type GovernedMcpClient,
+  type GovernedMcpClientOptions,
+  type McpLineage,
+  type McpToolCall,
+  type McpUsage,
+  type MeteredTask,
+  reportedUsage,
+} from './governed.js';
 export { McpToolRefusedError, type McpRefusalReason } from './errors.js';
 export {
   createMcpHttpHandler,

@@ -24,7 +24,13 @@ export interface RunningAgent {
 /** One of our agents on 127.0.0.1:0 with the given executor and one skill. */
 export async function startAgent(
   executor: AgentExecutor,
-  options: { streaming?: boolean; skillId?: string; description?: string; signed?: boolean } = {},
+  options: {
+    streaming?: boolean;
+    skillId?: string;
+    description?: string;
+    signed?: boolean;
+    server?: Omit<Parameters<typeof createA2AServer>[0], 'card' | 'executor'>;
+  } = {},
 ): Promise<RunningAgent> {
   const http = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -36,7 +42,7 @@ export async function startAgent(
     capabilities: { streaming: options.streaming ?? true },
     skills: [{ id: options.skillId ?? 'ask', name: 'Skill', description: options.description ?? 'Asks back, then answers.', tags: [] }],
   });
-  const server = createA2AServer({ card, executor });
+  const server = createA2AServer({ ...options.server, card, executor });
   const key = options.signed ? generateKeyPair('EdDSA') : undefined;
   const handler = createNodeHttpHandler(server, {
     heartbeatMs: 0,
