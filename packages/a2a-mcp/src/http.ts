@@ -12,6 +12,8 @@ export interface McpHttpHandlerOptions {
    * `serveMcpHttp` sets it to its own address; give it when you mount the handler yourself.
    */
   allowedHosts?: readonly string[];
+  /** A session with no request in flight for this long is closed (clients often leave without DELETE). Default 300 000 ms. */
+  sessionIdleMs?: number;
 }
 
 export interface McpHttpHandler {
@@ -31,8 +33,25 @@ function reply(res: ServerResponse, status: number, message: string): void {
 export function createMcpHttpHandler(bridge: AgentMcpBridge, options: McpHttpHandlerOptions = {}): McpHttpHandler {
   const maxSessions = options.maxSessions ?? 100;
   if (!Number.isInteger(maxSessions) || maxSessions < 1) throw new TypeError('maxSessions must be a positive integer');
+  const idleMs = options.sessionIdleMs ?? 300_000;
+  if (!(idleMs > 0)) throw new TypeError('sessionIdleMs must be a positive number');
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const activity = new WeakMap<StreamableHTTPServerTransport, { inflight: number; timer?: NodeJS.Timeout }>();
   const allowedHosts = options.allowedHosts ? [...options.allowedHosts] : undefined;
+
+  /** Counts the request in flight; the session's idle timer runs only while none is. */
+  const track = (transport: StreamableHTTPServerTransport, res: ServerResponse) => {
+    let state = activity.get(transport);
+    if (!state) activity.set(transport, (state = { inflight: 0 }));
+    const current = state;
+    clearTimeout(current.timer);
+    current.inflight++;
+    res.once('close', () => {
+      if (--current.inflight > 0) return;
+      current.timer = setTimeout(() => void transport.close(), idleMs);
+      current.timer.unref();
+    });
+  };
 
   const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const header = req.headers['mcp-session-id'];
@@ -55,6 +74,7 @@ export function createMcpHttpHandler(bridge: AgentMcpBridge, options: McpHttpHan
       await bridge.createServer().connect(created);
       transport = created;
     }
+    track(transport, res);
     await transport.handleRequest(req, res);
   };
   return Object.assign(handler, {
@@ -62,6 +82,7 @@ export function createMcpHttpHandler(bridge: AgentMcpBridge, options: McpHttpHan
       return sessions.size;
     },
     async close() {
+      for (const t of sessions.values()) clearTimeout(activity.get(t)?.timer);
       await Promise.allSettled([...sessions.values()].map((t) => t.close()));
       sessions.clear();
     },
