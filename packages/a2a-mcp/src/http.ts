@@ -41,9 +41,8 @@ export function createMcpHttpHandler(bridge: AgentMcpBridge, options: McpHttpHan
 
   /** Counts the request in flight; the session's idle timer runs only while none is. */
   const track = (transport: StreamableHTTPServerTransport, res: ServerResponse) => {
-    let state = activity.get(transport);
-    if (!state) activity.set(transport, (state = { inflight: 0 }));
-    const current = state;
+    const current = activity.get(transport) ?? { inflight: 0 };
+    activity.set(transport, current);
     clearTimeout(current.timer);
     current.inflight++;
     res.once('close', () => {
