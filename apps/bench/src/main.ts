@@ -9,6 +9,7 @@ import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
 import { runGrpc } from './suites/grpc.js';
 import { runHandOff } from './suites/handoff.js';
+import { runMcp } from './suites/mcp.js';
 import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
@@ -30,6 +31,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'streaming', title: 'Streaming', run: runStreaming },
+  { id: 'mcp', title: 'A2A agent as an MCP tool', run: runMcp },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'memory', title: 'Memory under sustained load', run: runMemory },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
