@@ -82,7 +82,10 @@ export async function runMcp(options: RunOptions): Promise<SuiteResult> {
         ['path', 'mean latency per call (median of blocks)'],
         [
           ['SendMessage with our client', `${num(data.directMeanMs * 1000)} µs`],
-          ['MCP tools/call through the bridge (MCP client → Streamable HTTP → bridge → the same SendMessage)', `${num(data.bridgedMeanMs * 1000)} µs`],
+          [
+            'MCP tools/call through the bridge (MCP client → Streamable HTTP → bridge → the same SendMessage)',
+            `${num(data.bridgedMeanMs * 1000)} µs`,
+          ],
         ],
       ),
       '',
