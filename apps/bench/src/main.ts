@@ -11,6 +11,7 @@ import { runClient } from './suites/client.js';
 import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
+import { runMcp } from './suites/mcp.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
@@ -30,6 +31,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
+  { id: 'mcp', title: 'A2A agent as an MCP tool', run: runMcp },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
