@@ -1,7 +1,7 @@
 import { A2AError, BudgetExceededError } from '@a2aplane/a2a-types';
 import { linkAbortSignals, neverAbortedSignal } from './abort.js';
 import { checkAmount } from './amounts.js';
-import type { BudgetTicket } from './budget.js';
+import type { BudgetTicket } from './budget-ledger.js';
 import { childContext, createRootContext, type TaskContext } from './context.js';
 import { type Candidate, type DispatchRun, eventBase, reasonOf } from './dispatch-run.js';
 import type { BudgetCut, GovernedTask, GovernedTaskInput, GovernorOptions } from './governor-types.js';

@@ -1,7 +1,7 @@
 import { createErrorBrand, formatFieldPath } from '@a2aplane/a2a-types';
 import * as z from 'zod';
 import { AGENT_ID_PATTERN, type AgentTier, CALL_RULE_CALLER_PATTERN, type CallRule } from './authorization.js';
-import type { GlobalBudgetOptions, TimerFunctions } from './budget.js';
+import type { GlobalBudgetOptions, TimerFunctions } from './budget-ledger.js';
 import type { RecursionPolicyOptions } from './recursion-policy.js';
 import type { TaskPolicy, TaskPolicyEngineOptions } from './task-policy.js';
 

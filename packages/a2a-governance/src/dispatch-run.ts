@@ -1,5 +1,5 @@
 import { type A2AError, PolicyViolationError } from '@a2aplane/a2a-types';
-import type { BudgetAcquireRequest, BudgetLedger, BudgetTicket } from './budget.js';
+import type { BudgetAcquireRequest, BudgetLedger, BudgetTicket } from './budget-ledger.js';
 import type { GovernedTaskInput } from './governor-types.js';
 import type { StageTrace } from './hooks.js';
 import type { PolicyAdmission } from './task-policy.js';

@@ -1,6 +1,6 @@
 import type { BudgetExceededError } from '@a2aplane/a2a-types';
 import type { CallAuthorizer } from './authorization.js';
-import type { BudgetLedger } from './budget.js';
+import type { BudgetLedger } from './budget-ledger.js';
 import type { TaskContext } from './context.js';
 import type { GovernanceEvents } from './events.js';
 import type { GovernanceHooks } from './hooks.js';

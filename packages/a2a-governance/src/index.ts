@@ -11,6 +11,7 @@ export {
 } from './authorization.js';
 export {
   type BudgetAcquireRequest,
+  type BudgetCapOptions,
   type BudgetLedger,
   type BudgetLimit,
   type BudgetOverflow,
@@ -19,8 +20,11 @@ export {
   DEFAULT_BUDGET_WINDOW_MS,
   type GlobalBudgetOptions,
   type TimerFunctions,
-  createInMemoryBudgetLedger,
-} from './budget.js';
+} from './budget-ledger.js';
+export { checkAmount as checkBudgetAmount } from './amounts.js';
+export { retrySeconds as budgetRetrySeconds } from './budget-refusals.js';
+export { NANO_PER_USD, type ResolvedBudgetOptions, resolveBudgetOptions, usdToNano } from './budget-options.js';
+export { createInMemoryBudgetLedger } from './in-memory-budget-ledger.js';
 export {
   BudgetConfigSchema,
   ConfigError,

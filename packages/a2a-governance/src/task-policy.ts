@@ -1,6 +1,6 @@
 import { neverAbortedSignal } from './abort.js';
 import { PolicyViolationError } from '@a2aplane/a2a-types';
-import type { TimerFunctions } from './budget.js';
+import type { TimerFunctions } from './budget-ledger.js';
 
 /** Per-task bounds of ADR-159 r2, scoped to one caller identity. */
 export interface TaskPolicy {

@@ -1,20 +1,26 @@
-import type { BudgetAcquireRequest, BudgetLedger, BudgetOverflow, BudgetSnapshot, BudgetTicket } from '@a2aplane/a2a-governance';
+import {
+  type BudgetAcquireRequest,
+  type BudgetCapOptions,
+  type BudgetLedger,
+  type BudgetSnapshot,
+  type BudgetTicket,
+  checkBudgetAmount as checkAmount,
+  NANO_PER_USD as NANO,
+  budgetRetrySeconds as retrySeconds,
+  resolveBudgetOptions,
+  usdToNano as toNano,
+} from '@a2aplane/a2a-governance';
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 import { ACQUIRE, METER, RENEW_TICKETS, RESERVE_MORE, SNAPSHOT } from './lua.js';
 import { createScriptRunner, LeaseRenewer, type RedisGovernanceOptions } from './redis-script.js';
 
-export interface RedisBudgetLedgerOptions extends RedisGovernanceOptions {
-  maxUsdPerMinute?: number;
-  maxTokensPerMinute?: number;
-  maxTasksPerMinute?: number;
-  /** Length of the rolling window. Default 60 000 ms. */
-  windowMs?: number;
+export interface RedisBudgetLedgerOptions extends RedisGovernanceOptions, BudgetCapOptions {
   /**
    * What happens when a cap is reached. Default `{ kind: 'shed' }`. Under `queue` each replica
    * keeps its own bounded FIFO (`maxQueueDepth` per replica) and retries its head when the window
    * should have room again (or a ticket of this replica is metered), at least every `pollMs`.
    */
-  overflow?: BudgetOverflow;
+  overflow?: BudgetCapOptions['overflow'];
   /**
    * Milliseconds a ticket's reservation lives without renewal. The ledger renews the leases of its
    * own in-flight tickets every third of it, so only a crashed (or cut-off) replica's reservations
@@ -36,28 +42,6 @@ export interface RedisBudgetLedger extends BudgetLedger {
   refresh(): Promise<BudgetSnapshot>;
   /** Stops renewing leases and rejects queued requests. Does not close the client. */
   close(): void;
-}
-
-const NANO = 1e9;
-const toNano = (usd: number): number => Math.round(usd * NANO);
-const DEFAULT_WINDOW_MS = 60_000;
-
-function checkLimit(name: string, value: number | undefined, integer: boolean): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new RangeError(`expected ${name} to be ${integer ? 'an integer' : 'a finite number'} >= 0, got ${String(value)}`);
-  }
-}
-
-function checkAmount(name: string, value: number | undefined): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`expected ${name} to be a finite number >= 0, got ${String(value)}`);
-  }
-}
-
-function retrySeconds(ms: number | undefined): number {
-  return ms === undefined ? 60 : Math.max(1, Math.ceil(ms / 1000));
 }
 
 class RedisTicket implements BudgetTicket {
@@ -91,34 +75,22 @@ type Decision = { ok: true; ticket: RedisTicket } | { ok: false; error: BudgetEx
  * reservation until its lease expires.
  */
 export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): RedisBudgetLedger {
-  checkLimit('maxUsdPerMinute', options.maxUsdPerMinute, false);
-  checkLimit('maxTokensPerMinute', options.maxTokensPerMinute, true);
-  checkLimit('maxTasksPerMinute', options.maxTasksPerMinute, true);
-  const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
-  if (!Number.isInteger(windowMs) || windowMs <= 0) throw new RangeError(`expected windowMs to be an integer > 0, got ${windowMs}`);
+  const { windowMs, overflow, maxQueueDepth, capped, limits, ...caps } = resolveBudgetOptions(options);
+  // The window is a Redis score difference in whole milliseconds.
+  if (!Number.isInteger(windowMs)) throw new RangeError(`expected windowMs to be an integer > 0, got ${windowMs}`);
   const leaseMs = options.leaseMs ?? 30_000;
   if (!Number.isInteger(leaseMs) || leaseMs < 30) throw new RangeError(`expected leaseMs to be an integer >= 30, got ${leaseMs}`);
   const pollMs = options.pollMs ?? 250;
   if (!Number.isFinite(pollMs) || pollMs <= 0) throw new RangeError(`expected pollMs to be > 0, got ${pollMs}`);
-  const overflow: BudgetOverflow = options.overflow ?? { kind: 'shed' };
-  if (overflow.kind === 'queue') checkLimit('overflow.maxQueueDepth', overflow.maxQueueDepth, true);
-  else if (overflow.kind !== 'shed')
-    throw new TypeError(`expected overflow.kind to be 'shed' or 'queue', got ${String((overflow as { kind: unknown }).kind)}`);
-  const maxQueueDepth = overflow.kind === 'queue' ? overflow.maxQueueDepth : 0;
 
   const runner = createScriptRunner(options);
   const p = runner.prefix;
   const keys = ['tasks', 'spend', 'spend-amounts', 'sums', 'inflight', 'reservations', 'seq'].map((name) => `${p}budget:${name}`);
   const keyTtl = 2 * (windowMs + leaseMs);
-  const capUsdNano = options.maxUsdPerMinute === undefined ? -1 : toNano(options.maxUsdPerMinute);
-  const capTokens = options.maxTokensPerMinute ?? -1;
-  const capTasks = options.maxTasksPerMinute ?? -1;
-  const capped = capUsdNano >= 0 || capTokens >= 0 || capTasks >= 0;
-  const limits = {
-    ...(options.maxUsdPerMinute === undefined ? {} : { usd: options.maxUsdPerMinute }),
-    ...(options.maxTokensPerMinute === undefined ? {} : { tokens: options.maxTokensPerMinute }),
-    ...(options.maxTasksPerMinute === undefined ? {} : { tasks: options.maxTasksPerMinute }),
-  };
+  // The Lua scripts read -1 as "no cap".
+  const capUsdNano = caps.capUsdNano ?? -1;
+  const capTokens = caps.capTokens ?? -1;
+  const capTasks = caps.capTasks ?? -1;
 
   let last: BudgetSnapshot = {
     windowMs,
