@@ -25,6 +25,7 @@ export { checkAmount as checkBudgetAmount } from './amounts.js';
 export { retrySeconds as budgetRetrySeconds } from './budget-refusals.js';
 export { NANO_PER_USD, type ResolvedBudgetOptions, resolveBudgetOptions, usdToNano } from './budget-options.js';
 export { createInMemoryBudgetLedger } from './in-memory-budget-ledger.js';
+export { createInMemoryConcurrencySlots } from './concurrency-slots.js';
 export {
   BudgetConfigSchema,
   ConfigError,
