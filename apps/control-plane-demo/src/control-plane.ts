@@ -80,6 +80,8 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
         ...(authorize ? { authorize } : {}),
         ...(hooks ? { hooks } : {}),
         budget: ledger,
+        // The demo's agents pass estimatedCostUsd on each call (agent-host), not a cost block.
+        allowUnestimatedUsd: true,
         recursion: new RecursionPolicy(config.recursion),
         policy: new TaskPolicyEngine(config.policy),
         events,

@@ -1,4 +1,5 @@
 import { checkAmount } from './amounts.js';
+import { ConfigError } from './config.js';
 import { type BudgetCaps, createAdmittedTask } from './admitted-task.js';
 import { readTaskContext } from './context.js';
 import { type Candidate, DispatchRun } from './dispatch-run.js';
@@ -61,6 +62,7 @@ class GovernorPipeline implements Governor {
       throw new TypeError(`expected authorize to be a CallAuthorizer, got ${typeof options.authorize}`);
     }
     checkHooks(options.hooks);
+    checkUsdEstimates(options);
     this.options = options;
     const limits = options.budget?.reserveMore === undefined ? undefined : options.budget.snapshot().limits;
     this.budgetCaps = { usd: limits?.usd !== undefined, tokens: limits?.tokens !== undefined };
@@ -121,6 +123,25 @@ class GovernorPipeline implements Governor {
       throw error;
     }
   }
+}
+
+/**
+ * A USD cap is enforced through reservations, and a task without an estimate reserves nothing: with
+ * no `estimateCost`, 40 concurrent tasks once metered $0.40 against a $0.10 cap and nothing warned.
+ * So that configuration is refused at start unless `allowUnestimatedUsd` says it is meant.
+ */
+function checkUsdEstimates(options: GovernorOptions): void {
+  const { budget, estimateCost, allowUnestimatedUsd } = options;
+  if (allowUnestimatedUsd !== undefined && typeof allowUnestimatedUsd !== 'boolean') {
+    throw new TypeError(`expected allowUnestimatedUsd to be a boolean, got ${typeof allowUnestimatedUsd}`);
+  }
+  if (budget === undefined || estimateCost !== undefined || allowUnestimatedUsd === true) return;
+  if (budget.snapshot().limits.usd === undefined) return;
+  const description =
+    'the budget caps USD (maxUsdPerMinute) but the governor has no estimateCost, so tasks would reserve nothing and ' +
+    "concurrent ones could spend past the cap: pass estimateCost (the operator config's [cost] block with default_usd), " +
+    'or set allowUnestimatedUsd: true when every admit passes estimatedCostUsd';
+  throw new ConfigError([{ field: 'estimateCost', description }], `invalid governor options: ${description}`);
 }
 
 /** @deprecated use `createGovernor` (the class stays for one minor release). */

@@ -74,6 +74,7 @@ export {
   type GovernedRoute,
   type GovernedTask,
   type GovernedTaskInput,
+  createGovernor,
   Governor,
   type GovernorOptions,
 } from './governor.js';

@@ -5,6 +5,7 @@ import {
   type GovernedTask,
   type GovernedTaskInput,
   Governor,
+  type GovernorOptions,
   type RecursionPolicy,
   type SpendAggregator,
   type TaskContext,
@@ -39,10 +40,14 @@ export interface DispatcherOptions {
   spend?: SpendAggregator;
   /** Stage start/finish hooks of the Governor the dispatcher makes. */
   hooks?: GovernanceHooks;
+  /** The Governor's `estimateCost`: a task's cost when `dispatch` is given no `estimatedCostUsd`. */
+  estimateCost?: GovernorOptions['estimateCost'];
+  /** The Governor's `allowUnestimatedUsd`: a USD-capped `budget` with no `estimateCost` (see the Governor). */
+  allowUnestimatedUsd?: boolean;
   clock?: () => number;
 }
 
-const GATE_OPTIONS = ['budget', 'recursion', 'policy', 'events', 'spend', 'hooks'] as const;
+const GATE_OPTIONS = ['budget', 'recursion', 'policy', 'events', 'spend', 'hooks', 'estimateCost', 'allowUnestimatedUsd'] as const;
 
 /** Usage a peer reported, when it is a usable amount; otherwise the governor falls back to what it metered. */
 function amount(value: unknown): number | undefined {
@@ -129,6 +134,8 @@ export class Dispatcher {
         ...(options.events ? { events: options.events } : {}),
         ...(options.spend ? { spend: options.spend } : {}),
         ...(options.hooks ? { hooks: options.hooks } : {}),
+        ...(options.estimateCost ? { estimateCost: options.estimateCost } : {}),
+        ...(options.allowUnestimatedUsd === undefined ? {} : { allowUnestimatedUsd: options.allowUnestimatedUsd }),
       });
   }
 

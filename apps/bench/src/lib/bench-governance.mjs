@@ -14,6 +14,7 @@ export function benchGovernanceOf(g, hooks) {
     ...(hooks ? { hooks } : {}),
     selfAgentId: 'bench-ours',
     budget: g.createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
+    allowUnestimatedUsd: true,
     recursion: new g.RecursionPolicy({ maxCallDepth: 8 }),
     policy: new g.TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
     spend: new g.SpendAggregator(),

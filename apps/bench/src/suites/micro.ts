@@ -148,6 +148,7 @@ async function buildCases(): Promise<Case[]> {
   const governor = new Governor({
     selfAgentId: 'agent-self',
     budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e12, maxTokensPerMinute: 1e15, maxTasksPerMinute: 1e12 }),
+    allowUnestimatedUsd: true,
     recursion: new RecursionPolicy(),
     policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
     spend: new SpendAggregator(),
@@ -175,6 +176,7 @@ async function buildCases(): Promise<Case[]> {
       tiers: { [callerId]: 1 },
     }),
     budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e12, maxTokensPerMinute: 1e15, maxTasksPerMinute: 1e12 }),
+    allowUnestimatedUsd: true,
     recursion: new RecursionPolicy(),
     policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
     spend: new SpendAggregator(),
