@@ -2,7 +2,7 @@
 // In-process CPU of the server core's `handle` for SendMessage (no HTTP), with the governance of
 // the governed bench server or without any. One variant per process (run both, alternating, and
 // compare medians): in one process the shared request path would turn polymorphic (decision 0019).
-import { createA2AServer, InMemoryTaskStore } from '@a2aplane/a2a-server-express';
+import { createA2AServer, createInMemoryTaskStore } from '@a2aplane/a2a-server-express';
 import { cpuMicrosPerRequest } from './lib/in-process.js';
 import { benchGovernance } from './servers/bench-governor.js';
 import type { Mode } from './servers/common.js';
@@ -18,7 +18,7 @@ const concurrency = 50;
 
 // One server for the whole process, as a running server keeps its store and governance state.
 const server = createA2AServer({
-  ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
+  ...oursOptions('http://127.0.0.1:1', mode, 4, createInMemoryTaskStore()),
   ...(governed ? { governance: benchGovernance() } : {}),
 });
 

@@ -10,7 +10,7 @@
 // `--module` needs a build with this core's seam (`serve(request)`, decision 0046).
 import { pathToFileURL } from 'node:url';
 import * as otel from '@a2aplane/a2a-otel';
-import { createA2AServer, InMemoryTaskStore, type ServerInstrumentation } from '@a2aplane/a2a-server-express';
+import { createA2AServer, type ServerInstrumentation, createInMemoryTaskStore } from '@a2aplane/a2a-server-express';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { cpuMicrosPerRequest } from './lib/in-process.js';
@@ -36,7 +36,7 @@ if (baseline) variants.baseline = ((await import(pathToFileURL(baseline).href)) 
 /** CPU µs per request of one run on a fresh server: no run pays for the heap of the ones before. */
 async function run(instrumentation: Instrumentation | undefined): Promise<number> {
   const server = createA2AServer({
-    ...oursOptions('http://127.0.0.1:1', mode, 4, new InMemoryTaskStore()),
+    ...oursOptions('http://127.0.0.1:1', mode, 4, createInMemoryTaskStore()),
     governance: benchGovernance(instrumentation?.governanceHooks),
     ...(instrumentation ? { instrumentation: instrumentation as ServerInstrumentation } : {}),
   });

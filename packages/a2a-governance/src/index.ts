@@ -1,3 +1,6 @@
+import { SpendAggregator as SpendAggregatorClass } from './lineage-ledger.js';
+import { RecursionPolicy as RecursionPolicyClass } from './recursion-policy.js';
+import { TaskPolicyEngine as TaskPolicyEngineClass } from './task-policy.js';
 export { type LinkedSignal, linkAbortSignals, neverAbortedSignal } from './abort.js';
 export {
   type AgentTier,
@@ -79,8 +82,8 @@ export {
   type GovernorOptions,
 } from './governor.js';
 export type { GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } from './hooks.js';
-export { SpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
-export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, RecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
+export { createSpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
+export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, createRecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
 export {
   type ConcurrencySlots,
   DEFAULT_MAX_CONCURRENCY,
@@ -91,6 +94,21 @@ export {
   type SlotGrant,
   type SlotLease,
   type TaskPolicy,
-  TaskPolicyEngine,
+  createTaskPolicyEngine,
   type TaskPolicyEngineOptions,
 } from './task-policy.js';
+
+/** Enforces `TaskPolicy` per caller. Made by `createTaskPolicyEngine`. */
+export type TaskPolicyEngine = TaskPolicyEngineClass;
+/** @deprecated use `createTaskPolicyEngine`; the class stays for one minor release. */
+export const TaskPolicyEngine: typeof TaskPolicyEngineClass = TaskPolicyEngineClass;
+
+/** The recursion guard over a `TaskContext`. Made by `createRecursionPolicy`. */
+export type RecursionPolicy = RecursionPolicyClass;
+/** @deprecated use `createRecursionPolicy`; the class stays for one minor release. */
+export const RecursionPolicy: typeof RecursionPolicyClass = RecursionPolicyClass;
+
+/** Spend by trace id and by root agent. Made by `createSpendAggregator`. */
+export type SpendAggregator = SpendAggregatorClass;
+/** @deprecated use `createSpendAggregator`; the class stays for one minor release. */
+export const SpendAggregator: typeof SpendAggregatorClass = SpendAggregatorClass;

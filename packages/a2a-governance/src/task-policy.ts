@@ -470,3 +470,8 @@ class Admission<S> implements PolicyAdmission {
     this.freeSlot(this.slot);
   }
 }
+
+/** Makes the task policy engine (ADR-159 r2 per-caller bounds); see `TaskPolicyEngine`. */
+export function createTaskPolicyEngine(options: TaskPolicyEngineOptions = {}): TaskPolicyEngine {
+  return new TaskPolicyEngine(options);
+}

@@ -4,13 +4,14 @@ import {
   type GovernanceHooks,
   type GovernedTask,
   type GovernedTaskInput,
-  Governor,
+  type Governor,
   type GovernorOptions,
   type RecursionPolicy,
   type SpendAggregator,
   type TaskContext,
   type TaskPolicyEngine,
   writeTaskContext,
+  createGovernor,
 } from '@a2aplane/a2a-governance';
 import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { NoEligiblePeerError } from './errors.js';
@@ -126,7 +127,7 @@ export class Dispatcher {
     this.clock = options.clock ?? Date.now;
     this.governor =
       options.governor ??
-      new Governor({
+      createGovernor({
         selfAgentId: options.selfAgentId,
         ...(options.budget ? { budget: options.budget } : {}),
         ...(options.recursion ? { recursion: options.recursion } : {}),
@@ -252,4 +253,9 @@ export class Dispatcher {
       context: child,
     };
   }
+}
+
+/** Makes the outbound dispatch pipeline; see `Dispatcher`. */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  return new Dispatcher(options);
 }

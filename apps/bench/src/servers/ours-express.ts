@@ -1,13 +1,13 @@
 // Our server mounted on express 5 with a2aExpress (it reads the body itself: no express.json()).
 import { createServer } from 'node:http';
-import { InMemoryTaskStore, createA2AServer } from '@a2aplane/a2a-server-express';
+import { createA2AServer, createInMemoryTaskStore } from '@a2aplane/a2a-server-express';
 import { a2aExpress } from '@a2aplane/a2a-server-express/express';
 import express from 'express';
 import { parseServerArgs, serve } from './common.js';
 import { countStored, oursOptions } from './ours-agent.js';
 
 const args = parseServerArgs();
-const store = new InMemoryTaskStore();
+const store = createInMemoryTaskStore();
 const app = express();
 serve(
   createServer(app),

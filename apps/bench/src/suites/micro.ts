@@ -1,13 +1,13 @@
 import {
-  Governor,
-  RecursionPolicy,
   createCallAuthorizer,
-  SpendAggregator,
-  TaskPolicyEngine,
   type TaskContext,
   childContext,
   createInMemoryBudgetLedger,
   createRootContext,
+  createGovernor,
+  createTaskPolicyEngine,
+  createRecursionPolicy,
+  createSpendAggregator,
 } from '@a2aplane/a2a-governance';
 import {
   agentIdFromPublicKey,
@@ -20,7 +20,7 @@ import {
   signAgentCard,
   verifyAgentCard,
 } from '@a2aplane/a2a-identity';
-import { PeerPool, cheapestUnderLatency, lowestLatency, roundRobin } from '@a2aplane/a2a-routing';
+import { cheapestUnderLatency, lowestLatency, roundRobin, createPeerPool } from '@a2aplane/a2a-routing';
 import { parseSendMessageRequest } from '@a2aplane/a2a-types';
 import { Bench } from 'tinybench';
 import { typicalCard, sendMessageParams } from '../lib/fixtures.js';
@@ -123,7 +123,7 @@ async function buildCases(): Promise<Case[]> {
       for (let i = 0; i < B; i++) childContext(depth7, { parentTaskId: 'task-8', receivingAgentId: 'agent-8' });
     },
   });
-  const recursion = new RecursionPolicy();
+  const recursion = createRecursionPolicy();
   const depth4 = deepContext(4);
   cases.push({
     name: 'RecursionPolicy check (depth 4, allowed)',
@@ -133,7 +133,7 @@ async function buildCases(): Promise<Case[]> {
       for (let i = 0; i < B; i++) recursion.check(depth4, 'agent-new');
     },
   });
-  const policy = new TaskPolicyEngine({ default: { allowedSkills: ['echo', 'summarize'], maxConcurrency: 1_000_000 } });
+  const policy = createTaskPolicyEngine({ default: { allowedSkills: ['echo', 'summarize'], maxConcurrency: 1_000_000 } });
   cases.push({
     name: 'TaskPolicyEngine admit+release (skill allowlist, concurrency)',
     group: 'governance',
@@ -145,13 +145,13 @@ async function buildCases(): Promise<Case[]> {
       }
     },
   });
-  const governor = new Governor({
+  const governor = createGovernor({
     selfAgentId: 'agent-self',
     budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e12, maxTokensPerMinute: 1e15, maxTasksPerMinute: 1e12 }),
     allowUnestimatedUsd: true,
-    recursion: new RecursionPolicy(),
-    policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
-    spend: new SpendAggregator(),
+    recursion: createRecursionPolicy(),
+    policy: createTaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
+    spend: createSpendAggregator(),
   });
   const incoming = deepContext(2);
   cases.push({
@@ -168,7 +168,7 @@ async function buildCases(): Promise<Case[]> {
 
   // The same admission behind the trust gate: an allowlisted, verified caller with a skill rule.
   const callerId = agentIdFromPublicKey(generateKeyPair('EdDSA').publicKey);
-  const trusted = new Governor({
+  const trusted = createGovernor({
     selfAgentId: 'agent-self',
     authorize: createCallAuthorizer({
       identity: createAllowlistIdentityResolver([callerId]),
@@ -177,9 +177,9 @@ async function buildCases(): Promise<Case[]> {
     }),
     budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1e12, maxTokensPerMinute: 1e15, maxTasksPerMinute: 1e12 }),
     allowUnestimatedUsd: true,
-    recursion: new RecursionPolicy(),
-    policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
-    spend: new SpendAggregator(),
+    recursion: createRecursionPolicy(),
+    policy: createTaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
+    spend: createSpendAggregator(),
   });
   cases.push({
     name: 'Governor admit+finish (trust allowlist + rules, budget, recursion, policy, lineage)',
@@ -194,7 +194,7 @@ async function buildCases(): Promise<Case[]> {
   });
 
   // Routing: selector pick over 100 peers.
-  const pool = new PeerPool();
+  const pool = createPeerPool();
   const card = typicalCard();
   for (let i = 0; i < 100; i++) {
     pool.upsert(`peer-${String(i).padStart(3, '0')}`, card, { ewmaLatencyMs: 10 + ((i * 37) % 90), ewmaCostUsd: 0.001 * ((i * 53) % 100) });
