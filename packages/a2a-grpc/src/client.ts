@@ -455,3 +455,13 @@ export class GrpcA2AClient {
     return checked.value;
   }
 }
+
+/** Makes a gRPC transport to one A2A agent; see `GrpcTransport`. */
+export function createGrpcTransport(options: GrpcTransportOptions): GrpcTransport {
+  return new GrpcTransport(options);
+}
+
+/** Makes an A2A client over gRPC; see `GrpcA2AClient`. */
+export function createGrpcA2AClient(options: GrpcA2AClientOptions): GrpcA2AClient {
+  return new GrpcA2AClient(options);
+}

@@ -1,8 +1,10 @@
+import { GrpcTransport as GrpcTransportClass } from './client.js';
+import { GrpcA2AClient as GrpcA2AClientClass } from './client.js';
 export { grpcInterface, withGrpcInterface } from './card.js';
 export {
-  GrpcA2AClient,
+  createGrpcA2AClient,
   type GrpcA2AClientOptions,
-  GrpcTransport,
+  createGrpcTransport,
   type GrpcStreamItem,
   type GrpcTransportCallOptions,
   type GrpcTransportOptions,
@@ -31,3 +33,13 @@ export {
   type GrpcTransportFactory,
   type GrpcTransportFactoryOptions,
 } from './transport-factory.js';
+
+/** An A2A client over gRPC. Made by `createGrpcA2AClient`. */
+export type GrpcA2AClient = GrpcA2AClientClass;
+/** @deprecated use `createGrpcA2AClient`; the class stays for one minor release. */
+export const GrpcA2AClient: typeof GrpcA2AClientClass = GrpcA2AClientClass;
+
+/** A gRPC transport to one A2A agent. Made by `createGrpcTransport`. */
+export type GrpcTransport = GrpcTransportClass;
+/** @deprecated use `createGrpcTransport`; the class stays for one minor release. */
+export const GrpcTransport: typeof GrpcTransportClass = GrpcTransportClass;

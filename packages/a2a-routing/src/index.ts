@@ -4,6 +4,7 @@ import { Dispatcher as DispatcherClass } from './dispatcher.js';
 export {
   CircuitBreaker,
   type CircuitBreakerOptions,
+  createCircuitBreaker,
   type CircuitState,
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,

@@ -86,3 +86,8 @@ export class CircuitBreaker {
     this.probeInFlight = false;
   }
 }
+
+/** Makes a circuit breaker (closed, open for a cooldown, half-open); see `CircuitBreaker`. */
+export function createCircuitBreaker(options: CircuitBreakerOptions = {}): CircuitBreaker {
+  return new CircuitBreaker(options);
+}

@@ -1,5 +1,6 @@
+import { CircuitBreaker as CircuitBreakerClass } from './circuit-breaker.js';
 export {
-  CircuitBreaker,
+  createCircuitBreaker,
   type CircuitBreakerOptions,
   type CircuitState,
   DEFAULT_COOLDOWN_MS,
@@ -302,3 +303,8 @@ export {
   parseWith,
   type ValidationFailure,
 } from './validation.js';
+
+/** A circuit breaker per peer. Made by `createCircuitBreaker`. */
+export type CircuitBreaker = CircuitBreakerClass;
+/** @deprecated use `createCircuitBreaker`; the class stays for one minor release. */
+export const CircuitBreaker: typeof CircuitBreakerClass = CircuitBreakerClass;
