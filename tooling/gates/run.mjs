@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
-// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets.
+// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project,
+// the package graph of docs/architecture.md, changesets.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import * as esbuild from 'esbuild';
 import { checkDocSamples } from './doc-samples.mjs';
 import { findDeadExports } from './dead-exports.mjs';
 import { findDuplicateModules } from './duplicate-modules.mjs';
+import { checkPackageGraph } from './package-graph.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -211,6 +213,13 @@ if (enabled('consumer')) {
       fail('consumer', `${config}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
     }
   }
+}
+
+if (enabled('graph')) {
+  console.log('gate: package graph (docs/architecture.md against package.json)');
+  const errors = checkPackageGraph(root);
+  for (const error of errors) fail('graph', error);
+  if (errors.length === 0) console.log('  ✓ docs/architecture.md draws every package and dependency');
 }
 
 if (enabled('docs')) {
