@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs gate module without declarations
 import { checkPackageGraph, comparePackageGraphs, parseGraphBlock, workspaceGraph } from '../package-graph.mjs';
 
 type Graph = Map<string, { requires: string[]; optional: string[]; planned: boolean }>;
