@@ -1,4 +1,4 @@
-import assert from 'node:assert/strict';
+import * as assert from './assert.js';
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 import type { BudgetCapOptions, BudgetLedger } from '../budget-ledger.js';
 import { type ContractTestApi, isPending, rejectionOf } from './contract-api.js';
@@ -15,8 +15,10 @@ export interface BudgetLedgerContractOptions {
 
 /** The `limit` a budget refusal names, or a failure when `error` is not one. */
 function refusedLimit(error: unknown): string | undefined {
-  assert.ok(BudgetExceededError.isInstance(error), `expected a BudgetExceededError, got ${String(error)}`);
-  assert.ok(Number.isInteger(error.retryAfterSeconds) && (error.retryAfterSeconds ?? 0) >= 1, 'retryAfterSeconds is a whole number >= 1');
+  if (!BudgetExceededError.isInstance(error))
+    throw new assert.ContractAssertionError(`expected a BudgetExceededError, got ${String(error)}`);
+  const seconds = error.retryAfterSeconds;
+  assert.ok(seconds !== undefined && Number.isInteger(seconds) && seconds >= 1, 'retryAfterSeconds is a whole number >= 1');
   return error.metadata.limit;
 }
 
@@ -74,13 +76,14 @@ export function describeBudgetLedgerContract(name: string, options: BudgetLedger
 
     t.it('grows a reservation with reserveMore while the cap allows it, never for a metered ticket', async () => {
       const ledger = await open({ maxUsdPerMinute: 1 });
-      assert.ok(ledger.reserveMore, 'reserveMore is part of the contract');
+      const reserveMore = ledger.reserveMore?.bind(ledger);
+      assert.ok(reserveMore, 'reserveMore is part of the contract');
       const ticket = await ledger.acquire({ estimatedUsd: 0.2 });
-      assert.equal(await ledger.reserveMore(ticket, { usd: 0.5 }), true);
-      assert.equal(await ledger.reserveMore(ticket, { usd: 0.4 }), false);
+      assert.equal(await reserveMore(ticket, { usd: 0.5 }), true);
+      assert.equal(await reserveMore(ticket, { usd: 0.4 }), false);
       assert.equal(refusedLimit(await rejectionOf(ledger.acquire({ estimatedUsd: 0.4 }))), 'usd');
       await ledger.meter(ticket, { usd: 0.3 });
-      assert.equal(await ledger.reserveMore(ticket, { usd: 0.1 }), false);
+      assert.equal(await reserveMore(ticket, { usd: 0.1 }), false);
       await ledger.acquire({ estimatedUsd: 0.7 });
     });
 

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import * as assert from './assert.js';
 import type { ConcurrencySlots, SlotGrant, SlotLease } from '../task-policy.js';
 import type { ContractTestApi } from './contract-api.js';
 
@@ -29,7 +28,7 @@ export function describeConcurrencySlotsContract(name: string, options: Concurre
     return slots;
   };
   // Callers of their own per test: a shared backend never mixes runs.
-  const caller = (): string => `contract-${randomUUID()}`;
+  const caller = (): string => `contract-${globalThis.crypto.randomUUID()}`;
 
   t.describe(`ConcurrencySlots contract: ${name}`, () => {
     t.afterEach(async () => {

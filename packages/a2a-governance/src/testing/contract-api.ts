@@ -1,7 +1,7 @@
 /**
  * The test-runner functions a contract suite registers its tests with: vitest's, node:test's or
- * jest's `describe`/`it`/`afterEach` fit. The suites assert with `node:assert/strict`, so they
- * need no runner as a dependency. (The same shape as `@a2aplane/a2a-server-express/testing`'s,
+ * jest's `describe`/`it`/`afterEach` fit. The suites assert with their own few checks
+ * (`ContractAssertionError`), so they need no runner and no `node:` module. (The same shape as `@a2aplane/a2a-server-express/testing`'s,
  * which this package does not depend on.)
  */
 export interface ContractTestApi {

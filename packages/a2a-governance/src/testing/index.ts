@@ -1,5 +1,6 @@
 export { type BudgetLedgerContractOptions, describeBudgetLedgerContract } from './budget-ledger-contract.js';
 export { type ConcurrencySlotsContractOptions, describeConcurrencySlotsContract } from './concurrency-slots-contract.js';
+export { ContractAssertionError } from './assert.js';
 export type { ContractTestApi } from './contract-api.js';
 export {
   describeRateLimiterContract,

@@ -1,5 +1,4 @@
-import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import * as assert from './assert.js';
 import type { ContractTestApi } from './contract-api.js';
 
 /** A rate limiter's verdict (the server's `RateLimitVerdict`). */
@@ -31,7 +30,7 @@ export function describeRateLimiterContract(name: string, options: RateLimiterCo
     made.push(limiter);
     return limiter;
   };
-  const key = (): string => `contract-${randomUUID()}`;
+  const key = (): string => `contract-${globalThis.crypto.randomUUID()}`;
 
   t.describe(`RateLimiter contract: ${name}`, () => {
     t.afterEach(async () => {
