@@ -86,7 +86,7 @@ export function createAdmittedTask<T extends Candidate>(options: GovernorOptions
 }
 
 /** A task admitted by a `Governor`. `meterTokens`, `meterUsd` and `finish` are methods: call them on the task. */
-export class AdmittedTask<T extends Candidate> implements GovernedTask<T> {
+class AdmittedTask<T extends Candidate> implements GovernedTask<T> {
   private finished: Promise<void> | undefined;
   /** Spend metered so far, and what the budget ticket holds for it (the estimate, grown by `reserveMore`). */
   private usd = 0;

@@ -6,7 +6,7 @@ import type { GovernorOptions } from './governor-types.js';
 import type { PolicyAdmitResult } from './task-policy.js';
 
 /** A gate's refusal: the error `admit` rejects with, and the event reason when the error names none. */
-export interface GateRefusal {
+interface GateRefusal {
   readonly error: A2AError;
   readonly fallback: string;
 }

@@ -28,7 +28,7 @@ export interface GovernorOptions {
    * Lets the ledger cap USD with no `estimateCost`. Without an estimate a task reserves nothing,
    * so tasks admitted together can spend past the cap (ADR-159's bound: cap + concurrent tasks x
    * per-task cost). Set it only when every `admit` passes `estimatedCostUsd`, or to accept that
-   * bound; otherwise `createGovernor` throws a `ConfigError` naming `estimateCost`. Default false.
+   * bound; otherwise `createGovernor` throws a `GovernorOptionsError` naming `estimateCost`. Default false.
    */
   allowUnestimatedUsd?: boolean;
   /** Stage start/finish hooks (tracing). */

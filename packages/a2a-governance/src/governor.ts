@@ -1,10 +1,10 @@
 import { checkAmount } from './amounts.js';
-import { ConfigError } from './config.js';
 import { type BudgetCaps, createAdmittedTask } from './admitted-task.js';
 import { readTaskContext } from './context.js';
 import { type Candidate, DispatchRun } from './dispatch-run.js';
 import { runGates } from './gate-runner.js';
 import { createGates, type Gate } from './gates.js';
+import { GovernorOptionsError } from './governor-options-error.js';
 import type { GovernedTask, GovernedTaskInput, GovernorOptions } from './governor-types.js';
 import { checkHooks, type GovernanceHooks, hooksEnabled, StageTrace } from './hooks.js';
 
@@ -137,11 +137,11 @@ function checkUsdEstimates(options: GovernorOptions): void {
   }
   if (budget === undefined || estimateCost !== undefined || allowUnestimatedUsd === true) return;
   if (budget.snapshot().limits.usd === undefined) return;
-  const description =
-    'the budget caps USD (maxUsdPerMinute) but the governor has no estimateCost, so tasks would reserve nothing and ' +
-    "concurrent ones could spend past the cap: pass estimateCost (the operator config's [cost] block with default_usd), " +
-    'or set allowUnestimatedUsd: true when every admit passes estimatedCostUsd';
-  throw new ConfigError([{ field: 'estimateCost', description }], `invalid governor options: ${description}`);
+  throw new GovernorOptionsError(
+    'estimateCost',
+    'the budget caps USD but there is no estimateCost: tasks would reserve nothing and could overshoot the cap. ' +
+      'Pass estimateCost (a config [cost] block with default_usd), or allowUnestimatedUsd: true if every admit passes estimatedCostUsd',
+  );
 }
 
 /** @deprecated use `createGovernor` (the class stays for one minor release). */

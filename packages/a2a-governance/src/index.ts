@@ -81,6 +81,7 @@ export {
   Governor,
   type GovernorOptions,
 } from './governor.js';
+export { GovernorOptionsError } from './governor-options-error.js';
 export type { GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } from './hooks.js';
 export { createSpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
 export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, createRecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { parseOperatorConfig } from '../src/config-files/index.js';
-import { ConfigError, createGovernor, createInMemoryBudgetLedger, materializeConfig, OperatorConfigSchema } from '../src/index.js';
+import { createGovernor, GovernorOptionsError, createInMemoryBudgetLedger, materializeConfig, OperatorConfigSchema } from '../src/index.js';
 
 interface Def {
   type: string;
@@ -57,6 +57,6 @@ describe('docs/governance.md sample config', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(ConfigError.isInstance(error)).toBe(true);
+    expect(GovernorOptionsError.isInstance(error)).toBe(true);
   });
 });

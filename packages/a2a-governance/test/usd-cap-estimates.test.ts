@@ -1,6 +1,6 @@
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
-import { type BudgetLedger, ConfigError, createGovernor, createInMemoryBudgetLedger, type GovernedTask } from '../src/index.js';
+import { type BudgetLedger, createGovernor, createInMemoryBudgetLedger, type GovernedTask, GovernorOptionsError } from '../src/index.js';
 
 /** 40 tasks admitted at once, each costing $0.01, finished only after all were admitted. */
 async function fortyConcurrent(admit: () => Promise<GovernedTask>): Promise<{ admitted: number; refused: number }> {
@@ -14,7 +14,7 @@ async function fortyConcurrent(admit: () => Promise<GovernedTask>): Promise<{ ad
 }
 
 describe('a USD cap needs cost estimates (docs/governance.md "Cost")', () => {
-  it('refuses a USD-capped ledger without estimateCost at start, with a ConfigError naming the fix', () => {
+  it('refuses a USD-capped ledger without estimateCost at start, with a GovernorOptionsError naming the fix', () => {
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 0.1 });
     let error: unknown;
     try {
@@ -22,8 +22,9 @@ describe('a USD cap needs cost estimates (docs/governance.md "Cost")', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as ConfigError).violations).toEqual([expect.objectContaining({ field: 'estimateCost' })]);
+    expect(GovernorOptionsError.isInstance(error)).toBe(true);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as GovernorOptionsError).field).toBe('estimateCost');
     expect((error as Error).message).toMatch(/estimateCost/);
     expect((error as Error).message).toMatch(/allowUnestimatedUsd/);
   });

@@ -1,5 +1,5 @@
-import { CircuitBreaker as CircuitBreakerClass } from './circuit-breaker.js';
 export {
+  CircuitBreaker,
   createCircuitBreaker,
   type CircuitBreakerOptions,
   type CircuitState,
@@ -303,8 +303,3 @@ export {
   parseWith,
   type ValidationFailure,
 } from './validation.js';
-
-/** A circuit breaker per peer. Made by `createCircuitBreaker`. */
-export type CircuitBreaker = CircuitBreakerClass;
-/** @deprecated use `createCircuitBreaker`; the class stays for one minor release. */
-export const CircuitBreaker: typeof CircuitBreakerClass = CircuitBreakerClass;
