@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
-import { Governor, RecursionPolicy, TaskPolicyEngine } from '@a2aplane/a2a-governance';
+import { createGovernor, createTaskPolicyEngine, createRecursionPolicy } from '@a2aplane/a2a-governance';
 import {
   createRedisBudgetLedger,
   createRedisConcurrencySlots,
@@ -33,12 +33,12 @@ await client.connect();
 // revisits and the depth limit is what stops the recursion.
 const budget = createRedisBudgetLedger({ client, keyPrefix, maxUsdPerMinute });
 const slots = createRedisConcurrencySlots({ client, keyPrefix });
-const governor = new Governor({
+const governor = createGovernor({
   selfAgentId: AGENT_ID,
   budget,
-  recursion: new RecursionPolicy({ maxCallDepth, revisitAllowlist: [AGENT_ID] }),
+  recursion: createRecursionPolicy({ maxCallDepth, revisitAllowlist: [AGENT_ID] }),
   // A task may cost at most a tree node's $0.01; a caller runs at most 16 tasks of a skill at once, over all replicas.
-  policy: new TaskPolicyEngine({ default: { maxCostUsd: TREE_NODE_USD, maxConcurrency: 16 }, slots }),
+  policy: createTaskPolicyEngine({ default: { maxCostUsd: TREE_NODE_USD, maxConcurrency: 16 }, slots }),
   estimateCost: ({ skill }) => (skill === 'tree' ? TREE_NODE_USD : undefined),
 });
 

@@ -1,3 +1,4 @@
+import { InMemoryTaskStore as InMemoryTaskStoreClass } from './store/in-memory-task-store.js';
 export type { AgentEvent, AgentExecutor, EventSink, RequestContext, TaskContextLike } from './agent/executor.js';
 export { createTaskUpdater, type TaskUpdater } from './agent/task-updater.js';
 export {
@@ -43,7 +44,7 @@ export {
   type NodeHttpHandlerOptions,
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
+export { createInMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
 export {
   type SendKey,
   type StoredPushConfig,
@@ -114,3 +115,8 @@ export {
   type WebhookUrlCheckResult,
   type WebhookUrlOptions,
 } from './push/index.js';
+
+/** The default task store (one process). Made by `createInMemoryTaskStore`. */
+export type InMemoryTaskStore = InMemoryTaskStoreClass;
+/** @deprecated use `createInMemoryTaskStore`; the class stays for one minor release. */
+export const InMemoryTaskStore: typeof InMemoryTaskStoreClass = InMemoryTaskStoreClass;

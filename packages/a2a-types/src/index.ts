@@ -2,6 +2,7 @@ export {
   type BackoffOptions,
   backoffDelay,
   CircuitBreaker,
+  createCircuitBreaker,
   type CircuitBreakerOptions,
   type CircuitState,
   createCircuitBreaker,

@@ -318,3 +318,8 @@ export class InMemoryTaskStore implements TaskStore {
     this.sendKeys.release(key, taskId);
   }
 }
+
+/** Makes the default task store (bounded, TTL expiry of terminal tasks, one process); see `InMemoryTaskStore`. */
+export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
+  return new InMemoryTaskStore(options);
+}
