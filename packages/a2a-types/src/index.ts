@@ -2,7 +2,6 @@ export {
   type BackoffOptions,
   backoffDelay,
   CircuitBreaker,
-  createCircuitBreaker,
   type CircuitBreakerOptions,
   type CircuitState,
   createCircuitBreaker,
