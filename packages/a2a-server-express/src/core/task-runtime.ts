@@ -271,7 +271,7 @@ export class TaskRuntime {
   private async acceptFolded(batch: AgentEvent[]): Promise<boolean> {
     if (this.invalid || this.messageResponse) return false;
     let previous = this.task;
-    const steps: Array<{ wire: StreamResponse; final: boolean }> = [];
+    const steps: Array<{ wire: StreamResponse; final: boolean; task: Task }> = [];
     let task = previous;
     try {
       for (const event of batch) {
@@ -281,7 +281,7 @@ export class TaskRuntime {
         if (eventTaskId !== this.key.taskId || (task && isTerminalTaskState(task.status.state))) return false;
         const next = this.fold(task, response);
         if (!next) return false;
-        steps.push({ wire: task ? response : { task: next }, final: isFinalState(next) });
+        steps.push({ wire: task ? response : { task: next }, final: isFinalState(next), task: next });
         task = next;
       }
     } catch {
@@ -301,10 +301,10 @@ export class TaskRuntime {
     this.task = written;
     this.revision = revision;
     for (let index = 0; index < steps.length; index++) {
-      const step = steps[index] as { wire: StreamResponse; final: boolean };
+      const step = steps[index] as { wire: StreamResponse; final: boolean; task: Task };
       try {
-        if (ids) await this.deliver(step.wire, step.final, ids[index] as string);
-        else await this.afterWrite(previous, step.wire, step.final, revision);
+        if (ids) await this.deliver(step.wire, step.final, ids[index] as string, step.task);
+        else await this.afterWrite(previous, step.wire, step.final, revision, step.task);
         previous ??= written;
       } catch (error) {
         // As in `acceptBatch`: the task ends FAILED and the rest of the burst is dropped.
@@ -372,25 +372,31 @@ export class TaskRuntime {
    * After the store took an event (`previous`: the task before it): the inline push config of a
    * new task is stored, then the event goes to the log, the listeners and the push configs.
    */
-  private async afterWrite(previous: Task | undefined, wire: StreamResponse, final: boolean, revision: number): Promise<void> {
+  private async afterWrite(
+    previous: Task | undefined,
+    wire: StreamResponse,
+    final: boolean,
+    revision: number,
+    snapshot = this.task,
+  ): Promise<void> {
     const { store, bus } = this.deps;
     if (!previous && this.pendingPushConfig) {
       await store.putPushConfig(this.key, this.pendingPushConfig);
       this.pendingPushConfig = undefined;
     }
     const id = await bus.publish(this.key, { event: wire, final, revision });
-    await this.deliver(wire, final, id);
+    await this.deliver(wire, final, id, snapshot);
   }
 
   /** An event in the bus's log (id `id`) goes to the listeners and the push configs. */
-  private async deliver(wire: StreamResponse, final: boolean, id: string): Promise<void> {
+  private async deliver(wire: StreamResponse, final: boolean, id: string, snapshot = this.task): Promise<void> {
     this.lastEventId = id;
     this.emit({ type: 'event', id, event: wire, final });
     const sender = this.deps.pushSender;
     if (sender) {
       for (const config of await this.deps.store.listPushConfigs(this.key)) {
         try {
-          sender.notify({ config, payload: wire, taskId: this.key.taskId });
+          sender.notify({ config, payload: wire, taskId: this.key.taskId, tenant: this.key.tenant, task: snapshot });
         } catch {
           // Push delivery is best effort; it never breaks the task.
         }
