@@ -218,6 +218,8 @@ export class TaskRuntime {
    */
   private async failRun(error: unknown): Promise<void> {
     this.invalid = true;
+    // Nothing stored means nothing should keep running: the executor hears it through its signal.
+    this.execution?.signal.abort(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
     const task = this.task;
     if (task && !isTerminalTaskState(task.status.state)) {
       try {

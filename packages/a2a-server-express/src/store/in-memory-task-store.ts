@@ -8,6 +8,7 @@ import {
   type StoredTask,
   type TaskKey,
   type TaskListPage,
+  type TaskAdmission,
   type TaskListQuery,
   type TaskRecord,
   TaskRevisionConflictError,
@@ -208,6 +209,13 @@ export class InMemoryTaskStore implements TaskStore {
       this.remove(oldest);
     }
     this.ended.compact(this.terminal.size);
+  }
+
+  /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
+  async admitTask(_request: TaskAdmission): Promise<void> {
+    this.sweep();
+    if (this.bytes >= this.maxBytes && this.ended.oldest() === undefined)
+      throw new TaskStoreFullError('maxBytes', `The task store is full (${this.maxBytes} bytes); retry later`);
   }
 
   async get(key: TaskKey): Promise<StoredTask | undefined> {
