@@ -2,6 +2,7 @@ import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
 import { EndedQueue } from './ended-queue.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
+import { OwnerShares, type ShareLimit } from './owner-shares.js';
 import {
   type SendKey,
   type StoredPushConfig,
@@ -33,6 +34,14 @@ export interface InMemoryTaskStoreOptions {
   maxBytes?: number;
   /** Bytes one task may hold (record and push configs); a write beyond it is refused. Default 16 MiB. */
   maxTaskBytes?: number;
+  /**
+   * Live tasks one caller (tenant and owner) may hold: its fair share, so one caller cannot get
+   * every other refused. Beyond it its new tasks are refused (`TaskStoreFullError`, limit
+   * `maxTasksPerOwner`). Default half of `maxTasks`. Anonymous callers are one caller.
+   */
+  maxTasksPerOwner?: number;
+  /** Bytes one caller's live tasks may hold together (limit `maxBytesPerOwner`). Default half of `maxBytes`. */
+  maxBytesPerOwner?: number;
   /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
   idempotencyTtlMs?: number;
   /** Most SendMessage keys kept; beyond it the oldest is forgotten. Default 10 000. */
@@ -62,14 +71,17 @@ const TERMINAL_SLACK_BYTES = 4096;
  * `RateLimitedError` (429, `RESOURCE_EXHAUSTED`, retryable) with `metadata.limit` naming the cap.
  */
 export class TaskStoreFullError extends RateLimitedError {
-  readonly limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes';
+  readonly limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes' | ShareLimit;
 
-  constructor(limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes', message: string) {
+  constructor(limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes' | ShareLimit, message: string) {
     super({ message, metadata: { limit }, ...(limit === 'maxTaskBytes' ? {} : { retryAfterSeconds: 1 }) });
     this.name = 'TaskStoreFullError';
     this.limit = limit;
   }
 }
+
+/** The caller a share belongs to: tenant and owner. */
+const ownerKey = (who: { tenant: string; owner: string }): string => `${who.tenant}\u0000${who.owner}`;
 
 const statusTime = (record: StoredTask): number => {
   const ts = record.task.status.timestamp;
@@ -108,6 +120,7 @@ export class InMemoryTaskStore implements TaskStore {
   /** Sum of every entry's `bytes`. */
   private bytes = 0;
   private readonly sendKeys: IdempotencyKeys;
+  private readonly shares: OwnerShares;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
@@ -118,6 +131,11 @@ export class InMemoryTaskStore implements TaskStore {
     if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
     if (!(this.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
     if (!(this.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
+    const tasksPerOwner = options.maxTasksPerOwner ?? Math.max(1, Math.floor(this.maxTasks / 2));
+    const bytesPerOwner = options.maxBytesPerOwner ?? Math.max(1, Math.floor(this.maxBytes / 2));
+    if (!(tasksPerOwner >= 1)) throw new RangeError(`expected maxTasksPerOwner >= 1, got ${options.maxTasksPerOwner}`);
+    if (!(bytesPerOwner >= 1)) throw new RangeError(`expected maxBytesPerOwner >= 1, got ${options.maxBytesPerOwner}`);
+    this.shares = new OwnerShares(tasksPerOwner, bytesPerOwner);
     this.sendKeys = new IdempotencyKeys({
       ttlMs: options.idempotencyTtlMs ?? 10 * 60_000,
       maxKeys: options.maxIdempotencyKeys ?? 10_000,
@@ -152,6 +170,27 @@ export class InMemoryTaskStore implements TaskStore {
     }
   }
 
+  /** Adds (1) or takes away (-1) a live entry's part of its caller's share. */
+  private charge(entry: Entry, sign: 1 | -1): void {
+    const { record } = entry;
+    if (!isTerminalTaskState(record.task.status.state)) this.shares.charge(ownerKey(record), sign, entry.bytes);
+  }
+
+  /** Refuses `tasks` more live tasks and `bytes` more bytes beyond the caller's share. */
+  private checkShare(owner: string, tasks: number, bytes: number): void {
+    const limit = this.shares.exceeded(owner, tasks, bytes);
+    if (limit === 'maxTasksPerOwner')
+      throw new TaskStoreFullError(
+        limit,
+        `This caller holds ${this.shares.maxTasks} live tasks, its share of the store; retry when one ends`,
+      );
+    if (limit === 'maxBytesPerOwner')
+      throw new TaskStoreFullError(
+        limit,
+        `This caller's live tasks hold ${this.shares.maxBytes} bytes, its share of the store; retry later`,
+      );
+  }
+
   private expired(entry: Entry): boolean {
     return isTerminalTaskState(entry.record.task.status.state) && this.now() - entry.record.updatedAt > this.terminalTtlMs;
   }
@@ -168,7 +207,10 @@ export class InMemoryTaskStore implements TaskStore {
 
   private remove(k: string): void {
     const entry = this.entries.get(k);
-    if (entry) this.bytes -= entry.bytes;
+    if (entry) {
+      this.bytes -= entry.bytes;
+      this.charge(entry, -1);
+    }
     this.entries.delete(k);
     this.terminal.delete(k);
   }
@@ -212,7 +254,8 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
-  async admitTask(_request: TaskAdmission): Promise<void> {
+  async admitTask(request: TaskAdmission): Promise<void> {
+    this.checkShare(ownerKey(request), 1, 0);
     this.sweep();
     if (this.bytes >= this.maxBytes && this.ended.oldest() === undefined)
       throw new TaskStoreFullError('maxBytes', `The task store is full (${this.maxBytes} bytes); retry later`);
@@ -236,13 +279,20 @@ export class InMemoryTaskStore implements TaskStore {
     value.revision = revision;
     const terminal = isTerminalTaskState(value.task.status.state);
     if (existing) {
-      this.reserve(k, existing.bytes, copy.bytes - existing.recordBytes, terminal);
+      const growth = copy.bytes - existing.recordBytes;
+      const wasLive = !isTerminalTaskState(existing.record.task.status.state);
+      // A task's final write always goes in; a live one grows only within its caller's share.
+      if (!terminal) this.checkShare(ownerKey(value), wasLive ? 0 : 1, wasLive ? growth : existing.bytes + growth);
+      this.reserve(k, existing.bytes, growth, terminal);
+      this.charge(existing, -1);
       existing.record = value;
-      this.resize(existing, copy.bytes - existing.recordBytes);
+      this.resize(existing, growth);
       existing.recordBytes = copy.bytes;
+      this.charge(existing, 1);
       this.track(k, existing.record);
       return revision;
     }
+    if (!terminal) this.checkShare(ownerKey(value), 1, copy.bytes);
     this.sweep();
     this.reserve(k, 0, copy.bytes, terminal);
     const entry: Entry = {
@@ -253,6 +303,7 @@ export class InMemoryTaskStore implements TaskStore {
     };
     this.entries.set(k, entry);
     this.resize(entry, copy.bytes);
+    this.charge(entry, 1);
     this.track(k, entry.record);
     return revision;
   }
@@ -296,10 +347,13 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return;
     const copy = cloneStoredSized(config);
     const previous = entry.push?.get(config.id)?.bytes ?? 0;
+    if (!isTerminalTaskState(entry.record.task.status.state)) this.checkShare(ownerKey(entry.record), 0, copy.bytes - previous);
     this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
     entry.push ??= new Map();
     entry.push.set(config.id, { config: copy.value, bytes: copy.bytes });
+    this.charge(entry, -1);
     this.resize(entry, copy.bytes - previous);
+    this.charge(entry, 1);
   }
 
   async listPushConfigs(key: TaskKey): Promise<StoredPushConfig[]> {
@@ -311,7 +365,9 @@ export class InMemoryTaskStore implements TaskStore {
     const held = entry?.push?.get(id);
     if (entry === undefined || held === undefined) return false;
     entry.push?.delete(id);
+    this.charge(entry, -1);
     this.resize(entry, -held.bytes);
+    this.charge(entry, 1);
     return true;
   }
 
