@@ -160,12 +160,20 @@ describe('push bursts to real receivers on 127.0.0.1 (issue 31)', () => {
   it("a failing path on a shared origin: the other tenant's 6 of 6 arrive within 1 s", async () => {
     const receiver = await hook((hit) => (hit.path === '/tenant-a' ? 500 : 200));
     const events: PushDeliveryEvent[] = [];
-    const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, onEvent: (e) => events.push(e) });
-    // Tenant A's endpoint fails every attempt: 20 tasks, well past any breaker threshold.
+    // Short retries, so tenant A's deliveries fail for good (and open its breaker) within the test.
+    const sender = createPushSender({
+      ssrf: { allowLoopback: true, allowHttp: true },
+      maxAttempts: 2,
+      baseDelayMs: 10,
+      onEvent: (e) => events.push(e),
+    });
+    // Tenant A's endpoint fails every attempt: 20 tasks, well past the breaker's threshold.
     for (let i = 0; i < 20; i++) {
-      sender.notify({ config: { id: `a${i}`, url: receiver.url('/tenant-a') }, payload: {}, taskId: `a${i}`, tenant: 'a' });
+      const payload: StreamResponse = { statusUpdate: { taskId: `a${i}`, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } };
+      sender.notify({ config: { id: `a${i}`, url: receiver.url('/tenant-a') }, payload, taskId: `a${i}`, tenant: 'a' });
     }
-    await waitFor(() => events.filter((e) => e.type === 'retrying').length >= 20, 5_000);
+    await waitFor(() => events.filter((e) => e.type === 'failed').length >= 3, 5_000);
+    expect(events.filter((e) => e.type === 'failed').length).toBeGreaterThanOrEqual(3);
     const other: TaskPushNotificationConfig = { id: 'b', url: receiver.url('/tenant-b') };
     for (let i = 0; i < 6; i++) {
       const payload: StreamResponse = { statusUpdate: { taskId: `b${i}`, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } };
