@@ -1,6 +1,6 @@
 import { afterEach, describe, it } from 'vitest';
-import { createInMemoryTaskEventBackend, createInMemoryTaskEventBus, InMemoryTaskStore } from '../src/index.js';
-import { describeTaskEventBusContract, describeTaskStoreContract } from '../src/testing/index.js';
+import { createInMemoryPushOutbox, createInMemoryTaskEventBackend, createInMemoryTaskEventBus, InMemoryTaskStore } from '../src/index.js';
+import { describePushOutboxContract, describeTaskEventBusContract, describeTaskStoreContract } from '../src/testing/index.js';
 
 const vitest = { describe, it, afterEach };
 
@@ -23,3 +23,5 @@ describeTaskEventBusContract(
   },
   vitest,
 );
+
+describePushOutboxContract('in-memory push outbox', { create: () => createInMemoryPushOutbox() }, vitest);
