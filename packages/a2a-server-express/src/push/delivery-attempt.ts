@@ -16,7 +16,7 @@ import { checkWebhookUrl, type WebhookUrlOptions } from './webhook-url.js';
  */
 export type AttemptOutcome = { done: true; health: 'up' | 'down' | 'unknown' } | { done: false; delayMs: number };
 
-export interface AttemptOptions {
+interface AttemptOptions {
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
