@@ -60,8 +60,8 @@ export function createRedisPushOutbox(options: RedisPushOutboxOptions): PushOutb
     },
     async claim(lease, limit) {
       checkLease(lease);
+      // 0 still runs the script: it renews the lease.
       const count = Math.max(0, Math.floor(limit));
-      if (count === 0) return [];
       const args = [holderPart(lease.owner), String(Math.ceil(lease.leaseMs)), String(count), held];
       const raw = await withDeadline(timeout, () => CLAIM.run(client, [entries, where, owners], args));
       const claimed: PushOutboxEntry[] = [];

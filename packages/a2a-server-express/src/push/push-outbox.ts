@@ -27,7 +27,7 @@ export interface PushOutboxLease {
  * - `enqueue` stores the entry, held by `lease.owner`; enqueuing an id again replaces its payload
  *   and keeps its place and holder;
  * - `claim` renews the caller's lease, then takes over up to `limit` entries whose holder's lease
- *   ended or that were released, oldest first per holder, and resolves them;
+ *   ended or that were released, oldest first per holder, and resolves them (`limit` 0: renews only);
  * - `ack` forgets the entry (delivered, or failed for good), whoever holds it;
  * - `release` gives an entry `owner` holds back at once (its sender closed before trying it).
  */

@@ -125,9 +125,13 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     if (delivery.persisted) outbox?.ack(delivery.base.deliveryId).catch(() => undefined);
   };
 
+  /**
+   * A registration with nothing to send is forgotten, breaker included (a later delivery starts
+   * closed), except while its open breaker waits out the cooldown: so the map holds only
+   * registrations with work, plus dead ones for one cooldown.
+   */
   const forgetIfIdle = (registration: Registration): void => {
-    if (registration.lanes.size === 0 && registration.active === 0 && registration.breaker.state() === 'closed')
-      registrations.delete(registration.key);
+    if (registration.lanes.size === 0 && registration.active === 0 && !registration.waking) registrations.delete(registration.key);
   };
 
   const finishHead = (lane: Lane): void => {
@@ -318,20 +322,26 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     return delivery;
   };
 
-  /** Takes over the deliveries of replicas whose lease ended; also renews this one's lease. */
+  /**
+   * Renews this replica's lease and takes over the deliveries of replicas whose lease ended, batch
+   * after batch while there is room to queue them (with none, it only renews).
+   */
   const claimOrphans = async (): Promise<void> => {
-    if (!outbox || closed) return;
-    const entries = await outbox.claim({ owner, leaseMs }, CLAIM_BATCH);
-    for (const entry of entries) {
-      if (closed) {
-        outbox.release(entry.id, owner).catch(() => undefined);
-        continue;
+    for (let full = true; full && outbox && !closed; ) {
+      const room = waiting < maxQueue ? CLAIM_BATCH : 0;
+      const entries = await outbox.claim({ owner, leaseMs }, room);
+      full = room > 0 && entries.length === room;
+      for (const entry of entries) {
+        if (closed) {
+          outbox.release(entry.id, owner).catch(() => undefined);
+          continue;
+        }
+        const input: PushNotifyInput = { config: entry.config, payload: entry.payload, taskId: entry.taskId };
+        if (entry.tenant !== undefined) input.tenant = entry.tenant;
+        enqueue(input, entry.id, true);
       }
-      const input: PushNotifyInput = { config: entry.config, payload: entry.payload, taskId: entry.taskId };
-      if (entry.tenant !== undefined) input.tenant = entry.tenant;
-      enqueue(input, entry.id, true);
+      pump();
     }
-    pump();
   };
   const claimTimer = outbox
     ? setInterval(() => void claimOrphans().catch(() => undefined), Math.max(1, Math.floor(leaseMs / 3)))
