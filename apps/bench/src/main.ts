@@ -11,6 +11,7 @@ import { runGrpc } from './suites/grpc.js';
 import { runHandOff } from './suites/handoff.js';
 import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
+import { runPushBurst } from './suites/push-burst.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume } from './suites/replicas-resume.js';
 import { runStreaming } from './suites/streaming.js';
@@ -27,6 +28,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'micro', title: 'Control-plane micro-benchmarks', run: runMicro },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
   { id: 'handoff', title: 'Memory hand-off (a2a-rulake-artifacts)', run: runHandOff },
+  { id: 'push-burst', title: 'Push bursts', run: runPushBurst },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'streaming', title: 'Streaming', run: runStreaming },
