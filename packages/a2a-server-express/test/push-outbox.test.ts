@@ -36,5 +36,29 @@ describe('push sender with an outbox', () => {
     const handedOver = events.filter((e) => e.type === 'dropped').map((e) => (e.type === 'dropped' ? e.deliveryId : ''));
     expect(keys.slice(1)).toEqual(handedOver);
     expect(await outbox.claim({ owner: 'third', leaseMs: 1 }, 10)).toEqual([]);
+    await first.close();
+  });
+
+  it('an attempt in flight at close() that fails goes back to the outbox, not forgotten: another sender delivers it', async () => {
+    const hook = await startReceiver(['hold']);
+    const outbox = createInMemoryPushOutbox();
+    const events: PushDeliveryEvent[] = [];
+    const ssrf = { allowLoopback: true, allowHttp: true };
+    const closing = createPushSender({ outbox, outboxLeaseMs: 50, ssrf, onEvent: (e) => events.push(e) });
+    const payload = { statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' as const } } };
+    closing.notify({ config: { id: 'cfg', url: hook.url }, payload, taskId: 't' });
+    for (let i = 0; i < 200 && hook.held.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    const closed = closing.close();
+    // The receiver fails the attempt that was in flight while the sender closed.
+    hook.held.splice(0)[0]?.writeHead(503).end();
+    await closed;
+    expect(events.map((e) => (e.type === 'dropped' ? `dropped:${e.reason}` : e.type))).toEqual(['retrying', 'dropped:handed-over']);
+    const survivor = createPushSender({ outbox, outboxLeaseMs: 50, ssrf });
+    for (let i = 0; i < 400 && hook.requests.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await survivor.flush();
+    await survivor.close();
+    expect(hook.requests).toHaveLength(2);
+    expect(hook.requests[1]?.headers['idempotency-key']).toBe(hook.requests[0]?.headers['idempotency-key']);
+    await hook.close();
   });
 });
