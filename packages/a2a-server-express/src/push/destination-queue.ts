@@ -2,7 +2,7 @@ import { createCircuitBreaker } from '@a2aplane/a2a-types';
 import { coalesce, type Delivery, type Lane, laneKey, type Registration, registrationKey, waitingIn } from './lanes.js';
 import type { PushNotifyInput } from './push-types.js';
 
-export interface DestinationQueueOptions {
+interface DestinationQueueOptions {
   maxPendingPerTask: number;
   maxQueue: number;
   /** The breaker of each registration. */
@@ -123,5 +123,3 @@ export function createDestinationQueue(options: DestinationQueueOptions) {
     },
   };
 }
-
-export type DestinationQueue = ReturnType<typeof createDestinationQueue>;

@@ -5,7 +5,7 @@ import type { PushDeliveryEvent, PushNotifyInput } from './push-types.js';
 /** Entries taken over from dead replicas per claim. */
 const CLAIM_BATCH = 256;
 
-export interface OutboxLinkOptions {
+interface OutboxLinkOptions {
   outbox: PushOutbox | undefined;
   owner: string;
   leaseMs: number;
