@@ -1,3 +1,4 @@
+import { type A2AError, BudgetExceededError, PolicyViolationError, RateLimitedError } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { type AgentExecutor, InMemoryTaskStore, type TaskStore } from '../src/index.js';
 import { createGate, rpc, startServer, userMessage } from './helpers.js';
@@ -65,6 +66,42 @@ describe('a refused SendMessage runs nothing (issue 31 item 4)', () => {
       expect(runs).toEqual({ started: 2, aborted: 1 });
     } finally {
       gate.open();
+      await server.close();
+    }
+  });
+
+  it('refusals for policy, budget, concurrency or an unsafe push URL: 0 executions started', async () => {
+    const gate = createGate();
+    gate.open();
+    const { runs, executor } = countingExecutor(gate);
+    const refusals: A2AError[] = [
+      new PolicyViolationError({ message: 'not allowed' }),
+      new BudgetExceededError({ message: 'over budget' }),
+      new RateLimitedError({ message: 'no concurrency slot' }),
+    ];
+    let next = 0;
+    const server = await startServer({
+      executor,
+      governance: {
+        readTaskContext: () => ({ ok: true, context: undefined }),
+        admit: async () => {
+          throw refusals[next++ % refusals.length] as A2AError;
+        },
+      },
+    });
+    try {
+      for (let i = 0; i < 6; i++) {
+        const refused = await rpc(server.url, 'SendMessage', { message: userMessage(`refused ${i}`) });
+        expect(refused.body.error).toBeDefined();
+      }
+      const unsafe = await rpc(server.url, 'SendMessage', {
+        message: userMessage('push to the metadata service'),
+        configuration: { taskPushNotificationConfig: { url: 'http://169.254.169.254/hook' } },
+      });
+      expect(unsafe.body.error).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runs.started).toBe(0);
+    } finally {
       await server.close();
     }
   });
