@@ -143,6 +143,33 @@ describe('push isolation (issue 14: one slow webhook must not starve the others)
   });
 });
 
+describe('push breaker cooldown', () => {
+  it("a cooldown timer that fires before the breaker's clock says so looks again instead of stalling the registration", async () => {
+    const hook = await receiver([{ status: 503 }]);
+    const sleeper = manualSleep();
+    let now = 0;
+    const sender = createPushSender({
+      ssrf: { allowLoopback: true, allowHttp: true },
+      breakerThreshold: 1,
+      breakerCooldownMs: 1_000,
+      maxAttempts: 1,
+      sleep: sleeper.sleep,
+      clock: () => now,
+    });
+    sender.notify({ config: { id: 'a', url: hook.url }, payload: status('a', 1), taskId: 'a' });
+    await waitFor(() => sleeper.pending.includes(1_000));
+    sender.notify({ config: { id: 'b', url: hook.url }, payload: status('b', 1), taskId: 'b' });
+    // The cooldown's timer fires while the breaker's clock still says open.
+    sleeper.release();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(hook.requests).toHaveLength(1);
+    now = 1_000;
+    await waitFor(() => hook.requests.length === 2);
+    expect(hook.requests).toHaveLength(2);
+    await sender.close();
+  });
+});
+
 describe('push sender close()', () => {
   it('is bounded: drops what was not attempted, ends waiting retries, waits only for attempts in flight', async () => {
     const held = await receiver([], 'hold');

@@ -3,7 +3,7 @@ import type { TaskPushNotificationConfig } from '@a2aplane/a2a-types';
 import { admit, recordHealth, waitOutCooldown } from './breaker-gate.js';
 import { type AttemptOutcome, createAttempt } from './delivery-attempt.js';
 import { createDestinationQueue } from './destination-queue.js';
-import type { Delivery, Lane } from './lanes.js';
+import type { Delivery, Lane, Registration } from './lanes.js';
 import { createOutboxLink } from './outbox-link.js';
 import type {
   PushDeliveryEvent,
@@ -44,6 +44,12 @@ function checkCount(value: number | undefined, fallback: number, name: string, m
   return resolved;
 }
 
+/** A real 50 ms wait, whatever `sleep` the options inject (a wait that resolves at once would spin). */
+const shortly = () =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, 50).unref?.();
+  });
+
 const defaultSleep = (ms: number) =>
   new Promise<void>((resolve) => {
     // Never keeps the process alive on its own: a retry that is not needed any more just never runs.
@@ -68,20 +74,11 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
   const maxQueue = checkCount(options.maxQueue, 10_000, 'maxQueue', 1);
   const cooldownMs = checkCount(options.breakerCooldownMs, 10_000, 'breakerCooldownMs', 0);
   const sleep = options.sleep ?? defaultSleep;
-  const counts: Omit<PushSenderStats, 'pending' | 'inFlight'> = { delivered: 0, failed: 0, refused: 0, coalesced: 0, dropped: 0 };
+  const { counts, emit } = createDeliveryLog(options.onEvent);
   /** Attempts in flight, all registrations. */
   let active = 0;
   let closed = false;
   let idleWaiters: (() => void)[] = [];
-
-  const emit = (event: PushDeliveryEvent) => {
-    if (event.type !== 'retrying') counts[event.type] += 1;
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // A faulty observer must not break delivery.
-    }
-  };
   const attempt = createAttemptFor(options, emit);
   const link = createOutboxLink({
     outbox: options.outbox,
@@ -112,18 +109,19 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     for (const resolve of waiters) resolve();
   };
 
+  /** After a cooldown: pump (the breaker admits a probe), or look again shortly if a timer beat the breaker's clock. */
+  const wake = (registration: Registration) => (): void => {
+    queue.forgetIfIdle(registration);
+    pump();
+    if (!closed && registration.lanes.size > 0 && registration.breaker.state() === 'open')
+      waitOutCooldown(registration, () => shortly(), wake(registration));
+  };
+
   const afterAttempt = (lane: Lane, delivery: Delivery, outcome: AttemptOutcome, probe: boolean): void => {
     active -= 1;
     queue.stop(lane);
     if (recordHealth(lane.registration, outcome, probe))
-      waitOutCooldown(
-        lane.registration,
-        () => sleep(cooldownMs),
-        () => {
-          queue.forgetIfIdle(lane.registration);
-          pump();
-        },
-      );
+      waitOutCooldown(lane.registration, () => sleep(cooldownMs), wake(lane.registration));
     if (outcome.done) link.ack(queue.finishHead(lane));
     else if (closed) {
       // Back to the outbox (not acknowledged: another replica delivers it), or failed without one.
@@ -216,6 +214,20 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
       return flush();
     },
   };
+}
+
+/** Counts each notification's outcome and hands every event to `onEvent`. */
+function createDeliveryLog(onEvent: PushSenderOptions['onEvent']) {
+  const counts: Omit<PushSenderStats, 'pending' | 'inFlight'> = { delivered: 0, failed: 0, refused: 0, coalesced: 0, dropped: 0 };
+  const emit = (event: PushDeliveryEvent): void => {
+    if (event.type !== 'retrying') counts[event.type] += 1;
+    try {
+      onEvent?.(event);
+    } catch {
+      // A faulty observer must not break delivery.
+    }
+  };
+  return { counts, emit };
 }
 
 /** The attempt function of a sender's options (`delivery-attempt.ts`). */
