@@ -24,6 +24,7 @@ import type { TaskCommit, TaskEventBus } from '../bus/task-event-bus.js';
 import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
+import { notifyPushConfigs } from './push-notify.js';
 import type { PushSender } from './types.js';
 import { newId } from '../agent/new-id.js';
 
@@ -395,16 +396,7 @@ export class TaskRuntime {
   private async deliver(wire: StreamResponse, final: boolean, id: string, snapshot = this.task): Promise<void> {
     this.lastEventId = id;
     this.emit({ type: 'event', id, event: wire, final });
-    const sender = this.deps.pushSender;
-    if (sender) {
-      for (const config of await this.deps.store.listPushConfigs(this.key)) {
-        try {
-          sender.notify({ config, payload: wire, taskId: this.key.taskId, tenant: this.key.tenant, task: snapshot });
-        } catch {
-          // Push delivery is best effort; it never breaks the task.
-        }
-      }
-    }
+    await notifyPushConfigs(this.deps, this.key, wire, snapshot);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
 import { EndedQueue } from './ended-queue.js';
+import { listPage } from './list-page.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { OwnerShares, type ShareLimit } from './owner-shares.js';
 import {
@@ -80,30 +81,9 @@ export class TaskStoreFullError extends RateLimitedError {
   }
 }
 
-/** The caller a share belongs to: tenant and owner. */
-const ownerKey = (who: { tenant: string; owner: string }): string => `${who.tenant}\u0000${who.owner}`;
-
-const statusTime = (record: StoredTask): number => {
-  const ts = record.task.status.timestamp;
-  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
-  return Number.isNaN(parsed) ? record.updatedAt : parsed;
+const refuseShare = (limit: ShareLimit, message: string): never => {
+  throw new TaskStoreFullError(limit, message);
 };
-
-function encodeToken(time: number, id: string): string {
-  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
-}
-
-function decodeToken(token: string): { time: number; id: string } | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
-      return { time: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through: not a token we issued
-  }
-  return undefined;
-}
 
 /** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
 export class InMemoryTaskStore implements TaskStore {
@@ -131,11 +111,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
     if (!(this.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
     if (!(this.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
-    const tasksPerOwner = options.maxTasksPerOwner ?? Math.max(1, Math.floor(this.maxTasks / 2));
-    const bytesPerOwner = options.maxBytesPerOwner ?? Math.max(1, Math.floor(this.maxBytes / 2));
-    if (!(tasksPerOwner >= 1)) throw new RangeError(`expected maxTasksPerOwner >= 1, got ${options.maxTasksPerOwner}`);
-    if (!(bytesPerOwner >= 1)) throw new RangeError(`expected maxBytesPerOwner >= 1, got ${options.maxBytesPerOwner}`);
-    this.shares = new OwnerShares(tasksPerOwner, bytesPerOwner);
+    this.shares = new OwnerShares(options, this.maxTasks, this.maxBytes, refuseShare);
     this.sendKeys = new IdempotencyKeys({
       ttlMs: options.idempotencyTtlMs ?? 10 * 60_000,
       maxKeys: options.maxIdempotencyKeys ?? 10_000,
@@ -170,27 +146,6 @@ export class InMemoryTaskStore implements TaskStore {
     }
   }
 
-  /** Adds (1) or takes away (-1) a live entry's part of its caller's share. */
-  private charge(entry: Entry, sign: 1 | -1): void {
-    const { record } = entry;
-    if (!isTerminalTaskState(record.task.status.state)) this.shares.charge(ownerKey(record), sign, entry.bytes);
-  }
-
-  /** Refuses `tasks` more live tasks and `bytes` more bytes beyond the caller's share. */
-  private checkShare(owner: string, tasks: number, bytes: number): void {
-    const limit = this.shares.exceeded(owner, tasks, bytes);
-    if (limit === 'maxTasksPerOwner')
-      throw new TaskStoreFullError(
-        limit,
-        `This caller holds ${this.shares.maxTasks} live tasks, its share of the store; retry when one ends`,
-      );
-    if (limit === 'maxBytesPerOwner')
-      throw new TaskStoreFullError(
-        limit,
-        `This caller's live tasks hold ${this.shares.maxBytes} bytes, its share of the store; retry later`,
-      );
-  }
-
   private expired(entry: Entry): boolean {
     return isTerminalTaskState(entry.record.task.status.state) && this.now() - entry.record.updatedAt > this.terminalTtlMs;
   }
@@ -209,7 +164,7 @@ export class InMemoryTaskStore implements TaskStore {
     const entry = this.entries.get(k);
     if (entry) {
       this.bytes -= entry.bytes;
-      this.charge(entry, -1);
+      this.shares.charge(entry, -1);
     }
     this.entries.delete(k);
     this.terminal.delete(k);
@@ -255,10 +210,9 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
   async admitTask(request: TaskAdmission): Promise<void> {
-    this.checkShare(ownerKey(request), 1, 0);
+    this.shares.check(request, 1, 0);
     this.sweep();
-    if (this.bytes >= this.maxBytes && this.ended.oldest() === undefined)
-      throw new TaskStoreFullError('maxBytes', `The task store is full (${this.maxBytes} bytes); retry later`);
+    this.reserve('', 0, 1, false);
   }
 
   async get(key: TaskKey): Promise<StoredTask | undefined> {
@@ -280,19 +234,18 @@ export class InMemoryTaskStore implements TaskStore {
     const terminal = isTerminalTaskState(value.task.status.state);
     if (existing) {
       const growth = copy.bytes - existing.recordBytes;
-      const wasLive = !isTerminalTaskState(existing.record.task.status.state);
       // A task's final write always goes in; a live one grows only within its caller's share.
-      if (!terminal) this.checkShare(ownerKey(value), wasLive ? 0 : 1, wasLive ? growth : existing.bytes + growth);
+      if (!terminal) this.shares.check(value, 0, growth);
       this.reserve(k, existing.bytes, growth, terminal);
-      this.charge(existing, -1);
+      this.shares.charge(existing, -1);
       existing.record = value;
       this.resize(existing, growth);
       existing.recordBytes = copy.bytes;
-      this.charge(existing, 1);
+      this.shares.charge(existing, 1);
       this.track(k, existing.record);
       return revision;
     }
-    if (!terminal) this.checkShare(ownerKey(value), 1, copy.bytes);
+    if (!terminal) this.shares.check(value, 1, copy.bytes);
     this.sweep();
     this.reserve(k, 0, copy.bytes, terminal);
     const entry: Entry = {
@@ -303,36 +256,13 @@ export class InMemoryTaskStore implements TaskStore {
     };
     this.entries.set(k, entry);
     this.resize(entry, copy.bytes);
-    this.charge(entry, 1);
+    this.shares.charge(entry, 1);
     this.track(k, entry.record);
     return revision;
   }
 
   async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
-    let cursor: { time: number; id: string } | undefined;
-    if (query.pageToken) {
-      cursor = decodeToken(query.pageToken);
-      if (!cursor) return undefined;
-    }
-    const matches: { time: number; record: StoredTask }[] = [];
-    for (const entry of this.entries.values()) {
-      if (this.expired(entry)) continue;
-      const { record } = entry;
-      if (record.tenant !== query.tenant || record.owner !== query.owner) continue;
-      if (query.contextId !== undefined && record.task.contextId !== query.contextId) continue;
-      if (query.status !== undefined && record.task.status.state !== query.status) continue;
-      const time = statusTime(record);
-      if (query.statusTimestampAfter !== undefined && !(time > query.statusTimestampAfter)) continue;
-      matches.push({ time, record });
-    }
-    matches.sort((a, b) => b.time - a.time || (a.record.task.id < b.record.task.id ? -1 : a.record.task.id > b.record.task.id ? 1 : 0));
-    const after = cursor
-      ? matches.filter((m) => m.time < cursor.time || (m.time === cursor.time && m.record.task.id > cursor.id))
-      : matches;
-    const page = after.slice(0, query.pageSize);
-    const last = page.at(-1);
-    const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.record.task.id) : '';
-    return { records: page.map((m) => cloneStored(m.record)), nextPageToken, totalSize: matches.length };
+    return listPage(this.entries.values(), query, (entry) => !this.expired(entry));
   }
 
   async delete(key: TaskKey): Promise<boolean> {
@@ -347,13 +277,12 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return;
     const copy = cloneStoredSized(config);
     const previous = entry.push?.get(config.id)?.bytes ?? 0;
-    if (!isTerminalTaskState(entry.record.task.status.state)) this.checkShare(ownerKey(entry.record), 0, copy.bytes - previous);
+    if (!isTerminalTaskState(entry.record.task.status.state)) this.shares.check(entry.record, 0, copy.bytes - previous);
     this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
     entry.push ??= new Map();
     entry.push.set(config.id, { config: copy.value, bytes: copy.bytes });
-    this.charge(entry, -1);
+    this.shares.grow(entry, copy.bytes - previous);
     this.resize(entry, copy.bytes - previous);
-    this.charge(entry, 1);
   }
 
   async listPushConfigs(key: TaskKey): Promise<StoredPushConfig[]> {
@@ -365,9 +294,8 @@ export class InMemoryTaskStore implements TaskStore {
     const held = entry?.push?.get(id);
     if (entry === undefined || held === undefined) return false;
     entry.push?.delete(id);
-    this.charge(entry, -1);
+    this.shares.grow(entry, -held.bytes);
     this.resize(entry, -held.bytes);
-    this.charge(entry, 1);
     return true;
   }
 
