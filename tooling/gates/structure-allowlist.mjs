@@ -68,7 +68,6 @@ export const ALLOWED_SIZES = {
   'packages/a2a-server-express/src/core/streaming.ts › createStreaming': 171,
   'packages/a2a-server-express/src/core/task-run.ts › createTaskRun': 343,
   'packages/a2a-server-express/src/core/task-runtime.ts › TaskRuntime': 347,
-  'packages/a2a-server-express/src/push/push-sender.ts › createPushSender': 306,
   'packages/a2a-server-express/src/store/in-memory-task-store.ts › InMemoryTaskStore': 222,
   'packages/a2a-server-express/src/testing/task-event-bus-contract.ts › describeTaskEventBusContract': 217,
   'packages/a2a-server-express/src/testing/task-event-bus-contract.ts › describeTaskEventBusContract > (callback of t.describe)': 182,

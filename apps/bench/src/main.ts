@@ -12,6 +12,7 @@ import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
 import { runMcp } from './suites/mcp.js';
+import { runPushBurst } from './suites/push-burst.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
@@ -28,6 +29,7 @@ interface SuiteEntry {
 const SUITES: SuiteEntry[] = [
   { id: 'governance', title: 'Governance decisions', run: runGovernance },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
+  { id: 'push-burst', title: 'Push bursts', run: runPushBurst },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
