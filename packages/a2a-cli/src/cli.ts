@@ -1,4 +1,5 @@
 import { cardCommand } from './commands/card.js';
+import { dbCommand } from './commands/db.js';
 import { keygenCommand, signCardCommand, verifyCardCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { cancelCommand, getCommand, listCommand, sendCommand, subscribeCommand } from './commands/tasks.js';
@@ -20,6 +21,7 @@ const COMMANDS: readonly Command[] = [
   signCardCommand,
   verifyCardCommand,
   serveCommand,
+  dbCommand,
 ];
 
 function mainHelp(): string {
