@@ -3,3 +3,8 @@ export { MigrationError, type PostgresUnavailableCause, PostgresUnavailableError
 export { latestSchemaVersion, type MigrateOptions, type MigrateResult, migrate } from './migrate/migrate.js';
 export { createStaticKeyring, type PushConfigKeyring, type StaticKeyringOptions } from './push/keyring.js';
 export { createPostgresTaskStore, type PostgresTaskStore, type PostgresTaskStoreOptions } from './store/postgres-task-store.js';
+export {
+  createPostgresTaskEventBus,
+  type PostgresTaskEventBus,
+  type PostgresTaskEventBusOptions,
+} from './bus/postgres-task-event-bus.js';

@@ -1,6 +1,7 @@
-import { describeTaskStoreContract } from '@a2aplane/a2a-server-express/testing';
+import { describeTaskEventBusContract, describeTaskStoreContract } from '@a2aplane/a2a-server-express/testing';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
+import { createPostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
 import { createPostgresTaskStore, type PostgresTaskStore } from '../src/store/postgres-task-store.js';
 import { testKeyring } from './keys.js';
 import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
@@ -28,6 +29,27 @@ describeTaskStoreContract(
     dispose: (store) => (store as PostgresTaskStore).close(),
     // A database holds what its disk holds: the store bounds rows by TTLs and record size, not by a count (decision 0075).
     capacity: false,
+  },
+  vitest,
+);
+
+describeTaskEventBusContract(
+  'PostgreSQL bus (LISTEN/NOTIFY)',
+  {
+    create() {
+      // Each connect is another replica: its own pool (its own listening session and lock).
+      const pools: pg.Pool[] = [];
+      return {
+        async connect() {
+          const replicaPool = await connectTestPool('a2a-postgres TaskEventBus contract', { max: 4 });
+          pools.push(replicaPool);
+          return createPostgresTaskEventBus({ pool: replicaPool, schema });
+        },
+        async dispose() {
+          for (const replicaPool of pools) await replicaPool.end();
+        },
+      };
+    },
   },
   vitest,
 );
