@@ -8,3 +8,4 @@ export {
   type PostgresTaskEventBus,
   type PostgresTaskEventBusOptions,
 } from './bus/postgres-task-event-bus.js';
+export { type RotatePushConfigKeysOptions, type RotatePushConfigKeysResult, rotatePushConfigKeys } from './push/rotate.js';
