@@ -9,3 +9,4 @@ export {
   type PostgresTaskEventBusOptions,
 } from './bus/postgres-task-event-bus.js';
 export { type RotatePushConfigKeysOptions, type RotatePushConfigKeysResult, rotatePushConfigKeys } from './push/rotate.js';
+export { type AsyncNonceCache, createPostgresNonceCache, type PostgresNonceCacheOptions } from './replay/nonce-cache.js';
