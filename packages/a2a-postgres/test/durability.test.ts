@@ -66,7 +66,8 @@ describe('kill -9 of a replica between an acknowledgement and the next read (Pos
     const reader = parseServerSentEvents(response.body as ReadableStream<Uint8Array>)[Symbol.asyncIterator]();
     let taskId = '';
     while (seen.filter((e) => e.data.artifactUpdate).length < 3) {
-      const { value } = await reader.next();
+      const { value, done } = await reader.next();
+      if (done || value === undefined) throw new Error('the stream ended before three chunks');
       const result = (JSON.parse(value.data) as { result: Json }).result;
       seen.push({ id: value.id as string, data: result });
       taskId ||= ((result.task as Json | undefined)?.id ?? (result.statusUpdate as Json | undefined)?.taskId ?? '') as string;

@@ -116,9 +116,20 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       now: now(),
       events: events.map((e) => JSON.stringify(e.event)),
       finals: events.map((e) => e.final),
-      channel: eventsChannel,
-      topic: topicOf(key),
     };
+  }
+
+  /**
+   * Tells every replica that `key`'s log reached `lastSeq`. A failure is reported, not thrown: the
+   * events are committed; subscribers elsewhere read them on the next notification of the task or
+   * when their listening connection comes back.
+   */
+  async function notify(key: TaskKey, lastSeq: string): Promise<void> {
+    try {
+      await query(pool, timeoutMs, statements.notify, [eventsChannel, `${topicOf(key)} ${lastSeq}`]);
+    } catch (error) {
+      onError(error);
+    }
   }
 
   const commits = new Map<boolean, Bound>();
@@ -145,6 +156,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
         bind(stmt.order, values),
       );
       const revision = prepared.revision(row);
+      await notify(key, String(row?.last_seq));
       const last = Number(row?.last_seq);
       return { revision, ids: events.map((_, i) => String(last - events.length + 1 + i)) };
     };
@@ -157,6 +169,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       checkKey(key);
       const values = { ...appendValues(key, [input]), revision: input.revision };
       const [row] = await query<{ last_seq: string }>(pool, timeoutMs, statements.publish, bind(statements.publish.order, values));
+      await notify(key, String(row?.last_seq));
       return String(row?.last_seq);
     },
 

@@ -26,14 +26,11 @@ ev AS (INSERT INTO ${s}.task_events (tenant, task_id, seq, final, revision, even
 trimmed AS (DELETE FROM ${s}.task_events WHERE ${key} AND seq < (SELECT first_seq FROM head))`;
 }
 
-const notify = (p: (name: string) => string): string =>
-  `(SELECT count(*) FROM (SELECT pg_notify(${p('channel')}::text, ${p('topic')}::text || ' ' || last_seq) FROM head) n) AS notified`;
-
-/** Appends events to a task's log and notifies every replica: one statement. */
+/** Appends events to a task's log: one statement (the notification follows it, see `notify`). */
 export function publishStatement(s: string): Bound {
   const { p, order } = parameters();
   const text = `WITH ${appendCtes(s, p, '', `${p('revision')}::integer`)}
-SELECT (SELECT last_seq FROM head) AS last_seq, ${notify(p)}`;
+SELECT (SELECT last_seq FROM head) AS last_seq`;
   return { ...statement(text), order };
 }
 
@@ -42,13 +39,21 @@ export function commitStatement(s: string, create: boolean): Bound {
   const { p, order } = parameters();
   const text = `WITH ${writeCtes(s, create, p)},
 ${appendCtes(s, p, 'FROM w', '(SELECT revision FROM w)')}
-SELECT (SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current, (SELECT last_seq FROM head) AS last_seq, ${notify(p)}`;
+SELECT (SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current, (SELECT last_seq FROM head) AS last_seq`;
   return { ...statement(text), order };
 }
 
 export function busStatements(s: string) {
   return {
     publish: publishStatement(s),
+    /**
+     * Tells every replica that a log grew, in a transaction of its own that does not wait for the
+     * disk (a notification is a hint: the log, written and flushed before, is the truth). Not in
+     * the write's transaction: PostgreSQL serialises committing transactions that NOTIFY under one
+     * lock held through their WAL flush, which would turn every write into a disk round trip of its
+     * own (no group commit).
+     */
+    notify: statement(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`),
     /** The retained events after a sequence number, with the log's head (no row: no live log). */
     read: statement(`SELECT l.last_seq, l.first_seq, e.seq, e.final, e.revision, e.event FROM ${s}.task_logs l
 LEFT JOIN ${s}.task_events e ON e.tenant = l.tenant AND e.task_id = l.task_id AND e.seq > $3 AND e.seq >= l.first_seq
