@@ -13,7 +13,7 @@ import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
 import { runPostgres } from './suites/postgres.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
-import { runReplicasResume } from './suites/replicas-resume.js';
+import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
 import { runStreaming } from './suites/streaming.js';
 import { runThroughput } from './suites/throughput.js';
 
@@ -36,6 +36,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
   { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
+  { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
