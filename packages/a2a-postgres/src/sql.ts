@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { PostgresUnavailableError } from './errors.js';
 
 /** What the store, bus and caches query through: a `pg.Pool` (or anything with its `query`). */
-export type Queryable = Pick<Pool, 'query'>;
+type Queryable = Pick<Pool, 'query'>;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -29,7 +29,7 @@ export const positive = (name: string, value: number): number => {
 /** SQLSTATE classes and Node socket codes that mean "the database is not there" (not a bug in a statement). */
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
 
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (error instanceof PostgresUnavailableError) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;

@@ -12,7 +12,7 @@ interface Registration {
   handler: TaskCancelHandler;
 }
 
-export interface CancelRoutingOptions {
+interface CancelRoutingOptions {
   pool: Pool;
   listener: Listener;
   channel: string;

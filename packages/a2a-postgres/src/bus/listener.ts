@@ -9,7 +9,7 @@ export interface ReplicaLock {
   lo: number;
 }
 
-export interface ListenerOptions {
+interface ListenerOptions {
   pool: Pool;
   /** Channels to LISTEN on (already valid identifiers). */
   channels: string[];

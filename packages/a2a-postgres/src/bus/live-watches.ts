@@ -27,7 +27,7 @@ interface Watch {
   notified: number;
 }
 
-export interface LiveWatchesOptions {
+interface LiveWatchesOptions {
   read(key: TaskKey, afterSeq: number): Promise<LogRead>;
   /** A live read failed (it is retried after a pause; subscribers fail only when the listener gives up). */
   onReadError(error: unknown): void;
@@ -129,7 +129,7 @@ export class LiveWatches {
 }
 
 /** Hands a subscriber the events past its cursor; ends it after a final event that is the newest of the log. */
-export function deliver(subscriber: Subscriber, log: LogRead): void {
+function deliver(subscriber: Subscriber, log: LogRead): void {
   if (log.exists && hasGap(log, subscriber.cursor)) {
     // Trimmed past it while it lagged: it resumes with its last id and gets `gap`.
     subscriber.queue.fail(new SlowConsumerError());

@@ -27,7 +27,7 @@ trimmed AS (DELETE FROM ${s}.task_events WHERE ${key} AND seq < (SELECT first_se
 }
 
 /** Appends events to a task's log: one statement (the notification follows it, see `notify`). */
-export function publishStatement(s: string): Bound {
+function publishStatement(s: string): Bound {
   const { p, order } = parameters();
   const text = `WITH ${appendCtes(s, p, '', `${p('revision')}::integer`)}
 SELECT (SELECT last_seq FROM head) AS last_seq`;

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** One schema migration shipped with the package (`migrations/NNNN_name.sql`). */
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

@@ -88,7 +88,7 @@ const refuseNul = (what: string): never => {
 };
 
 /** A task write as the values of the write statements' parameters. */
-export interface PreparedWrite {
+interface PreparedWrite {
   create: boolean;
   terminal: boolean;
   values: Record<string, unknown>;
@@ -301,7 +301,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
 }
 
 /** How a bus on the same pool and schema writes this store inside its own statement. */
-export interface StoreWriter {
+interface StoreWriter {
   pool: Pool;
   /** The quoted schema. */
   schema: string;

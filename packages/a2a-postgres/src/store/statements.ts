@@ -34,7 +34,7 @@ w AS (UPDATE ${s}.tasks SET owner = ${p('owner')}, context_id = ${p('contextId')
 }
 
 /** The store's upsert: one statement, one round trip. */
-export function upsertStatement(s: string, create: boolean): Bound {
+function upsertStatement(s: string, create: boolean): Bound {
   const { p, order } = parameters();
   const text = `WITH ${writeCtes(s, create, p)}
 SELECT (SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current`;
