@@ -115,4 +115,20 @@ describe('PostgreSQL down', () => {
     await replica.close();
     await publisher.close();
   });
+
+  it('a longer outage ends open streams with PostgresUnavailableError after subscriberGiveUpMs (the client resumes with Last-Event-ID)', async () => {
+    const replica = createPostgresTaskEventBus({ pool: proxied, schema, subscriberGiveUpMs: 300 });
+    const key = { tenant: `t-${randomUUID()}`, taskId: randomUUID() };
+    const subscription = await replica.subscribe(key);
+    if (!subscription) throw new Error('no subscription');
+    const ended = (async () => {
+      for await (const _ of subscription) {
+        // nothing is published
+      }
+    })();
+    await proxy.down();
+    await expect(ended).rejects.toMatchObject({ name: 'PostgresUnavailableError' });
+    await proxy.up();
+    await replica.close();
+  });
 });
