@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresNonceCache } from '../src/replay/nonce-cache.js';
 import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
@@ -57,5 +57,13 @@ describe('PostgreSQL replay cache', () => {
     for (let i = 0; i < 5; i++) answers.push(await cache.add(randomUUID(), expires, owner));
     expect(answers).toEqual([true, true, true, false, false]);
     expect(await cache.add(randomUUID(), expires, `other-${randomUUID()}`)).toBe(true);
+  });
+
+  it('never answers true without the database: add rejects with PostgresUnavailableError', async () => {
+    const nowhere = new pg.Pool({ host: '127.0.0.1', port: 1, user: 'postgres', database: 'test', connectionTimeoutMillis: 500 });
+    nowhere.on('error', () => undefined);
+    const cache = createPostgresNonceCache({ pool: nowhere, schema });
+    await expect(cache.add(randomUUID(), Date.now() + 60_000, 'agent-c')).rejects.toMatchObject({ name: 'PostgresUnavailableError' });
+    await nowhere.end();
   });
 });
