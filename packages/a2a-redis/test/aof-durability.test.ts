@@ -69,7 +69,8 @@ async function survivors(persistence: string[]): Promise<{ tasks: number; events
   first.kill('SIGKILL');
   await exited;
   await bus.close();
-  client.destroy();
+  // Without reconnects the client may already have closed itself when Redis died.
+  if (client.isOpen) client.destroy();
   await startRedis(dir, port, persistence);
   const after = createClient({ url: `redis://127.0.0.1:${port}` });
   after.on('error', () => undefined);
