@@ -45,6 +45,12 @@ export async function readLog(
   return { exists: true, events, lastSeq: Number(head.last_seq), firstSeq: Number(head.first_seq) };
 }
 
+/** Only the head of a live log (a subscription without `afterId` replays nothing). */
+export async function readHead(pool: Pool, timeoutMs: number, stmt: Statement, key: TaskKey, now: number): Promise<LogRead> {
+  const [row] = await query<{ last_seq: string }>(pool, timeoutMs, stmt, [key.tenant, key.taskId, now]);
+  return { exists: row !== undefined, events: [], lastSeq: Number(row?.last_seq ?? 0), firstSeq: 1 };
+}
+
 /** Events after `afterSeq` were dropped before this read (trimmed to the cap, or the log expired). */
 export const hasGap = (log: LogRead, afterSeq: number): boolean => (log.exists ? afterSeq < log.firstSeq - 1 : afterSeq > 0);
 

@@ -23,7 +23,7 @@ import type { Bound } from '../store/statements.js';
 import { CancelRouting } from './cancel-routing.js';
 import { Listener } from './listener.js';
 import { LiveWatches, type Subscriber, topicOf } from './live-watches.js';
-import { hasGap, ID, type LogRead, readLog, toRecord } from './log-reader.js';
+import { hasGap, ID, type LogRead, readHead, readLog, toRecord } from './log-reader.js';
 import { busStatements, commitStatement } from './statements.js';
 
 export interface PostgresTaskEventBusOptions {
@@ -56,7 +56,63 @@ export interface PostgresTaskEventBus extends TaskEventBus {
   readonly schema: string;
 }
 
+/** PostgreSQL text cannot hold U+0000: such a key names nothing this bus can hold. */
+const checkKey = (key: TaskKey): void => {
+  if (hasNul(key.tenant, key.taskId)) throw new InvalidParamsError({ message: 'A task key must not contain U+0000' });
+};
+
 const parseId = (id: string | undefined): number | undefined => (id === undefined ? 0 : ID.test(id) ? Number(id) : undefined);
+
+/**
+ * A subscription: registered with the live watches first, then the replay read and queued, then
+ * live (a notification that came during the replay triggers a read once it is queued).
+ */
+async function openSubscription(input: {
+  key: TaskKey;
+  after: number;
+  options: TaskSubscribeOptions;
+  watches: LiveWatches;
+  bufferSize: number;
+  load: () => Promise<LogRead>;
+  closed: () => boolean;
+}): Promise<TaskSubscription> {
+  const { key, after, watches } = input;
+  const { afterId, signal } = input.options;
+  const onAbort = (): void => queue.end();
+  const queue: EventQueue<TaskEventRecord> = new EventQueue<TaskEventRecord>(input.bufferSize, () => {
+    watches.remove(key, subscriber);
+    signal?.removeEventListener('abort', onAbort);
+  });
+  const subscriber: Subscriber = { queue, cursor: after, ready: false };
+  const notifiedBefore = watches.add(key, subscriber);
+  let log: LogRead;
+  try {
+    log = await input.load();
+  } catch (error) {
+    queue.end();
+    throw error;
+  }
+  const startId = afterId ?? (log.lastSeq > 0 ? String(log.lastSeq) : undefined);
+  subscriber.cursor = afterId === undefined ? log.lastSeq : after;
+  const replay = afterId === undefined ? [] : log.events;
+  let ended = false;
+  for (const record of replay) {
+    queue.push(toRecord(record));
+    subscriber.cursor = record.seq;
+    if (record.final && record.seq === log.lastSeq) ended = true;
+  }
+  if (input.closed() || signal?.aborted === true || ended) queue.end();
+  else {
+    signal?.addEventListener('abort', onAbort, { once: true });
+    watches.activate(key, subscriber, notifiedBefore);
+  }
+  return {
+    startId,
+    gap: afterId !== undefined && hasGap(log, after),
+    close: () => queue.end(),
+    [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+  };
+}
 
 /**
  * Creates the `TaskEventBus` on PostgreSQL. Each task's events are rows of its log with a sequence
@@ -100,10 +156,6 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
     onGiveUp: (error) => watches.failAll(error),
   });
   const cancels = new CancelRouting({ pool, listener, channel: cancelChannel, timeoutMs, statements, onError });
-
-  const checkKey = (key: TaskKey): void => {
-    if (hasNul(key.tenant, key.taskId)) throw new InvalidParamsError({ message: 'A task key must not contain U+0000' });
-  };
 
   /** The values of an append of `events` (input order) to `key`'s log. */
   function appendValues(key: TaskKey, events: readonly TaskCommitEvent[]) {
@@ -185,47 +237,15 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       };
     },
 
-    async subscribe(key, subscribeOptions: TaskSubscribeOptions = {}): Promise<TaskSubscription | undefined> {
-      const { afterId, signal } = subscribeOptions;
-      const after = parseId(afterId);
+    async subscribe(key, subscribeOptions: TaskSubscribeOptions = {}) {
+      const after = parseId(subscribeOptions.afterId);
       if (after === undefined) return undefined;
       checkKey(key);
       // Listening before the replay is read: an event committed after the read is notified.
       await listener.ready(timeoutMs);
-      const onAbort = (): void => queue.end();
-      const queue: EventQueue<TaskEventRecord> = new EventQueue<TaskEventRecord>(bufferSize, () => {
-        watches.remove(key, subscriber);
-        signal?.removeEventListener('abort', onAbort);
-      });
-      const subscriber: Subscriber = { queue, cursor: after, ready: false };
-      const notifiedBefore = watches.add(key, subscriber);
-      let log: LogRead;
-      try {
-        log = afterId === undefined ? await headOnly(key) : await read(key, after);
-      } catch (error) {
-        queue.end();
-        throw error;
-      }
-      const startId = afterId ?? (log.lastSeq > 0 ? String(log.lastSeq) : undefined);
-      subscriber.cursor = afterId === undefined ? log.lastSeq : after;
-      const replay = afterId === undefined ? [] : log.events;
-      let ended = false;
-      for (const record of replay) {
-        queue.push(toRecord(record));
-        subscriber.cursor = record.seq;
-        if (record.final && record.seq === log.lastSeq) ended = true;
-      }
-      if (closed || signal?.aborted === true || ended) queue.end();
-      else {
-        signal?.addEventListener('abort', onAbort, { once: true });
-        watches.activate(key, subscriber, notifiedBefore);
-      }
-      return {
-        startId,
-        gap: afterId !== undefined && hasGap(log, after),
-        close: () => queue.end(),
-        [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
-      };
+      const load = (): Promise<LogRead> =>
+        subscribeOptions.afterId === undefined ? readHead(pool, timeoutMs, statements.head, key, now()) : read(key, after);
+      return openSubscription({ key, after, options: subscribeOptions, watches, bufferSize, load, closed: () => closed });
     },
 
     requestCancel(key, request: TaskCancelRequest) {
@@ -247,9 +267,4 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       listener.close();
     },
   };
-
-  async function headOnly(key: TaskKey): Promise<LogRead> {
-    const [row] = await query<{ last_seq: string }>(pool, timeoutMs, statements.head, [key.tenant, key.taskId, now()]);
-    return { exists: row !== undefined, events: [], lastSeq: Number(row?.last_seq ?? 0), firstSeq: 1 };
-  }
 }

@@ -111,6 +111,103 @@ const toStored = (tenant: string, row: Row): StoredTask => ({
   revision: row.revision,
 });
 
+interface WriteLimits {
+  ttlMs: number;
+  liveTtlMs: number;
+  maxTaskBytes: number;
+  now: () => number;
+}
+
+/** A task write as the values of the write statements' parameters (checked: revision, key, size). */
+function prepareTaskWrite(record: TaskRecord, writeOptions: TaskWriteOptions, limits: WriteLimits): PreparedWrite {
+  const { ttlMs, liveTtlMs, maxTaskBytes, now } = limits;
+  const { tenant, owner, task } = record;
+  const taskId = task.id;
+  const expected = writeOptions.expectedRevision;
+  if (!(Number.isSafeInteger(expected) && expected >= 0)) throw new RangeError(`expected expectedRevision >= 0, got ${expected}`);
+  if (hasNul(tenant, owner, taskId, task.contextId ?? '')) refuseNul('A task key');
+  const terminal = isTerminalTaskState(task.status.state);
+  const json = JSON.stringify(task);
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes > maxTaskBytes && !(terminal && bytes <= maxTaskBytes + 4096)) {
+    throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${maxTaskBytes} bytes`);
+  }
+  const at = now();
+  const create = expected === 0;
+  const values: Record<string, unknown> = {
+    tenant,
+    taskId,
+    owner,
+    contextId: task.contextId ?? '',
+    state: task.status.state,
+    statusTime: statusTime(record),
+    updatedAt: record.updatedAt,
+    expiresAt: at + (terminal ? ttlMs : liveTtlMs),
+    terminal,
+    now: at,
+    task: json,
+  };
+  if (!create) values.expected = expected;
+  return {
+    create,
+    terminal,
+    values,
+    revision(row) {
+      if (row?.revision == null) throw new TaskRevisionConflictError({ tenant, taskId }, expected, row?.current ?? 0);
+      return row.revision;
+    },
+  };
+}
+
+/** ListTasks: the filtered count and one page after the cursor, in one statement. */
+async function listTasks(
+  run: <R extends object>(stmt: Statement, values: unknown[]) => Promise<R[]>,
+  s: string,
+  lists: Map<string, Bound>,
+  query: TaskListQuery,
+  at: number,
+): Promise<TaskListPage | undefined> {
+  let cursor: { time: number; id: string } | undefined;
+  if (query.pageToken) {
+    cursor = decodeToken(query.pageToken);
+    if (!cursor) return undefined;
+  }
+  if (hasNul(query.tenant, query.owner, query.contextId ?? '')) return { records: [], nextPageToken: '', totalSize: 0 };
+  const filters = {
+    contextId: query.contextId !== undefined,
+    status: query.status !== undefined,
+    after: query.statusTimestampAfter !== undefined,
+    cursor: cursor !== undefined,
+  };
+  const shape = JSON.stringify(filters);
+  let stmt = lists.get(shape);
+  if (stmt === undefined) {
+    stmt = listStatement(s, filters);
+    lists.set(shape, stmt);
+  }
+  const values = bind(stmt.order, {
+    tenant: query.tenant,
+    owner: query.owner,
+    now: at,
+    contextId: query.contextId,
+    status: query.status,
+    after: query.statusTimestampAfter,
+    cursorTime: cursor?.time,
+    cursorId: cursor?.id,
+    limit: query.pageSize + 1,
+  });
+  const rows = await run<Partial<Row> & { total: string; task_id: string | null; status_time: string | null }>(stmt, values);
+  const totalSize = Number(rows[0]?.total ?? 0);
+  const found = rows.filter((row) => row.task_id != null);
+  const page = found.slice(0, query.pageSize);
+  const last = page.at(-1);
+  return {
+    records: page.map((row) => toStored(query.tenant, row as Row)),
+    nextPageToken: found.length > page.length && last ? encodeToken(Number(last.status_time), last.task_id as string) : '',
+    totalSize,
+  };
+}
+
 /**
  * Creates the PostgreSQL `TaskStore`: every replica pointed at one database and schema sees the
  * same tasks. Each write is one statement (atomic): the compare-and-set on `revision` and the
@@ -134,44 +231,9 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
   const lists = new Map<string, Bound>();
   const run = <R extends object>(stmt: Statement, values: unknown[]): Promise<R[]> => query<R>(pool, timeoutMs, stmt, values);
 
-  function prepareWrite(record: TaskRecord, writeOptions: TaskWriteOptions): PreparedWrite {
-    const { tenant, owner, task } = record;
-    const taskId = task.id;
-    const expected = writeOptions.expectedRevision;
-    if (!(Number.isSafeInteger(expected) && expected >= 0)) throw new RangeError(`expected expectedRevision >= 0, got ${expected}`);
-    if (hasNul(tenant, owner, taskId, task.contextId ?? '')) refuseNul('A task key');
-    const terminal = isTerminalTaskState(task.status.state);
-    const json = JSON.stringify(task);
-    const bytes = Buffer.byteLength(json, 'utf8');
-    if (bytes > maxTaskBytes && !(terminal && bytes <= maxTaskBytes + 4096)) {
-      throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${maxTaskBytes} bytes`);
-    }
-    const at = now();
-    const create = expected === 0;
-    const values: Record<string, unknown> = {
-      tenant,
-      taskId,
-      owner,
-      contextId: task.contextId ?? '',
-      state: task.status.state,
-      statusTime: statusTime(record),
-      updatedAt: record.updatedAt,
-      expiresAt: at + (terminal ? ttlMs : liveTtlMs),
-      terminal,
-      now: at,
-      task: json,
-    };
-    if (!create) values.expected = expected;
-    return {
-      create,
-      terminal,
-      values,
-      revision(row) {
-        if (row?.revision == null) throw new TaskRevisionConflictError({ tenant, taskId }, expected, row?.current ?? 0);
-        return row.revision;
-      },
-    };
-  }
+  const limits: WriteLimits = { ttlMs, liveTtlMs, maxTaskBytes, now };
+  const prepareWrite = (record: TaskRecord, writeOptions: TaskWriteOptions): PreparedWrite =>
+    prepareTaskWrite(record, writeOptions, limits);
 
   const sweeper: Sweeper = createSweeper({ pool, schema: s, now, intervalMs: options.sweepIntervalMs ?? 60_000, onError: options.onError });
 
@@ -190,47 +252,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
       return prepared.revision(row);
     },
 
-    async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
-      let cursor: { time: number; id: string } | undefined;
-      if (query.pageToken) {
-        cursor = decodeToken(query.pageToken);
-        if (!cursor) return undefined;
-      }
-      if (hasNul(query.tenant, query.owner, query.contextId ?? '')) return { records: [], nextPageToken: '', totalSize: 0 };
-      const filters = {
-        contextId: query.contextId !== undefined,
-        status: query.status !== undefined,
-        after: query.statusTimestampAfter !== undefined,
-        cursor: cursor !== undefined,
-      };
-      const shape = JSON.stringify(filters);
-      let stmt = lists.get(shape);
-      if (stmt === undefined) {
-        stmt = listStatement(s, filters);
-        lists.set(shape, stmt);
-      }
-      const values = bind(stmt.order, {
-        tenant: query.tenant,
-        owner: query.owner,
-        now: now(),
-        contextId: query.contextId,
-        status: query.status,
-        after: query.statusTimestampAfter,
-        cursorTime: cursor?.time,
-        cursorId: cursor?.id,
-        limit: query.pageSize + 1,
-      });
-      const rows = await run<Partial<Row> & { total: string; task_id: string | null; status_time: string | null }>(stmt, values);
-      const totalSize = Number(rows[0]?.total ?? 0);
-      const found = rows.filter((row) => row.task_id != null);
-      const page = found.slice(0, query.pageSize);
-      const last = page.at(-1);
-      return {
-        records: page.map((row) => toStored(query.tenant, row as Row)),
-        nextPageToken: found.length > page.length && last ? encodeToken(Number(last.status_time), last.task_id as string) : '',
-        totalSize,
-      };
-    },
+    list: (listQuery) => listTasks(run, s, lists, listQuery, now()),
 
     async delete(key) {
       if (hasNul(key.tenant, key.taskId)) return false;
