@@ -6,7 +6,7 @@ import { migrate } from '@a2aplane/a2a-postgres';
 import pg from 'pg';
 import { startServer } from '../lib/children.js';
 import { median, num, passFail, ratio, table } from '../lib/format.js';
-import { type LoadResult, load, plainRequests } from '../lib/load.js';
+import { type LoadResult, load } from '../lib/load.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -71,11 +71,10 @@ export async function runPostgres(options: RunOptions): Promise<SuiteResult> {
         await admin.query(`TRUNCATE "${official}".tasks`);
         const server = await startServer(target.file, ['--mode', 'task']);
         try {
-          const requests = plainRequests(server.url);
           for (let warmed = 0, spent = 0; spent < 10 && (spent < warmupSeconds || warmed < warmupRequests); spent += 1) {
-            warmed += (await load(server.url, 'task', 1, 50, requests)).total2xx;
+            warmed += (await load(server.url, 'task', 1, 50)).total2xx;
           }
-          const result = await load(server.url, 'task', measureSeconds, 50, requests);
+          const result = await load(server.url, 'task', measureSeconds, 50);
           runs.push({ round, target: target.id, ...result });
           process.stdout.write(
             `  task r${round} ${target.id}: ${num(result.requestsPerSecond)} req/s p50 ${result.latencyP50Ms} ms p99 ${result.latencyP99Ms} ms${result.valid ? '' : ' INVALID'}\n`,
@@ -119,7 +118,7 @@ export async function runPostgres(options: RunOptions): Promise<SuiteResult> {
     ];
   });
   const markdown = [
-    `Task mode (submitted -> working -> one artifact -> completed; the blocking \`SendMessage\` returns the completed task) against one PostgreSQL at POSTGRES_URL (${num(rounds)} interleaved rounds, a fresh server process and empty tables per run, warm-up of ${warmupSeconds} s and at least ${warmupRequests} requests, then ${measureSeconds} s measured; the bench's HTTP load generator, 50 connections). Both PostgreSQL servers use a pool of 10 connections; ours writes the task and its events (the durable event log) in one statement per write, the official store writes the task row only (it keeps no event log). PostgreSQL runs with its defaults (fsync, synchronous_commit on) on the same machine.`,
+    `Task mode (submitted -> working -> one artifact -> completed; the blocking \`SendMessage\` returns the completed task) against one PostgreSQL at POSTGRES_URL (${num(rounds)} interleaved rounds, a fresh server process and empty tables per run, warm-up of ${warmupSeconds} s and at least ${warmupRequests} requests, then ${measureSeconds} s measured; autocannon, 50 connections). Both PostgreSQL servers use a pool of 10 connections; ours writes the task and its events (the durable event log) in one statement per write, the official store writes the task row only (it keeps no event log). PostgreSQL runs with its defaults (fsync, synchronous_commit on) on the same machine.`,
     '',
     table(['server', 'req/s (median)', 'p50 ms', 'p99 ms', 'valid runs'], rows),
     '',
