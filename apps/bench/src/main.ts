@@ -13,8 +13,9 @@ import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
 import { runMcp } from './suites/mcp.js';
 import { runPushBurst } from './suites/push-burst.js';
+import { runPostgres } from './suites/postgres.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
-import { runReplicasResume } from './suites/replicas-resume.js';
+import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
 
 interface SuiteEntry {
@@ -37,6 +38,8 @@ const SUITES: SuiteEntry[] = [
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
+  { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
+  { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,4 +1,5 @@
 import { cardCommand } from './commands/card.js';
+import { dbCommand } from './commands/db.js';
 import { keygenCommand, signCardCommand, verifyCardCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
 import { serveCommand } from './commands/serve.js';
@@ -22,6 +23,7 @@ const COMMANDS: readonly Command[] = [
   verifyCardCommand,
   serveCommand,
   mcpCommand,
+  dbCommand,
 ];
 
 function mainHelp(): string {
