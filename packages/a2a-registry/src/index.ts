@@ -1,0 +1,34 @@
+export { type CardLimits, DEFAULT_MAX_CARD_BYTES, DEFAULT_MAX_CARD_DEPTH } from './core/card-input.js';
+export { AgentNotFoundError, AgentStateError, RegistryConflictError, RegistryError, RegistryRequestError } from './core/errors.js';
+export type { OutboundOptions } from './core/fetch-text.js';
+export {
+  type Actor,
+  createRegistry,
+  type EnrollmentOutcome,
+  type EnrollmentResult,
+  type Registry,
+  type RegistryOptions,
+} from './core/registry.js';
+export type {
+  AgentHealth,
+  AgentPage,
+  AgentQuery,
+  AgentRecord,
+  AgentStatus,
+  AgentView,
+  AgentViewPage,
+  HealthStatus,
+  KeyHistoryEntry,
+  RegistryJwk,
+  RegistryReader,
+} from './core/types.js';
+export {
+  type EnrollmentCheckOptions,
+  type EnrollmentRefusal,
+  type EnrollmentRequest,
+  type EnrollmentVerification,
+  type VerifiedEnrollment,
+  verifyEnrollment,
+} from './core/verify-enrollment.js';
+export { createInMemoryRegistryStore, type InMemoryRegistryStoreOptions, RegistryStoreFullError } from './store/in-memory-store.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, matchesQuery, type RegistryStore } from './store/registry-store.js';
