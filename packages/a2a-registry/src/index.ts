@@ -32,3 +32,8 @@ export {
 } from './core/verify-enrollment.js';
 export { createInMemoryRegistryStore, type InMemoryRegistryStoreOptions, RegistryStoreFullError } from './store/in-memory-store.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, matchesQuery, type RegistryStore } from './store/registry-store.js';
+export { A2A_AGENT_CARD_MEDIA_TYPE, type AiCatalog, type CatalogEntry, catalogIdentifier, toCatalogEntry } from './http/catalog.js';
+export { createRegistryRequestHandler, type RegistryHandlerOptions, type RegistryRequestHandler } from './http/handler.js';
+export type { OperatorTokens } from './http/operator-auth.js';
+export { type SearchRequest, SearchRequestSchema } from './http/requests.js';
+export { createRegistryHttpReader, type RegistryHttpReaderOptions } from './control/http-reader.js';
