@@ -37,3 +37,4 @@ export { createRegistryRequestHandler, type RegistryHandlerOptions, type Registr
 export type { OperatorTokens } from './http/operator-auth.js';
 export { type SearchRequest, SearchRequestSchema } from './http/requests.js';
 export { createRegistryHttpReader, type RegistryHttpReaderOptions } from './control/http-reader.js';
+export { createProber, type Prober, type ProberOptions, type ProbeRound } from './prober/prober.js';
