@@ -38,3 +38,12 @@ export type { OperatorTokens } from './http/operator-auth.js';
 export { type SearchRequest, SearchRequestSchema } from './http/requests.js';
 export { createRegistryHttpReader, type RegistryHttpReaderOptions } from './control/http-reader.js';
 export { createProber, type Prober, type ProberOptions, type ProbeRound } from './prober/prober.js';
+export { createRegistryCardVerifier, type RegistryCardVerifier, type RegistryCardVerifierOptions } from './control/card-verifier.js';
+export { createRegistryTrust, type RegistryKeyResolverOptions, type RegistryTrust } from './control/key-resolver.js';
+export {
+  createRegistryPeerSource,
+  type PeerPoolLike,
+  type RefreshResult,
+  type RegistryPeerSource,
+  type RegistryPeerSourceOptions,
+} from './control/peer-source.js';
