@@ -1,5 +1,6 @@
 import { cardCommand } from './commands/card.js';
 import { keygenCommand, signCardCommand, verifyCardCommand } from './commands/keys.js';
+import { registryCommand } from './commands/registry.js';
 import { serveCommand } from './commands/serve.js';
 import { cancelCommand, getCommand, listCommand, sendCommand, subscribeCommand } from './commands/tasks.js';
 import type { Command } from './commands/types.js';
@@ -20,6 +21,7 @@ const COMMANDS: readonly Command[] = [
   signCardCommand,
   verifyCardCommand,
   serveCommand,
+  registryCommand,
 ];
 
 function mainHelp(): string {

@@ -47,3 +47,4 @@ export {
   type RegistryPeerSource,
   type RegistryPeerSourceOptions,
 } from './control/peer-source.js';
+export { type RegistryService, type RegistryServiceOptions, startRegistryService } from './http/service.js';
