@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpRequestSigner, generateKeyPair } from '@a2aplane/a2a-identity';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInMemoryRegistryStore, createProber, createRegistry, type Registry, type RegistryStore } from '../src/index.js';
 import { sampleAgentRecord } from '../src/testing/index.js';
@@ -59,6 +60,22 @@ describe('the conformance prober', () => {
     expect(view?.health).toMatchObject({ status: 'up', reason: '', consecutiveFailures: 0 });
     expect(view?.health.lastSuccessAt).toBe(view?.health.checkedAt);
     expect(view?.health.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('marks an agent that serves only signed callers degraded, and up when the prober signs as a trusted caller', async () => {
+    const prober = generateKeyPair('EdDSA');
+    const guarded = await startA2AAgent({ callerKeys: [prober] });
+    closers.push(guarded.close);
+    await registry.enroll({ card: guarded.cardText }, operator);
+    const view = await registry.lookupAgent(guarded.agentId);
+    const anonymous = await createProber(registry, { allowLoopback: true }).probe(view as NonNullable<typeof view>);
+    expect(anonymous.status).toBe('degraded');
+    expect(anonymous.reason).toContain('authentication required');
+    const signer = createHttpRequestSigner({ key: prober });
+    const trusted = await createProber(registry, { allowLoopback: true, signRequest: (request) => signer.sign(request) }).probe(
+      view as NonNullable<typeof view>,
+    );
+    expect(trusted).toMatchObject({ status: 'up', reason: '' });
   });
 
   it('marks a server that answers HTTP but not A2A non-conformant, with the reason', async () => {

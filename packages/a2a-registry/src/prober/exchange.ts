@@ -18,9 +18,15 @@ export interface ExchangeOptions extends OutboundOptions {
   /** Wraps every request, so the prober can count (and bound) what is in flight. */
   track: <T>(request: () => Promise<T>) => Promise<T>;
   clock: () => number;
+  /** Headers that authenticate one probe call (e.g. RFC 9421 `signer.sign`), for agents that serve only known callers. */
+  sign?: (request: { method: string; url: string; body?: string }) => Promise<Record<string, string>>;
 }
 
-type BindingVerdict = { binding: string; ok: boolean; down: boolean; detail: string };
+/** `auth`: the binding answered with an A2A authentication refusal (401/403), so TaskNotFound could not be checked. */
+type BindingVerdict = { binding: string; ok: boolean; down: boolean; auth?: boolean; detail: string };
+
+const signed = async (options: ExchangeOptions, request: { method: string; url: string; body?: string }) =>
+  options.sign ? await options.sign(request) : {};
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -32,15 +38,23 @@ function parse(text: string): unknown {
   }
 }
 
+/** A JSON-RPC error whose `data` carries an ErrorInfo reason UNAUTHENTICATED or FORBIDDEN (spec §9.5). */
+function refusesCaller(reply: unknown): boolean {
+  const data = isObject(reply) && isObject(reply.error) ? reply.error.data : undefined;
+  const details = Array.isArray(data) ? data : [data];
+  return details.some((detail) => isObject(detail) && (detail.reason === 'UNAUTHENTICATED' || detail.reason === 'FORBIDDEN'));
+}
+
 /** JSON-RPC GetTask of an unknown id must answer error -32001 (spec §5.4, TaskNotFoundError). */
 async function probeJsonRpc(url: string, options: ExchangeOptions): Promise<BindingVerdict> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: `probe-${randomUUID()}` } });
+  const auth = await signed(options, { method: 'POST', url, body });
   const answer = await options.track(() =>
     fetchText(
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...auth },
         body,
         timeoutMs: options.timeoutMs,
         maxBytes: 65_536,
@@ -52,6 +66,9 @@ async function probeJsonRpc(url: string, options: ExchangeOptions): Promise<Bind
   const reply = parse(answer.text);
   const code = isObject(reply) && isObject(reply.error) ? reply.error.code : undefined;
   if (code === -32001) return { binding: 'JSONRPC', ok: true, down: false, detail: '' };
+  if (code === -32000 && (answer.status === 401 || answer.status === 403 || refusesCaller(reply))) {
+    return { binding: 'JSONRPC', ok: false, down: false, auth: true, detail: 'answered UNAUTHENTICATED: authentication required' };
+  }
   return {
     binding: 'JSONRPC',
     ok: false,
@@ -63,10 +80,11 @@ async function probeJsonRpc(url: string, options: ExchangeOptions): Promise<Bind
 /** HTTP+JSON `GET /tasks/{id}` of an unknown id must answer 404 with ErrorInfo reason TASK_NOT_FOUND (spec §11.6). */
 async function probeRest(url: string, options: ExchangeOptions): Promise<BindingVerdict> {
   const target = `${url.replace(/\/+$/, '')}/tasks/probe-${randomUUID()}`;
+  const auth = await signed(options, { method: 'GET', url: target });
   const answer = await options.track(() =>
     fetchText(
       target,
-      { headers: { accept: 'application/json', 'a2a-version': '1.0' }, timeoutMs: options.timeoutMs, maxBytes: 65_536 },
+      { headers: { accept: 'application/json', 'a2a-version': '1.0', ...auth }, timeoutMs: options.timeoutMs, maxBytes: 65_536 },
       options,
     ),
   );
@@ -75,6 +93,9 @@ async function probeRest(url: string, options: ExchangeOptions): Promise<Binding
   const details = isObject(reply) && isObject(reply.error) && Array.isArray(reply.error.details) ? reply.error.details : [];
   const reason = details.find((detail) => isObject(detail) && detail.reason === 'TASK_NOT_FOUND');
   if (answer.status === 404 && reason) return { binding: 'HTTP+JSON', ok: true, down: false, detail: '' };
+  if ((answer.status === 401 || answer.status === 403) && isObject(reply) && isObject(reply.error)) {
+    return { binding: 'HTTP+JSON', ok: false, down: false, auth: true, detail: `answered HTTP ${answer.status}: authentication required` };
+  }
   return {
     binding: 'HTTP+JSON',
     ok: false,
@@ -120,6 +141,10 @@ export async function probeExchange(agent: AgentView, options: ExchangeOptions):
     return { status: 'non-conformant', reason: 'no v1.0 JSONRPC or HTTP+JSON interface on the enrolled origin', latencyMs };
   const failed = verdicts.filter((entry) => !entry.ok);
   const summary = failed.map((entry) => `${entry.binding}: ${entry.detail}`).join('; ');
+  // An A2A-shaped authentication refusal speaks A2A but proves nothing more: degraded, never up.
+  if (failed.length > 0 && failed.every((entry) => entry.auth)) {
+    return { status: 'degraded', reason: `${summary} (give the prober credentials: signRequest)`, latencyMs };
+  }
   if (failed.length === verdicts.length)
     return { status: failed.every((entry) => entry.down) ? 'down' : 'non-conformant', reason: summary, latencyMs };
   if (failed.length > 0) return { status: 'degraded', reason: summary, latencyMs };

@@ -15,6 +15,12 @@ export interface ProberOptions extends OutboundOptions {
   /** A probe slower than this marks the agent `degraded`. Default 2000 ms. */
   degradedLatencyMs?: number;
   clock?: () => number;
+  /**
+   * Authenticates each probe call, for agents that serve only known callers: e.g. an RFC 9421
+   * signer's `sign` (`createHttpRequestSigner({ key }).sign`) with a key those agents trust.
+   * Without it such an agent's authentication refusal makes it `degraded`.
+   */
+  signRequest?: (request: { method: string; url: string; body?: string }) => Promise<Record<string, string>>;
   /** Told when writing a verdict fails (the round goes on). */
   onError?: (error: unknown) => void;
 }
@@ -73,6 +79,7 @@ export function createProber(registry: Pick<Registry, 'searchAgents' | 'recordHe
       maxCardBytes: 65_536,
       track,
       clock,
+      ...(options.signRequest ? { sign: options.signRequest } : {}),
     });
     const at = new Date(clock()).toISOString();
     const up = finding.status === 'up';

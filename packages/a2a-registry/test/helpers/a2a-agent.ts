@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   agentIdFromPublicKey,
+  createCallerKeyResolver,
+  createHttpSignatureVerifier,
   createJwks,
   generateKeyPair,
   type KeyPair,
@@ -12,8 +14,10 @@ import {
   type AgentExecutor,
   createA2AServer,
   createAgentCard,
+  createHttpSignatureAuthenticator,
   createNodeHttpHandler,
   createTaskUpdater,
+  verifyEd25519,
 } from '@a2aplane/a2a-server-express';
 import type { AgentSkill } from '@a2aplane/a2a-types';
 
@@ -35,7 +39,9 @@ export interface TestAgent {
 }
 
 /** A real A2A v1.0 agent (our server over node:http), its card signed by its own key. */
-export async function startA2AAgent(options: { skills?: AgentSkill[]; key?: KeyPair; name?: string } = {}): Promise<TestAgent> {
+export async function startA2AAgent(
+  options: { skills?: AgentSkill[]; key?: KeyPair; name?: string; callerKeys?: KeyPair[] } = {},
+): Promise<TestAgent> {
   const key = options.key ?? generateKeyPair('EdDSA');
   const agentId = agentIdFromPublicKey(key.publicKey);
   const http: Server = createServer();
@@ -52,7 +58,14 @@ export async function startA2AAgent(options: { skills?: AgentSkill[]; key?: KeyP
   );
   const signer = { sign: (c: typeof card) => signAgentCard(c, key, { jku: `${url}/.well-known/jwks.json` }) };
   const cardText = signer.sign(card).json;
-  const handler = createNodeHttpHandler(createA2AServer({ card, executor: echo }), { cardSigner: signer, jwks: createJwks([key]) });
+  // With callerKeys: signed callers only (RFC 9421), as an agent behind the registry's trust would be.
+  const authenticate = options.callerKeys
+    ? createHttpSignatureAuthenticator({
+        verifier: createHttpSignatureVerifier({ resolveKey: createCallerKeyResolver({ keys: options.callerKeys }), verifyEd25519 }),
+      })
+    : undefined;
+  const server = createA2AServer({ card, executor: echo, ...(authenticate ? { authenticate } : {}) });
+  const handler = createNodeHttpHandler(server, { cardSigner: signer, jwks: createJwks([key]) });
   http.on('request', (req, res) => void handler(req, res));
   return {
     url,
