@@ -11,6 +11,7 @@ import { runGrpc } from './suites/grpc.js';
 import { runHandOff } from './suites/handoff.js';
 import { runMemory } from './suites/memory.js';
 import { runMicro } from './suites/micro.js';
+import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume } from './suites/replicas-resume.js';
 import { runStreaming } from './suites/streaming.js';
@@ -34,6 +35,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'memory', title: 'Memory under sustained load', run: runMemory },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
+  { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

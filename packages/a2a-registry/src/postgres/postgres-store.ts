@@ -51,10 +51,11 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
   }
   const db = pool;
   const table = `"${schema}".agents`;
+  const records = `"${schema}".agent_records`;
   const ids = `"${schema}".agent_ids`;
   if (options.migrate !== false) await db.query(migrationSql(schema));
 
-  const select = `SELECT record, revision FROM ${table}`;
+  const select = `SELECT r.record, a.revision FROM ${table} a JOIN ${records} r ON r.id = a.id`;
   const one = async (sql: string, value: string): Promise<AgentRecord | undefined> => {
     const result = await db.query(sql, [value]);
     const row = result.rows[0];
@@ -76,23 +77,26 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
       stored.tags,
       searchableText(stored),
       stored.revision,
-      JSON.stringify(body),
     ];
     try {
       await client.query('BEGIN');
       const written =
         expectedRevision === null
           ? await client.query(
-              `INSERT INTO ${table} (id, agent_id, card_url, origin, status, health, skills, tags, search_text, revision, record)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`,
+              `INSERT INTO ${table} (id, agent_id, card_url, origin, status, health, skills, tags, search_text, revision)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
               values,
             )
           : await client.query(
               `UPDATE ${table} SET agent_id = $2, card_url = $3, origin = $4, status = $5, health = $6, skills = $7, tags = $8,
-               search_text = $9, revision = $10, record = $11 WHERE id = $1 AND revision = $12`,
+               search_text = $9, revision = $10 WHERE id = $1 AND revision = $11`,
               [...values, expectedRevision],
             );
       if (written.rowCount !== 1) throw new RegistryConflictError(stored.id);
+      await client.query(`INSERT INTO ${records} (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record`, [
+        stored.id,
+        JSON.stringify(body),
+      ]);
       // Every AgentID the agent ever held finds it; the current one must not belong to another agent.
       const held = [stored.agentId, ...stored.keyHistory.map((entry) => entry.agentId)];
       await client.query(`INSERT INTO ${ids} (agent_id, id) SELECT unnest($1::text[]), $2 ON CONFLICT (agent_id) DO NOTHING`, [
@@ -129,7 +133,8 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
     for (const word of queryWords(query.text)) where.push(`strpos(search_text, ${bind(word)}) > 0`);
     const after = decodeCursor(query.cursor);
     if (after !== undefined) where.push(`id > ${bind(after)}`);
-    const sql = `${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${size + 1}`;
+    const page = `SELECT id, revision FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${size + 1}`;
+    const sql = `SELECT r.record, p.revision FROM (${page}) p JOIN ${records} r ON r.id = p.id ORDER BY p.id`;
     const rows = (await db.query(sql, values)).rows.map(rowRecord);
     if (rows.length <= size) return { agents: rows };
     const agents = rows.slice(0, size);
@@ -137,10 +142,9 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
   }
 
   return {
-    get: (id) => one(`${select} WHERE id = $1`, id),
-    findByAgentId: (agentId) =>
-      one(`SELECT a.record, a.revision FROM ${ids} i JOIN ${table} a ON a.id = i.id WHERE i.agent_id = $1`, agentId),
-    findByCardUrl: (cardUrl) => one(`${select} WHERE card_url = $1`, cardUrl),
+    get: (id) => one(`${select} WHERE a.id = $1`, id),
+    findByAgentId: (agentId) => one(`${select} JOIN ${ids} i ON i.id = a.id WHERE i.agent_id = $1`, agentId),
+    findByCardUrl: (cardUrl) => one(`${select} WHERE a.card_url = $1`, cardUrl),
     put: write,
     search,
     async dropSchema() {

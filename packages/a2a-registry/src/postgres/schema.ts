@@ -15,7 +15,12 @@ CREATE TABLE IF NOT EXISTS "${schema}".agents (
   skills text[] NOT NULL,
   tags text[] NOT NULL,
   search_text text NOT NULL,
-  revision integer NOT NULL,
+  revision integer NOT NULL
+);
+-- The record (card text, card, keys, history) apart from the columns searches filter on: a search
+-- scans narrow rows and reads records only for the page it returns.
+CREATE TABLE IF NOT EXISTS "${schema}".agent_records (
+  id text PRIMARY KEY REFERENCES "${schema}".agents (id) ON DELETE CASCADE,
   record jsonb NOT NULL
 );
 CREATE TABLE IF NOT EXISTS "${schema}".agent_ids (
