@@ -25,17 +25,33 @@ export function createInMemoryRegistryStore(options: InMemoryRegistryStoreOption
   const byAgentId = new Map<string, string>();
   const byCardUrl = new Map<string, string>();
   const sortedIds: string[] = [];
+  // Sorted ids per skill id and per tag: a search by either walks only its agents.
+  const bySkill = new Map<string, string[]>();
+  const byTag = new Map<string, string[]>();
 
-  const indexAfter = (id: string | undefined): number => {
+  const indexAfter = (list: readonly string[], id: string | undefined): number => {
     if (id === undefined) return 0;
     let low = 0;
-    let high = sortedIds.length;
+    let high = list.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if ((sortedIds[mid] as string) <= id) low = mid + 1;
+      if ((list[mid] as string) <= id) low = mid + 1;
       else high = mid;
     }
     return low;
+  };
+  const addTo = (index: Map<string, string[]>, key: string, id: string): void => {
+    let list = index.get(key);
+    if (!list) index.set(key, (list = []));
+    const at = indexAfter(list, id);
+    if (list[at - 1] !== id) list.splice(at, 0, id);
+  };
+  const removeFrom = (index: Map<string, string[]>, key: string, id: string): void => {
+    const list = index.get(key);
+    if (!list) return;
+    const at = indexAfter(list, id) - 1;
+    if (list[at] === id) list.splice(at, 1);
+    if (list.length === 0) index.delete(key);
   };
 
   const owner = (index: Map<string, string>, key: string): AgentRecord | undefined => {
@@ -67,9 +83,13 @@ export function createInMemoryRegistryStore(options: InMemoryRegistryStoreOption
       const stored = { ...copy(record), revision: (expectedRevision ?? 0) + 1 };
       if (existing) {
         byCardUrl.delete(existing.record.cardUrl);
+        for (const skill of existing.record.skills) removeFrom(bySkill, skill, stored.id);
+        for (const tag of existing.record.tags) removeFrom(byTag, tag, stored.id);
       } else {
-        sortedIds.splice(indexAfter(record.id), 0, record.id);
+        sortedIds.splice(indexAfter(sortedIds, record.id), 0, record.id);
       }
+      for (const skill of stored.skills) addTo(bySkill, skill, stored.id);
+      for (const tag of stored.tags) addTo(byTag, tag, stored.id);
       // Every AgentID the agent ever held finds it (revoked and rotated keys included).
       for (const former of stored.keyHistory) if (!byAgentId.has(former.agentId)) byAgentId.set(former.agentId, stored.id);
       byAgentId.set(stored.agentId, stored.id);
@@ -80,8 +100,10 @@ export function createInMemoryRegistryStore(options: InMemoryRegistryStoreOption
     async search(query: AgentQuery): Promise<AgentPage> {
       const size = pageSizeOf(query);
       const agents: AgentRecord[] = [];
-      for (let index = indexAfter(decodeCursor(query.cursor)); index < sortedIds.length; index++) {
-        const entry = records.get(sortedIds[index] as string);
+      const candidates =
+        query.skill !== undefined ? (bySkill.get(query.skill) ?? []) : query.tag !== undefined ? (byTag.get(query.tag) ?? []) : sortedIds;
+      for (let index = indexAfter(candidates, decodeCursor(query.cursor)); index < candidates.length; index++) {
+        const entry = records.get(candidates[index] as string);
         if (!entry || !matchesQuery(entry.record, query, entry.text)) continue;
         if (agents.length === size) return { agents, nextCursor: encodeCursor((agents.at(-1) as AgentRecord).id) };
         agents.push(copy(entry.record));

@@ -170,6 +170,17 @@ export function describeRegistryStoreContract(name: string, options: RegistrySto
       assert.deepEqual(await ids({}), ['1', '2']);
     });
 
+    t.it('an update that changes skills and tags is found by the new ones only', async () => {
+      const store = await open();
+      const first = await store.put(sampleAgentRecord({ id: 'x', skills: ['old-skill'], tags: ['old-tag'] }), null);
+      await store.put({ ...first, skills: ['new-skill'], tags: ['new-tag'] }, first.revision);
+      const ids = async (query: Parameters<RegistryStore['search']>[0]) => (await store.search(query)).agents.map((a) => a.id);
+      assert.deepEqual(await ids({ skill: 'old-skill' }), []);
+      assert.deepEqual(await ids({ tag: 'old-tag' }), []);
+      assert.deepEqual(await ids({ skill: 'new-skill' }), ['x']);
+      assert.deepEqual(await ids({ tag: 'new-tag' }), ['x']);
+    });
+
     t.it('pages through every match once, in id order', async () => {
       const store = await open();
       const all: string[] = [];
