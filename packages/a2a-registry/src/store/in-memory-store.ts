@@ -42,7 +42,10 @@ export function createInMemoryRegistryStore(options: InMemoryRegistryStoreOption
   };
   const addTo = (index: Map<string, string[]>, key: string, id: string): void => {
     let list = index.get(key);
-    if (!list) index.set(key, (list = []));
+    if (!list) {
+      list = [];
+      index.set(key, list);
+    }
     const at = indexAfter(list, id);
     if (list[at - 1] !== id) list.splice(at, 0, id);
   };
