@@ -2,6 +2,7 @@
 // registry suite: `--store memory|postgres --agents N`. PostgreSQL: REGISTRY_BENCH_DATABASE_URL
 // (default the local server, database `test`), a schema of this process, dropped on exit.
 import { createServer } from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { createInMemoryRegistryStore, createRegistry, createRegistryRequestHandler, type RegistryStore } from '@a2aplane/a2a-registry';
 import { createPostgresRegistryStore, type PostgresRegistryStore } from '@a2aplane/a2a-registry/postgres';
@@ -17,11 +18,13 @@ const storeKind = value('--store') ?? 'memory';
 const agents = Number(value('--agents') ?? 10_000);
 let store: RegistryStore;
 let postgres: PostgresRegistryStore | undefined;
-if (storeKind === 'postgres') {
-  postgres = await createPostgresRegistryStore({
-    connectionString: process.env.REGISTRY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-    schema: `bench_registry_${process.pid}`,
-  });
+const schema = `bench_registry_${process.pid}`;
+const pool =
+  storeKind === 'postgres'
+    ? new pg.Pool({ connectionString: process.env.REGISTRY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 10 })
+    : undefined;
+if (pool) {
+  postgres = await createPostgresRegistryStore({ pool, schema });
   store = postgres;
 } else {
   store = createInMemoryRegistryStore();
@@ -49,6 +52,8 @@ const writer = async (): Promise<void> => {
   }
 };
 await Promise.all(Array.from({ length: 8 }, writer));
+// Fresh statistics, as autovacuum would have after a bulk load: without them the planner guesses.
+await pool?.query(`ANALYZE "${schema}".agents`);
 
 const registry = createRegistry({ store });
 const server = createServer(createRegistryRequestHandler(registry, { publicUrl: 'https://registry.example' }));
@@ -61,7 +66,7 @@ const stop = async () => {
   server.closeAllConnections();
   server.close();
   await postgres?.dropSchema();
-  await store.close?.();
+  await pool?.end();
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop());
