@@ -2,7 +2,9 @@
 // (open loop: latency counts from each request's scheduled start, so queueing is not hidden),
 // against the embedded in-memory store and PostgreSQL. Goals: p99 under 10 ms and 25 ms.
 import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
 import { startServer } from '../lib/children.js';
+import { processCpuSeconds } from '../lib/cpu.js';
 import { num, passFail, table } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 import { SKILLS, TAGS } from '../servers/registry-fixtures.js';
@@ -19,6 +21,9 @@ interface Row {
   p99: number;
   max: number;
   goalMs: number;
+  /** CPU the registry process spent per search (user + system), steadier than latency on a shared machine. */
+  cpuMsPerRequest: number | undefined;
+  loadAverage: number;
 }
 
 /** The mix: a quarter each by skill id, by tag, by free text, and the second page of a skill search. */
@@ -67,6 +72,8 @@ async function measure(store: string, seconds: number): Promise<Row> {
     const total = RATE * seconds;
     const latencies: number[] = [];
     let errors = 0;
+    const cpuBefore = processCpuSeconds(child.process.pid);
+    const loadAverage = loadavg()[0] ?? 0;
     const started = performance.now();
     const inFlight: Array<Promise<void>> = [];
     for (let index = 0; index < total; index++) {
@@ -86,6 +93,7 @@ async function measure(store: string, seconds: number): Promise<Row> {
       );
     }
     await Promise.all(inFlight);
+    const cpuAfter = processCpuSeconds(child.process.pid);
     latencies.sort((a, b) => a - b);
     return {
       store,
@@ -95,6 +103,8 @@ async function measure(store: string, seconds: number): Promise<Row> {
       p99: percentile(latencies, 99),
       max: latencies.at(-1) ?? 0,
       goalMs: GOALS[store] ?? 0,
+      cpuMsPerRequest: cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / total,
+      loadAverage,
     };
   } finally {
     agent.destroy();
@@ -110,7 +120,7 @@ export async function runRegistry(options: RunOptions): Promise<SuiteResult> {
     `ARD \`POST /search\` on a registry holding ${num(AGENTS)} enrolled agents (50 skills, 20 tags; a quarter of the searches by skill id, a quarter by tag, a quarter by free text, a quarter the second page of a skill search; 20 results a page), at a constant ${RATE} req/s for ${seconds} s after 400 warm-up requests. The registry runs in its own process (node:http, \`createRegistryRequestHandler\`); latency counts from each request's scheduled start (open loop). PostgreSQL is the local server (one schema per run, 10 pooled connections).`,
     '',
     table(
-      ['store', 'requests', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'goal: p99 under', 'met'],
+      ['store', 'requests', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'goal: p99 under', 'met', 'registry CPU ms / search', '1-min load'],
       rows.map((row) => [
         row.store === 'memory' ? 'embedded (in memory)' : 'PostgreSQL',
         num(row.requests),
@@ -120,6 +130,8 @@ export async function runRegistry(options: RunOptions): Promise<SuiteResult> {
         num(row.max, 2),
         `${row.goalMs} ms`,
         passFail(row.p99 < row.goalMs && row.errors === 0),
+        row.cpuMsPerRequest === undefined ? 'n/a' : num(row.cpuMsPerRequest, 2),
+        num(row.loadAverage, 1),
       ]),
     ),
   ].join('\n');
