@@ -48,3 +48,4 @@ export {
   type RegistryPeerSourceOptions,
 } from './control/peer-source.js';
 export { type RegistryService, type RegistryServiceOptions, startRegistryService } from './http/service.js';
+export { type RegistryTrustSnapshot, readRegistryTrustSnapshot } from './control/trust-snapshot.js';

@@ -1,4 +1,5 @@
-import { agentIdFromPublicKey, createJwks, generateKeyPair } from '@a2aplane/a2a-identity';
+import { createCallAuthorizer } from '@a2aplane/a2a-governance';
+import { agentIdFromPublicKey, createAllowlistIdentityResolver, createJwks, generateKeyPair } from '@a2aplane/a2a-identity';
 import { CardSignatureInvalidError, createA2AClient } from '@a2aplane/a2a-client';
 import { PeerPool } from '@a2aplane/a2a-routing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +8,7 @@ import {
   createRegistryCardVerifier,
   createRegistryPeerSource,
   createRegistryTrust,
+  readRegistryTrustSnapshot,
   type Registry,
   type RegistryReader,
 } from '../src/index.js';
@@ -69,6 +71,33 @@ describe('the key resolver', () => {
     up = false;
     now = 100;
     expect(await cachedTrust.resolveKey(second.agentId)).toBeUndefined();
+  });
+});
+
+describe('the operator config trust block from the registry', () => {
+  it('gives a2a-governance an allowlist of active agents and their tiers, which its call authorizer enforces', async () => {
+    const orchestrator = await enrolled();
+    await registry.enroll({ card: orchestrator.text, jwks: orchestrator.jwks, tier: 'tier:0' }, operator);
+    const other = await startAgentSite();
+    try {
+      const specialist = publishAgent(other);
+      await registry.enroll({ card: specialist.text, jwks: specialist.jwks, tier: '3' }, operator);
+      const snapshot = await readRegistryTrustSnapshot(registry);
+      expect(snapshot.allowlist.sort()).toEqual([orchestrator.agentId, specialist.agentId].sort());
+      expect(snapshot.tiers).toEqual({ [orchestrator.agentId]: 0, [specialist.agentId]: 3 });
+      const authorizer = createCallAuthorizer({
+        identity: createAllowlistIdentityResolver(snapshot.allowlist),
+        tiers: snapshot.tiers,
+        rules: [{ caller: 'tier:0', skills: ['*'] }],
+      });
+      const ask = (agentId: string) => authorizer.authorize({ caller: agentId, callerAgentId: agentId, skill: 'forecast' });
+      expect(await ask(orchestrator.agentId)).toEqual({ allowed: true });
+      expect(await ask(specialist.agentId)).toMatchObject({ allowed: false });
+      await registry.revoke(specialist.agentId);
+      expect((await readRegistryTrustSnapshot(registry)).allowlist).toEqual([orchestrator.agentId]);
+    } finally {
+      await other.close();
+    }
   });
 });
 
