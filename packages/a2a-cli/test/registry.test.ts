@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RegistryService, startRegistryService } from '@a2aplane/a2a-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
 import { run } from './helpers.js';
 
 const TOKEN = 'cli-operator-token-0123456789';
@@ -90,5 +91,30 @@ describe('a2a registry', () => {
     });
     expect(wrong.code).toBe(1);
     expect(wrong.err).toContain('HTTP 401');
+  });
+});
+
+describe('a2a registry serve', () => {
+  it('runs a registry that accepts the operator credential from the environment, until the signal aborts', async () => {
+    const stop = new AbortController();
+    let out = '';
+    const running = runCli(['registry', 'serve', '--allow-loopback', '--no-probe'], {
+      stdout: { write: (text: string) => (out += text) },
+      stderr: { write: () => true },
+      env,
+      fetch: globalThis.fetch,
+      signal: stop.signal,
+    });
+    while (!out.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 20));
+    const url = out.trim();
+    expect(await (await fetch(`${url}/.well-known/ai-catalog.json`)).json()).toMatchObject({ specVersion: '1.0', entries: [] });
+    const enrolled = await run(['registry', 'enroll', join(dir, 'signed.json'), '--registry', url, '--jwks', join(dir, 'jwks.json')], {
+      env,
+    });
+    // The card's key was revoked in the other registry only: this one enrolls it.
+    expect(enrolled.code).toBe(0);
+    stop.abort();
+    expect(await running).toBe(0);
+    await expect(fetch(`${url}/agents`)).rejects.toThrow();
   });
 });

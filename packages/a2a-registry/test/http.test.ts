@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createInMemoryRegistryStore, createRegistry, createRegistryHttpReader, type Registry, type RegistryStore } from '../src/index.js';
+import {
+  createInMemoryRegistryStore,
+  createRegistry,
+  createRegistryHttpReader,
+  createRegistryRequestHandler,
+  type Registry,
+  type RegistryStore,
+} from '../src/index.js';
 import { sampleAgentRecord } from '../src/testing/index.js';
 import { type AgentSite, publishAgent, startAgentSite } from './helpers/agent-site.js';
 import { startRegistryServer } from './helpers/registry-server.js';
@@ -77,6 +84,10 @@ describe('admin endpoints', () => {
     expect(badSize.status).toBe(400);
   });
 
+  it('refuse to start with an operator token shorter than 16 characters', () => {
+    expect(() => createRegistryRequestHandler(registry, { operatorTokens: { ops: 'short' } })).toThrow(RangeError);
+  });
+
   it('answer an unexpected failure with a bare 500, no stack trace', async () => {
     const failing: RegistryStore = {
       ...store,
@@ -124,6 +135,7 @@ describe('discovery', () => {
     });
     await registry.disable(agent.agentId);
     expect((await fetch(`${server.url}/agents/${agent.agentId}/card`)).status).toBe(404);
+    expect((await (await fetch(`${server.url}/.well-known/ai-catalog.json`)).json()).entries).toEqual([]);
     expect(await (await fetch(`${server.url}/agents/${agent.agentId}/jwks.json`)).json()).toEqual({ keys: [] });
   });
 

@@ -11,12 +11,12 @@ export interface CardLimits {
 export const DEFAULT_MAX_CARD_BYTES = 65_536;
 export const DEFAULT_MAX_CARD_DEPTH = 32;
 
-export type ParsedCard =
+type ParsedCard =
   | { ok: true; card: AgentCard; json: Record<string, unknown> }
   | { ok: false; reason: 'oversize' | 'too-deep' | 'malformed'; detail: string };
 
 /** Nesting depth of JSON text, counted before parsing so a hostile card never reaches the parser. */
-export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
+function jsonDepthExceeds(text: string, maxDepth: number): boolean {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {

@@ -13,7 +13,7 @@ export interface OutboundOptions {
   resolve?: WebhookUrlOptions['resolve'];
 }
 
-export type FetchTextResult =
+type FetchTextResult =
   | { ok: true; status: number; text: string; contentType: string }
   | { ok: false; kind: 'unsafe' | 'network' | 'too-large'; detail: string };
 

@@ -43,7 +43,7 @@ export interface Registry extends RegistryReader {
 
 const UNPROBED: AgentHealth = { status: 'unknown', reason: 'not probed yet', consecutiveFailures: 0 };
 
-export function toView(record: AgentRecord): AgentView {
+function toView(record: AgentRecord): AgentView {
   const { revision: _revision, ...view } = record;
   return view;
 }

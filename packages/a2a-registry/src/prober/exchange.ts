@@ -5,13 +5,13 @@ import { fetchText, type OutboundOptions } from '../core/fetch-text.js';
 import type { AgentView, HealthStatus } from '../core/types.js';
 
 /** One probe's findings before backoff bookkeeping. */
-export interface ProbeFinding {
+interface ProbeFinding {
   status: Exclude<HealthStatus, 'unknown'>;
   reason: string;
   latencyMs?: number;
 }
 
-export interface ExchangeOptions extends OutboundOptions {
+interface ExchangeOptions extends OutboundOptions {
   timeoutMs: number;
   degradedLatencyMs: number;
   maxCardBytes: number;
