@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { CardSignatureInvalidError, createA2AClient, type A2AClient } from '@a2aplane/a2a-client';
 import { createRemoteExecutorFactory } from '@a2aplane/a2a-client/routing';
 import { createRootContext } from '@a2aplane/a2a-governance';
-import { agentIdFromPublicKey, createHttpRequestSigner, createJwks, generateKeyPair } from '@a2aplane/a2a-identity';
+import { agentIdFromPublicKey, createHttpRequestSigner, createJwks, generateKeyPair, type KeyPair } from '@a2aplane/a2a-identity';
 import {
   createProber,
   createRegistryCardVerifier,
   createRegistryHttpReader,
   createRegistryPeerSource,
   createRegistryTrust,
+  type RegistryCardVerifier,
   startRegistryService,
 } from '@a2aplane/a2a-registry';
 import { Dispatcher, PeerPool, roundRobin } from '@a2aplane/a2a-routing';
@@ -76,6 +77,75 @@ function delegatorExecutor(self: { agentId: string }, dispatcher: () => Dispatch
   };
 }
 
+/** Enrollment at start: each agent's card as its server serves it, with its public key. */
+async function enrollAll(registryUrl: string, token: string, agents: readonly HostedAgent[]): Promise<number> {
+  let enrolled = 0;
+  for (const agent of agents) {
+    const card = await (await fetch(`${agent.url}/.well-known/agent-card.json`)).text();
+    const response = await fetch(`${registryUrl}/admin/enroll`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ card, jwks: createJwks([agent.key]), owner: 'demo' }),
+    });
+    if (response.status !== 201) throw new Error(`${agent.name} was not enrolled: HTTP ${response.status} ${await response.text()}`);
+    enrolled += 1;
+  }
+  return enrolled;
+}
+
+/**
+ * Calls each target as the revoked agent until a call is refused; returns each target's first
+ * refusal and the time from `revokedAt` to the last of them.
+ */
+async function untilRefused(
+  targets: readonly HostedAgent[],
+  call: (target: HostedAgent) => Promise<string>,
+  revokedAt: number,
+  signal: AbortSignal | undefined,
+): Promise<{ after: Record<string, string>; effectiveMs: number }> {
+  const after: Record<string, string> = {};
+  let effectiveMs = 0;
+  for (const target of targets) {
+    for (;;) {
+      signal?.throwIfAborted();
+      const outcome = await call(target);
+      const elapsed = performance.now() - revokedAt;
+      if (outcome !== 'TASK_STATE_COMPLETED' || elapsed > REVOCATION_GOAL_MS * 2) {
+        after[target.name] = outcome;
+        effectiveMs = Math.max(effectiveMs, Math.round(elapsed));
+        break;
+      }
+      await sleep(50);
+    }
+  }
+  return { after, effectiveMs };
+}
+
+/**
+ * The delegator's dispatcher over a pool the registry fills: its clients discover each peer's card
+ * through the registry's card verifier and sign every request with the delegator's key.
+ */
+function registryDispatcher(key: KeyPair, pool: PeerPool, cardVerifier: RegistryCardVerifier): Dispatcher {
+  const signer = createHttpRequestSigner({ key });
+  const clients = new Map<string, A2AClient>();
+  const clientFor = (peerId: string, baseUrl: string) => {
+    let client = clients.get(peerId);
+    if (!client) {
+      client = createA2AClient({ baseUrl, cardVerifier, allowInsecureLoopback: true, auth: signer, retry: { retries: 0 } });
+      clients.set(peerId, client);
+    }
+    return client;
+  };
+  return new Dispatcher({
+    selfAgentId: agentIdFromPublicKey(key.publicKey),
+    pool,
+    selector: roundRobin({ seed: 0 }),
+    remoteExecutor: createRemoteExecutorFactory({
+      clientFor: (peer) => clientFor(peer.id, new URL(peer.card.supportedInterfaces[0]?.url ?? '').origin),
+    }),
+  });
+}
+
 /**
  * Scenario 5 (issue 34): the registry. A registry starts; every agent enrolls its signed card at
  * start; the prober checks each with a real A2A exchange; every server takes its callers' keys
@@ -108,25 +178,7 @@ export async function runRegistry(_plane: ControlPlane, options: ScenarioOptions
     const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });
     const peers = createRegistryPeerSource(reader, pool, { skill: 'work' });
     const delegatorKey = generateKeyPair('EdDSA');
-    const signer = createHttpRequestSigner({ key: delegatorKey });
-    const clients = new Map<string, A2AClient>();
-    const clientFor = (peerId: string, baseUrl: string) => {
-      let client = clients.get(peerId);
-      if (!client) {
-        client = createA2AClient({ baseUrl, cardVerifier, allowInsecureLoopback: true, auth: signer, retry: { retries: 0 } });
-        clients.set(peerId, client);
-      }
-      return client;
-    };
-    const delegatorId = agentIdFromPublicKey(delegatorKey.publicKey);
-    const dispatcher = new Dispatcher({
-      selfAgentId: delegatorId,
-      pool,
-      selector: roundRobin({ seed: 0 }),
-      remoteExecutor: createRemoteExecutorFactory({
-        clientFor: (peer) => clientFor(peer.id, new URL(peer.card.supportedInterfaces[0]?.url ?? '').origin),
-      }),
-    });
+    const dispatcher = registryDispatcher(delegatorKey, pool, cardVerifier);
     const delegator = await hostAgent({
       name: 'delegator',
       key: delegatorKey,
@@ -148,18 +200,7 @@ export async function runRegistry(_plane: ControlPlane, options: ScenarioOptions
     const [, workerA, workerB] = agents as [HostedAgent, HostedAgent, HostedAgent];
     for (const agent of agents) names.set(agent.agentId, agent.name);
 
-    // Enrollment at start: each agent's card as its server serves it, with its public key.
-    let enrolled = 0;
-    for (const agent of agents) {
-      const card = await (await fetch(`${agent.url}/.well-known/agent-card.json`)).text();
-      const response = await fetch(`${service.url}/admin/enroll`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ card, jwks: createJwks([agent.key]), owner: 'demo' }),
-      });
-      if (response.status === 201) enrolled += 1;
-      else throw new Error(`${agent.name} was not enrolled: HTTP ${response.status} ${await response.text()}`);
-    }
+    const enrolled = await enrollAll(service.url, token, agents);
     options.onAgents?.(agents.map((agent) => ({ name: agent.name, url: agent.url, agentId: agent.agentId, card: 'enrolled' })));
 
     options.onProgress?.('scenario 5: probing every agent, then filling the delegator pool by skill');
@@ -216,21 +257,12 @@ export async function runRegistry(_plane: ControlPlane, options: ScenarioOptions
     });
     if (revoke.status !== 200) throw new Error(`revocation failed: HTTP ${revoke.status}`);
     const revokedAt = performance.now();
-    const after: Record<string, string> = {};
-    let revocationEffectiveMs = 0;
-    for (const target of [delegator, workerB]) {
-      for (;;) {
-        options.signal?.throwIfAborted();
-        const outcome = await callAsRevoked(target);
-        const elapsed = performance.now() - revokedAt;
-        if (outcome !== 'TASK_STATE_COMPLETED' || elapsed > REVOCATION_GOAL_MS * 2) {
-          after[target.name] = outcome;
-          revocationEffectiveMs = Math.max(revocationEffectiveMs, Math.round(elapsed));
-          break;
-        }
-        await sleep(50);
-      }
-    }
+    const { after, effectiveMs: revocationEffectiveMs } = await untilRefused(
+      [delegator, workerB],
+      callAsRevoked,
+      revokedAt,
+      options.signal,
+    );
     const refreshed = await peers.refresh();
     const droppedFromPool = refreshed.removed.includes(workerA.agentId) && !pool.has(workerA.agentId);
     // A client that meets the revoked agent now (its verifier has no earlier answer cached).

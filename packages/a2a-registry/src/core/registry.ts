@@ -53,71 +53,75 @@ const tagsOf = (enrollment: VerifiedEnrollment) => [...new Set(enrollment.card.s
 
 const LABEL = /^[\w.@:-]{1,64}$/;
 
+/**
+ * The record an enrollment writes: a new agent, an update of the same key, or a rotation (a new key
+ * at an enrolled card URL) that moves the old AgentID to the history.
+ */
+function nextRecord(
+  existing: AgentRecord | undefined,
+  enrollment: VerifiedEnrollment,
+  request: EnrollmentRequest,
+  actor: Actor,
+  at: string,
+): { record: AgentRecord; outcome: EnrollmentOutcome } {
+  const fields = {
+    agentId: enrollment.agentId,
+    cardUrl: enrollment.cardUrl,
+    origin: enrollment.origin,
+    cardText: enrollment.cardText,
+    card: enrollment.card,
+    keys: [enrollment.key],
+    skills: skillsOf(enrollment),
+    tags: tagsOf(enrollment),
+    updatedAt: at,
+  };
+  if (!existing) {
+    const record: AgentRecord = {
+      id: randomUUID(),
+      ...fields,
+      keySince: at,
+      tier: request.tier ?? 'default',
+      owner: request.owner ?? actor.operator,
+      status: 'active',
+      enrolledAt: at,
+      keyHistory: [],
+      health: UNPROBED,
+      revision: 0,
+    };
+    return { record, outcome: 'enrolled' };
+  }
+  const rotated = existing.agentId !== enrollment.agentId;
+  const record: AgentRecord = {
+    ...existing,
+    ...fields,
+    tier: request.tier ?? existing.tier,
+    owner: request.owner ?? existing.owner,
+    keySince: rotated ? at : existing.keySince,
+    // A new key ends a revocation (the revoked key stays in history); a disabled agent stays disabled.
+    status: rotated && existing.status === 'revoked' ? 'active' : existing.status,
+    keyHistory: rotated
+      ? [
+          ...existing.keyHistory,
+          {
+            agentId: existing.agentId,
+            keys: existing.keys,
+            from: existing.keySince,
+            until: at,
+            reason: existing.status === 'revoked' ? 'revoked' : 'rotated',
+          },
+        ]
+      : existing.keyHistory,
+    health: rotated || existing.cardUrl !== enrollment.cardUrl ? UNPROBED : existing.health,
+  };
+  if (rotated && existing.status === 'revoked') delete record.statusReason;
+  return { record, outcome: rotated ? 'rotated' : 'updated' };
+}
+
 /** The registry core (decision 0070): enrollment, rotation, revocation and reads over a `RegistryStore`. */
 export function createRegistry(options: RegistryOptions = {}): Registry {
   const store = options.store ?? createInMemoryRegistryStore();
   const clock = options.clock ?? Date.now;
   const now = () => new Date(clock()).toISOString();
-
-  function next(
-    existing: AgentRecord | undefined,
-    enrollment: VerifiedEnrollment,
-    request: EnrollmentRequest,
-    actor: Actor,
-  ): { record: AgentRecord; outcome: EnrollmentOutcome } {
-    const at = now();
-    const fields = {
-      agentId: enrollment.agentId,
-      cardUrl: enrollment.cardUrl,
-      origin: enrollment.origin,
-      cardText: enrollment.cardText,
-      card: enrollment.card,
-      keys: [enrollment.key],
-      skills: skillsOf(enrollment),
-      tags: tagsOf(enrollment),
-      updatedAt: at,
-    };
-    if (!existing) {
-      const record: AgentRecord = {
-        id: randomUUID(),
-        ...fields,
-        keySince: at,
-        tier: request.tier ?? 'default',
-        owner: request.owner ?? actor.operator,
-        status: 'active',
-        enrolledAt: at,
-        keyHistory: [],
-        health: UNPROBED,
-        revision: 0,
-      };
-      return { record, outcome: 'enrolled' };
-    }
-    const rotated = existing.agentId !== enrollment.agentId;
-    const record: AgentRecord = {
-      ...existing,
-      ...fields,
-      tier: request.tier ?? existing.tier,
-      owner: request.owner ?? existing.owner,
-      keySince: rotated ? at : existing.keySince,
-      // A new key ends a revocation (the revoked key stays in history); a disabled agent stays disabled.
-      status: rotated && existing.status === 'revoked' ? 'active' : existing.status,
-      keyHistory: rotated
-        ? [
-            ...existing.keyHistory,
-            {
-              agentId: existing.agentId,
-              keys: existing.keys,
-              from: existing.keySince,
-              until: at,
-              reason: existing.status === 'revoked' ? 'revoked' : 'rotated',
-            },
-          ]
-        : existing.keyHistory,
-      health: rotated || existing.cardUrl !== enrollment.cardUrl ? UNPROBED : existing.health,
-    };
-    if (rotated && existing.status === 'revoked') delete record.statusReason;
-    return { record, outcome: rotated ? 'rotated' : 'updated' };
-  }
 
   async function enrollOnce(request: EnrollmentRequest, actor: Actor, enrollment: VerifiedEnrollment): Promise<EnrollmentResult> {
     const holder = await store.findByAgentId(enrollment.agentId);
@@ -130,7 +134,7 @@ export function createRegistry(options: RegistryOptions = {}): Registry {
       return { ok: false, reason: 'conflict', detail: `another agent is enrolled at ${enrollment.cardUrl}` };
     }
     const existing = holder ?? atUrl;
-    const { record, outcome } = next(existing, enrollment, request, actor);
+    const { record, outcome } = nextRecord(existing, enrollment, request, actor, now());
     const stored = await store.put(record, existing ? existing.revision : null);
     return { ok: true, outcome, agent: toView(stored) };
   }
