@@ -1,7 +1,7 @@
 import { definePackageConfig } from '@a2aplane/tooling/tsup';
 
 export default definePackageConfig({
-  entry: { index: 'src/index.ts', verify: 'src/verify-only.ts' },
+  entry: { index: 'src/index.ts', verify: 'src/verify-only.ts', testing: 'src/testing/index.ts' },
   platform: 'neutral',
   // The only runtime import from a2a-types is `describeValue` (everything else is `import type`):
   // inlined, the `/verify` chunk a client loads on demand does not import the a2a-types root, so an

@@ -12,7 +12,7 @@ const out = join(here, '.doc-samples');
 
 function markdownFiles() {
   const files = [join(root, 'README.md')];
-  for (const dir of ['docs', 'docs/decisions']) {
+  for (const dir of ['docs', 'docs/decisions', 'docs/benchmarks/notes']) {
     const path = join(root, dir);
     if (existsSync(path)) for (const f of readdirSync(path)) if (f.endsWith('.md')) files.push(join(path, f));
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
-// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets.
+// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets;
+// the structure gates over packages/*/src: no import circles, no function over 150 lines, no file over 500; and the decision log's index and status lines.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,9 +9,12 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { checkDecisionLog } from './decisions.mjs';
 import { checkDocSamples } from './doc-samples.mjs';
 import { findDeadExports } from './dead-exports.mjs';
 import { findDuplicateModules } from './duplicate-modules.mjs';
+import { ALLOWED_CYCLES, ALLOWED_SIZES } from './structure-allowlist.mjs';
+import { findImportCycles, findSizeViolations, judgeCycles, judgeSizes, sourceFiles } from './structure.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -246,6 +250,42 @@ if (enabled('changesets')) {
         fail('changesets', `${dir}: src changed since ${base} without a new changeset (${manifest.name})`);
     }
   }
+}
+
+/** Every package under packages/ with a src directory, private ones included. */
+const sourcePackages = () =>
+  readdirSync(join(root, 'packages'))
+    .sort()
+    .map((dir) => ({ dir, path: join(root, 'packages', dir) }))
+    .filter(({ path }) => existsSync(join(path, 'src')));
+
+/** Prints a structure gate's verdict: failures, then the allowlisted violators still to fix, then fixed ones. */
+function reportStructure(gate, { failures: found, toFix, fixed }, what) {
+  for (const failure of found) fail(gate, failure);
+  if (found.length === 0) console.log(`  ✓ no new ${what}, none grown`);
+  if (toFix.length > 0)
+    console.log(`  to fix (allowlisted in structure-allowlist.mjs, ${toFix.length}):\n${toFix.map((line) => `    - ${line}`).join('\n')}`);
+  for (const entry of fixed) console.log(`  fixed: remove it from structure-allowlist.mjs: ${entry}`);
+}
+
+if (enabled('cycles')) {
+  console.log('gate: no import circles in packages/*/src (madge; allowlist: structure-allowlist.mjs)');
+  const cycles = [];
+  for (const { path } of sourcePackages()) cycles.push(...(await findImportCycles(path, root)));
+  reportStructure('cycles', judgeCycles(cycles, ALLOWED_CYCLES), 'import circles');
+}
+
+if (enabled('sizes')) {
+  console.log('gate: no function over 150 lines, no file over 500, in packages/*/src outside generated code');
+  const violations = sourcePackages().flatMap(({ path }) => findSizeViolations(sourceFiles(join(path, 'src')), root));
+  reportStructure('sizes', judgeSizes(violations, ALLOWED_SIZES), 'oversized functions or files');
+}
+
+if (enabled('decisions')) {
+  console.log('gate: the decision log (a Status line in every record and note, supersessions on both sides, the index current)');
+  const { records, problems } = checkDecisionLog(root);
+  for (const problem of problems) fail('decisions', problem);
+  if (problems.length === 0) console.log(`  ✓ ${records} records and notes`);
 }
 
 console.log(failures.length === 0 ? '\ngates: all passed' : `\ngates: ${failures.length} failed`);

@@ -142,10 +142,14 @@ function callerAuthenticator(
   // A signature made for another server is refused by default: the server passes its card's
   // authorities (the HTTP URL and the gRPC target). Callers that know this agent's key may sign
   // with the fast path (hmac-sha256, decision 0028).
+  // With a trust allowlist, the verifier asks it before recording a nonce: a caller whose key is
+  // known but who is not listed is refused (FORBIDDEN) and takes no room in the replay cache.
+  const allowlist = options.config.trust?.allowlist;
   const verifier = createHttpSignatureVerifier({
     resolveKey,
     ...nodeSignatureCrypto,
     ...(key.algorithm === 'EdDSA' ? { ownKey: key } : {}),
+    ...(allowlist === undefined ? {} : { identity: createAllowlistIdentityResolver(allowlist) }),
   });
   return {
     authenticate: createHttpSignatureAuthenticator({ verifier, ...(byApiKey ? { fallback: byApiKey } : { allowAnonymous: true }) }),
@@ -223,7 +227,8 @@ function delegatingExecutor(
           lastChunk: true,
         });
         const state = result.task?.status.state;
-        if (state !== undefined && state !== 'TASK_STATE_COMPLETED') task.fail(`delegate ended ${state}`);
+        if (state !== undefined && state !== 'TASK_STATE_COMPLETED')
+          task.fail(delegateFailure(state, result.task?.status.message?.parts ?? []));
         else task.complete();
       } catch (error) {
         if (context.signal.aborted) return;
@@ -231,6 +236,16 @@ function delegatingExecutor(
       }
     },
   };
+}
+
+/**
+ * Why a delegated task did not complete, in the caller's own task: the delegate's state and its account of why (the
+ * text of its status message, and its `ErrorInfo` data part as is), so a refusal deep in a chain reaches the caller
+ * with its reason instead of a bare state.
+ */
+export function delegateFailure(state: string, remote: readonly Part[]): Part[] {
+  const reason = partsText(remote.filter((part) => part.text !== undefined)).trim();
+  return [{ text: `delegate ended ${state}${reason === '' ? '' : `: ${reason}`}` }, ...remote.filter((part) => part.data !== undefined)];
 }
 
 /**

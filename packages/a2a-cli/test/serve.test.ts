@@ -196,6 +196,21 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(task.status.message?.parts[0]?.text).toMatch(/^delegation failed: agent error RECURSION_LIMIT: .*limit=revisit/);
   });
 
+  it('a failure deep in a delegation reaches the caller with its reason (A -> B -> A: B refused by A, A says why)', async () => {
+    const config = dir.file('pair.toml');
+    await writeFile(config, TOML);
+    const [portA, portB] = [await freePort(), await freePort()];
+    const a = await serve(['--config', config, '--port', String(portA), '--delegate-to', `http://127.0.0.1:${portB}`, '--allow-insecure']);
+    await serve(['--config', config, '--port', String(portB), '--delegate-to', `http://127.0.0.1:${portA}`, '--allow-insecure']);
+    const sent = await run(['send', '--allow-insecure', a.url, 'there and back', '--json']);
+    expect(sent.code).toBe(EXIT_CODES.taskUnsuccessful);
+    const task = (JSON.parse(sent.out) as { task: Task }).task;
+    expect(task.status.state).toBe('TASK_STATE_FAILED');
+    expect(task.status.message?.parts[0]?.text).toMatch(
+      /^delegate ended TASK_STATE_FAILED: delegation failed: agent error RECURSION_LIMIT: .*limit=revisit/,
+    );
+  });
+
   it('enforces the trust block: an allowlisted agent is served, an unlisted one FORBIDDEN, an unverified caller UNAUTHENTICATED (JSON-RPC and REST)', async () => {
     const listed = 'a1'.repeat(32);
     const unlisted = 'b2'.repeat(32);
@@ -254,6 +269,16 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     };
     expect(await outcome(listedKey)).toBe('TASK_STATE_COMPLETED');
     expect(await outcome(unlistedKey)).toBe('FORBIDDEN');
+    // Refused by the verifier's identity check, before its nonce is recorded (issue 42), not only by governance.
+    const unlisted = createA2AClient({
+      baseUrl: agent.url,
+      allowInsecureLoopback: true,
+      retry: { retries: 0 },
+      auth: createHttpRequestSigner({ key: unlistedKey }),
+    });
+    await expect(
+      unlisted.sendMessage({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } }),
+    ).rejects.toThrow(/is not allowed to call this agent/);
     expect(await outcome(generateKeyPair('EdDSA'))).toBe('UNAUTHENTICATED'); // a key the agent does not know
     expect(await outcome(undefined)).toBe('UNAUTHENTICATED');
 

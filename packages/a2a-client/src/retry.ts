@@ -1,4 +1,4 @@
-import { isA2AError } from '@a2aplane/a2a-types/client-core';
+import { backoffDelay, isA2AError, parseRetryAfter } from '@a2aplane/a2a-types/client-core';
 import type { A2AError } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATransportError } from './errors.js';
 
@@ -19,6 +19,9 @@ export interface RetryOptions {
 
 export type ResolvedRetryOptions = Required<RetryOptions>;
 
+// One backoff and one Retry-After reader for the whole project (the resilience module of a2a-types).
+export { backoffDelay, parseRetryAfter };
+
 export const DEFAULT_RETRY_OPTIONS: ResolvedRetryOptions = {
   retries: 3,
   initialDelayMs: 100,
@@ -36,23 +39,6 @@ export function resolveRetryOptions(options: RetryOptions | undefined): Resolved
     }
   }
   return resolved;
-}
-
-/** Backoff delay before retry number `attempt` (0-based), with jitter. */
-export function backoffDelay(options: ResolvedRetryOptions, attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(options.initialDelayMs * options.factor ** attempt, options.maxDelayMs);
-  const spread = base * options.jitter * (random() * 2 - 1);
-  return Math.max(0, Math.round(base + spread));
-}
-
-/** Reads `Retry-After` as seconds or an HTTP date; returns milliseconds. */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
 
 /** Whether an error may go away when the same request is sent again, and after how long. */

@@ -1,6 +1,7 @@
 import type { AgentCard, AgentExtension, RuvectorCardParams } from '@a2aplane/a2a-types';
 import { shake256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
+import { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';
 import type { VerificationKey } from './keys.js';
 
 const AGENT_ID = /^[0-9a-f]{64}$/;
@@ -34,12 +35,13 @@ export type CardAgentIdCheck =
 
 /**
  * Does the card's declared `agent_id` (params of the ruvector extension) belong to the key that
- * signed it? Without this binding a peer could quote someone else's AgentID at its own URL.
+ * signed it? Without this binding a peer could quote someone else's AgentID at its own URL. A
+ * small-order or non-canonical Ed25519 key (one a forged signature verifies with) reads as `not-ed25519`.
  * Never throws: `card` is untrusted.
  */
 export function checkCardAgentId(card: AgentCard | unknown, signingKey: VerificationKey): CardAgentIdCheck {
   const found = readDeclaredAgentId(card);
-  if (signingKey.algorithm !== 'EdDSA' || signingKey.publicKey.length !== 32) {
+  if (signingKey.algorithm !== 'EdDSA' || !isAcceptableEd25519PublicKey(signingKey.publicKey)) {
     return found === undefined ? { ok: false, reason: 'not-ed25519' } : { ok: false, reason: 'not-ed25519', found };
   }
   const expected = agentIdFromPublicKey(signingKey.publicKey);

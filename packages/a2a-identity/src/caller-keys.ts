@@ -2,6 +2,7 @@ import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { describeValue } from '@a2aplane/a2a-types';
 import { createJwksKeyResolver, type KeyResolver } from './key-resolver.js';
 import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
+import { weakEd25519PublicKeyReason } from './ed25519-public-key.js';
 import { readPublicJwk } from './public-jwk.js';
 import { verifyAgentCard } from './verify.js';
 
@@ -46,6 +47,8 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
         : readPublicJwk(key);
     if (!read.ok || read.key.algorithm !== 'EdDSA')
       throw new TypeError(`expected an Ed25519 key at keys[${index}], got ${read.ok ? read.key.algorithm : read.reason}`);
+    const weak = weakEd25519PublicKeyReason(read.key.publicKey);
+    if (weak !== undefined) throw new TypeError(`expected a usable Ed25519 key at keys[${index}], got one where ${weak}`);
     pinned.set(agentIdFromPublicKey(read.key.publicKey), read.key);
   });
   const ttlMs = options.ttlMs ?? 300_000;
@@ -87,7 +90,12 @@ export function createCallerKeyResolver(options: CallerKeyResolverOptions): Call
     };
     const result = await verifyAgentCard(text, recording);
     if (result.status !== 'valid' || result.agentId !== agentId) return undefined;
-    return seen.find((key) => key.algorithm === 'EdDSA' && agentIdFromPublicKey(key.publicKey) === agentId);
+    return seen.find(
+      (key) =>
+        key.algorithm === 'EdDSA' &&
+        weakEd25519PublicKeyReason(key.publicKey) === undefined &&
+        agentIdFromPublicKey(key.publicKey) === agentId,
+    );
   }
 
   const fromCardCached = async (agentId: string): Promise<VerificationKey | undefined> => {

@@ -63,28 +63,32 @@ export {
 export { type CallerKeyResolver, type CallerKeyResolverOptions, createCallerKeyResolver } from './caller-keys.js';
 export {
   contentDigest,
-  createHttpRequestSigner,
-  createHttpSignatureVerifier,
-  HTTP_SIGNATURE_COMPONENTS,
-  HTTP_SIGNATURE_LABEL,
-  HMAC_SIGNATURE_ALG,
   HttpSignatureError,
-  type HttpRequestSigner,
-  type HttpRequestSignerOptions,
-  type HttpSignatureFailure,
   type HttpSignatureMessage,
-  type HttpSignatureVerification,
-  type HttpSignatureVerifier,
-  type HttpSignatureVerifierOptions,
   httpSignatureBase,
   type ParsedHttpSignature,
   readHttpSignature,
-  type SignableRequest,
   type SignatureParameters,
   signHttpMessage,
-  type VerifiableRequest,
   verifyHttpSignatureWith,
-} from './http-signatures.js';
+} from './rfc9421.js';
+export { HMAC_SIGNATURE_ALG } from './hmac-request-key.js';
+export {
+  createHttpRequestSigner,
+  HTTP_SIGNATURE_COMPONENTS,
+  HTTP_SIGNATURE_LABEL,
+  type HttpRequestSigner,
+  type HttpRequestSignerOptions,
+  type SignableRequest,
+} from './request-signer.js';
+export { createHttpSignatureVerifier } from './request-verifier.js';
+export type {
+  HttpSignatureFailure,
+  HttpSignatureVerification,
+  HttpSignatureVerifier,
+  HttpSignatureVerifierOptions,
+  VerifiableRequest,
+} from './request-verifier-types.js';
 export {
   fastPathKeyOf,
   readRequestSignatureAlgs,
@@ -94,5 +98,6 @@ export {
   type RequestSignerPeer,
   withRequestSignaturesExtension,
 } from './request-signatures-extension.js';
-export { createNonceCache, type NonceCache } from './nonce-cache.js';
+export { createNonceCache, type InMemoryNonceCache, type NonceCache, type NonceCacheOptions } from './nonce-cache.js';
 export { readPublicJwk } from './public-jwk.js';
+export { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';

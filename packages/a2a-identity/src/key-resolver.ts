@@ -1,5 +1,6 @@
 import { describeValue } from '@a2aplane/a2a-types';
 import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
+import { weakEd25519PublicKeyReason } from './ed25519-public-key.js';
 import { readPublicJwk } from './public-jwk.js';
 
 /** The protected-header fields a resolver can use to find the signing key. */
@@ -27,6 +28,8 @@ export function createPinnedKeyResolver(keys: Array<VerificationKey | KeyPair | 
   if (!Array.isArray(keys)) throw new TypeError(`expected an array of keys, got ${typeof keys}`);
   const pinned: VerificationKey[] = keys.map((key, index) => {
     if (typeof key === 'object' && key !== null && 'publicKey' in key && key.publicKey instanceof Uint8Array) {
+      const weak = key.algorithm === 'EdDSA' ? weakEd25519PublicKeyReason(key.publicKey) : undefined;
+      if (weak !== undefined) throw new TypeError(`expected a usable key at index ${index}, got one where ${weak}`);
       // Public part only: a pinned KeyPair's private key is never kept here.
       return { algorithm: key.algorithm, kid: key.kid, publicKey: key.publicKey };
     }

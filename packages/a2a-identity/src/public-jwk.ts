@@ -2,12 +2,15 @@ import { agentIdFromPublicKey } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import type { SigningAlgorithm, VerificationKey } from './keys.js';
 import { sha256 } from '@noble/hashes/sha2';
+import { weakEd25519PublicKeyReason } from './ed25519-public-key.js';
 
 /**
  * The public part of an Ed25519 (`OKP`) or P-256 (`EC`) JWK, checked for shape and lengths only:
  * whether the bytes are a point on the curve is left to whoever uses the key (WebCrypto refuses
- * to import a bad P-256 point; a bad Ed25519 key verifies nothing). This keeps curve arithmetic
- * out of verify-only bundles; `importJwk` adds the curve checks. Untrusted input: never throws.
+ * to import a bad P-256 point; a bad Ed25519 key verifies nothing), except that a small-order or
+ * non-canonically encoded Ed25519 key is refused (with one a forged signature verifies), by its
+ * bytes. This keeps curve arithmetic out of verify-only bundles; `importJwk` adds the curve checks.
+ * Untrusted input: never throws.
  */
 export function readPublicJwk(jwk: unknown): { ok: true; key: VerificationKey } | { ok: false; reason: string } {
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return { ok: false, reason: 'expected a JWK object' };
@@ -21,6 +24,8 @@ export function readPublicJwk(jwk: unknown): { ok: true; key: VerificationKey } 
     if (j.alg !== undefined && j.alg !== 'EdDSA') return { ok: false, reason: `alg ${JSON.stringify(j.alg)} does not fit an Ed25519 key` };
     const x = typeof j.x === 'string' ? decodeBase64Url(j.x) : undefined;
     if (x?.length !== 32) return { ok: false, reason: 'x must be 32 base64url-encoded bytes' };
+    const weak = weakEd25519PublicKeyReason(x);
+    if (weak !== undefined) return { ok: false, reason: weak };
     algorithm = 'EdDSA';
     publicKey = x;
   } else if (j.kty === 'EC') {

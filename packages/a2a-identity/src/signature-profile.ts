@@ -84,30 +84,19 @@ export function profileTargetLines(method: string, authority: string, path: stri
   return utf8.encode(`"@method": ${method}\n"@authority": ${authority}\n"@path": ${path}\n"@query": ${query}\n`);
 }
 
-// The base is written into one buffer reused from request to request: only for a check that is
-// synchronous and done with its input when it returns (the caller copies it otherwise).
+// The base is written into one buffer reused from call to call, and copied out before the call
+// returns: the buffer never leaves profileBase, which is synchronous, so verifications that
+// interleave (one waiting on WebCrypto or a shared replay cache) never see each other's bytes.
 let buffer: Uint8Array = new Uint8Array(2048);
-// The views of it the last call used (where the digest and the parameters go, the base): the
-// same again for every request to one target, so no view is made per request.
-let digestView: Uint8Array = buffer.subarray(0, 0);
-let paramsView = digestView;
-let baseView = digestView;
-
-/** `cached` if it is the view of `buffer` from `start` to `end`, else a new one. */
-const viewOf = (cached: Uint8Array, start: number, end: number): Uint8Array =>
-  cached.byteOffset === start && cached.length === end - start ? cached : buffer.subarray(start, end);
 
 /**
- * The signature base of a profile signature as UTF-8 bytes: `targetLines` (from
+ * The signature base of a profile signature as UTF-8 bytes of their own: `targetLines` (from
  * {@link profileTargetLines}), the `content-digest` line when covered, and `@signature-params`,
- * which is `input` without its label. A view of a buffer that the next call overwrites.
+ * which is `input` without its label.
  */
 export function profileBase(targetLines: Uint8Array, digest: string | undefined, input: string): Uint8Array {
   const room = targetLines.length + DIGEST_LINE.length + (digest === undefined ? 0 : digest.length * 3) + PARAMS_LINE.length + input.length;
-  if (room > buffer.length) {
-    buffer = new Uint8Array(room * 2);
-    digestView = paramsView = baseView = buffer.subarray(0, 0);
-  }
+  if (room > buffer.length) buffer = new Uint8Array(room * 2);
   buffer.set(targetLines, 0);
   let at = targetLines.length;
   if (digest === undefined) {
@@ -117,13 +106,10 @@ export function profileBase(targetLines: Uint8Array, digest: string | undefined,
     buffer.set(DIGEST_LINE, at);
     at += DIGEST_LINE.length;
     // encodeInto, not a loop over char codes: native, and UTF-8 as the general path encodes it.
-    digestView = viewOf(digestView, at, buffer.length);
-    at += utf8.encodeInto(digest, digestView).written;
+    at += utf8.encodeInto(digest, buffer.subarray(at)).written;
   }
   buffer.set(PARAMS_LINE, at);
   at += PARAMS_LINE.length;
-  paramsView = viewOf(paramsView, at, buffer.length);
-  at += utf8.encodeInto(input.slice(INNER_LIST_START), paramsView).written;
-  baseView = viewOf(baseView, 0, at);
-  return baseView;
+  at += utf8.encodeInto(input.slice(INNER_LIST_START), buffer.subarray(at)).written;
+  return buffer.slice(0, at);
 }

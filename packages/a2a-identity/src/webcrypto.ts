@@ -1,3 +1,4 @@
+import { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';
 import type { SigningAlgorithm, VerificationKey } from './keys.js';
 
 /**
@@ -37,7 +38,8 @@ function cryptoKeyOf(key: VerificationKey): Promise<CryptoKey> {
 
 /**
  * Verifies a raw signature (Ed25519 64 bytes, or ES256 `r || s` 64 bytes) over `data` with `key`.
- * False for an algorithm that does not fit the key, a malformed key or signature. Rejects only
+ * False for an algorithm that does not fit the key, a malformed, small-order or non-canonical key, or
+ * a malformed signature. Rejects only
  * when the platform cannot verify at all (no WebCrypto, or no Ed25519 in it), so that is never
  * mistaken for a bad signature.
  */
@@ -48,7 +50,8 @@ export async function verifySignature(
   signature: Uint8Array,
 ): Promise<boolean> {
   if (algorithm !== key.algorithm || signature.length !== 64) return false;
-  if (algorithm === 'EdDSA' ? key.publicKey.length !== 32 : key.publicKey.length !== 65) return false;
+  // A small-order Ed25519 key would verify a forged signature (R = identity, S = 0) for any data.
+  if (algorithm === 'EdDSA' ? !isAcceptableEd25519PublicKey(key.publicKey) : key.publicKey.length !== 65) return false;
   const api = subtle();
   try {
     return await api.verify(VERIFY[algorithm], await cryptoKeyOf(key), signature as BufferSource, data as BufferSource);

@@ -30,6 +30,12 @@ export interface RedisConnectionOptions {
   url?: string;
   /** Most milliseconds one connection attempt may take. Default 2 000. */
   connectTimeoutMs?: number;
+  /**
+   * How long `connect()` keeps trying when the client has never been connected: past it, `connect()` rejects with an
+   * error naming the host and port that did not answer (never the credentials) instead of retrying for ever, so a
+   * wrong address fails at start-up. Once connected, reconnection never gives up. Default 5 000.
+   */
+  firstConnectTimeoutMs?: number;
   /** Longest wait between two reconnection attempts (exponential backoff from 50 ms). Default 2 000. */
   maxReconnectDelayMs?: number;
   /**
@@ -61,18 +67,52 @@ export function reconnectDelay(retries: number, maxDelayMs: number): number {
 export function createRedisConnection(options: RedisConnectionOptions = {}): RedisConnection {
   const maxDelay = options.maxReconnectDelayMs ?? 2_000;
   const pingInterval = options.pingIntervalMs ?? 5_000;
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  const firstConnectTimeout = options.firstConnectTimeoutMs ?? 5_000;
+  if (typeof firstConnectTimeout !== 'number' || !(firstConnectTimeout >= 0))
+    throw new RangeError(`expected firstConnectTimeoutMs to be a number >= 0, got ${String(firstConnectTimeout)}`);
+  let connectedOnce = false;
+  let firstFailureAt: number | undefined;
+  const reconnectStrategy = (retries: number, cause: Error): number | Error => {
+    if (!connectedOnce) {
+      firstFailureAt ??= Date.now();
+      if (Date.now() - firstFailureAt >= firstConnectTimeout) {
+        firstFailureAt = undefined; // a later connect() call gets its own full wait
+        // node-redis rejects connect() with this message (wrapped in its ReconnectStrategyError): it is for the
+        // operator starting the process, so it names the address (never the credentials) and the fix.
+        return new Error(
+          `No Redis answered at ${addressOf(url)} within ${firstConnectTimeout} ms (${cause.message}): check the URL, or start Redis`,
+          { cause },
+        );
+      }
+    }
+    return reconnectDelay(retries, maxDelay);
+  };
   const client = createClient({
-    url: options.url ?? 'redis://127.0.0.1:6379',
+    url,
     ...(options.name === undefined ? {} : { name: options.name }),
     disableOfflineQueue: true,
     ...(pingInterval > 0 ? { pingInterval } : {}),
     socket: {
       connectTimeout: options.connectTimeoutMs ?? 2_000,
-      reconnectStrategy: (retries) => reconnectDelay(retries, maxDelay),
+      reconnectStrategy,
     },
+  });
+  client.on('ready', () => {
+    connectedOnce = true;
   });
   guardClient(client as unknown as RedisClientLike, options.onError);
   return client;
+}
+
+/** `host:port` of a Redis URL, never its user name or password. */
+function addressOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return 'an unreadable URL';
+  }
 }
 
 /**

@@ -15,3 +15,5 @@ export { createRedisBudgetLedger, type RedisBudgetLedger, type RedisBudgetLedger
 export { createRedisConcurrencySlots, type RedisConcurrencySlotsOptions } from './governance/concurrency-slots.js';
 export { createRedisRateLimiter, type RedisRateLimiterOptions } from './governance/rate-limiter.js';
 export type { RedisCommandClient, RedisGovernanceOptions } from './governance/redis-script.js';
+// Verified callers: the replay cache every replica shares.
+export { createRedisNonceCache, type RedisNonceCacheOptions } from './nonce-cache.js';

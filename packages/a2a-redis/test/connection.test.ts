@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisConnection, reconnectDelay, withDeadline } from '../src/connection.js';
+import { createRedisConnection, reconnectDelay, toUnavailable, withDeadline } from '../src/connection.js';
 import { RedisUnavailableError } from '../src/errors.js';
 import { defineScript } from '../src/script.js';
 import { cleanKeys, connectTestRedis, testKeyPrefix } from './redis.js';
@@ -96,5 +96,24 @@ describe('connection failure handling (needs Redis)', () => {
     expect(reconnectDelay(0, 2_000)).toBeLessThanOrEqual(63);
     for (let i = 0; i < 40; i++) expect(reconnectDelay(i, 2_000)).toBeLessThanOrEqual(2_500);
     expect(reconnectDelay(30, 2_000)).toBeGreaterThanOrEqual(2_000);
+  });
+});
+
+describe('first connection', () => {
+  it('connect() to an address where nothing listens rejects after firstConnectTimeoutMs with the address, not a silent hang', async () => {
+    const dead = createRedisConnection({ url: 'redis://user:secret@127.0.0.1:1', firstConnectTimeoutMs: 300, maxReconnectDelayMs: 50 });
+    const error = await dead.connect().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^No Redis answered at 127\.0\.0\.1:1 within 300 ms \(.+\): check the URL, or start Redis$/);
+    expect((error as Error).message).not.toMatch(/secret|user/);
+    // Commands on the same client report it as the store's typed 503.
+    expect(RedisUnavailableError.isInstance(toUnavailable(error))).toBe(true);
+  });
+
+  it('refuses a negative firstConnectTimeoutMs', () => {
+    expect(() => createRedisConnection({ firstConnectTimeoutMs: -1 })).toThrow(RangeError);
   });
 });

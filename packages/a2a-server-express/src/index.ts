@@ -86,6 +86,7 @@ export {
   createHttpSignatureAuthenticator,
   createStaticApiKeyVerifier,
   type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureRefusal,
   type HttpSignatureVerifierLike,
   nodeSignatureCrypto,
   type SignedRequestView,

@@ -12,7 +12,7 @@ import {
   toVerificationKey,
   withAgentIdExtension,
 } from '@a2aplane/a2a-identity';
-import { UnauthenticatedError } from '@a2aplane/a2a-types';
+import { ForbiddenError, UnauthenticatedError } from '@a2aplane/a2a-types';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -34,6 +34,8 @@ const stranger = generateKeyPair('EdDSA');
 const serverAgent = generateKeyPair('EdDSA');
 
 const servers: Server[] = [];
+/** What `onRefused` was told, for every refused signature on every test server. */
+const refusals: Array<{ reason: string; detail: string | undefined; method: string; target: string }> = [];
 const a2aServers: A2AServer[] = [];
 let nodeUrl = '';
 let expressUrl = '';
@@ -78,6 +80,7 @@ function a2aServer(baseUrl: string, native = false): A2AServer {
         securitySchemes,
         apiKey: createStaticApiKeyVerifier({ 'k-legacy': { id: 'legacy-peer', scheme: 'key' } }),
       }),
+      onRefused: (refusal) => refusals.push(refusal),
     }),
   });
   a2aServers.push(server);
@@ -268,9 +271,45 @@ describe('createHttpSignatureAuthenticator without a signature', () => {
     await expect(createHttpSignatureAuthenticator({ verifier })(unsigned)).rejects.toBeInstanceOf(UnauthenticatedError);
   });
 
-  it('a refused signature rejects with UnauthenticatedError naming the reason', async () => {
-    const refusing = createHttpSignatureAuthenticator({ verifier: { verify: async () => ({ ok: false, reason: 'replayed' }) } });
-    await expect(refusing({ ...unsigned, headers: { 'signature-input': 'x', signature: 'y' } })).rejects.toThrow(/replayed/);
+  it('a refused signature rejects with one generic UnauthenticatedError; the reason goes to onRefused only (issue 42)', async () => {
+    const told: string[] = [];
+    const signed = { ...unsigned, headers: { 'signature-input': 'x', signature: 'y' } };
+    const messages: string[] = [];
+    for (const reason of ['replayed', 'unknown-key', 'bad-signature', 'expired', 'malformed']) {
+      const refusing = createHttpSignatureAuthenticator({
+        verifier: { verify: async () => ({ ok: false, reason, detail: `why: ${reason}` }) },
+        onRefused: (refusal) => told.push(`${refusal.reason}|${refusal.detail}|${refusal.method}`),
+      });
+      const error = await refusing(signed).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UnauthenticatedError);
+      expect((error as Error).message).not.toContain(reason);
+      messages.push((error as Error).message);
+    }
+    expect(new Set(messages)).toEqual(new Set(['The request signature was refused.']));
+    expect(told).toEqual(
+      ['replayed', 'unknown-key', 'bad-signature', 'expired', 'malformed'].map((r) => `${r}|why: ${r}|${unsigned.method}`),
+    );
+    // A hook that throws changes nothing.
+    const throwingHook = createHttpSignatureAuthenticator({
+      verifier: { verify: async () => ({ ok: false, reason: 'replayed' }) },
+      onRefused: () => {
+        throw new Error('log down');
+      },
+    });
+    await expect(throwingHook(signed)).rejects.toBeInstanceOf(UnauthenticatedError);
+    expect(() => createHttpSignatureAuthenticator({ verifier, onRefused: 'log' as never })).toThrow(TypeError);
+  });
+
+  it("a good signature from a caller the verifier's identity check refuses is FORBIDDEN, naming that caller", async () => {
+    const refusing = createHttpSignatureAuthenticator({
+      verifier: { verify: async () => ({ ok: false, reason: 'not-allowed', detail: 'no', agentId: callerId }) },
+    });
+    const error = await refusing({ ...unsigned, headers: { 'signature-input': 'x', signature: 'y' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect((error as ForbiddenError).message).toContain(callerId);
   });
 });
 
@@ -307,6 +346,23 @@ describe.each([
       expect(outcome(binding, await send(url, body, await signerOf(stranger).sign({ method: 'POST', url, body })))).toMatch(/^refused:/);
       const headers = { ...(await signerOf(stranger).sign({ method: 'POST', url, body })), 'x-api-key': 'k-legacy' };
       expect(outcome(binding, await send(url, body, headers))).toMatch(/^refused:/);
+    });
+
+    it('an unknown key and a bad signature get the same answer on the wire; the server is told which (issue 42)', async () => {
+      const { url, body } = a2aRequest(base(), binding);
+      refusals.length = 0;
+      const unknown = await send(url, body, await signerOf(stranger).sign({ method: 'POST', url, body }));
+      const tampered = await signerOf().sign({ method: 'POST', url, body });
+      tampered.signature = `a2a=:${tampered.signature?.[5] === 'A' ? 'B' : 'A'}${tampered.signature?.slice(6)}`;
+      const bad = await send(url, body, tampered);
+      const wire = (reply: { status: number; json: unknown }) => {
+        const json = reply.json as { error?: unknown };
+        return { status: reply.status, error: json.error };
+      };
+      expect(outcome(binding, unknown)).toMatch(/^refused:.*UNAUTHENTICATED/);
+      expect(wire(unknown)).toEqual(wire(bad));
+      expect(JSON.stringify(unknown.json)).not.toMatch(/unknown-key|bad-signature/);
+      expect(refusals.map((refusal) => refusal.reason)).toEqual(['unknown-key', 'bad-signature']);
     });
 
     it('a peer that does not sign keeps working with its API key; without one it is refused', async () => {

@@ -3,7 +3,9 @@
 // chunks follows every import of a module the page reaches, used or not: through the root barrel the
 // error classes, which the client loads on demand, would be reached from the page too and downloaded
 // up front; and modules shared with that on-demand chunk would make a second up-front file.
-export { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
+export { CircuitBreaker, type CircuitBreakerOptions } from './resilience/circuit-breaker.js';
+export { type BackoffOptions, backoffDelay } from './resilience/backoff.js';
+export { parseRetryAfter } from './resilience/retry-after.js';
 export {
   A2A_EXTENSIONS_HEADER,
   A2A_PROTOCOL_VERSION,

@@ -1,10 +1,14 @@
 export {
+  type BackoffOptions,
+  backoffDelay,
   CircuitBreaker,
   type CircuitBreakerOptions,
   type CircuitState,
+  createCircuitBreaker,
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
-} from './circuit-breaker.js';
+  parseRetryAfter,
+} from './resilience/index.js';
 export {
   A2A_ERROR_DOMAIN,
   A2A_EXTENSIONS_HEADER,

@@ -11,15 +11,11 @@ export interface ServerChild {
   port: number;
   url: string;
   process: ChildProcess;
-  /** Lines the child printed on stdout after READY (RSS samples and the like). */
-  onLine(listener: (line: string) => void): void;
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
   timeoutMs?: number;
-  /** The apps/bench directory to run the server from (another checkout's, for "before" rows). */
-  appDir?: string;
   /** Pin the server (every thread) to this CPU with taskset; see `pinLoadGenerator` in pinning.ts. */
   cpu?: number;
 }
@@ -32,11 +28,11 @@ export interface StartOptions {
  * its `READY <port>` line.
  */
 export async function startServer(name: string, args: string[] = [], options: StartOptions = {}): Promise<ServerChild> {
-  const { timeoutMs = 30_000, appDir = APP_DIR, cpu } = options;
+  const { timeoutMs = 30_000, cpu } = options;
   // Retry a failed start a couple of times, so one slow or flaky start does not sink a whole suite.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(name, args, timeoutMs, appDir, cpu);
+      return await startOnce(name, args, timeoutMs, cpu);
     } catch (error) {
       if (attempt >= 3) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -44,16 +40,15 @@ export async function startServer(name: string, args: string[] = [], options: St
   }
 }
 
-async function startOnce(name: string, args: string[], timeoutMs: number, appDir: string, cpu: number | undefined): Promise<ServerChild> {
+async function startOnce(name: string, args: string[], timeoutMs: number, cpu: number | undefined): Promise<ServerChild> {
   const [command, argv] = pinnedCommand(cpu, process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args]);
   const child = spawn(command, argv, {
-    cwd: appDir,
+    cwd: APP_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
   live.add(child);
   child.once('exit', () => live.delete(child));
-  const listeners: Array<(line: string) => void> = [];
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -72,8 +67,6 @@ async function startOnce(name: string, args: string[], timeoutMs: number, appDir
           ready = true;
           clearTimeout(timer);
           resolve(Number(line.slice(6)));
-        } else if (ready) {
-          for (const listener of listeners) listener(line);
         }
         index = buffer.indexOf('\n');
       }
@@ -87,7 +80,6 @@ async function startOnce(name: string, args: string[], timeoutMs: number, appDir
     port,
     url: `http://127.0.0.1:${port}`,
     process: child,
-    onLine: (listener) => listeners.push(listener),
     stop: () => stopChild(child),
   };
 }

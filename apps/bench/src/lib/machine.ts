@@ -38,7 +38,7 @@ export function machineInfo(): MachineInfo {
     versions[`@a2aplane/${pkg}`] = versionOf(`${ROOT}packages/${pkg}/package.json`);
   }
   const modules = `${ROOT}apps/bench/node_modules/`;
-  for (const dep of ['@a2a-js/sdk', 'express', 'autocannon', 'tinybench', 'esbuild', 'zod']) {
+  for (const dep of ['@a2a-js/sdk', 'express', 'autocannon', 'tinybench', 'esbuild', '@grpc/grpc-js']) {
     versions[dep] = versionOf(`${modules}${dep}/package.json`);
   }
   let git = { commit: 'unknown', dirtyPackageFiles: 0 };

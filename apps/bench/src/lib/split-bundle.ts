@@ -20,7 +20,7 @@ export interface SplitBundle {
 }
 
 /** `.../node_modules/zod/v4/...` -> `zod`; `.../node_modules/@a2aplane/a2a-types/dist/...` (or `packages/a2a-types/dist/...`) -> `@a2aplane/a2a-types`. */
-export function packageOf(path: string): string {
+function packageOf(path: string): string {
   const modules = path.lastIndexOf('node_modules/');
   if (modules === -1) {
     // A workspace package bundled from its built dist: `../../packages/a2a-types/dist/...`.

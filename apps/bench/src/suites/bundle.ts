@@ -6,22 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { kb, passFail, ratio, table } from '../lib/format.js';
-import { packageOf, type SplitBundle, splitBundle } from '../lib/split-bundle.js';
+import { type SplitBundle, splitBundle } from '../lib/split-bundle.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const ROOT = join(APP_DIR, '..', '..');
 const PACKAGES = ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-client'];
-/** The issue's reference figure for the official `{ ClientFactory }` entry. */
-const OFFICIAL_REFERENCE_GZIP_KB = 24.8;
+const OURS_ENTRY = "export { createA2AClient } from '@a2aplane/a2a-client';";
+const OFFICIAL_ENTRY = "export { ClientFactory } from '@a2a-js/sdk/client';";
 
 export interface BundleRow {
   name: string;
   entry: string;
   minifiedBytes: number;
   gzipBytes: number;
-  /** Minified bytes per package (esbuild metafile), largest first. */
-  byPackage: Array<{ name: string; bytes: number }>;
 }
 
 /**
@@ -75,18 +73,9 @@ async function measure(name: string, entry: string, resolveDir: string): Promise
     target: 'es2022',
     write: false,
     logLevel: 'silent',
-    metafile: true,
   });
   const bytes = result.outputFiles[0]!.contents;
-  const totals = new Map<string, number>();
-  for (const output of Object.values(result.metafile.outputs)) {
-    for (const [path, input] of Object.entries(output.inputs)) {
-      const key = packageOf(path);
-      totals.set(key, (totals.get(key) ?? 0) + input.bytesInOutput);
-    }
-  }
-  const byPackage = [...totals].map(([pkg, size]) => ({ name: pkg, bytes: size })).sort((a, b) => b.bytes - a.bytes);
-  return { name, entry, minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, byPackage };
+  return { name, entry, minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
 }
 
 export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
@@ -99,24 +88,29 @@ export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
 }
 
 async function measureInstalled(dir: string, versions: Record<string, string>): Promise<SuiteResult> {
-  // The two clients with code splitting, as an application bundler builds them (lazy chunks apart).
-  const oursSplit = await splitBundle("export { createA2AClient } from '@a2aplane/a2a-client';", dir);
-  const officialSplit = await splitBundle("export { ClientFactory } from '@a2a-js/sdk/client';", dir);
-  const ours = await measure('a2a-client { createA2AClient }', "export { createA2AClient } from '@a2aplane/a2a-client';", dir);
-  const official = await measure('@a2a-js/sdk/client { ClientFactory }', "export { ClientFactory } from '@a2a-js/sdk/client';", dir);
-  const packages: BundleRow[] = [];
-  for (const pkg of PACKAGES) {
-    packages.push(await measure(`@a2aplane/${pkg} (whole root entry)`, `export * from '@a2aplane/${pkg}';`, dir));
-  }
-  const splitRow = (entry: string, split: SplitBundle) => [
+  // The two clients with code splitting, as an application bundler builds them (lazy chunks apart), and as one file.
+  const oursSplit = await splitBundle(OURS_ENTRY, dir);
+  const officialSplit = await splitBundle(OFFICIAL_ENTRY, dir);
+  const ours = await measure('a2a-client { createA2AClient }', OURS_ENTRY, dir);
+  const official = await measure('@a2a-js/sdk/client { ClientFactory }', OFFICIAL_ENTRY, dir);
+  const row = (entry: string, split: SplitBundle, one: BundleRow) => [
     `\`${entry}\``,
-    kb(split.initial.minifiedBytes),
     kb(split.initial.gzipBytes),
-    kb(split.total.minifiedBytes),
+    kb(one.gzipBytes),
     kb(split.total.gzipBytes),
+    `${kb(split.initial.minifiedBytes)} / ${kb(one.minifiedBytes)} / ${kb(split.total.minifiedBytes)}`,
   ];
-  const goalPass = oursSplit.initial.gzipBytes <= 15 * 1024;
-  const share = oursSplit.initial.gzipBytes / officialSplit.initial.gzipBytes;
+  // Issue 32's goals: what users get with and without a splitting bundler, and once everything has loaded.
+  const goals = [
+    { name: 'one file without splitting', value: ours.gzipBytes, max: 30 * 1024, target: '<= 30 KB' },
+    { name: 'initial download with splitting', value: oursSplit.initial.gzipBytes, max: 20 * 1024, target: '<= 20 KB' },
+    {
+      name: 'everything loaded',
+      value: oursSplit.total.gzipBytes,
+      max: ours.gzipBytes * 1.1,
+      target: `<= one file + 10 % (${kb(ours.gzipBytes * 1.1)})`,
+    },
+  ].map((g) => ({ ...g, pass: g.value <= g.max }));
   const markdown = [
     `Measured as installed: each package is packed (\`pnpm pack\`) and the tarballs are installed with \`npm install\` into a scratch project (${Object.entries(
       versions,
@@ -124,49 +118,19 @@ async function measureInstalled(dir: string, versions: Record<string, string>): 
       .map(([name, version]) => `${name}@${version}`)
       .join(
         ', ',
-      )}), then bundled from there with esbuild (bundle, minify, platform browser, format esm, target es2022) and gzip -9; every dependency is included.`,
-    '',
-    'With code splitting, as application bundlers build a dynamic `import()`: the initial download is the entry chunk and what it imports statically; the total adds the chunks loaded on demand (for ours, the card verifier, loaded when the first signed card arrives). Each file gzip -9 on its own.',
+      )}), then bundled from there with esbuild (bundle, minify, platform browser, format esm, target es2022) and gzip -9; every dependency is included. With code splitting, as application bundlers build a dynamic \`import()\`, the initial download is the entry chunk and what it imports statically, and everything loaded adds the chunks loaded on demand (each file gzip -9 on its own); one file is the bundle without splitting.`,
     '',
     table(
-      ['entry', 'initial minified', 'initial gzip -9', 'total minified', 'total gzip -9'],
-      [splitRow(ours.entry, oursSplit), splitRow(official.entry, officialSplit)],
+      ['entry', 'initial download (gzip)', 'one file (gzip)', 'everything loaded (gzip)', 'minified: initial / one file / everything'],
+      [row(ours.entry, oursSplit, ours), row(official.entry, officialSplit, official)],
     ),
-    '',
-    `Our client's initial download is ${ratio(share)} the official client's (official measured ${kb(officialSplit.initial.gzipBytes)}, issue reference ${OFFICIAL_REFERENCE_GZIP_KB} KB). Goal at most 15 KB: **${passFail(goalPass)}**.`,
-    '',
-    'Without code splitting (one file, lazy chunks inlined):',
     '',
     table(
-      ['entry', 'minified', 'gzip -9'],
-      [ours, official].map((r) => [`\`${r.entry}\``, kb(r.minifiedBytes), kb(r.gzipBytes)]),
+      ['goal (ours, `createA2AClient`)', 'measured', 'target', 'result'],
+      goals.map((g) => [g.name, kb(g.value), g.target, `**${passFail(g.pass)}**`]),
     ),
     '',
-    `Our client split by package (minified bytes before gzip): initial ${oursSplit.initialByPackage.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ')}; on demand ${oursSplit.lazyByPackage.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ') || 'none'}.`,
-    '',
-    'What the one-file client bundles weigh, by package (minified bytes before gzip, from the esbuild metafile):',
-    '',
-    table(
-      ['package', 'in ours', 'in official'],
-      [...new Set([...ours.byPackage.slice(0, 8), ...official.byPackage.slice(0, 8)].filter((p) => p.bytes > 0).map((p) => p.name))].map(
-        (pkg) => [
-          pkg,
-          kb(ours.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
-          kb(official.byPackage.find((p) => p.name === pkg)?.bytes ?? 0),
-        ],
-      ),
-    ),
-    '',
-    'Each browser-safe package, whole root entry (`export * from ...`, so no tree shaking):',
-    '',
-    table(
-      ['package', 'minified', 'gzip -9'],
-      packages.map((r) => [r.name, kb(r.minifiedBytes), kb(r.gzipBytes)]),
-    ),
+    `One file, ours / official: ${ratio(ours.gzipBytes / official.gzipBytes)}. Ours by package (minified bytes before gzip): initial ${oursSplit.initialByPackage.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ')}; on demand ${oursSplit.lazyByPackage.map((p) => `${p.name} ${kb(p.bytes)}`).join(', ') || 'none'}.`,
   ].join('\n');
-  return {
-    title: 'Browser bundle size',
-    markdown,
-    data: { ours, official, oursSplit, officialSplit, share, goalPass, packages, installed: versions },
-  };
+  return { title: 'Browser bundle size', markdown, data: { ours, official, oursSplit, officialSplit, goals, installed: versions } };
 }

@@ -361,7 +361,7 @@ export async function runReplicasResume(options: RunOptions): Promise<SuiteResul
   let results: KindResult[] = [];
   try {
     await build({
-      entryPoints: [fileURLToPath(new URL('./replicas-resume-replica.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../servers/resume-replica.ts', import.meta.url))],
       outfile: join(dir, 'replica.mjs'),
       bundle: true,
       platform: 'node',
@@ -383,7 +383,7 @@ export async function runReplicasResume(options: RunOptions): Promise<SuiteResul
     `${trials} trials per kind, the two kinds side by side, each on its own pool of replica processes (${POOL_SIZE.subscriber} and ${POOL_SIZE.runner}; Redis task store`,
     `+ event bus, one key prefix). A task streams ${CHUNKS} chunks, one every ${EVERY_MS} ms (${CHUNKS + 3} events). Each trial SIGKILLs a replica after a random`,
     'number of events and resumes the stream on another replica with the last `Last-Event-ID` seen; the killed replica restarts in the',
-    "background (a bundled build of `replicas-resume-replica.ts`: a restart is a plain Node start). What arrived is checked against the task's",
+    "background (a bundled build of `src/servers/resume-replica.ts`: a restart is a plain Node start). What arrived is checked against the task's",
     'event log read from Redis: lost = logged events never delivered, duplicated = an event id delivered twice, altered = delivered under an',
     'id the log lacks or with other content.',
     '',

@@ -1,4 +1,4 @@
-import { UnauthenticatedError } from '@a2aplane/a2a-types';
+import { ForbiddenError, UnauthenticatedError } from '@a2aplane/a2a-types';
 import type { AgentCard } from '@a2aplane/a2a-types';
 import type { AuthContext, Authenticator, AuthRequest, Principal } from './types.js';
 
@@ -18,8 +18,18 @@ export interface HttpSignatureVerifierLike {
   verify(
     request: SignedRequestView,
   ): Promise<
-    { ok: true; agentId: string; created: number; expires: number; alg?: string } | { ok: false; reason: string; detail?: string }
+    | { ok: true; agentId: string; created: number; expires: number; alg?: string }
+    | { ok: false; reason: string; detail?: string; agentId?: string }
   >;
+}
+
+/** Why a signed request was refused: for the server's log and metrics only, never sent to the caller. */
+export interface HttpSignatureRefusal {
+  /** The verifier's reason (`unknown-key`, `bad-signature`, `replayed`, `not-allowed`...). */
+  reason: string;
+  detail: string | undefined;
+  method: string;
+  target: string;
 }
 
 export interface HttpSignatureAuthenticatorOptions {
@@ -35,13 +45,24 @@ export interface HttpSignatureAuthenticatorOptions {
   allowAnonymous?: boolean;
   /** `Principal.scheme` of signed callers. Default `httpSignature`. */
   schemeName?: string;
+  /**
+   * Told the precise reason of every refused signature (log it, count it). The caller is told only
+   * that its signature was refused, whatever the reason, so a stranger cannot learn which AgentIDs
+   * this server trusts. Called synchronously; what it throws is ignored.
+   */
+  onRefused?: (refusal: HttpSignatureRefusal) => void;
 }
+
+/** The one answer every refused signature gets (issue 42): the reason goes to `onRefused` only. */
+const SIGNATURE_REFUSED_MESSAGE = 'The request signature was refused.';
 
 /**
  * Verified callers (RFC 9421): a request signed with the caller's Ed25519 key is authenticated as
  * its AgentID (`Principal.id` and `Principal.agentId`); a signature that is present but fails
- * (replayed, altered body, expired, unknown key...) is refused, never passed to the fallback; an
- * unsigned request goes to `fallback`.
+ * (replayed, altered body, expired, unknown key...) is refused with one generic
+ * `UNAUTHENTICATED` message (the precise reason goes to `onRefused`), never passed to the
+ * fallback; a good signature from a caller the verifier's identity check does not allow is
+ * `FORBIDDEN` (that caller proved who it is); an unsigned request goes to `fallback`.
  */
 export function createHttpSignatureAuthenticator(options: HttpSignatureAuthenticatorOptions): Authenticator {
   if (typeof options?.verifier?.verify !== 'function') {
@@ -52,10 +73,27 @@ export function createHttpSignatureAuthenticator(options: HttpSignatureAuthentic
   if (options.fallback !== undefined && typeof options.fallback !== 'function') {
     throw new TypeError(`expected options.fallback to be an Authenticator function, got ${typeof options.fallback}`);
   }
+  if (options.onRefused !== undefined && typeof options.onRefused !== 'function') {
+    throw new TypeError(`expected options.onRefused to be a function, got ${typeof options.onRefused}`);
+  }
   const scheme = options.schemeName ?? 'httpSignature';
-  const { verifier, fallback } = options;
-  const principalOf = (result: Awaited<ReturnType<HttpSignatureVerifierLike['verify']>>): Principal => {
-    if (!result.ok) throw new UnauthenticatedError({ message: `The request signature was refused (${result.reason}).` });
+  const { verifier, fallback, onRefused } = options;
+  const refuse = (request: AuthRequest, result: { reason: string; detail?: string; agentId?: string }): never => {
+    try {
+      onRefused?.({ reason: result.reason, detail: result.detail, method: request.method, target: request.target ?? '/' });
+    } catch {
+      // A failing log must not change the answer.
+    }
+    if (result.reason === 'not-allowed' && typeof result.agentId === 'string') {
+      throw new ForbiddenError({
+        message: `agent ${result.agentId} is not allowed to call this agent`,
+        metadata: { limit: 'allowlist', agentId: result.agentId },
+      });
+    }
+    throw new UnauthenticatedError({ message: SIGNATURE_REFUSED_MESSAGE });
+  };
+  const principalOf = (request: AuthRequest, result: Awaited<ReturnType<HttpSignatureVerifierLike['verify']>>): Principal => {
+    if (!result.ok) return refuse(request, result);
     const claims: Record<string, unknown> = { created: result.created, expires: result.expires };
     if (result.alg !== undefined) claims.alg = result.alg;
     return { id: result.agentId, scheme, agentId: result.agentId, claims };
@@ -82,7 +120,7 @@ export function createHttpSignatureAuthenticator(options: HttpSignatureAuthentic
         body: request.body,
         authorities: context?.authorities,
       })
-      .then(principalOf);
+      .then((result) => principalOf(request, result));
   };
 }
 

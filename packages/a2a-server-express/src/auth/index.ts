@@ -2,6 +2,7 @@ export { createAuthenticator } from './authenticator.js';
 export {
   createHttpSignatureAuthenticator,
   type HttpSignatureAuthenticatorOptions,
+  type HttpSignatureRefusal,
   type HttpSignatureVerifierLike,
   type SignedRequestView,
 } from './http-signature.js';

@@ -34,6 +34,12 @@ export class ExecutionSignal {
     return this.controller.signal;
   }
 
+  /** Whether the run was told to stop (cancel, a limit, close), without making the signal. */
+  get aborted(): boolean {
+    if (this.controller !== undefined) return this.controller.signal.aborted;
+    return this.pending !== undefined || this.sourceAbort() !== undefined;
+  }
+
   abort(reason: unknown): void {
     if (this.controller !== undefined) {
       if (!this.controller.signal.aborted) this.controller.abort(reason);

@@ -74,8 +74,12 @@ export interface A2AServerOptions {
   resolveSkill?: (request: SendMessageRequest) => string | undefined;
   /** Events buffered per stream subscriber before it is dropped as a slow consumer. Default 512. */
   subscriberBufferSize?: number;
-  /** Where protocol violations of the executor and unexpected errors are reported. Default: none. */
-  onError?: (message: string, error?: unknown) => void;
+  /**
+   * Where executor failures, protocol violations of the executor and unexpected errors are reported (never to the
+   * caller). Default: one line per failure on stderr (`console.error`), with the error's stack; `false` reports
+   * nowhere.
+   */
+  onError?: ((message: string, error?: unknown) => void) | false;
   /**
    * Bounds on the shape of request params (nesting depth, string length, array and object size),
    * checked before anything else reads them; a request over them is `InvalidParamsError`.

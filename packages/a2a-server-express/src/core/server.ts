@@ -62,7 +62,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const ownBus = options.eventBus === undefined;
   const bus = options.eventBus ?? createInMemoryTaskEventBus({ subscriberBufferSize: options.subscriberBufferSize ?? 512 });
   const bufferSize = options.subscriberBufferSize ?? 512;
-  const reportError = options.onError;
+  const reportError = options.onError === false ? undefined : (options.onError ?? reportToStderr);
   // A throwing `onError` must not turn a reported failure into an unhandled one.
   const onError = (message: string, error?: unknown): void => {
     try {
@@ -215,4 +215,10 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       await options.pushSender?.close();
     },
   };
+}
+
+/** The default `onError`: an executor that throws is never silent. One line (plus the stack) per failure. */
+function reportToStderr(message: string, error?: unknown): void {
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : error === undefined ? '' : String(error);
+  console.error(`a2a server: ${message}${detail === '' ? '' : `: ${detail}`}`);
 }

@@ -1,5 +1,6 @@
 import {
   A2AError,
+  InternalError,
   InvalidAgentResponseError,
   InvalidParamsError,
   isTerminalTaskState,
@@ -11,7 +12,6 @@ import {
   UnsupportedOperationError,
 } from '@a2aplane/a2a-types';
 import type { EventSink, RequestContext, TaskContextLike } from '../agent/executor.js';
-import { isoNow } from '../agent/iso-now.js';
 import { TaskRevisionConflictError } from '../store/task-store.js';
 import { ExecutionSignal } from './execution-signal.js';
 import { ExecutorRequestContext } from './request-context.js';
@@ -372,13 +372,7 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
   async function endRun(runtime: TaskRuntime, failure: unknown, contextId: string): Promise<void> {
     const task = runtime.task;
     if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) {
-      await runtime.apply({
-        statusUpdate: {
-          taskId: task.id,
-          contextId: task.contextId ?? contextId,
-          status: { state: 'TASK_STATE_FAILED', timestamp: isoNow() },
-        },
-      });
+      await runtime.failWith(executorFailure(failure), contextId);
     } else if (!task && !runtime.messageResponse && !runtime.invalid) {
       runtime.failListeners(
         failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure),
@@ -393,3 +387,13 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
 }
 
 export type TaskRun = ReturnType<typeof createTaskRun>;
+
+/**
+ * What the caller is told when the executor throws: an A2A error (a delegated refusal, say) as it is, since those are
+ * made to cross the wire; anything else as a generic InternalError, since a thrown message may hold what the caller
+ * must not see. The operator hears the real error through `onError`.
+ */
+function executorFailure(failure: unknown): A2AError {
+  if (A2AError.isInstance(failure)) return failure;
+  return new InternalError({ message: "The agent failed while working on this task; the agent's log has the details" });
+}

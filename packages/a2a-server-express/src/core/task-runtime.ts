@@ -251,8 +251,9 @@ export class TaskRuntime {
     const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
     if (eventTaskId !== this.key.taskId) return this.breakProtocol('the agent published an event for another task');
     if (this.task && isTerminalTaskState(this.task.status.state)) {
-      // Nothing leaves a terminal state: drop the event, the task stays as it is.
-      this.deps.onAgentError('the agent published an event after the task reached a terminal state');
+      // Nothing leaves a terminal state: drop the event, the task stays as it is. When the server ended the run
+      // (cancel, a limit, another replica), an executor that has not yet seen its signal is no fault to report.
+      if (!this.execution?.signal.aborted) this.deps.onAgentError('the agent published an event after the task reached a terminal state');
       return;
     }
     await this.apply(response);

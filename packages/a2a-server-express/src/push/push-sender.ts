@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamResponse, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
+import { backoffDelay, parseRetryAfter, type StreamResponse, type TaskPushNotificationConfig } from '@a2aplane/a2a-types';
 import { type DeliveryResponse, DeliveryTimeoutError, fetchDeliver, nodeDeliver } from './transport.js';
 import type { PushSender as ServerPushSender, WebhookUrlCheck } from '../core/types.js';
 import { checkWebhookUrl, type WebhookUrlOptions } from './webhook-url.js';
@@ -116,15 +116,6 @@ const defaultSleep = (ms: number) =>
     setTimeout(resolve, ms).unref?.();
   });
 
-/** Retry-After as seconds or an HTTP date, in milliseconds; undefined when absent or unreadable. */
-function retryAfterMs(header: string | undefined, nowMs: number): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-
 function errorText(error: unknown): string {
   if (error instanceof DeliveryTimeoutError) return error.message;
   const code = (error as { code?: unknown })?.code;
@@ -220,12 +211,10 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     }
   };
 
-  const backoff = (attempt: number, hinted: number | undefined): number => {
-    const exponential = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
-    const spread = exponential * jitter * (2 * random() - 1);
-    const delay = Math.max(0, Math.round(exponential + spread));
-    return hinted === undefined ? delay : Math.min(maxDelayMs, Math.max(delay, hinted));
-  };
+  const backoffOptions = { initialDelayMs: baseDelayMs, maxDelayMs, factor: 2, jitter };
+  // A receiver's Retry-After is honoured up to maxDelayMs: a hint of an hour must not park a queue for an hour.
+  const backoff = (attempt: number, hinted: number | undefined): number =>
+    backoffDelay(backoffOptions, attempt - 1, random, hinted === undefined ? undefined : Math.min(maxDelayMs, hinted));
 
   /** Serialises the body and the fixed headers once per delivery; `undefined` when the payload cannot be sent. */
   const prepare = (delivery: Delivery): boolean => {
@@ -304,7 +293,7 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
       });
       return { done: true };
     }
-    const delayMs = backoff(attempt, retryAfterMs(response?.retryAfter, Date.now()));
+    const delayMs = backoff(attempt, parseRetryAfter(response?.retryAfter, Date.now()));
     emit({ type: 'retrying', attempt, ...(response ? { status: response.status } : { error: reason }), delayMs, ...base });
     return { done: false, delayMs, failed: true };
   };

@@ -1,0 +1,1 @@
+export { describeNonceCacheContract, type NonceCacheContractOptions, type NonceCacheFactory } from './nonce-cache-contract.js';
