@@ -9,6 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { measureClientSizes } from './client-size.mjs';
 import { checkDecisionLog } from './decisions.mjs';
 import { checkDocSamples } from './doc-samples.mjs';
 import { findDeadExports } from './dead-exports.mjs';
@@ -28,8 +29,8 @@ const enabled = (gate) => !only || only.includes(gate);
 /**
  * Browser/edge-safe entries: bundled for the neutral platform, with a gzip budget. `lazy` lists
  * modules the entry loads with a dynamic `import()` on first need: they are budgeted as entries of
- * their own and left out of this one (decision 0017: the client's card verifier). `names` budgets
- * what an application that imports only those names downloads first (decision 0029).
+ * their own and left out of this one (decision 0017: the client's card verifier). What
+ * `{ createA2AClient }` weighs for users is measured apart, from the packed tarballs (CLIENT_SIZES).
  */
 export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-types', entry: '.' },
@@ -39,8 +40,14 @@ export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-routing', entry: '.' },
   { pkg: 'a2a-rulake-artifacts', entry: '.' },
   { pkg: 'a2a-client', entry: '.', lazy: ['@a2aplane/a2a-identity/verify'] },
-  { pkg: 'a2a-client', entry: '.', names: ['createA2AClient'], lazy: ['@a2aplane/a2a-identity/verify'] },
 ];
+
+/** The three sizes of `{ createA2AClient }` from the packed tarballs (client-size.mjs, decision 0090). */
+const CLIENT_SIZES = {
+  initial: '@a2aplane/a2a-client { createA2AClient }: initial download with code splitting',
+  oneFile: '@a2aplane/a2a-client { createA2AClient }: one file without code splitting',
+  loaded: '@a2aplane/a2a-client { createA2AClient }: everything loaded',
+};
 
 const failures = [];
 const fail = (gate, message) => {
@@ -122,59 +129,17 @@ if (enabled('dead-exports')) {
   }
 }
 
-/** The entry chunk of `export { names } from entryFile` built with code splitting, plus the chunks it imports statically. */
-async function initialDownload(entryFile, names) {
-  const result = await esbuild.build({
-    stdin: {
-      contents: `export { ${names.join(', ')} } from ${JSON.stringify(entryFile)};`,
-      resolveDir: here,
-      loader: 'js',
-      sourcefile: 'entry.js',
-    },
-    bundle: true,
-    minify: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['import', 'default'],
-    outdir: join(here, '.initial-download'),
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const { outputs } = result.metafile;
-  const entry = Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith('entry.js'));
-  const initial = new Set();
-  const visit = (file) => {
-    if (initial.has(file)) return;
-    initial.add(file);
-    for (const imported of outputs[file].imports) if (imported.kind === 'import-statement') visit(imported.path);
-  };
-  visit(entry);
-  let minified = 0;
-  let gzip = 0;
-  for (const file of result.outputFiles) {
-    if (![...initial].some((name) => file.path.endsWith(name.replace(/^(\.\.\/)+/, '')))) continue;
-    minified += file.contents.length;
-    gzip += gzipSync(file.contents, { level: 9 }).length;
-  }
-  return { bytes: { length: minified }, gzip };
-}
-
 if (enabled('bundle')) {
   console.log('gate: neutral-platform bundles and size budgets (minified, gzip -9)');
   const budgets = JSON.parse(readFileSync(join(here, 'size-budgets.json'), 'utf8'));
   const measured = {};
-  for (const { pkg, entry, file, lazy, names } of BROWSER_SAFE_ENTRIES) {
+  for (const { pkg, entry, file, lazy } of BROWSER_SAFE_ENTRIES) {
     const entryFile = join(root, 'packages', pkg, 'dist', file ?? 'index.js');
     const base = entry === '.' ? `@a2aplane/${pkg}` : `@a2aplane/${pkg}${entry.slice(1)}`;
-    const name = names ? `${base} { ${names.join(', ')} }` : base;
+    const name = base;
     try {
       const result = await esbuild.build({
-        ...(names
-          ? { stdin: { contents: `export { ${names.join(', ')} } from ${JSON.stringify(entryFile)};`, resolveDir: here, loader: 'js' } }
-          : { entryPoints: [entryFile] }),
+        entryPoints: [entryFile],
         bundle: true,
         minify: true,
         format: 'esm',
@@ -185,12 +150,8 @@ if (enabled('bundle')) {
         write: false,
         logLevel: 'silent',
       });
-      let bytes = result.outputFiles[0].contents;
-      let gzip = gzipSync(bytes, { level: 9 }).length;
-      // Named imports: the initial download as an application bundler splits it (the lazy modules
-      // as chunks of their own, every file gzipped on its own), so a lazy module that shares a
-      // package with the entry and splits it into a second initial file shows here (decision 0029).
-      if (names) ({ bytes, gzip } = await initialDownload(entryFile, names));
+      const bytes = result.outputFiles[0].contents;
+      const gzip = gzipSync(bytes, { level: 9 }).length;
       measured[name] = { minified: bytes.length, gzip };
       const budget = budgets[name];
       const label = lazy ? `${name} (lazily loaded: ${lazy.join(', ')})` : name;
@@ -201,6 +162,22 @@ if (enabled('bundle')) {
       const messages = error.errors?.map((e) => `${e.text} (${e.location?.file ?? ''})`).join('\n    ') ?? error.message;
       fail('bundle', `${name}: does not bundle for the neutral platform (a Node-only import?):\n    ${messages}`);
     }
+  }
+  try {
+    const sizes = await measureClientSizes(root);
+    for (const [key, name] of Object.entries(CLIENT_SIZES)) {
+      const gzip = sizes[key];
+      measured[name] = { gzip };
+      const budget = budgets[name];
+      if (budget === undefined) fail('bundle', `${name}: no size budget in size-budgets.json (gzip ${gzip} B)`);
+      else if (gzip > budget) fail('bundle', `${name}: ${gzip} B gzip exceeds its budget of ${budget} B`);
+      else console.log(`  ✓ ${name}: ${gzip} B gzip (budget ${budget} B)`);
+    }
+    // Lazy boundaries may cost a little in separate files, never much: at most the one file + 10 %.
+    if (sizes.loaded > sizes.oneFile * 1.1)
+      fail('bundle', `${CLIENT_SIZES.loaded}: ${sizes.loaded} B gzip is more than the one file (${sizes.oneFile} B) + 10 %`);
+  } catch (error) {
+    fail('bundle', `@a2aplane/a2a-client { createA2AClient } from the packed tarballs: ${error.message}`);
   }
   writeFileSync(join(here, 'bundle-sizes.json'), `${JSON.stringify(measured, null, 2)}\n`);
 }

@@ -45,7 +45,7 @@ import {
   createTaskUpdater,
   nodeSignatureCrypto,
 } from '@a2aplane/a2a-server-express';
-import type { A2AGrpcBinding } from '@a2aplane/a2a-grpc';
+import type { A2AGrpcBinding } from '@a2aplane/a2a-grpc/server';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
 import { type AgentCard, type Part, RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
 import type { CardTrust } from './commands/verify.js';
@@ -254,7 +254,7 @@ export function delegateFailure(state: string, remote: readonly Part[]): Part[] 
  */
 async function bindGrpc(card: AgentCard, host: string, port: number): Promise<{ grpc: A2AGrpcBinding; card: AgentCard }> {
   const [{ bindA2AGrpc, withGrpcInterface }, { ServerCredentials }] = await Promise.all([
-    import('@a2aplane/a2a-grpc'),
+    import('@a2aplane/a2a-grpc/server'),
     import('@grpc/grpc-js'),
   ]);
   const grpc = await bindA2AGrpc({ host, port, credentials: ServerCredentials.createInsecure() });

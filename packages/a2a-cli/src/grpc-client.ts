@@ -56,7 +56,7 @@ export async function grpcClientFor(command: string, io: CliIo, url: string, opt
     throw usageError(`${command}: a bare gRPC target has no card to verify; give the agent's http(s) URL with --require-signed`);
   }
   const [{ createGrpcTransportFactory, grpcInterface }, { credentials }] = await Promise.all([
-    import('@a2aplane/a2a-grpc'),
+    import('@a2aplane/a2a-grpc/client'),
     import('@grpc/grpc-js'),
   ]);
   const grpc = createGrpcTransportFactory({ credentials: options.plaintext ? credentials.createInsecure() : credentials.createSsl() });

@@ -1,34 +1,17 @@
+import { WELL_KNOWN_AGENT_CARD_PATH, LEGACY_WELL_KNOWN_AGENT_CARD_PATH, MEDIA_TYPE_JSON } from '@a2aplane/a2a-types';
 import { createDefaultCardVerifier } from './card-verification.js';
-import { readLegacyCard } from './legacy-card.js';
-import type { CardResolverOptions, CardVerifier, DiscoveredCard, UnsignedCardPolicy } from './discovery.js';
-import type {
-  AgentCardDiscoveryError,
+import type { CardResolverOptions, CardVerifier, DiscoveredCard, UnsignedCardPolicy } from './card-resolver-options.js';
+import {
   A2AAbortError,
   A2ATimeoutError,
+  AgentCardDiscoveryError,
   CardSignatureInvalidError,
-  CardVerificationResult,
+  type CardVerificationResult,
 } from './errors.js';
-import type { A2AValidator } from './guards.js';
-import type { HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
-import type { loadV03Translators } from './v0_3-loader.js';
-
-/**
- * What the resolver's work uses of the initial code, handed over by `CardResolver` (`discovery.ts`):
- * this chunk imports none of the initial code, so it shares no module with the initial download
- * (decision 0055). A list rather than an object: a bundle keeps property names.
- */
-export type CardResolutionKit = readonly [
-  sendHttp: typeof sendHttp,
-  readText: typeof readText,
-  lowerCaseHeaders: typeof lowerCaseHeaders,
-  tryParseJson: typeof tryParseJson,
-  loadV03Translators: typeof loadV03Translators,
-  structuralValidator: A2AValidator,
-  AgentCardDiscoveryError: typeof AgentCardDiscoveryError,
-  CardSignatureInvalidError: typeof CardSignatureInvalidError,
-  A2AAbortError: typeof A2AAbortError,
-  A2ATimeoutError: typeof A2ATimeoutError,
-];
+import { structuralValidator } from './guards.js';
+import { type HttpCall, lowerCaseHeaders, readText, sendHttp, tryParseJson } from './http.js';
+import { readLegacyCard } from './legacy-card.js';
+import { loadV03Translators } from './v0_3-loader.js';
 
 /** One resolver's cache and work: fetch, revalidate, fall back to the legacy path, verify, validate. */
 export interface CardResolution {
@@ -70,35 +53,20 @@ function cardUrl(baseUrl: string, path: string): string {
 }
 
 /**
- * The work of a `CardResolver` (spec §8.2, §8.6.2), a chunk loaded by its first `resolve`: TTL from
- * `Cache-Control`, `ETag` revalidation, legacy path fallback, and verify-on-discover. The default
- * verification and the legacy normalizer are part of this chunk; a2a-identity's verifier loads on
- * demand, with the first signed card.
+ * The work of a `CardResolver` (spec §8.2, §8.6.2), loaded by its first `resolve` (decision 0090):
+ * TTL from `Cache-Control`, `ETag` revalidation, legacy path fallback, and verify-on-discover with
+ * the default verification (a2a-identity's verifier) and the legacy normalizer.
  */
-export function createCardResolution(options: CardResolverOptions, kit: CardResolutionKit): CardResolution {
-  const [
-    sendHttp,
-    readText,
-    lowerCaseHeaders,
-    tryParseJson,
-    loadV03Translators,
-    structuralValidator,
-    AgentCardDiscoveryError,
-    CardSignatureInvalidError,
-    A2AAbortError,
-    A2ATimeoutError,
-  ] = kit;
+export function createCardResolution(options: CardResolverOptions): CardResolution {
   const cache = new Map<string, CacheEntry>();
   // Read when used, as the options object is the caller's.
   const ttlMs = (): number => options.ttlMs ?? DEFAULT_TTL_MS;
   /** The default verification (`card-verification.ts`), made when the first signed card arrives. */
-  let defaultVerifier: Promise<CardVerifier> | undefined;
+  let defaultVerifier: CardVerifier | undefined;
 
   const fetchCard = async (url: string, etag: string | undefined, signal: AbortSignal | undefined): Promise<FetchedCard | undefined> => {
     const headers = lowerCaseHeaders(options.headers);
-    // The spec's media type and paths (a2a-types' MEDIA_TYPE_JSON, WELL_KNOWN_AGENT_CARD_PATH and
-    // LEGACY_WELL_KNOWN_AGENT_CARD_PATH), written out: an import would share a module with the initial download.
-    headers.accept = 'application/json';
+    headers.accept = MEDIA_TYPE_JSON;
     if (etag) headers['if-none-match'] = etag;
     const call: HttpCall = {
       method: 'GET',
@@ -136,17 +104,9 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
     }
   };
 
-  /**
-   * The default verification and a2a-identity's verifier, loaded when the first signed card arrives:
-   * bundlers that split chunks keep both out of the initial download, and unsigned peers never load
-   * them. A failed load is tried again by the next card.
-   */
-  const defaultVerify = async (url: string, text: string): Promise<CardVerificationResult> => {
-    defaultVerifier ??= createDefaultCardVerifier(options, ttlMs()).catch((error: unknown) => {
-      defaultVerifier = undefined;
-      throw error;
-    });
-    return (await defaultVerifier)(text, url);
+  const defaultVerify = (url: string, text: string): Promise<CardVerificationResult> => {
+    defaultVerifier ??= createDefaultCardVerifier(options, ttlMs());
+    return defaultVerifier(text, url);
   };
 
   const verify = async (url: string, text: string, value: unknown): Promise<CardVerificationResult> => {
@@ -154,7 +114,7 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
     const verifier = options.cardVerifier;
     const signatures = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).signatures : undefined;
     if (!verifier && (signatures === undefined || signatures === null || (Array.isArray(signatures) && signatures.length === 0))) {
-      // Unsigned: nothing to verify, and the verifier is not even loaded.
+      // Unsigned: nothing to verify.
       const unsigned: CardVerificationResult = { status: 'no-signature' };
       applyUnsignedPolicy(url, policy, unsigned);
       return unsigned;
@@ -184,11 +144,6 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
     // The strict translator first when `v0_3` is given; the lenient normalizer also covers v0.3 cards
     // the translator refuses. Both load on first use: only legacy agents need them.
     if (legacy) card = await readLegacyCard(json.value, support && loadV03Translators(support));
-    try {
-      await validator.prepare?.(card);
-    } catch (error) {
-      throw new AgentCardDiscoveryError('network', url, `Could not load the code to read the agent card at ${url}`, { cause: error });
-    }
     const checked = validator.card(card);
     if (!checked.ok) {
       throw new AgentCardDiscoveryError('malformed', url, `Agent card at ${url} is malformed: ${checked.message}`, {
@@ -209,12 +164,12 @@ export function createCardResolution(options: CardResolverOptions, kit: CardReso
       const cached = cache.get(baseUrl);
       if (cached && !resolveOptions.forceRefresh && cached.expiresAt > now()) return cached.discovered;
 
-      const primary = cardUrl(baseUrl, '.well-known/agent-card.json');
+      const primary = cardUrl(baseUrl, WELL_KNOWN_AGENT_CARD_PATH.slice(1));
       const primaryEtag = cached && !cached.discovered.legacy ? cached.etag : undefined;
       let result = await fetchCard(primary, primaryEtag, resolveOptions.signal);
       let legacy = false;
       if (!result && options.legacyFallback !== false) {
-        const legacyUrl = cardUrl(baseUrl, '.well-known/agent.json');
+        const legacyUrl = cardUrl(baseUrl, LEGACY_WELL_KNOWN_AGENT_CARD_PATH.slice(1));
         result = await fetchCard(legacyUrl, cached?.discovered.legacy ? cached.etag : undefined, resolveOptions.signal);
         legacy = true;
       }

@@ -1,5 +1,4 @@
-import { traceparentFor, withTaskContext } from '@a2aplane/a2a-types/client-extras';
-import type { SendMessageRequest } from '@a2aplane/a2a-types';
+import { type SendMessageRequest, traceparentFor, withTaskContext } from '@a2aplane/a2a-types';
 
 /** The lineage of a call (ADR-159 TaskContext), as the caller holds it. */
 export interface CallContext {
@@ -18,4 +17,14 @@ export function withCallContext(request: SendMessageRequest, context: CallContex
 /** A W3C `traceparent` for the trace, with a fresh span id; `undefined` when the trace id is not 32 hex. */
 export function createTraceparent(traceId: string): string | undefined {
   return traceparentFor(traceId);
+}
+
+/**
+ * Adds a `traceparent` with a fresh span id on the lineage's trace to `headers`, unless the call's
+ * own headers carry one (an instrumentation's active span wins).
+ */
+export function addTraceparent(headers: Record<string, string>, callHeaders: Record<string, string> | undefined, traceId: string): void {
+  if (callHeaders !== undefined && Object.keys(callHeaders).some((name) => name.toLowerCase() === 'traceparent')) return;
+  const traceparent = traceparentFor(traceId);
+  if (traceparent) headers.traceparent = traceparent;
 }

@@ -1,7 +1,5 @@
-import { isA2AError } from '@a2aplane/a2a-types/client-core';
+import { isA2AError } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATimeoutError } from './errors.js';
-import { createFollower } from './fetch-follow.js';
-import type { FollowerSignal } from './fetch-signal.js';
 
 /**
  * One request's own abort signal: follows the caller's signal, fires after `timeoutMs`, and can be
@@ -9,13 +7,8 @@ import type { FollowerSignal } from './fetch-signal.js';
  * transport: transports only see `signal`.
  */
 interface Deadline {
-  /** The request's signal, made on first use. */
+  /** The request's signal (a real `AbortSignal`), made on first use. */
   readonly signal: AbortSignal;
-  /**
-   * The same abort as a FollowerSignal, made on first use: only for a global fetch that
-   * `globalFetchFollows()` approved (fetch-follow.ts).
-   */
-  follower(): FollowerSignal;
   /** Whether the timer (not the caller) ended the request. */
   timedOut(): boolean;
   /** From now on, time out after `ms` without `touch()` (`undefined`: never). */
@@ -31,12 +24,9 @@ interface Deadline {
 }
 
 // A class, not a closure bag: one of these is made per call, so its methods live on the prototype.
-// The AbortController is made only when someone asks for `signal`: a unary call over the built-in
-// transports with Node's global fetch hands fetch a FollowerSignal instead (fetch-signal.ts), and a
-// controller costs more than the rest of the deadline.
+// The AbortController is made only when someone asks for `signal` (a call without a timer never does).
 class RequestDeadline implements Deadline {
   #controller: AbortController | undefined;
-  #follower: FollowerSignal | undefined;
   /** Why the request was aborted; `undefined` while it was not. */
   #reason: unknown;
   readonly #callerSignal: AbortSignal | undefined;
@@ -70,22 +60,11 @@ class RequestDeadline implements Deadline {
     return controller.signal;
   }
 
-  follower(): FollowerSignal {
-    let follower = this.#follower;
-    if (!follower) {
-      follower = createFollower();
-      this.#follower = follower;
-      if (this.#reason !== undefined) follower.fire(this.#reason);
-    }
-    return follower;
-  }
-
   #abortWith(reason: unknown): void {
     if (this.#reason !== undefined) return;
     // As AbortController.abort() does without a reason.
     this.#reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
     this.#controller?.abort(this.#reason);
-    this.#follower?.fire(this.#reason);
   }
 
   static #onTimer(deadline: RequestDeadline, ms: number): void {

@@ -1,5 +1,13 @@
-import { INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES } from '@a2aplane/a2a-types/client-core';
-import type { A2AMethod, A2AResultMap, AgentCard, FieldViolation } from '@a2aplane/a2a-types';
+import {
+  type A2AMethod,
+  type A2AResultMap,
+  type AgentCard,
+  type FieldViolation,
+  INTERRUPTED_TASK_STATES,
+  OPERATION_MESSAGES,
+  renameProtoFields,
+  TERMINAL_TASK_STATES,
+} from '@a2aplane/a2a-types';
 
 /** The verdict of a validator: the value to use, or why it was refused. Validators never throw. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string; violations: readonly FieldViolation[] };
@@ -16,11 +24,6 @@ export interface A2AValidator {
   result<M extends A2AMethod>(method: M, value: unknown): Validation<A2AResultMap[M]>;
   /** An agent card (after v0.3 normalization); a failure becomes `AgentCardDiscoveryError('malformed')`. */
   card(value: unknown): Validation<AgentCard>;
-  /**
-   * Optional: called with each result and card before `result` / `card`; a promise (say, a module
-   * to load for this value) is awaited first. `undefined` means ready, with no promise hop.
-   */
-  prepare?(value: unknown): Promise<void> | undefined;
 }
 
 /**
@@ -173,27 +176,6 @@ const PARAMS: Record<A2AMethod, Check> = {
   GetExtendedAgentCard: object({ tenant: optionalString }),
 };
 
-type Renamer = typeof import('./proto-renamer.js');
-let renamer: Renamer | undefined;
-let loading: Promise<void> | undefined;
-/**
- * The ProtoJSON renamer and its name table, loaded when the first value with a proto field name
- * arrives: bundlers keep it out of the initial download, and peers that send JSON names (the
- * v1.0 default) never load it (decision 0044). A failed load is tried again by the next value.
- */
-function loadRenamer(): Promise<void> {
-  loading ??= import('./proto-renamer.js').then(
-    (module) => {
-      renamer = module;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
-
 // Struct and Value fields hold the caller's own keys; map fields have the caller's keys and message values.
 const OPAQUE = new Set(['metadata', 'data', 'params', 'header', 'scopes']);
 const MAPS = new Set(['securitySchemes', 'security_schemes', 'schemes']);
@@ -212,34 +194,14 @@ function hasProtoNames(value: unknown, keysAreData = false): boolean {
   return false;
 }
 
-/**
- * The last value `prepare` found free of proto names, so that `result` right after it (the client
- * calls them back to back) does not walk it again; taken by that `result`. A slot rather than a
- * `WeakSet`: no weak entry per call for the garbage collector; any other value is walked.
- */
-let lastChecked: unknown;
-
-/** Loads the renamer when `value` needs it; `undefined` when nothing is to be loaded. */
-function prepare(value: unknown): Promise<void> | undefined {
-  if (renamer) return undefined;
-  if (hasProtoNames(value)) return loadRenamer();
-  lastChecked = value;
-  return undefined;
-}
-
 /** ProtoJSON: a peer may send proto field names (`message_id`); read them as the camelCase model. */
 function camelCase(method: A2AMethod | undefined, value: unknown): Validation<unknown> {
-  if (!renamer) {
-    const prepared = value === lastChecked && value !== undefined;
-    lastChecked = undefined;
-    if (prepared || !hasProtoNames(value)) return { ok: true, value };
-    const description = 'JSON field names, or proto field names after `await validator.prepare(value)`';
-    return { ok: false, message: `expected ${description}`, violations: [expected(description)] };
-  }
-  const type = method ? renamer.OPERATION_MESSAGES[method]?.result : 'AgentCard';
+  // Most peers send JSON names: one walk that finds no `_`, and the value is used as is.
+  if (!hasProtoNames(value)) return { ok: true, value };
+  const type = method ? OPERATION_MESSAGES[method]?.result : 'AgentCard';
   if (type === undefined) return { ok: true, value };
   const violations: FieldViolation[] = [];
-  const data = renamer.renameProtoFields(type, value, '', violations);
+  const data = renameProtoFields(type, value, '', violations);
   if (violations.length === 0) return { ok: true, value: data };
   return { ok: false, message: violations.map((v) => `${v.field}: ${v.description}`).join('; '), violations };
 }
@@ -263,13 +225,11 @@ const emptyList = (): unknown[] => [];
 /**
  * The default validator: small hand-written structural checks of the JSON-RPC and REST results
  * (discriminants, ids, states, parts, and every field the client reads), with the defaults of
- * ProtoJSON filled in and proto field names (`message_id`) read as camelCase once `prepare` has
- * loaded the renamer for such a value (the client always calls it; used alone, a value with proto
- * names is refused until then). Unknown fields are kept, not stripped. It never throws.
+ * ProtoJSON filled in and proto field names (`message_id`) read as camelCase. Unknown fields are
+ * kept, not stripped. It never throws.
  */
 export const structuralValidator: A2AValidator = {
   params: (method, params) => run(PARAMS[method], params),
-  prepare,
   result<M extends A2AMethod>(method: M, raw: unknown): Validation<A2AResultMap[M]> {
     if (method === 'GetExtendedAgentCard') return structuralValidator.card(raw) as Validation<A2AResultMap[M]>;
     const renamed = method === 'DeleteTaskPushNotificationConfig' ? { ok: true as const, value: raw } : camelCase(method, raw);
@@ -300,6 +260,7 @@ export const structuralValidator: A2AValidator = {
     const filled = skills.some((skill) => skill.tags === undefined)
       ? { ...card, skills: skills.map((skill) => withDefaults(skill, { tags: emptyList })) }
       : card;
+    // The structural check above is what makes this record an AgentCard; TypeScript cannot follow it.
     return { ok: true, value: filled as unknown as AgentCard };
   },
 };

@@ -20,7 +20,7 @@ export {
 } from './client.js';
 export { type CallContext, createTraceparent, withCallContext } from './context.js';
 // The wire codec lives in a2a-types (one implementation for the client and a2a-governance).
-export { taskContextToWire as contextToWire } from '@a2aplane/a2a-types/client-extras';
+export { taskContextToWire as contextToWire } from '@a2aplane/a2a-types';
 export {
   CardResolver,
   type CardResolverOptions,

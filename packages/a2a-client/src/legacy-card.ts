@@ -43,7 +43,7 @@ export function normalizeLegacyCard(value: unknown): unknown {
 }
 
 /**
- * A legacy card as v1.0, in the chunk discovery loads for legacy agents only: the strict a2a-types
+ * A legacy card as v1.0, read by discovery (part of its lazy boundary) for legacy agents: the strict a2a-types
  * translator first when given (`v0_3` support), this normalizer for what it refuses or without it.
  */
 export async function readLegacyCard(value: unknown, translators?: Promise<V03Translators>): Promise<unknown> {

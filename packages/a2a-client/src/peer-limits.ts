@@ -1,4 +1,4 @@
-import { CircuitBreaker, type CircuitBreakerOptions } from '@a2aplane/a2a-types/client-core';
+import { type CircuitBreaker, type CircuitBreakerOptions, createCircuitBreaker } from '@a2aplane/a2a-types';
 import { A2AAbortError } from './errors.js';
 
 /** Default largest number of requests in flight to one origin, per client. */
@@ -45,7 +45,7 @@ export function createPeerLimitsFor(options: {
     const queue: Waiter[] = [];
     limits = {
       origin,
-      breaker: options.breaker ? new CircuitBreaker(options.breaker) : undefined,
+      breaker: options.breaker ? createCircuitBreaker(options.breaker) : undefined,
       acquire(signal) {
         if (active < max) {
           active++;

@@ -1,5 +1,4 @@
-import { parseStreamResponse } from '@a2aplane/a2a-types/client-extras';
-import type { StreamResponse } from '@a2aplane/a2a-types';
+import { parseStreamResponse, type StreamResponse } from '@a2aplane/a2a-types';
 
 /** Structurally a2a-identity's `createWebhookVerifier(...)`: checks a webhook's signature headers. */
 /** A verifier's verdict: a2a-identity's `createWebhookVerifier` returns the `ok` form. */

@@ -1,5 +1,4 @@
-import { backoffDelay, isA2AError, parseRetryAfter } from '@a2aplane/a2a-types/client-core';
-import type { A2AError } from '@a2aplane/a2a-types';
+import { type A2AError, backoffDelay, isA2AError, parseRetryAfter } from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATransportError } from './errors.js';
 
 export interface RetryOptions {
@@ -64,7 +63,7 @@ export function markObservedStatus(error: A2AError, status: number): A2AError {
 }
 
 function hasHttpStatus(error: A2AError): boolean {
-  const status = (error as unknown as Record<symbol, unknown>)[OBSERVED_STATUS];
+  const status: unknown = Reflect.get(error, OBSERVED_STATUS);
   return typeof status === 'number' && status >= 500;
 }
 

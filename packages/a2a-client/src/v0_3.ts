@@ -10,6 +10,6 @@ export const v0_3: V03Support = {
   load: () => import('@a2aplane/a2a-types/v0_3'),
 };
 
-// The lenient v0.3 card normalizer: discovery loads it on demand, when a legacy card is met.
+// The lenient v0.3 card normalizer (discovery applies it to legacy cards).
 export { normalizeLegacyCard } from './legacy-card.js';
 export type { V03Support, V03Translators } from './v0_3-loader.js';

@@ -421,4 +421,20 @@ describe('headers, governance propagation and auth', () => {
     await expect(client.getTask({})).rejects.toBeInstanceOf(TypeError);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('throws TypeError for stream params that are not an object, before sending', async () => {
+    const server = await serve((_req, res) => json(res, 500, {}));
+    const client = createA2AClient({ card: cardFor(server.url) });
+    for (const params of [null, 'x', []]) {
+      const stream = client.sendStreamingMessage(params as never);
+      await expect(stream[Symbol.asyncIterator]().next()).rejects.toThrow(/expected params to be an object/);
+      await expect(
+        client
+          .subscribeToTask(params as never)
+          [Symbol.asyncIterator]()
+          .next(),
+      ).rejects.toBeInstanceOf(TypeError);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
 });

@@ -3,8 +3,8 @@ import type { FetchLike } from '../src/index.js';
 import { cardFor, task } from './helpers/server.js';
 import { causedBy, loadFailure } from './helpers/chunks.js';
 
-// The resolver's work (fetch, cache, legacy fallback, verification) is a chunk loaded by the first
-// `resolve` (decision 0055). These tests load a fresh copy of the package with that chunk failing, as
+// Discovery with card verification is one of the client's lazy boundaries, loaded by the first
+// `resolve` (decision 0090). These tests load a fresh copy of the package with that module failing, as
 // a browser does when the download fails, or with its load recorded.
 const CHUNK = '../src/card-resolution.js';
 const AGENT = 'http://agent.test';
@@ -67,6 +67,7 @@ describe('card discovery loaded on demand', () => {
     const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
     expect(A2ATransportError.isInstance(error)).toBe(true);
     expect(A2ATransportError.isInstance(error) && error.retryable).toBe(true);
+    expect((error as Error).message).toBe('Could not load the discovery code');
     expect(causedBy(error, loadFailure)).toBe(true);
     expect(requests).toEqual([]);
 

@@ -1,33 +1,4 @@
-export { grpcInterface, withGrpcInterface } from './card.js';
-export {
-  GrpcA2AClient,
-  type GrpcA2AClientOptions,
-  GrpcTransport,
-  type GrpcStreamItem,
-  type GrpcTransportCallOptions,
-  type GrpcTransportOptions,
-} from './client.js';
-export { decodeToJson, EVENT_ID_FIELD, encodeFromJson, GRPC_OPERATIONS, type GrpcOperation } from './codec.js';
-export {
-  type A2AGrpcBinding,
-  type A2AGrpcListener,
-  type BindA2AGrpcOptions,
-  bindA2AGrpc,
-  type ListenA2AGrpcOptions,
-  listenA2AGrpc,
-} from './listen.js';
-export {
-  A2A_EXTENSIONS_METADATA_KEY,
-  A2A_VERSION_METADATA_KEY,
-  type AuthCallView,
-  authRequestOf,
-  LAST_EVENT_ID_METADATA_KEY,
-} from './metadata.js';
-export { type A2AGrpcService, type A2AGrpcServiceOptions, a2aServiceDefinition, createA2AGrpcService } from './server.js';
-export { fromGrpcStatus, GRPC_STATUS_CODES, GRPC_STATUS_DETAILS_KEY, readStatusDetails, toGrpcStatus } from './status.js';
-export {
-  createGrpcTransportFactory,
-  type GrpcTransportContext,
-  type GrpcTransportFactory,
-  type GrpcTransportFactoryOptions,
-} from './transport-factory.js';
+// Both halves. A client should import `@a2aplane/a2a-grpc/client`, a server `@a2aplane/a2a-grpc/server`:
+// then neither loads the other's modules (the client half never reaches a2a-server-express).
+export * from './client/index.js';
+export * from './server/index.js';

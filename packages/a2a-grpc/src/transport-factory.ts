@@ -1,7 +1,7 @@
 import type { AuthProvider } from '@a2aplane/a2a-client';
 import type { AgentInterface } from '@a2aplane/a2a-types';
 import type { ChannelCredentials, ChannelOptions } from '@grpc/grpc-js';
-import { GrpcTransport } from './client.js';
+import { GrpcTransport } from './transport.js';
 
 export interface GrpcTransportFactoryOptions {
   /**

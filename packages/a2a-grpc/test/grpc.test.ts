@@ -20,7 +20,8 @@ import {
 } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetTaskRequestSchema, SendMessageRequestSchema } from '../src/gen/a2a_pb.js';
-import { a2aServiceDefinition, bindA2AGrpc, GrpcA2AClient, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
+import { createGrpcTransportFactory, GrpcTransport } from '../src/client/index.js';
+import { a2aServiceDefinition, bindA2AGrpc, listenA2AGrpc, readStatusDetails, withGrpcInterface } from '../src/index.js';
 import {
   baseCard,
   collect,
@@ -28,6 +29,7 @@ import {
   echoExecutor,
   eventually,
   gatedExecutor,
+  grpcClient,
   startAgent,
   type TestAgent,
   userMessage,
@@ -183,7 +185,7 @@ describe('client auth provider', () => {
     });
     let token = 'stale';
     let refreshes = 0;
-    const client = new GrpcA2AClient({
+    const client = grpcClient({
       target: agent.grpc.target,
       credentials: credentials.createInsecure(),
       auth: bearerAuth({
@@ -341,7 +343,7 @@ describe('deadlines and cancellation', () => {
 
 describe('client transport', () => {
   it('an unreachable agent is a retryable A2ATransportError', async () => {
-    const client = new GrpcA2AClient({ target: '127.0.0.1:1', credentials: credentials.createInsecure() });
+    const client = grpcClient({ target: '127.0.0.1:1', credentials: credentials.createInsecure() });
     const error = (await rejection(client.listTasks({}, { timeoutMs: 2000 }))) as { name: string; retryable?: boolean };
     client.close();
     expect(error.name).toBe('A2ATransportError');
@@ -363,7 +365,7 @@ describe('client transport', () => {
       server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
     let token = 'stale';
-    const client = new GrpcA2AClient({
+    const client = grpcClient({
       target: `127.0.0.1:${port}`,
       credentials: credentials.createInsecure(),
       auth: bearerAuth({
@@ -373,7 +375,7 @@ describe('client transport', () => {
         },
       }),
     });
-    const plain = new GrpcA2AClient({ target: `127.0.0.1:${port}`, credentials: credentials.createInsecure() });
+    const plain = grpcClient({ target: `127.0.0.1:${port}`, credentials: credentials.createInsecure() });
     try {
       await expect(client.listTasks({})).resolves.toMatchObject({ tasks: [] });
       expect(calls).toBe(2);
@@ -403,7 +405,8 @@ describe('client transport', () => {
   });
 
   it('requires explicit credentials', () => {
-    expect(() => new GrpcA2AClient({ target: '127.0.0.1:1' } as never)).toThrow(TypeError);
+    expect(() => createGrpcTransportFactory({} as never)).toThrow(TypeError);
+    expect(() => new GrpcTransport({ target: '127.0.0.1:1' } as never)).toThrow(TypeError);
   });
 });
 
@@ -417,7 +420,7 @@ describe('listenA2AGrpc and bindA2AGrpc', () => {
       protocolBinding: 'GRPC',
       protocolVersion: '1.0',
     });
-    const client = new GrpcA2AClient({ target: listener.target, credentials: credentials.createInsecure() });
+    const client = grpcClient({ target: listener.target, credentials: credentials.createInsecure() });
     try {
       expect((await client.sendMessage({ message: userMessage('x') })).task?.status.state).toBe('TASK_STATE_COMPLETED');
     } finally {
@@ -425,7 +428,7 @@ describe('listenA2AGrpc and bindA2AGrpc', () => {
       await listener.close(100);
       await core.close();
     }
-    const after = new GrpcA2AClient({ target: listener.target, credentials: credentials.createInsecure() });
+    const after = grpcClient({ target: listener.target, credentials: credentials.createInsecure() });
     const error = (await rejection(after.listTasks({}))) as { name: string };
     after.close();
     expect(error.name).toBe('A2ATransportError');
@@ -468,7 +471,7 @@ describe('request signatures over gRPC (RFC 9421 profile: POST, @path = method p
       },
     });
     const sent: Array<{ method: string; url: string; body: unknown }> = [];
-    const client = new GrpcA2AClient({
+    const client = grpcClient({
       target: agent.grpc.target,
       credentials: credentials.createInsecure(),
       auth: {

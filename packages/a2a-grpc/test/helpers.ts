@@ -10,10 +10,52 @@ import {
   createTaskUpdater,
   createWebhookUrlGuard,
 } from '@a2aplane/a2a-server-express';
+import { type A2AClient, type A2AValidator, type AuthProvider, createA2AClient } from '@a2aplane/a2a-client';
 import type { AgentCard, Message } from '@a2aplane/a2a-types';
-import { credentials, ServerCredentials } from '@grpc/grpc-js';
-import { bindA2AGrpc, GrpcA2AClient, withGrpcInterface } from '../src/index.js';
+import { type ChannelCredentials, credentials, ServerCredentials } from '@grpc/grpc-js';
+import { createGrpcTransportFactory, GrpcTransport, grpcInterface } from '../src/client/index.js';
 import type { A2AGrpcListener } from '../src/listen.js';
+import { bindA2AGrpc, withGrpcInterface } from '../src/server/index.js';
+
+/** `createA2AClient` over the gRPC transport (the one gRPC client path), and a transport of its own for the tests that drive one. */
+export interface GrpcTestClient extends A2AClient {
+  transport: GrpcTransport;
+  close(): void;
+}
+
+/**
+ * A client of the agent at `target` through `createA2AClient` with the GRPC transport, no retries and
+ * no stream resume (so a failure reaches the test as the transport reported it).
+ */
+export function grpcClient(options: {
+  target: string;
+  credentials: ChannelCredentials;
+  auth?: AuthProvider;
+  validator?: A2AValidator;
+}): GrpcTestClient {
+  const factory = createGrpcTransportFactory({ credentials: options.credentials });
+  const card: AgentCard = {
+    ...baseCard(),
+    supportedInterfaces: [grpcInterface(options.target)],
+  };
+  const client = createA2AClient({
+    card,
+    transports: { GRPC: factory },
+    retry: { retries: 0 },
+    resume: { maxAttempts: 0 },
+    ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.validator ? { validator: options.validator } : {}),
+  });
+  const transport = new GrpcTransport({ target: options.target, credentials: options.credentials, auth: options.auth });
+  return {
+    ...client,
+    transport,
+    close() {
+      factory.close();
+      transport.close();
+    },
+  };
+}
 
 /** A webhook URL guard whose DNS answers every host with one public address. */
 const publicDnsWebhookGuard = createWebhookUrlGuard({ resolve: async () => ['93.184.216.34'] });
@@ -24,7 +66,7 @@ export interface TestAgent {
   /** Base URL of the JSON-RPC and REST bindings of the same core. */
   httpUrl: string;
   card: AgentCard;
-  client(): GrpcA2AClient;
+  client(): GrpcTestClient;
   close(): Promise<void>;
 }
 
@@ -57,14 +99,14 @@ export async function startAgent(options: Partial<A2AServerOptions> & { executor
   const core = createA2AServer({ checkWebhookUrl: publicDnsWebhookGuard, ...options, card });
   grpc.serve(core);
   http.on('request', createNodeHttpHandler(core));
-  const clients: GrpcA2AClient[] = [];
+  const clients: GrpcTestClient[] = [];
   return {
     core,
     grpc,
     httpUrl,
     card,
     client() {
-      const client = new GrpcA2AClient({ target: grpc.target, credentials: credentials.createInsecure() });
+      const client = grpcClient({ target: grpc.target, credentials: credentials.createInsecure() });
       clients.push(client);
       return client;
     },

@@ -28,8 +28,7 @@ import { createAuthenticator, createStaticApiKeyVerifier, createTaskUpdater, typ
 import { A2AError } from '@a2aplane/a2a-types';
 import { credentials, Server, ServerCredentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GrpcA2AClient } from '../src/index.js';
-import { baseCard, collect, startAgent, type TestAgent, userMessage } from './helpers.js';
+import { baseCard, collect, type GrpcTestClient, grpcClient, startAgent, type TestAgent, userMessage } from './helpers.js';
 
 /** Echoes; `wait` runs until canceled. */
 const ourExecutor: AgentExecutor = {
@@ -154,7 +153,7 @@ describe('official @a2a-js/sdk gRPC client -> our gRPC server', () => {
 
 describe('our gRPC client -> official @a2a-js/sdk gRPC server', () => {
   let server: Server;
-  let client: GrpcA2AClient;
+  let client: GrpcTestClient;
 
   const waiting = new Map<string, { contextId: string; resolve: () => void }>();
   const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
@@ -241,7 +240,7 @@ describe('our gRPC client -> official @a2a-js/sdk gRPC server', () => {
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
     );
-    client = new GrpcA2AClient({ target: `127.0.0.1:${port}`, credentials: credentials.createInsecure() });
+    client = grpcClient({ target: `127.0.0.1:${port}`, credentials: credentials.createInsecure() });
   });
   afterAll(() => {
     client?.close();

@@ -247,6 +247,7 @@ export {
 } from './methods.js';
 export { type A2ARequestMap, type A2AResultMap, type OperationDescriptor, OPERATIONS } from './operations.js';
 export { fromProtoJson, type ProtoMessageName, protoFieldNames } from './proto-json.js';
+export { renameProtoFields } from './proto-rename.js';
 export {
   parseAgentCard,
   parseArtifact,

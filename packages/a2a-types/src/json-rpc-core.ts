@@ -1,6 +1,4 @@
-// The JSON-RPC 2.0 pieces a client sends and reads with, importing nothing: the client's initial
-// code takes them from `@a2aplane/a2a-types/client-core` without reaching the error classes
-// (decision 0052). `json-rpc.ts` re-exports them.
+// The JSON-RPC 2.0 pieces a client sends and reads with, free of zod. `json-rpc.ts` re-exports them.
 
 export const JSON_RPC_VERSION = '2.0';
 
@@ -28,7 +26,7 @@ export type JsonRpcResultOutcome =
 
 /**
  * `readJsonRpcResponse` without the error conversion: an error response keeps its `{ code, message,
- * data }` (for a client that loads the conversion only when an error arrives, decision 0050).
+ * data }`.
  */
 export function readJsonRpcResult(body: unknown, expectedId?: JsonRpcId): JsonRpcResultOutcome {
   let value = body;

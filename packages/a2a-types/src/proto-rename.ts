@@ -1,5 +1,4 @@
-// The ProtoJSON renamer on its own: it imports nothing at run time but its tables, so a client can load it on
-// demand (as a chunk of its own) when a peer first sends proto field names (decision 0044).
+// The ProtoJSON renamer on its own, free of zod: the client's structural validator uses it.
 import { PROTO_MESSAGES, type ProtoMessageName } from './proto-names.js';
 import type { FieldViolation } from './validation.js';
 
@@ -102,8 +101,8 @@ function rename(type: string, value: unknown, path: string, violations: FieldVio
 
 /**
  * Renames the proto field names of `type`'s fields in `value`, at any depth, to their JSON names
- * (see `fromProtoJson`); the refused fields are pushed to `violations`. Dependency-free: the
- * client loads it on demand through `@a2aplane/a2a-types/proto-rename`.
+ * (see `fromProtoJson`); the refused fields are pushed to `violations`. Free of zod: the client's
+ * structural validator uses it.
  */
 export function renameProtoFields(type: ProtoMessageName, value: unknown, fieldPrefix: string, violations: FieldViolation[]): unknown {
   return rename(type, value, fieldPrefix, violations);

@@ -21,8 +21,13 @@ const error = new TaskNotFoundError();
 export const consumer = { card, task, kind: classified.kind, code: error.code };
 
 // The Node-only gRPC binding: its declarations (protobuf-es and grpc-js types included) compile too.
-import { grpcInterface, type GrpcA2AClientOptions } from '@a2aplane/a2a-grpc';
+import { type GrpcTransportFactoryOptions, grpcInterface } from '@a2aplane/a2a-grpc/client';
+import type { A2AGrpcServiceOptions } from '@a2aplane/a2a-grpc/server';
 
-export const grpcConsumer: { iface: ReturnType<typeof grpcInterface>; options?: GrpcA2AClientOptions } = {
+export const grpcConsumer: {
+  iface: ReturnType<typeof grpcInterface>;
+  options?: GrpcTransportFactoryOptions;
+  service?: A2AGrpcServiceOptions;
+} = {
   iface: grpcInterface('127.0.0.1:50051'),
 };

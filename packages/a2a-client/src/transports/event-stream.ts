@@ -1,22 +1,14 @@
-// The reading side of a stream request, a chunk loaded by the first stream (stream.ts starts the
-// load when the request is sent), with the SSE parser in it. It imports nothing else at run time:
-// what it needs from the rest of the client comes in `kit`, so that bundlers do not cut a chunk
-// shared with the initial code (decision 0038), and unary-only pages never download it (decision 0050).
-import type { A2ATransportError, SseEventTooLargeError } from '../errors.js';
-import type { HttpCall, HttpResponse, readText, toClientError } from '../http.js';
-import { parseEvents } from '../sse/parse-sse-core.js';
-import type { FrameDecoder, RejectBody } from './stream.js';
+// The reading side of a stream request: part of the streaming code, loaded with the first stream.
+import { MEDIA_TYPE_EVENT_STREAM } from '@a2aplane/a2a-types';
+import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
+import { type HttpCall, type HttpResponse, readText, toClientError } from '../http.js';
+import { parseServerSentEvents } from '../sse/parse-sse.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
-export interface EventStreamKit {
-  readText: typeof readText;
-  toClientError: typeof toClientError;
-  A2ATransportError: typeof A2ATransportError;
-  SseEventTooLargeError: typeof SseEventTooLargeError;
-}
-
-// MEDIA_TYPE_EVENT_STREAM of a2a-types, spelled out: this chunk imports nothing.
-const EVENT_STREAM = 'text/event-stream';
+/** Frame decoder: returns the item's data, or throws (an A2ATransportError, or the A2AError an error frame carries). */
+export type FrameDecoder = (data: string) => unknown;
+/** Reads the body of a stream request that got no event stream: throws the error it carries, if any. */
+export type RejectBody = (text: string, response: Response) => void;
 
 /**
  * Checks the response of a stream request (an error body or a response that is not an event stream
@@ -28,18 +20,17 @@ export async function readEventStream(
   rejectBody: RejectBody,
   decode: FrameDecoder,
   options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity'>,
-  kit: EventStreamKit,
 ): Promise<AsyncIterable<StreamItem>> {
   const { response } = http;
   const contentType = response.headers.get('Content-Type') ?? '';
-  if (!response.ok || !contentType.includes(EVENT_STREAM)) {
-    await rejectBody(await kit.readText(http, call), response);
-    throw new kit.A2ATransportError(`Expected an event stream from ${call.url}, got ${contentType || 'no content type'}`, {
+  if (!response.ok || !contentType.includes(MEDIA_TYPE_EVENT_STREAM)) {
+    rejectBody(await readText(http, call), response);
+    throw new A2ATransportError(`Expected an event stream from ${call.url}, got ${contentType || 'no content type'}`, {
       status: response.status,
       url: call.url,
     });
   }
-  return items(http, call, decode, options, kit);
+  return items(http, call, decode, options);
 }
 
 async function* items(
@@ -47,34 +38,28 @@ async function* items(
   call: HttpCall,
   decode: FrameDecoder,
   options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity'>,
-  kit: EventStreamKit,
 ): AsyncGenerator<StreamItem, void, undefined> {
   const body = http.response.body;
   if (!body) {
     http.release();
-    throw new kit.A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
+    throw new A2ATransportError(`Empty event stream from ${call.url}`, { url: call.url, retryable: true });
   }
   let finished = false;
-  const events = parseEvents(
-    body,
-    {
-      ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
-      ...(options.onActivity ? { onChunk: options.onActivity } : {}),
-    },
-    (maxEventBytes) => new kit.SseEventTooLargeError(maxEventBytes),
-  );
+  const events = parseServerSentEvents(body, {
+    ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
+    ...(options.onActivity ? { onChunk: options.onActivity } : {}),
+  });
   try {
     for (;;) {
       let next: IteratorResult<{ data: string; id: string | undefined }>;
       try {
         next = await events.next();
       } catch (error) {
-        if (kit.SseEventTooLargeError.isInstance(error)) throw error;
-        throw kit.toClientError(error, call, http.timedOut());
+        if (SseEventTooLargeError.isInstance(error)) throw error;
+        throw toClientError(error, call, http.timedOut());
       }
       if (next.done) break;
-      const decoded = decode(next.value.data);
-      yield { data: decoded instanceof Promise ? await decoded : decoded, id: next.value.id };
+      yield { data: decode(next.value.data), id: next.value.id };
     }
     finished = true;
   } finally {

@@ -1,11 +1,12 @@
 import {
+  type A2AMethod,
+  type A2ARequestMap,
   createJsonRpcRequest,
+  type JsonRpcResultOutcome,
   MEDIA_TYPE_EVENT_STREAM,
   MEDIA_TYPE_JSON,
   readJsonRpcResult,
-  type JsonRpcResultOutcome,
-} from '@a2aplane/a2a-types/client-core';
-import type { A2AMethod, A2ARequestMap } from '@a2aplane/a2a-types';
+} from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { invalidAgentResponse, jsonRpcError } from '../error-responses.js';
@@ -31,24 +32,22 @@ type V03Operations = V03Translators['V03_OPERATIONS'];
 /** v0.3 params and results, translated at the edge so the rest of the client only sees v1.0. */
 function toWire(method: A2AMethod, params: Record<string, unknown>, v03: V03Operations | undefined): { name: string; params: unknown } {
   if (!v03) return { name: method, params };
+  // The table is typed per method; indexed by the union of methods its entries are not callable.
   const translator = v03[method] as unknown as {
     v03Method: string;
     paramsToV03(p: A2ARequestMap[A2AMethod]): unknown;
   };
+  // (and its params are the union of every method's params).
   return { name: translator.v03Method, params: translator.paramsToV03(params as unknown as A2ARequestMap[A2AMethod]) };
 }
 
 function fromWire(method: A2AMethod, result: unknown, v03: V03Operations | undefined): unknown {
   if (!v03) return result;
+  // As in toWire: the entry of one method, read through the union.
   const parsed = (
     v03[method] as unknown as { resultFromV03(r: unknown): { success: boolean; data?: unknown; error?: { message: string } } }
   ).resultFromV03(result);
-  if (!parsed.success) {
-    // InvalidAgentResponseError, whose class loads on demand.
-    return invalidAgentResponse(`Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}`).then((error) =>
-      Promise.reject(error),
-    );
-  }
+  if (!parsed.success) throw invalidAgentResponse(`Invalid v0.3 ${method} result: ${parsed.error?.message ?? 'unknown'}`);
   return parsed.data;
 }
 
@@ -73,7 +72,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
   };
 
   // Reads a non-stream JSON-RPC body: the result or the error object the agent sent; a transport
-  // problem throws. (The error object becomes its typed class in `jsonRpcError`, loaded on demand.)
+  // problem throws. (The error object becomes its typed class in `jsonRpcError`.)
   const readBody = (text: string, status: number, response: Response, id: string): Exclude<JsonRpcResultOutcome, { kind: 'invalid' }> => {
     const parsed = tryParseJson(text);
     if (!parsed.ok) {
@@ -98,7 +97,7 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       const text = await readText(http_, call);
       const { status } = http_.response;
       const outcome = readBody(text, status, http_.response, id);
-      if (outcome.kind === 'error') throw await jsonRpcError(outcome.error, status);
+      if (outcome.kind === 'error') throw jsonRpcError(outcome.error, status);
       return fromWire(method, outcome.result, v03);
     },
     open(method, params, options) {
@@ -106,13 +105,13 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       return openEventStream(
         http,
         call,
-        async (text, response) => {
+        (text, response) => {
           const outcome = readBody(text, response.status, response, id);
-          if (outcome.kind === 'error') throw await jsonRpcError(outcome.error, response.status);
+          if (outcome.kind === 'error') throw jsonRpcError(outcome.error, response.status);
         },
         (data) => {
           const outcome = readJsonRpcResult(data, id);
-          if (outcome.kind === 'error') return jsonRpcError(outcome.error).then((error) => Promise.reject(error));
+          if (outcome.kind === 'error') throw jsonRpcError(outcome.error);
           if (outcome.kind === 'invalid') throw invalidFrame(url, outcome.reason);
           return fromWire(method, outcome.result, v03);
         },

@@ -57,6 +57,11 @@ describe('parseServerSentEvents (WHATWG HTML §9.2.6)', () => {
     expect(await collect(Array.from(bytes, (b) => Uint8Array.of(b)))).toEqual(EXPECTED);
   });
 
+  it('a blank line that is a bare CR ending a chunk still ends the event (the line ends reach the parser as LF)', async () => {
+    expect((await collect([encode('data: x\r\r'), encode('data: y\r\r')])).map((e) => e.data)).toEqual(['x', 'y']);
+    expect((await collect([encode('data: x\r'), encode('\ndata: y\r\n\r\n')])).map((e) => e.data)).toEqual(['x\ny']);
+  });
+
   it('ignores events without data and strips a leading BOM', async () => {
     expect(await collect([encode('\uFEFFevent: ping\n\ndata: x\n\n')])).toEqual([
       { data: 'x', event: undefined, id: undefined, retry: undefined },
@@ -90,6 +95,16 @@ describe('parseServerSentEvents (WHATWG HTML §9.2.6)', () => {
     }
     expect(seen).toBe(2);
     expect(cancelled).toBe(true);
+  });
+
+  it('heartbeat comments count towards no event: many of them past maxEventBytes in all are fine', async () => {
+    const heartbeats = Array.from({ length: 50 }, () => encode(': heartbeat\n\n'));
+    expect((await collect([...heartbeats, encode('data: x\n\n')], 100)).map((e) => e.data)).toEqual(['x']);
+  });
+
+  it('an event whose data lines keep coming is refused once it passes maxEventBytes', async () => {
+    const lines = Array.from({ length: 20 }, () => encode('data: xxxxxxxxxx\n'));
+    await expect(collect(lines, 100)).rejects.toBeInstanceOf(SseEventTooLargeError);
   });
 
   it('rejects a non-positive maxEventBytes with RangeError', async () => {

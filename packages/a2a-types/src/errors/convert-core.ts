@@ -25,9 +25,8 @@ export interface ErrorConverters {
 }
 
 /**
- * `fromJsonRpcError` and `fromRestError` over the given classes. This module imports nothing but
- * constants, so a client can load it on demand, when the first error response arrives, with the
- * root's classes (decision 0050); the root's `fromJsonRpcError` and `fromRestError` are these.
+ * `fromJsonRpcError` and `fromRestError` over the given classes. The root's `fromJsonRpcError` and
+ * `fromRestError` are these, over the root's classes.
  */
 export function createErrorConverters({ A2AError, classes, table }: ErrorConverterParts): ErrorConverters {
   const REASON_BY_CODE = new Map<number, ErrorReason>();

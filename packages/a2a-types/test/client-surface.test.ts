@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATION_MESSAGES, renameProtoFields } from '../src/proto-rename.js';
-import { paramsToRestRequest } from '../src/rest-routes.js';
-import { parseTraceparent, taskContextFromWire, traceparentFor, withTaskContext } from '../src/task-context.js';
+import {
+  isA2AError,
+  OPERATION_MESSAGES,
+  paramsToRestRequest,
+  parseTraceparent,
+  renameProtoFields,
+  taskContextFromWire,
+  traceparentFor,
+  withTaskContext,
+} from '../src/index.js';
 
-// The modules a client loads on demand through `/proto-rename`, `/rest-routes` and `/task-context`
-// (decision 0044): each works on its own, with the root's results.
-describe('the subpaths a client loads on demand', () => {
+// What the client imports from the root: the renamer, the REST request builder and the lineage writer.
+describe('the root functions the client uses', () => {
   it('proto-rename: renames proto names at any depth and reports a field sent under both names', () => {
     const violations: { field: string; description: string }[] = [];
     const type = OPERATION_MESSAGES.GetTask.result;
@@ -41,8 +47,8 @@ describe('the subpaths a client loads on demand', () => {
   });
 });
 
-// The error converters a client loads when the first error response arrives (decision 0050).
-describe('error-convert: the converters over the root classes', () => {
+// The converters are built over the root's classes (convert-core.ts): the same typed errors as the root's own.
+describe('the error converters over the root classes', () => {
   it('build the same typed errors as the root, and readJsonRpcResult keeps the error object as sent', async () => {
     const { createErrorConverters } = await import('../src/errors/convert-core.js');
     const root = await import('../src/index.js');
@@ -61,18 +67,9 @@ describe('error-convert: the converters over the root classes', () => {
   });
 });
 
-// What the client imports without the root barrel (decision 0052): the root's own functions, and
-// `isA2AError`, the class-free `A2AError.isInstance`.
-describe('client-core and client-extras', () => {
-  it('export the root functions themselves', async () => {
-    const root = await import('../src/index.js');
-    const core = await import('../src/client-core.js');
-    const extras = await import('../src/client-extras.js');
-    for (const [name, value] of Object.entries({ ...core, ...extras })) expect(value, name).toBe(root[name as keyof typeof root]);
-  });
-
+// `isA2AError`, the class-free `A2AError.isInstance`, and the JSON-RPC reader the client uses.
+describe('isA2AError and readJsonRpcResult', () => {
   it('isA2AError holds for every A2AError (any class, any copy by brand) and nothing else', async () => {
-    const { isA2AError } = await import('../src/client-core.js');
     const { A2AError, InvalidAgentResponseError, TaskNotFoundError } = await import('../src/index.js');
     expect(isA2AError(new TaskNotFoundError())).toBe(true);
     expect(isA2AError(new InvalidAgentResponseError({ message: 'x' }))).toBe(true);
@@ -87,7 +84,7 @@ describe('client-core and client-extras', () => {
   });
 
   it('readJsonRpcResult (json-rpc-core) reads a result, an error object and a mismatched id', async () => {
-    const { readJsonRpcResult, createJsonRpcRequest } = await import('../src/client-core.js');
+    const { readJsonRpcResult, createJsonRpcRequest } = await import('../src/index.js');
     expect(createJsonRpcRequest('1', 'GetTask', { id: 't' })).toEqual({ jsonrpc: '2.0', id: '1', method: 'GetTask', params: { id: 't' } });
     expect(readJsonRpcResult({ jsonrpc: '2.0', id: '1', result: 7 }, '1')).toEqual({ kind: 'success', id: '1', result: 7 });
     expect(readJsonRpcResult('{"jsonrpc":"2.0","error":{"code":-32001,"message":"m"}}', '1')).toEqual({
