@@ -14,6 +14,7 @@ import { runGrpc } from './suites/grpc.js';
 import { runMcp } from './suites/mcp.js';
 import { runPushBurst } from './suites/push-burst.js';
 import { runPostgres } from './suites/postgres.js';
+import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
@@ -40,6 +41,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
   { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
   { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
+  { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
