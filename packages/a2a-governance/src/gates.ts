@@ -88,7 +88,9 @@ function recursionGate(options: GovernorOptions): Gate | undefined {
   if (recursion === undefined) return undefined;
   return {
     stage: 'recursion',
-    applies: (run) => run.input.incoming !== undefined,
+    // A task with no incoming lineage is a root call (depth 0, nothing visited): the guard still judges it, so its
+    // decision shows in events and traces like every other stage's.
+    applies: () => true,
     run(run) {
       const { incoming, route } = run.input;
       if (incoming === undefined) return undefined;
