@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { NonceCache } from '@a2aplane/a2a-identity';
+import { describeNonceCacheContract } from '@a2aplane/a2a-identity/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresNonceCache } from '../src/replay/nonce-cache.js';
 import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
@@ -24,6 +26,9 @@ async function replica(options: { maxEntriesPerOwner?: number; now?: () => numbe
   pools.push(pool);
   return createPostgresNonceCache({ pool, schema, ...options });
 }
+
+// The seam a2a-identity's verifier takes, held to the same contract as the in-memory and Redis caches.
+describeNonceCacheContract('PostgreSQL', async ({ maxEntriesPerOwner }): Promise<NonceCache> => replica({ maxEntriesPerOwner }));
 
 describe('PostgreSQL replay cache', () => {
   it('one signed request replayed to 3 replicas at once is accepted exactly once', async () => {

@@ -4,8 +4,8 @@ import { DEFAULT_SCHEMA, hasNul, positive, query, quoteSchema } from '../sql.js'
 import { statement } from '../statement.js';
 
 /**
- * The replay cache seam of verified callers, as `@a2aplane/a2a-identity` declares it once it may
- * answer asynchronously (declared here structurally until both sides ship together).
+ * The replay cache seam of verified callers, `NonceCache` of `@a2aplane/a2a-identity`, declared here structurally so
+ * this package does not depend on a2a-identity; its tests run a2a-identity's contract suite against it.
  */
 export interface AsyncNonceCache {
   /**
@@ -51,9 +51,9 @@ RETURNING 1`);
     async add(key, expiresAtMs, owner) {
       if (typeof key !== 'string' || typeof owner !== 'string')
         throw new TypeError(`expected key and owner strings, got ${typeof key} and ${typeof owner}`);
-      if (!Number.isFinite(expiresAtMs)) throw new RangeError(`expected expiresAtMs to be a finite number, got ${expiresAtMs}`);
       const at = now();
-      if (expiresAtMs <= at || hasNul(owner)) return false;
+      // The expiry comes from a caller's signature: an unreadable one (NaN) is refused like a past one, never thrown.
+      if (!Number.isFinite(expiresAtMs) || expiresAtMs <= at || hasNul(owner)) return false;
       const digest = createHash('sha256').update(key, 'utf8').digest('base64url');
       const rows = await query(pool, timeoutMs, add, [digest, owner, Math.ceil(expiresAtMs), at, maxPerOwner]);
       return rows.length === 1;
