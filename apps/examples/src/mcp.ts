@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createInMemoryBudgetLedger, Governor } from '@a2aplane/a2a-governance';
+import { createInMemoryBudgetLedger, createGovernor } from '@a2aplane/a2a-governance';
 import { createAgentMcpBridge, createGovernedMcpClient, McpToolRefusedError, serveMcpHttp } from '@a2aplane/a2a-mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -60,7 +60,11 @@ export async function mcpToolsInAGovernedTask(): Promise<string[]> {
   const lookup = await startLookupServer();
   const client = new Client({ name: 'executor', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(lookup.url)));
-  const governor = new Governor({ selfAgentId: 'planner', budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 2 }) });
+  const governor = createGovernor({
+    selfAgentId: 'planner',
+    budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 2 }),
+    allowUnestimatedUsd: true,
+  });
   const task = await governor.admit({ caller: 'user-1', skill: 'plan' });
   const tools = createGovernedMcpClient({ client, task, estimate: () => ({ usd: 1 }) });
   const lines: string[] = [];

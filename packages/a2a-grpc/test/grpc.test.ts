@@ -144,8 +144,10 @@ describe('gRPC server over the shared core, our gRPC client', () => {
     const created = await client.createTaskPushNotificationConfig({ taskId, url: 'https://hooks.example.com/a2a', token: 't' });
     expect(created).toMatchObject({ taskId, url: 'https://hooks.example.com/a2a', token: 't' });
     expect(created.id).toBeTruthy();
-    expect(await client.getTaskPushNotificationConfig({ taskId, id: created.id as string })).toEqual(created);
-    expect((await client.listTaskPushNotificationConfigs({ taskId })).configs).toEqual([created]);
+    // Read back, the stored credential stays on the server (A2A#1988): the config comes back without its token.
+    const { token: _secret, ...redacted } = created;
+    expect(await client.getTaskPushNotificationConfig({ taskId, id: created.id as string })).toEqual(redacted);
+    expect((await client.listTaskPushNotificationConfigs({ taskId })).configs).toEqual([redacted]);
     expect(await client.deleteTaskPushNotificationConfig({ taskId, id: created.id as string })).toEqual({});
     expect((await client.listTaskPushNotificationConfigs({ taskId })).configs ?? []).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { createA2AClient } from '@a2aplane/a2a-client';
-import { createInMemoryBudgetLedger, Governor } from '@a2aplane/a2a-governance';
+import { createInMemoryBudgetLedger, createGovernor } from '@a2aplane/a2a-governance';
 import { createTaskUpdater } from '@a2aplane/a2a-server-express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -32,7 +32,15 @@ beforeAll(async () => {
         }
       },
     },
-    { server: { governance: new Governor({ selfAgentId: 'agent-a', budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1 }) }) } },
+    {
+      server: {
+        governance: createGovernor({
+          selfAgentId: 'agent-a',
+          budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1 }),
+          allowUnestimatedUsd: true,
+        }),
+      },
+    },
   );
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { createInMemoryBudgetLedger, Governor, parseTraceparent } from '@a2aplane/a2a-governance';
+import { createInMemoryBudgetLedger, createGovernor, parseTraceparent } from '@a2aplane/a2a-governance';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,10 @@ afterEach(() => {
 });
 
 const admit = (maxUsdPerMinute: number) =>
-  new Governor({ selfAgentId: 'agent-a', budget: createInMemoryBudgetLedger({ maxUsdPerMinute }) }).admit({ caller: 'c', skill: 'work' });
+  createGovernor({ selfAgentId: 'agent-a', budget: createInMemoryBudgetLedger({ maxUsdPerMinute }), allowUnestimatedUsd: true }).admit({
+    caller: 'c',
+    skill: 'work',
+  });
 
 describe('MCP tools inside a governed task', () => {
   it('carries the task trace (traceparent) and lineage (ruvector.context) in the request _meta', async () => {
@@ -54,7 +57,7 @@ describe('MCP tools inside a governed task', () => {
 
   it('refuses a call the operator policy refuses, and every call once the task is stopped', async () => {
     const controller = new AbortController();
-    const task = await new Governor({ selfAgentId: 'agent-a' }).admit({ caller: 'c', skill: 'work', signal: controller.signal });
+    const task = await createGovernor({ selfAgentId: 'agent-a' }).admit({ caller: 'c', skill: 'work', signal: controller.signal });
     const governed = createGovernedMcpClient({
       client: mcp,
       task,

@@ -1,5 +1,5 @@
 import { createA2AClient } from '@a2aplane/a2a-client';
-import { createInMemoryBudgetLedger, Governor, parseTraceparent } from '@a2aplane/a2a-governance';
+import { createInMemoryBudgetLedger, createGovernor, parseTraceparent } from '@a2aplane/a2a-governance';
 import { createServerInstrumentation } from '@a2aplane/a2a-otel';
 import { createTaskUpdater } from '@a2aplane/a2a-server-express';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -42,7 +42,11 @@ beforeAll(async () => {
     {
       skillId: 'work',
       server: {
-        governance: new Governor({ selfAgentId: 'agent-a', budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 10 }) }),
+        governance: createGovernor({
+          selfAgentId: 'agent-a',
+          budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 10 }),
+          allowUnestimatedUsd: true,
+        }),
         instrumentation: createServerInstrumentation({ agentId: 'agent-a', agentName: 'A' }),
       },
     },
