@@ -61,7 +61,6 @@ export const ALLOWED_SIZES = {
   'packages/a2a-redis/src/governance/budget-ledger.ts › createRedisBudgetLedger': 271,
   'packages/a2a-redis/src/store/redis-task-store.ts › createRedisTaskStore': 185,
   // a2a-routing
-  'packages/a2a-routing/src/dispatcher.ts › Dispatcher': 153,
   'packages/a2a-routing/src/peer-pool.ts › PeerPool': 155,
   // a2a-server-express (issue 33 item 2: a run is one object; createA2ARequestHandler split; issue 32: createPushSender split)
   'packages/a2a-server-express/src/core/server.ts › createA2AServer': 172,

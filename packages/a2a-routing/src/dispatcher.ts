@@ -99,30 +99,35 @@ export interface DispatchResult extends ExecutionOutcome {
  * because the receiving server's governor checks it and appends itself, keeping the parent task id;
  * `DispatchResult.context` is the child context the delegated task runs under.
  */
+/** Wrong types from the caller are a TypeError at construction, naming what was expected. */
+function checkDispatcherOptions(options: DispatcherOptions): void {
+  if (typeof options?.selfAgentId !== 'string' || options.selfAgentId === '') {
+    throw new TypeError(`expected selfAgentId to be a non-empty string, got ${typeof options?.selfAgentId}`);
+  }
+  if (typeof options.selector?.select !== 'function')
+    throw new TypeError(`expected selector to be a PeerSelector, got ${typeof options.selector}`);
+  if (typeof options.remoteExecutor !== 'function')
+    throw new TypeError(`expected remoteExecutor to be a function, got ${typeof options.remoteExecutor}`);
+  if (typeof options.pool?.candidates !== 'function') throw new TypeError(`expected pool to be a PeerPool, got ${typeof options.pool}`);
+  if (options.governor !== undefined) {
+    // Structural, not instanceof: a bundle may carry its own copy of a2a-governance.
+    if (typeof options.governor?.admit !== 'function')
+      throw new TypeError(`expected governor to be a Governor, got ${typeof options.governor}`);
+    const beside = GATE_OPTIONS.filter((name) => options[name] !== undefined);
+    if (beside.length > 0) throw new TypeError(`expected the gates on the governor, got ${beside.join(', ')} beside it`);
+    if (options.governor.selfAgentId !== options.selfAgentId) {
+      throw new TypeError(`expected the governor of ${options.selfAgentId}, got the governor of ${options.governor.selfAgentId}`);
+    }
+  }
+}
+
 export class Dispatcher {
   private readonly options: DispatcherOptions;
   private readonly clock: () => number;
   private readonly governor: Governor;
 
   constructor(options: DispatcherOptions) {
-    if (typeof options?.selfAgentId !== 'string' || options.selfAgentId === '') {
-      throw new TypeError(`expected selfAgentId to be a non-empty string, got ${typeof options?.selfAgentId}`);
-    }
-    if (typeof options.selector?.select !== 'function')
-      throw new TypeError(`expected selector to be a PeerSelector, got ${typeof options.selector}`);
-    if (typeof options.remoteExecutor !== 'function')
-      throw new TypeError(`expected remoteExecutor to be a function, got ${typeof options.remoteExecutor}`);
-    if (typeof options.pool?.candidates !== 'function') throw new TypeError(`expected pool to be a PeerPool, got ${typeof options.pool}`);
-    if (options.governor !== undefined) {
-      // Structural, not instanceof: a bundle may carry its own copy of a2a-governance.
-      if (typeof options.governor?.admit !== 'function')
-        throw new TypeError(`expected governor to be a Governor, got ${typeof options.governor}`);
-      const beside = GATE_OPTIONS.filter((name) => options[name] !== undefined);
-      if (beside.length > 0) throw new TypeError(`expected the gates on the governor, got ${beside.join(', ')} beside it`);
-      if (options.governor.selfAgentId !== options.selfAgentId) {
-        throw new TypeError(`expected the governor of ${options.selfAgentId}, got the governor of ${options.governor.selfAgentId}`);
-      }
-    }
+    checkDispatcherOptions(options);
     this.options = options;
     this.clock = options.clock ?? Date.now;
     this.governor =
