@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider-module.d.ts" />
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
