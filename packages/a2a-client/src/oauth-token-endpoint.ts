@@ -1,9 +1,20 @@
-import { isAllowedJkuUrl } from '@a2aplane/a2a-identity/verify';
 import type { AgentCard } from '@a2aplane/a2a-types';
 
-/** A token endpoint URL must be https (http only on loopback with the development flag), no userinfo. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A token endpoint URL must be https (http only on loopback with the development flag), no userinfo.
+ * The same rule as a2a-identity's `isAllowedJkuUrl`, kept here so the client's initial bundle does not load the verifier.
+ */
 export function checkTokenUrl(value: string, allowInsecureLoopback: boolean, what = 'token URL'): string {
-  if (!isAllowedJkuUrl(value, { allowInsecureLoopback })) {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const loopback = url?.protocol === 'http:' && allowInsecureLoopback && LOOPBACK_HOSTS.has(url.hostname);
+  if (url === undefined || (url.protocol !== 'https:' && !loopback) || url.username !== '' || url.password !== '') {
     throw new TypeError(
       `expected the ${what} to be an https URL (http only on loopback with allowInsecureLoopback), got ${JSON.stringify(value)}`,
     );

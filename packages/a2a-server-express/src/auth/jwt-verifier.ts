@@ -66,7 +66,7 @@ export function scopesOf(payload: Record<string, unknown>): string[] {
 }
 
 /** A principal from verified claims: the subject is the id, the scopes go to skill checks and governance. */
-export function principalFromClaims(payload: JWTPayload, schemeName: string): Principal | undefined {
+function principalFromClaims(payload: JWTPayload, schemeName: string): Principal | undefined {
   if (typeof payload.sub !== 'string' || payload.sub === '') return undefined;
   return { id: payload.sub, scheme: schemeName, scopes: scopesOf(payload), claims: { ...payload } };
 }

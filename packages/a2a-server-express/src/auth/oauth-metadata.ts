@@ -48,7 +48,7 @@ export async function fetchJsonObject(
   return parsed as Record<string, unknown>;
 }
 
-export interface ProviderMetadata {
+interface ProviderMetadata {
   issuer: string;
   jwksUri: string;
 }
