@@ -13,6 +13,7 @@ import { runGrpc } from './suites/grpc.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
+import { runTokenVerify } from './suites/token-verify.js';
 
 interface SuiteEntry {
   id: string;
@@ -31,6 +32,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
+  { id: 'token-verify', title: 'Token verification CPU', run: runTokenVerify },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -16,6 +16,7 @@ export const DEFAULT_JWT_ALGORITHMS: readonly string[] = [
   'ES512',
   'EdDSA',
 ];
+const MAX_VERIFIED_CACHED = 10_000;
 const FORBIDDEN_ALGORITHMS = new Set(['none', 'HS256', 'HS384', 'HS512']);
 
 export interface JwtVerifierOptions {
@@ -41,6 +42,14 @@ export interface JwtVerifierOptions {
   timeoutMs?: number;
   /** Accept `http://` provider URLs on loopback hosts (development and tests only). Default false. */
   allowInsecureLoopback?: boolean;
+  /**
+   * How long a verified token's principal is reused for the same token string, never past its `exp`
+   * (a caller sends one token for many requests; re-verifying the signature each time costs ~100 µs).
+   * Default 60 000 ms; 0 disables. A key removed from the JWKS stops tokens within this time.
+   */
+  verifiedCacheMs?: number;
+  /** Clock in ms, for tests. Default `Date.now`. */
+  now?: () => number;
   /** Verifies tokens that are not JWTs (opaque tokens), such as `createIntrospectionVerifier`. Default: refused. */
   opaque?: TokenVerifier;
 }
@@ -105,6 +114,9 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
   // Per scheme: where its keys come from, resolved lazily (discovery happens on first use, and again after a failure).
   const resolvers = new Map<string, () => Promise<SchemeKeys>>();
+  const cacheMs = positive(options.verifiedCacheMs, 60_000, 'verifiedCacheMs');
+  const now = options.now ?? Date.now;
+  const verified = new Map<string, { until: number; principal: Principal }>();
   for (const [name, scheme] of Object.entries(options.securitySchemes)) {
     const metadataUrl = scheme.openIdConnectSecurityScheme?.openIdConnectUrl ?? scheme.oauth2SecurityScheme?.oauth2MetadataUrl;
     if (metadataUrl !== undefined) {
@@ -135,10 +147,23 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       const resolve = resolvers.get(schemeName);
       if (resolve === undefined || token.length > maxTokenLength) return undefined;
       if (!looksLikeJwt(token)) return options.opaque ? options.opaque.verifyToken(token, schemeName) : undefined;
+      const cacheKey = `${schemeName} ${token}`;
+      const hit = verified.get(cacheKey);
+      if (hit !== undefined) {
+        if (hit.until > now()) return { ...hit.principal };
+        verified.delete(cacheKey);
+      }
       const { issuer, keys } = await resolve();
       try {
-        const { payload } = await jwtVerify(token, keys, { issuer, audience, algorithms, clockTolerance });
-        return principalFromClaims(payload, schemeName);
+        const currentDate = new Date(now());
+        const { payload } = await jwtVerify(token, keys, { issuer, audience, algorithms, clockTolerance, currentDate });
+        const principal = principalFromClaims(payload, schemeName);
+        if (principal !== undefined && cacheMs > 0 && typeof payload.exp === 'number') {
+          // Bounded: a flood of distinct valid tokens clears the cache instead of growing it.
+          if (verified.size >= MAX_VERIFIED_CACHED) verified.clear();
+          verified.set(cacheKey, { until: Math.min(currentDate.getTime() + cacheMs, payload.exp * 1000), principal });
+        }
+        return principal === undefined ? undefined : { ...principal };
       } catch {
         // Bad signature, claims, algorithm or an unreachable JWKS: all are "not valid" to the caller.
         return undefined;

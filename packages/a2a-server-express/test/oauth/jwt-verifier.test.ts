@@ -206,3 +206,25 @@ describe('an unreachable provider', () => {
     expect(error).toMatchObject({ reason: 'UNAUTHENTICATED', message: 'The identity provider could not be reached.' });
   });
 });
+
+describe('the verified-token cache', () => {
+  it('reuses a verified token until its exp, then verifies it again (and refuses it)', async () => {
+    let clock = Date.now();
+    const v = verifier({ now: () => clock, clockToleranceSec: 0 });
+    const exp = Math.floor(clock / 1000) + 120;
+    const token = await mint({ exp });
+    expect(await v.verifyToken(token, 'oidc')).toMatchObject({ id: 'a2a-caller' });
+    clock += 60_000;
+    expect(await v.verifyToken(token, 'oidc')).toMatchObject({ id: 'a2a-caller' });
+    clock = exp * 1000 + 1000;
+    expect(await v.verifyToken(token, 'oidc')).toBeUndefined();
+  });
+
+  it('hands out copies: a caller changing its principal does not change the next one', async () => {
+    const v = verifier();
+    const token = await mint({ scope: 'skill:echo' });
+    const first = await v.verifyToken(token, 'oidc');
+    if (first) first.id = 'mallory';
+    expect((await v.verifyToken(token, 'oidc'))?.id).toBe('a2a-caller');
+  });
+});
