@@ -12,7 +12,7 @@ import type { Command } from './types.js';
 import { OAUTH_HELP, OAUTH_OPTIONS, oauthOf } from './oauth-options.js';
 import { cardTrustOf } from './verify.js';
 
-const COMMON_OPTIONS = {
+export const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   timeout: { type: 'string' },
   header: { type: 'string', multiple: true },
@@ -80,7 +80,7 @@ async function signerOf(command: string, args: ParsedArgs): Promise<{ auth?: Aut
 }
 
 /** The client of a command: over HTTP (the card's JSON-RPC or REST), or over gRPC with `--transport grpc`. */
-async function clientFor(command: string, io: CliIo, rawUrl: string, args: ParsedArgs): Promise<CliClient> {
+export async function clientFor(command: string, io: CliIo, rawUrl: string, args: ParsedArgs): Promise<CliClient> {
   const timeoutMs = integerOption(command, args, 'timeout', { min: 1, max: 86_400_000 }) ?? 30_000;
   const headers = headersOf(command, args);
   const trust = await cardTrustOf(args);
