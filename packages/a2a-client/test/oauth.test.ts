@@ -141,6 +141,34 @@ describe('oauthClientCredentials', () => {
     expect(idp.tokenRequests() - before).toBe(2);
   });
 
+  it('renews with the refresh token when one was given, and falls back to a new grant if it is refused', async () => {
+    let clock = 0;
+    const calls: Array<string | undefined> = [];
+    let refuseRefresh = false;
+    const auth = oauthClientCredentials({
+      ...credentials(),
+      tokenUrl: idp.tokenUrl,
+      now: () => clock,
+      flow: async (request) => {
+        calls.push(request.refreshToken);
+        if (request.refreshToken && refuseRefresh) throw new OAuthTokenError('refused');
+        return { accessToken: `at-${calls.length}`, expiresInSec: 60, refreshToken: `rt-${calls.length}` };
+      },
+    });
+    const send = async () => {
+      const request = { method: 'POST', url: new URL('https://agent.example'), headers: new Headers(), body: undefined };
+      await auth.apply(request);
+      return request.headers.get('authorization');
+    };
+    expect(await send()).toBe('Bearer at-1');
+    clock += 40_000; // within 30 s of expiry
+    expect(await send()).toBe('Bearer at-2');
+    refuseRefresh = true;
+    clock += 40_000;
+    expect(await send()).toBe('Bearer at-4');
+    expect(calls).toEqual([undefined, 'rt-1', 'rt-2', undefined]);
+  });
+
   it('uses a custom flow for other grants', async () => {
     const agent = await startAgent('oauth2');
     const seen: string[] = [];

@@ -169,6 +169,24 @@ describe('createIntrospectionVerifier (RFC 7662) against oidc-provider', () => {
     expect(await verifier().verifyToken(token, 'oidc')).toBeUndefined();
   });
 
+  it('caches an answer for cacheMs, so a repeated token costs one round trip', async () => {
+    const token = await clientCredentialsToken(idp, 'skill:echo', opaqueAudience);
+    let calls = 0;
+    const counted = createIntrospectionVerifier({
+      url: idp.introspectionUrl,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      audience: opaqueAudience,
+      allowInsecureLoopback: true,
+      fetch: (input, init) => {
+        calls++;
+        return fetch(input, init);
+      },
+    });
+    for (let i = 0; i < 3; i++) expect(await counted.verifyToken(token, 'oidc')).toMatchObject({ id: idp.clientId });
+    expect(calls).toBe(1);
+  });
+
   it('refuses an active token for another audience', async () => {
     const token = await clientCredentialsToken(idp, 'skill:echo', opaqueAudience);
     const other = createIntrospectionVerifier({
