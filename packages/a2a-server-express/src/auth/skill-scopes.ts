@@ -4,7 +4,8 @@ import type { Principal } from './types.js';
 /**
  * Refuses a call to a skill whose `securityRequirements` (spec §4.4.5) the principal does not
  * meet: one requirement must name the principal's scheme, and the principal must hold every
- * scope that requirement lists for it. Skills without requirements follow the card's. The
+ * scope that requirement lists for it. Skills without requirements pass (card-level scope lists
+ * are not checked here). The
  * caller learns the scopes it lacks (they are public in the card), never anything about others.
  */
 export function checkSkillScopes(card: AgentCard, skillId: string | undefined, principal: Principal | undefined): void {
