@@ -18,6 +18,7 @@ import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
+import { runTokenVerify } from './suites/token-verify.js';
 
 interface SuiteEntry {
   id: string;
@@ -42,6 +43,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
   { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
   { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
+  { id: 'token-verify', title: 'Token verification CPU', run: runTokenVerify },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

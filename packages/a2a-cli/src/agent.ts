@@ -37,6 +37,7 @@ import {
   type Authenticator,
   createA2AServer,
   createAuthenticator,
+  createJwtVerifier,
   createHttpSignatureAuthenticator,
   createStaticApiKeyVerifier,
   createNodeHttpHandler,
@@ -47,7 +48,7 @@ import {
 } from '@a2aplane/a2a-server-express';
 import type { A2AGrpcBinding } from '@a2aplane/a2a-grpc/server';
 import { SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
-import { type AgentCard, type Part, RUVECTOR_EXTENSION_URI } from '@a2aplane/a2a-types';
+import { type AgentCard, type Part, RUVECTOR_EXTENSION_URI, type SecurityScheme } from '@a2aplane/a2a-types';
 import type { CardTrust } from './commands/verify.js';
 import { describeError } from './errors.js';
 import { partsText } from './format.js';
@@ -91,6 +92,28 @@ export interface ServeAgentOptions {
    * calls): at this path of the agent's own server, or on its own port (path `/metrics`, same host).
    */
   metrics?: { path: string } | { port: number };
+  /**
+   * Require a JWT bearer token from this OpenID provider (the card declares an `openIdConnect`
+   * scheme at `<issuer>/.well-known/openid-configuration`), minted for `audience`.
+   * Not combined with `apiKeys` or `callerKeys`.
+   */
+  oidc?: { issuer: string; audience: string; allowInsecureLoopback?: boolean };
+}
+
+/** `--oidc-issuer`: the card's openIdConnect scheme and its verifier; every request needs a token. */
+function oidcAuth(oidc: NonNullable<ServeAgentOptions['oidc']>): {
+  securitySchemes: Record<string, SecurityScheme>;
+  authenticate: Authenticator;
+} {
+  const openIdConnectUrl = `${oidc.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
+  const securitySchemes = { oidc: { openIdConnectSecurityScheme: { openIdConnectUrl } } };
+  const verifier = createJwtVerifier({
+    securitySchemes,
+    audience: oidc.audience,
+    issuer: oidc.issuer,
+    allowInsecureLoopback: oidc.allowInsecureLoopback === true,
+  });
+  return { securitySchemes, authenticate: createAuthenticator({ securitySchemes, openIdConnect: verifier }) };
 }
 
 /** The header `a2a serve --api-keys` reads. */
@@ -297,6 +320,9 @@ async function startMetrics(
 
 /** Starts an echo (or delegating) agent with a signed card, a JWKS and the operator's governance. */
 export async function startServeAgent(options: ServeAgentOptions): Promise<ServedAgent> {
+  // Checked before anything listens: a bad issuer URL leaves nothing running.
+  if (options.oidc && (options.apiKeys || options.callerKeys)) throw new TypeError('oidc cannot be combined with apiKeys or callerKeys');
+  const oidc = options.oidc ? oidcAuth(options.oidc) : undefined;
   const key = options.key ?? generateKeyPair('EdDSA');
   const agentId = key.algorithm === 'EdDSA' ? agentIdFromPublicKey(key.publicKey) : key.kid;
   const events = createGovernanceEvents();
@@ -335,6 +361,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     description: delegating ? `Forwards each message to ${options.delegateTo}.` : 'Sends your message back.',
     capabilities: { streaming: true, pushNotifications: false },
     ...(options.apiKeys ? { securitySchemes: { apiKey: { apiKeySecurityScheme: { location: 'header', name: API_KEY_HEADER } } } } : {}),
+    ...(oidc ? { securitySchemes: oidc.securitySchemes, securityRequirements: [{ schemes: { oidc: { list: [] } } }] } : {}),
     skills: [
       delegating
         ? { id: 'delegate', name: 'Delegate', description: 'Forwards the message to another agent.', tags: ['delegate'] }
@@ -356,7 +383,9 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
     key.algorithm === 'EdDSA'
       ? withAgentIdExtension(card, agentId, ruvector)
       : { ...card, capabilities: { ...card.capabilities, extensions: [{ uri: RUVECTOR_EXTENSION_URI, params: ruvector }] } };
-  const { authenticate, verifier } = callerAuthenticator(options, resolveCallerKey, key);
+  const callers = callerAuthenticator(options, resolveCallerKey, key);
+  const verifier = callers.verifier;
+  const authenticate = oidc?.authenticate ?? callers.authenticate;
   // Signed callers learn from the card which signatures it accepts: with its own Ed25519 key, the
   // fast path (hmac-sha256) too, which a2a-client then uses by itself (decision 0037).
   if (verifier !== undefined) card = withRequestSignaturesExtension(card, verifier);

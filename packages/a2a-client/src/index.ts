@@ -9,6 +9,13 @@ export {
   bearerAuth,
 } from './auth.js';
 export {
+  type OAuthClientCredentialsOptions,
+  type OAuthFlowRequest,
+  type OAuthToken,
+  oauthClientCredentials,
+} from './oauth.js';
+export { OAuthTokenError } from './oauth-token-endpoint.js';
+export {
   type A2AClient,
   type A2AClientOptions,
   type CallOptions,

@@ -96,6 +96,11 @@ Options:
                          this agent's URL): a verified signature is that agent for the trust
                          rules, a failed one is refused (UNAUTHENTICATED); an unsigned request
                          is checked against --api-keys, else anonymous
+  --oidc-issuer <url>    require a JWT bearer token from this OpenID provider (the card declares
+                         an openIdConnect scheme at <url>/.well-known/openid-configuration;
+                         https, or loopback http with --allow-insecure); not with --api-keys or
+                         --caller-keys
+  --audience <aud>       with --oidc-issuer: the audience tokens must be minted for (required)
   --delegate-to <url>    forward messages to this agent; its card is verified as a2a send does:
   --delegate-key <file>  the delegate's card must be signed by this public JWK / JWKS
   --allow-insecure       accept the delegate's loopback http jku (development only)
@@ -121,6 +126,8 @@ Exit codes:
       key: { type: 'string' },
       'api-keys': { type: 'string' },
       'caller-keys': { type: 'string' },
+      'oidc-issuer': { type: 'string' },
+      audience: { type: 'string' },
       'delegate-to': { type: 'string' },
       'delegate-key': { type: 'string' },
       'allow-insecure': { type: 'boolean' },
@@ -142,6 +149,15 @@ Exit codes:
     const apiKeysFile = stringValue(args, 'api-keys');
     const callerKeysFile = stringValue(args, 'caller-keys');
     const name = stringValue(args, 'name');
+    const oidcIssuer = stringValue(args, 'oidc-issuer');
+    const audience = stringValue(args, 'audience');
+    if ((oidcIssuer === undefined) !== (audience === undefined)) throw usageError('serve: --oidc-issuer and --audience go together');
+    if (oidcIssuer !== undefined && (apiKeysFile !== undefined || callerKeysFile !== undefined))
+      throw usageError('serve: --oidc-issuer cannot be combined with --api-keys or --caller-keys');
+    const oidc =
+      oidcIssuer === undefined
+        ? undefined
+        : { issuer: oidcIssuer, audience: audience as string, allowInsecureLoopback: flag(args, 'allow-insecure') };
 
     const operatorConfig = await readOperatorConfig(configFile);
     const config = materializeConfig(operatorConfig, { knownSelectors: createDefaultSelectorRegistry().names() });
@@ -169,6 +185,7 @@ Exit codes:
         log,
         ...(apiKeys ? { apiKeys } : {}),
         ...(callerKeys ? { callerKeys } : {}),
+        ...(oidc ? { oidc } : {}),
         ...(key ? { key } : {}),
         ...(delegateTo ? { delegateTo, delegateTrust } : {}),
         ...(name ? { name } : {}),
@@ -177,6 +194,7 @@ Exit codes:
       });
     } catch (error) {
       const code = (error as { code?: unknown })?.code;
+      if (oidc && error instanceof TypeError) throw usageError(`serve: --oidc-issuer: ${error.message}`);
       if (code === 'EADDRINUSE') throw usageError(`serve: ${host}:${port} is already in use`);
       if (grpcPort !== undefined && /No address added out of total/.test(String((error as Error)?.message)))
         throw usageError(`serve: cannot bind gRPC on ${host}:${grpcPort}`);

@@ -9,6 +9,7 @@ import { createStreamPrinter, printJson, printMessage, printTask, stateName } fr
 import { type CliClient, grpcClientFor } from '../grpc-client.js';
 import type { CliIo, CommandContext } from '../io.js';
 import type { Command } from './types.js';
+import { OAUTH_HELP, OAUTH_OPTIONS, oauthOf } from './oauth-options.js';
 import { cardTrustOf } from './verify.js';
 
 export const COMMON_OPTIONS = {
@@ -23,6 +24,7 @@ export const COMMON_OPTIONS = {
   'require-signed': { type: 'boolean' },
   transport: { type: 'string' },
   plaintext: { type: 'boolean' },
+  ...OAUTH_OPTIONS,
 } as const;
 
 const COMMON_HELP = `  --json               machine-readable output (one JSON document, or one JSON event per line when streaming)
@@ -42,6 +44,7 @@ const COMMON_HELP = `  --json               machine-readable output (one JSON do
   --allow-insecure     accept a loopback http jku (development only)
   --jku-prefix <url>   also trust JWKS URLs starting with this prefix (repeatable)
   --require-signed     refuse an agent whose card is not signed
+${OAUTH_HELP}
 
 A signed agent card is verified before anything is sent (with --key, or the JWKS at its jku on
 the card's own HTTPS origin); a bad signature or an AgentID that is not the signer's ends the
@@ -82,9 +85,11 @@ export async function clientFor(command: string, io: CliIo, rawUrl: string, args
   const headers = headersOf(command, args);
   const trust = await cardTrustOf(args);
   const signing = await signerOf(command, args);
+  const oauth = oauthOf(command, args, io);
+  if (signing.auth && oauth.auth) throw usageError(`${command}: --sign-with and --oauth-client-id cannot be combined`);
   const transport = stringValue(args, 'transport') ?? 'http';
   if (transport === 'grpc')
-    return grpcClientFor(command, io, rawUrl, { timeoutMs, headers, plaintext: flag(args, 'plaintext'), trust, ...signing });
+    return grpcClientFor(command, io, rawUrl, { timeoutMs, headers, plaintext: flag(args, 'plaintext'), trust, ...signing, ...oauth });
   if (transport !== 'http') throw usageError(`${command}: --transport expects http or grpc, got ${JSON.stringify(transport)}`);
   if (flag(args, 'plaintext')) throw usageError(`${command}: --plaintext applies to --transport grpc only`);
   const client = createA2AClient({
@@ -95,6 +100,7 @@ export async function clientFor(command: string, io: CliIo, rawUrl: string, args
     retry: { retries: 1 },
     ...trust,
     ...signing,
+    ...oauth,
   });
   return { client, close: () => undefined };
 }

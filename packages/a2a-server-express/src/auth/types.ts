@@ -12,6 +12,8 @@ export interface Principal {
    * keys policy, concurrency and budgets on it; absent, they key on `id`.
    */
   agentId?: string;
+  /** OAuth 2 scopes the credential grants (`createJwtVerifier`, `createIntrospectionVerifier`); skills check them. */
+  scopes?: readonly string[];
   claims?: Record<string, unknown>;
 }
 

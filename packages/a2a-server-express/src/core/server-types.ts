@@ -33,6 +33,8 @@ export interface GovernanceOptions {
     caller: string;
     /** `Principal.agentId`: set only when the authenticator verified the caller holds that agent's key. */
     callerAgentId?: string;
+    /** `Principal.scopes`: the OAuth 2 scopes the caller's token grants (already checked against the skill). */
+    callerScopes?: readonly string[];
     skill: string;
     incoming?: TaskContextLike;
     parentTaskId?: string;

@@ -21,6 +21,7 @@ import { type Caller, toA2AError } from './caller.js';
 import type { ServerContext } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
 import { newId } from '../agent/new-id.js';
+import { checkSkillScopes } from '../auth/skill-scopes.js';
 
 export interface ExecutionExtra {
   context?: TaskContextLike;
@@ -117,6 +118,8 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
 
     // Governance before anything runs: lineage, then budget, recursion and policy.
     const skillId = chooseSkill(params);
+    // OAuth scopes against the skill's own security requirements, before governance counts the call.
+    checkSkillScopes(card, skillId, caller.principal);
     let governed: GovernedTaskLike | undefined;
     let taskContext = extra.context;
     if (governance) {
@@ -133,6 +136,7 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
         skill: skillId ?? 'default',
       };
       if (agentId !== undefined) input.callerAgentId = agentId;
+      if (principal?.scopes !== undefined) input.callerScopes = principal.scopes;
       if (taskContext) {
         input.incoming = taskContext;
         // The sender names its delegating task there; the child context keeps it.

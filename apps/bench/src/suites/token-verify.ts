@@ -1,0 +1,140 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCallerKeyResolver, createHttpRequestSigner, createHttpSignatureVerifier, generateKeyPair } from '@a2aplane/a2a-identity';
+import {
+  type AuthRequest,
+  createAuthenticator,
+  createHttpSignatureAuthenticator,
+  createJwtVerifier,
+  nodeSignatureCrypto,
+} from '@a2aplane/a2a-server-express';
+import { importJWK, type JWK, SignJWT } from 'jose';
+import { num, passFail, table } from '../lib/format.js';
+import type { RunOptions, SuiteResult } from '../lib/types.js';
+
+/** Issue 37: JWT verification with a cached JWKS must cost <= 25 µs of server CPU per request. */
+const GOAL_US = 25;
+
+interface Row {
+  name: string;
+  usPerRequest: number;
+}
+
+/** CPU time (user + system) per call over `count` sequential calls, after a warm-up. */
+async function cpuPerCall(count: number, call: (i: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(200, count); i++) await call(i);
+  const start = process.cpuUsage();
+  for (let i = 0; i < count; i++) await call(i);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / count;
+}
+
+async function jwtRows(count: number): Promise<Row[]> {
+  const issuer = 'https://idp.example';
+  const audience = 'https://agent.example/a2a';
+  const keys: Array<{ alg: string; jwk: JWK }> = [
+    { alg: 'ES256', jwk: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as JWK },
+    { alg: 'RS256', jwk: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK },
+    { alg: 'EdDSA', jwk: generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK },
+  ].map((k) => ({ ...k, jwk: { ...k.jwk, kid: randomUUID(), alg: k.alg } }));
+  const publicKeys = keys.map(({ jwk }) => {
+    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
+    return pub;
+  });
+  const jwks = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: publicKeys })),
+  );
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+  try {
+    const securitySchemes = {
+      oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: `${issuer}/token`, scopes: {} } } } },
+    };
+    const verifier = createJwtVerifier({
+      securitySchemes,
+      audience,
+      issuer,
+      jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+      allowInsecureLoopback: true,
+    });
+    const authenticate = createAuthenticator({ securitySchemes, oauth2: verifier });
+    const uncachedAuthenticate = createAuthenticator({
+      securitySchemes,
+      oauth2: createJwtVerifier({
+        securitySchemes,
+        audience,
+        issuer,
+        jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+        allowInsecureLoopback: true,
+        verifiedCacheMs: 0,
+      }),
+    });
+    const rows: Row[] = [];
+    for (const { alg, jwk } of keys) {
+      const now = Math.floor(Date.now() / 1000);
+      const token = await new SignJWT({ sub: 'caller', scope: 'skill:echo', iss: issuer, aud: audience, iat: now, exp: now + 3600 })
+        .setProtectedHeader({ alg, kid: jwk.kid as string, typ: 'at+jwt' })
+        .sign(await importJWK(jwk, alg));
+      const request = { headers: { authorization: `Bearer ${token}` }, query: new URLSearchParams(), method: 'POST' };
+      rows.push({
+        name: `JWT ${alg}, cached JWKS, every request verified (verifiedCacheMs: 0)`,
+        usPerRequest: await cpuPerCall(count, async () => {
+          if (!(await uncachedAuthenticate(request))) throw new Error('token refused');
+        }),
+      });
+      rows.push({
+        name: `JWT ${alg}, cached JWKS, repeated token (defaults)`,
+        usPerRequest: await cpuPerCall(count, async () => {
+          if (!(await authenticate(request))) throw new Error('token refused');
+        }),
+      });
+    }
+    return rows;
+  } finally {
+    await new Promise<void>((resolve) => jwks.close(() => resolve()));
+  }
+}
+
+/** The RFC 9421 Ed25519 verifier on the same path, for comparison: each request is signed beforehand (nonces are single-use). */
+async function httpSignatureRow(count: number): Promise<Row> {
+  const caller = generateKeyPair('EdDSA');
+  const signer = createHttpRequestSigner({ key: caller, requestSignature: 'ed25519' });
+  const authenticate = createHttpSignatureAuthenticator({
+    verifier: createHttpSignatureVerifier({ ...nodeSignatureCrypto, resolveKey: createCallerKeyResolver({ keys: [caller] }) }),
+  });
+  const body = '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}';
+  const total = count + Math.min(200, count);
+  const signed: AuthRequest[] = [];
+  for (let i = 0; i < total; i++) {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    await signer.apply({ method: 'POST', url: new URL('http://agent.example/a2a/jsonrpc'), headers, body });
+    signed.push({
+      headers: { ...Object.fromEntries(headers), host: 'agent.example' },
+      query: new URLSearchParams(),
+      method: 'POST',
+      target: '/a2a/jsonrpc',
+      body: new TextEncoder().encode(body),
+    });
+  }
+  let next = 0;
+  const usPerRequest = await cpuPerCall(count, async () => {
+    const principal = await authenticate(signed[next++] as AuthRequest, { authorities: ['agent.example'] });
+    if (!principal) throw new Error('signature refused');
+  });
+  return { name: 'RFC 9421 Ed25519 request signature (createHttpSignatureAuthenticator, node:crypto)', usPerRequest };
+}
+
+/** Server CPU per authenticated request: JWT bearer verification with a cached JWKS, beside RFC 9421. */
+export async function runTokenVerify(options: RunOptions): Promise<SuiteResult> {
+  const count = options.quick ? 2000 : 20_000;
+  const rows = [...(await jwtRows(count)), await httpSignatureRow(count)];
+  const markdown = [
+    `${num(count)} sequential authentications per row after a warm-up, CPU time (user + system) per request. Goal (issue 37): JWT verification with a cached JWKS <= ${GOAL_US} µs. A client sends one token for many requests; the verifier reuses a verified token until its exp (at most 60 s), so the repeated-token rows are the steady state and the every-request rows the cost of a new token.`,
+    '',
+    table(
+      ['authenticator', 'µs CPU / request', 'goal'],
+      rows.map((r) => [r.name, num(r.usPerRequest, 1), r.name.startsWith('JWT') ? `**${passFail(r.usPerRequest <= GOAL_US)}**` : '—']),
+    ),
+  ].join('\n');
+  return { title: 'Token verification CPU', markdown, data: rows };
+}
