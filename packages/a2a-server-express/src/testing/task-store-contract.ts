@@ -286,11 +286,14 @@ export function describeTaskStoreContract(name: string, options: TaskStoreContra
     t.it('claims SendMessage keys once per (tenant, owner, messageId), and releases them only for their task', async () => {
       const store = await open();
       const ten = tenant();
-      const key = { tenant: ten, owner: 'o', messageId: 'm1' };
+      const key = { tenant: ten, owner: 'o', messageId: 'm1', fingerprint: 'f1' };
       assert.equal(await store.claimSendKey(key, 'task-1'), undefined);
       assert.equal(await store.claimSendKey(key, 'task-2'), 'task-1');
       assert.equal(await store.claimSendKey({ ...key, owner: 'other' }, 'task-3'), undefined);
       assert.equal(await store.claimSendKey({ ...key, tenant: tenant() }, 'task-4'), undefined);
+      // The same messageId with another message is another key (decision 0105).
+      assert.equal(await store.claimSendKey({ ...key, fingerprint: 'f2' }, 'task-8'), undefined);
+      assert.equal(await store.claimSendKey({ ...key, fingerprint: 'f2' }, 'task-9'), 'task-8');
       // Released by another task's send: nothing happens.
       await store.releaseSendKey(key, 'task-2');
       assert.equal(await store.claimSendKey(key, 'task-5'), 'task-1');
@@ -298,7 +301,7 @@ export function describeTaskStoreContract(name: string, options: TaskStoreContra
       assert.equal(await store.claimSendKey(key, 'task-6'), undefined);
       assert.equal(await store.claimSendKey(key, 'task-7'), 'task-6');
       // Of concurrent claims, one wins and the others name its task.
-      const race = { tenant: ten, owner: 'o', messageId: 'race' };
+      const race = { tenant: ten, owner: 'o', messageId: 'race', fingerprint: 'f1' };
       const claims = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((id) => store.claimSendKey(race, id)));
       const winners = ['r1', 'r2', 'r3', 'r4'].filter((_, i) => claims[i] === undefined);
       assert.equal(winners.length, 1);
