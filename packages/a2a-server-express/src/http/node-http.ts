@@ -4,7 +4,6 @@ import {
   A2A_VERSION_HEADER,
   type A2AError,
   type A2AMethod,
-  ContentTypeNotSupportedError,
   createJsonRpcError,
   createJsonRpcSuccess,
   DEFAULT_JSON_RPC_PATH,
@@ -13,7 +12,6 @@ import {
   InvalidRequestError,
   type JsonRpcId,
   JSONParseError,
-  MEDIA_TYPE_A2A_JSON,
   MEDIA_TYPE_JSON,
   MethodNotFoundError,
   matchRestRoute,
@@ -28,6 +26,7 @@ import { type CallerGoneHook, ON_CALLER_GONE } from '../core/caller-gone.js';
 import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
 import type { AuthenticationRequest } from '../core/types.js';
 import { writeSse } from '../sse/sse-writer.js';
+import { isJsonMediaType, restResponseHeaders, unsupportedMediaType } from './media-types.js';
 
 export interface NodeHttpHandlerOptions {
   jsonRpcPath?: string;
@@ -280,9 +279,9 @@ class NodeAuthRequest implements AuthenticationRequest {
 
 function sendRestError(res: ServerResponse, error: A2AError, status = error.httpStatus): void {
   const body = error.toRestError();
-  // §11.6: `code` is the HTTP status actually sent (405, 413 and 415 refine the table's 4xx).
+  // §11.6: `code` is the HTTP status actually sent (405 and 413 refine the table's 4xx).
   body.error.code = status;
-  sendJson(res, status, body, errorHeaders(error));
+  sendJson(res, status, body, restResponseHeaders(errorHeaders(error)));
 }
 
 function sendJsonRpcError(res: ServerResponse, id: JsonRpcId, error: A2AError, status = 200): void {
@@ -378,9 +377,10 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       sendJsonRpcError(res, null, new InvalidRequestError({ message: 'JSON-RPC requests must use POST' }), 405);
       return;
     }
-    if (mediaType(req) !== MEDIA_TYPE_JSON) {
+    if (!isJsonMediaType(mediaType(req))) {
       skipBody(req, res, maxBody);
-      sendJsonRpcError(res, null, new ContentTypeNotSupportedError({ message: 'JSON-RPC requests must be application/json' }), 415);
+      const refusal = unsupportedMediaType('JSONRPC');
+      sendJsonRpcError(res, null, refusal.error, refusal.status);
       return;
     }
     const body = await readJson(req, res);
@@ -465,13 +465,10 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       const hasBody =
         req.headers['content-length'] !== '0' &&
         (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
-      if (hasBody && type !== MEDIA_TYPE_JSON && type !== MEDIA_TYPE_A2A_JSON) {
+      if (hasBody && !isJsonMediaType(type)) {
         skipBody(req, res, maxBody);
-        sendRestError(
-          res,
-          new ContentTypeNotSupportedError({ message: 'REST requests must be application/json or application/a2a+json' }),
-          415,
-        );
+        const refusal = unsupportedMediaType('HTTP+JSON');
+        sendRestError(res, refusal.error, refusal.status);
         return;
       }
       const read = await readJson(req, res);
@@ -492,7 +489,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     });
     const result = await server.handle(new NodeCoreRequest(match.method, params, req, res, query, clientKeyOf(req), raw));
     if (result.kind === 'error') return sendRestError(res, result.error);
-    if (result.kind === 'result') return sendJson(res, 200, result.result);
+    if (result.kind === 'result') return sendJson(res, 200, result.result, restResponseHeaders());
     await writeSse(res, result.events, {
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
       frame: (event) => event.data,
