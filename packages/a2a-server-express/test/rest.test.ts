@@ -162,6 +162,25 @@ describe('agent card (spec §8)', () => {
     expect(second.status).toBe(304);
   });
 
+  it('serves Last-Modified next to the ETag; If-Modified-Since gives 304 unless If-None-Match says otherwise', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const url = `${server.url}/.well-known/agent-card.json`;
+    const first = await fetch(url);
+    const lastModified = first.headers.get('last-modified') as string;
+    expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+    const since = async (date: string, extra: Record<string, string> = {}) =>
+      (await fetch(url, { headers: { 'if-modified-since': date, ...extra } })).status;
+    expect(await since(lastModified)).toBe(304);
+    expect(await since(new Date(Date.parse(lastModified) + 60_000).toUTCString())).toBe(304);
+    expect(await since(new Date(Date.parse(lastModified) - 1000).toUTCString())).toBe(200);
+    expect(await since('not a date')).toBe(200);
+    // If-None-Match wins over If-Modified-Since (RFC 9110 §13.1.3).
+    expect(await since(lastModified, { 'if-none-match': '"other"' })).toBe(200);
+    const notModified = await fetch(url, { headers: { 'if-modified-since': lastModified } });
+    expect(notModified.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(notModified.headers.get('last-modified')).toBe(lastModified);
+  });
+
   it('signs the card once with the configured signer and serves the cached bytes', async () => {
     let calls = 0;
     server = await startServer(

@@ -26,6 +26,7 @@ import { type CallerGoneHook, ON_CALLER_GONE } from '../core/caller-gone.js';
 import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from '../core/server.js';
 import type { AuthenticationRequest } from '../core/types.js';
 import { writeSse } from '../sse/sse-writer.js';
+import { httpDate, isNotModified } from './conditional-get.js';
 import { isJsonMediaType, restResponseHeaders, unsupportedMediaType } from './media-types.js';
 
 export interface NodeHttpHandlerOptions {
@@ -314,6 +315,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
   };
   // Sign once, at startup; a failure surfaces as a 500 on the card request, not as an unhandled rejection.
   void cardBytes(false).catch(() => undefined);
+  const servedSince = httpDate(Date.now());
   const jwksPath = options.jwks === undefined ? undefined : (options.jwksPath ?? DEFAULT_JWKS_PATH);
   const jwksDocument = options.jwks === undefined ? undefined : serializeJwks(options.jwks);
 
@@ -333,11 +335,11 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     const headers = {
       etag: document.etag,
+      'last-modified': servedSince,
       'cache-control': `public, max-age=${maxAge}`,
       'access-control-allow-origin': '*',
     };
-    const ifNoneMatch = headerValue(req, 'if-none-match');
-    if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === document.etag || tag.trim() === '*')) {
+    if (isNotModified(headerValue(req, 'if-none-match'), headerValue(req, 'if-modified-since'), document.etag, servedSince)) {
       res.writeHead(304, headers).end();
       return;
     }
