@@ -21,9 +21,9 @@ export function isJsonMediaType(type: string): boolean {
  * (decision 0106): JSON-RPC code -32005 in an HTTP 200 reply like every JSON-RPC error the server
  * sends after reading a POST; HTTP+JSON `400 Bad Request` with reason `CONTENT_TYPE_NOT_SUPPORTED`.
  */
-export function unsupportedMediaType(binding: 'JSONRPC' | 'HTTP+JSON'): { error: A2AError; status: number } {
+export function unsupportedMediaType(binding: 'JSONRPC' | 'HTTP+JSON'): [error: A2AError, status: number] {
   const error = new ContentTypeNotSupportedError({
     message: 'Request bodies must be application/json or application/a2a+json',
   });
-  return { error, status: binding === 'JSONRPC' ? 200 : error.httpStatus };
+  return [error, binding === 'JSONRPC' ? 200 : error.httpStatus];
 }

@@ -27,6 +27,7 @@ import { type A2AServer, type CoreRequest, type CoreResponse, toA2AError } from 
 import type { AuthenticationRequest } from '../core/types.js';
 import { writeSse } from '../sse/sse-writer.js';
 import { httpDate, isNotModified } from './conditional-get.js';
+import { echoActivatedExtensions } from './extension-echo.js';
 import { isJsonMediaType, restResponseHeaders, unsupportedMediaType } from './media-types.js';
 
 export interface NodeHttpHandlerOptions {
@@ -381,8 +382,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     }
     if (!isJsonMediaType(mediaType(req))) {
       skipBody(req, res, maxBody);
-      const refusal = unsupportedMediaType('JSONRPC');
-      sendJsonRpcError(res, null, refusal.error, refusal.status);
+      sendJsonRpcError(res, null, ...unsupportedMediaType('JSONRPC'));
       return;
     }
     const body = await readJson(req, res);
@@ -428,8 +428,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       await respondJsonRpc(res, envelope.id, result, (value) => translator.resultToV03(value as never));
       return;
     }
-    const result = await server.handle(new NodeCoreRequest(envelope.method, envelope.params, req, res, query, clientKeyOf(req), body.raw));
-    await respondJsonRpc(res, envelope.id, result);
+    const request = new NodeCoreRequest(envelope.method, envelope.params, req, res, query, clientKeyOf(req), body.raw);
+    await respondJsonRpc(res, envelope.id, echoActivatedExtensions(res, request, await server.handle(request)));
   }
 
   async function respondJsonRpc(
@@ -469,8 +469,7 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
         (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
       if (hasBody && !isJsonMediaType(type)) {
         skipBody(req, res, maxBody);
-        const refusal = unsupportedMediaType('HTTP+JSON');
-        sendRestError(res, refusal.error, refusal.status);
+        sendRestError(res, ...unsupportedMediaType('HTTP+JSON'));
         return;
       }
       const read = await readJson(req, res);
@@ -489,7 +488,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
       ...(match.tenant === undefined ? {} : { tenant: match.tenant }),
       ...(body === undefined ? {} : { body }),
     });
-    const result = await server.handle(new NodeCoreRequest(match.method, params, req, res, query, clientKeyOf(req), raw));
+    const request = new NodeCoreRequest(match.method, params, req, res, query, clientKeyOf(req), raw);
+    const result = echoActivatedExtensions(res, request, await server.handle(request));
     if (result.kind === 'error') return sendRestError(res, result.error);
     if (result.kind === 'result') return sendJson(res, 200, result.result, restResponseHeaders());
     await writeSse(res, result.events, {
