@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Packaging gates for every published package: pack (the release dry run), publint --strict,
-// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project, changesets;
-// the structure gates over packages/*/src: no import circles, no function over 150 lines, no file over 500; and the decision log's index and status lines.
+// arethetypeswrong, no module duplicated across entries, no dead exports, neutral-platform bundles with size budgets, the consumer project,
+// the package graph of docs/architecture.md, changesets; the structure gates over packages/*/src: no import circles, no function over
+// 150 lines, no file over 500; and the decision log's index and status lines.
 // Usage: node tooling/gates/run.mjs [--only=<gate,...>] [--write-sizes]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { findDeadExports } from './dead-exports.mjs';
 import { findDuplicateModules } from './duplicate-modules.mjs';
 import { ALLOWED_CYCLES, ALLOWED_SIZES } from './structure-allowlist.mjs';
 import { findImportCycles, findSizeViolations, judgeCycles, judgeSizes, sourceFiles } from './structure.mjs';
+import { checkPackageGraph } from './package-graph.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -40,6 +42,9 @@ export const BROWSER_SAFE_ENTRIES = [
   { pkg: 'a2a-routing', entry: '.' },
   { pkg: 'a2a-rulake-artifacts', entry: '.' },
   { pkg: 'a2a-client', entry: '.', lazy: ['@a2aplane/a2a-identity/verify'] },
+  // The server's framework-neutral core and its fetch binding (Workers, Deno, Bun): no Node built-in.
+  { pkg: 'a2a-server-express', entry: './core', file: 'core.js' },
+  { pkg: 'a2a-server-express', entry: './fetch', file: 'fetch.js' },
 ];
 
 /** The three sizes of `{ createA2AClient }` from the packed tarballs (client-size.mjs, decision 0090). */
@@ -192,6 +197,13 @@ if (enabled('consumer')) {
       fail('consumer', `${config}:\n${String(error.stdout || '') + String(error.stderr || error.message)}`);
     }
   }
+}
+
+if (enabled('graph')) {
+  console.log('gate: package graph (docs/architecture.md against package.json)');
+  const errors = checkPackageGraph(root);
+  for (const error of errors) fail('graph', error);
+  if (errors.length === 0) console.log('  ✓ docs/architecture.md draws every package and dependency');
 }
 
 if (enabled('docs')) {

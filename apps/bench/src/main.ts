@@ -8,10 +8,15 @@ import { replaceMarkedSection } from './lib/report.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
+import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
+import { runMcp } from './suites/mcp.js';
+import { runPushBurst } from './suites/push-burst.js';
+import { runPostgres } from './suites/postgres.js';
+import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
-import { runReplicasResume } from './suites/replicas-resume.js';
+import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
 
 interface SuiteEntry {
@@ -26,11 +31,17 @@ interface SuiteEntry {
 const SUITES: SuiteEntry[] = [
   { id: 'governance', title: 'Governance decisions', run: runGovernance },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
+  { id: 'push-burst', title: 'Push bursts', run: runPushBurst },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
+  { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
+  { id: 'mcp', title: 'A2A agent as an MCP tool', run: runMcp },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
+  { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
+  { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
+  { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
 ];
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -3,12 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseServerSentEvents } from '@a2aplane/a2a-client';
 import { createRedisBudgetLedger, createRedisConnection } from '@a2aplane/a2a-redis';
+import { type ClusterBackend, POSTGRES_URL_DEFAULT, preparePostgres } from './backend.js';
 import { TREE_NODE_USD, type TreeNode } from './tree.js';
 
 type Json = Record<string, unknown>;
 
 export interface ClusterOptions {
   redisUrl?: string;
+  /** Where tasks and event logs live: `redis` (default) or `postgres` (a schema of the run's own at `postgresUrl`). */
+  backend?: ClusterBackend;
+  /** Default `POSTGRES_URL`, else `postgres://postgres@127.0.0.1:5432/test`. */
+  postgresUrl?: string;
   /** The shared budget of the tree part, USD per minute (every replica's governor enforces it on one Redis ledger). Default 2. */
   maxUsdPerMinute?: number;
   /** The recursion guard of every replica's governor: a task at this depth runs, one deeper is refused. Default 8. */
@@ -98,6 +103,10 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
   const replicas = new Map<string, Replica>();
   const admin = createRedisConnection({ url: redisUrl });
   await admin.connect();
+  const backend = options.backend ?? 'redis';
+  const postgresUrl = options.postgresUrl ?? process.env.POSTGRES_URL ?? POSTGRES_URL_DEFAULT;
+  const postgres = backend === 'postgres' ? await preparePostgres(postgresUrl) : undefined;
+  if (postgres) progress(`tasks and event logs in PostgreSQL (schema ${postgres.schema}); budget and slots in Redis`);
 
   const start = (id: string): Promise<Replica> =>
     new Promise((resolve, reject) => {
@@ -108,6 +117,8 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
           REPLICA_ID: id,
           CLUSTER_PREFIX: prefix,
           REDIS_URL: redisUrl,
+          CLUSTER_BACKEND: backend,
+          ...(postgres ? { POSTGRES_URL: postgresUrl, CLUSTER_SCHEMA: postgres.schema, CLUSTER_PUSH_KEY: postgres.pushKey } : {}),
           CLUSTER_MAX_USD: String(maxUsdPerMinute),
           CLUSTER_MAX_DEPTH: String(maxCallDepth),
         },
@@ -280,5 +291,6 @@ export async function runCluster(options: ClusterOptions = {}): Promise<ClusterR
     );
     for await (const keys of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length > 0) await admin.unlink(keys);
     admin.destroy();
+    await postgres?.drop();
   }
 }

@@ -1,10 +1,14 @@
+import { parseBackend } from './backend.js';
 import { runCluster } from './cluster.js';
 
-// `pnpm demo:cluster`: three replicas of one agent on the local Redis (REDIS_URL).
+// `pnpm demo:cluster [-- --backend postgres]`: three replicas of one agent on the local Redis
+// (REDIS_URL), with tasks and event logs in Redis or in PostgreSQL (POSTGRES_URL).
+const flag = process.argv.indexOf('--backend');
+const backend = parseBackend(flag === -1 ? undefined : process.argv[flag + 1]);
 const started = Date.now();
 const log = (line: string): void => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 try {
-  const report = await runCluster({ onProgress: log });
+  const report = await runCluster({ backend, onProgress: log });
   const mark = (passed: boolean): string => (passed ? 'PASS' : 'FAIL');
   console.log('');
   console.log(
@@ -23,5 +27,6 @@ try {
 } catch (error) {
   console.error(`cluster demo failed: ${error instanceof Error ? error.message : String(error)}`);
   console.error('It needs a Redis at REDIS_URL (default redis://127.0.0.1:6379): redis-server --daemonize yes --port 6379 --save ""');
+  if (backend === 'postgres') console.error('and a PostgreSQL at POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test).');
   process.exitCode = 1;
 }

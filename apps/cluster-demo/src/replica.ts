@@ -1,16 +1,11 @@
 // One replica of the cluster agent: a child process the demo forks (and kills). Everything it
-// knows about tasks, budgets and concurrency lives in Redis; it tells its parent its URL over IPC.
+// knows about tasks lives in Redis or PostgreSQL, budgets and concurrency in Redis; it tells its
+// parent its URL over IPC.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
-import { Governor, RecursionPolicy, TaskPolicyEngine } from '@a2aplane/a2a-governance';
-import {
-  createRedisBudgetLedger,
-  createRedisConcurrencySlots,
-  createRedisConnection,
-  createRedisTaskEventBus,
-  createRedisTaskStore,
-} from '@a2aplane/a2a-redis';
+import { createGovernor, createRecursionPolicy, createTaskPolicyEngine } from '@a2aplane/a2a-governance';
+import { createRedisBudgetLedger, createRedisConcurrencySlots, createRedisConnection } from '@a2aplane/a2a-redis';
 import {
   type AgentExecutor,
   createA2AServer,
@@ -19,6 +14,7 @@ import {
   createTaskUpdater,
 } from '@a2aplane/a2a-server-express';
 import { A2AError } from '@a2aplane/a2a-types';
+import { parseBackend, replicaState } from './backend.js';
 import { AGENT_ID, TREE_NODE_USD, type TreeNode } from './tree.js';
 
 const replica = process.env.REPLICA_ID ?? 'replica';
@@ -27,18 +23,20 @@ const maxUsdPerMinute = Number(process.env.CLUSTER_MAX_USD ?? '2');
 const maxCallDepth = Number(process.env.CLUSTER_MAX_DEPTH ?? '8');
 const client = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', name: `cluster-${replica}` });
 await client.connect();
+// Tasks and event logs on Redis or PostgreSQL (CLUSTER_BACKEND); budget and slots on Redis.
+const state = replicaState(parseBackend(process.env.CLUSTER_BACKEND), { client, keyPrefix }, process.env);
 
 // The replicas are one agent: one AgentID, and one budget, one set of concurrency slots in Redis.
 // The tree is that agent delegating to itself through its replicas, so it is allowlisted for
 // revisits and the depth limit is what stops the recursion.
 const budget = createRedisBudgetLedger({ client, keyPrefix, maxUsdPerMinute });
 const slots = createRedisConcurrencySlots({ client, keyPrefix });
-const governor = new Governor({
+const governor = createGovernor({
   selfAgentId: AGENT_ID,
   budget,
-  recursion: new RecursionPolicy({ maxCallDepth, revisitAllowlist: [AGENT_ID] }),
+  recursion: createRecursionPolicy({ maxCallDepth, revisitAllowlist: [AGENT_ID] }),
   // A task may cost at most a tree node's $0.01; a caller runs at most 16 tasks of a skill at once, over all replicas.
-  policy: new TaskPolicyEngine({ default: { maxCostUsd: TREE_NODE_USD, maxConcurrency: 16 }, slots }),
+  policy: createTaskPolicyEngine({ default: { maxCostUsd: TREE_NODE_USD, maxConcurrency: 16 }, slots }),
   estimateCost: ({ skill }) => (skill === 'tree' ? TREE_NODE_USD : undefined),
 });
 
@@ -131,13 +129,14 @@ http.listen(0, '127.0.0.1', () => {
       capabilities: { streaming: true },
     }),
     executor,
-    store: createRedisTaskStore({ client, keyPrefix }),
-    eventBus: createRedisTaskEventBus({ client, keyPrefix }),
+    store: state.store,
+    eventBus: state.eventBus,
     governance: governor,
   });
   http.on('request', createNodeHttpHandler(server));
   const stop = async (): Promise<void> => {
     await server.close();
+    await state.close();
     budget.close();
     slots.close();
     http.closeAllConnections();

@@ -9,6 +9,7 @@ import {
   type KeyPair,
   type PublicJwk,
   type HttpSignatureVerifier,
+  type HttpSignatureVerifierOptions,
   signAgentCard,
   withAgentIdExtension,
   withRequestSignaturesExtension,
@@ -74,6 +75,11 @@ export interface HostAgentOptions {
    * agent's authority; the verified AgentID becomes the principal. Not with `authenticate`.
    */
   callerKeys?: readonly PublicJwk[];
+  /**
+   * Signed callers only, their keys looked up as each request arrives (e.g. in the registry:
+   * `createRegistryTrust(reader).resolveKey`). Not with `authenticate` or `callerKeys`.
+   */
+  resolveCallerKey?: HttpSignatureVerifierOptions['resolveKey'];
   /** Tracing and metrics of the agent's server, built once it knows its AgentID. */
   instrumentation?: (self: { agentId: string; name: string }) => ServerInstrumentation;
 }
@@ -94,9 +100,13 @@ function cardParams(options: HostAgentOptions) {
  * `authority`. With the agent's own key it also accepts the fast path (hmac-sha256, decision
  * 0028), which the agent's card then advertises, so callers that verified the card sign with it.
  */
-function signedCallersVerifier(keys: readonly PublicJwk[], authority: string, ownKey: KeyPair): HttpSignatureVerifier {
+function signedCallersVerifier(
+  resolveKey: HttpSignatureVerifierOptions['resolveKey'],
+  authority: string,
+  ownKey: KeyPair,
+): HttpSignatureVerifier {
   return createHttpSignatureVerifier({
-    resolveKey: createCallerKeyResolver({ keys }),
+    resolveKey,
     ownKey,
     ...nodeSignatureCrypto,
     authorities: [authority],
@@ -121,16 +131,16 @@ function servedCall(context: RequestContext): ServedCall {
  * and signed callers only.
  */
 export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent> {
-  if (options.authenticate !== undefined && options.callerKeys !== undefined) {
-    throw new TypeError('expected authenticate or callerKeys, got both');
-  }
+  const ways = [options.authenticate, options.callerKeys, options.resolveCallerKey].filter((way) => way !== undefined);
+  if (ways.length > 1) throw new TypeError('expected one of authenticate, callerKeys and resolveCallerKey, got several');
   const key = options.key ?? generateKeyPair('EdDSA');
   const agentId = agentIdFromPublicKey(key.publicKey);
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  const verifier = options.callerKeys ? signedCallersVerifier(options.callerKeys, new URL(url).host, key) : undefined;
+  const resolveKey = options.callerKeys ? createCallerKeyResolver({ keys: options.callerKeys }) : options.resolveCallerKey;
+  const verifier = resolveKey ? signedCallersVerifier(resolveKey, new URL(url).host, key) : undefined;
   const declared = withAgentIdExtension(
     createAgentCard({
       baseUrl: url,

@@ -1,5 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { type A2AClient, type A2AClientOptions, CardResolver, type CardVerificationResult, createA2AClient } from '@a2aplane/a2a-client';
+import {
+  type A2AClient,
+  type A2AClientOptions,
+  type CardVerificationResult,
+  createA2AClient,
+  createCardResolver,
+} from '@a2aplane/a2a-client';
 import { createRemoteExecutorFactory } from '@a2aplane/a2a-client/routing';
 import {
   type BudgetLedger,
@@ -9,12 +15,14 @@ import {
   createInMemoryBudgetLedger,
   type GovernanceEvents,
   type GovernanceHooks,
-  Governor,
+  type Governor,
   type MaterializedConfig,
   materializeConfig,
-  RecursionPolicy,
-  SpendAggregator,
-  TaskPolicyEngine,
+  type SpendAggregator,
+  createGovernor,
+  createTaskPolicyEngine,
+  createRecursionPolicy,
+  createSpendAggregator,
 } from '@a2aplane/a2a-governance';
 import { loadOperatorConfigFile } from '@a2aplane/a2a-governance/node';
 import {
@@ -29,7 +37,14 @@ import {
   type PublicJwk,
   verifyAgentCard,
 } from '@a2aplane/a2a-identity';
-import { createDefaultSelectorRegistry, Dispatcher, PeerPool, type PeerSelector, selectorFromConfig } from '@a2aplane/a2a-routing';
+import {
+  createDefaultSelectorRegistry,
+  type Dispatcher,
+  type PeerSelector,
+  selectorFromConfig,
+  createDispatcher as createRoutingDispatcher,
+  createPeerPool,
+} from '@a2aplane/a2a-routing';
 import { artifactVersionNegotiator } from '@a2aplane/a2a-rulake-artifacts';
 import type { AgentCard } from '@a2aplane/a2a-types';
 import type { HostedAgent } from './agent-host.js';
@@ -59,7 +74,7 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
   const registry = createDefaultSelectorRegistry();
   const config = materializeConfig(await loadOperatorConfigFile(configPath), { knownSelectors: registry.names() });
   const ledger = createInMemoryBudgetLedger(config.budget ?? {});
-  const spend = new SpendAggregator();
+  const spend = createSpendAggregator();
   const events = createGovernanceEvents();
   const routing = config.routing;
   return {
@@ -75,13 +90,15 @@ export async function createControlPlane(configPath = DEFAULT_CONFIG_PATH): Prom
         ...(config.trust?.tiers ? { tiers: config.trust.tiers } : {}),
       }),
     governorFor: (agentId, authorize, hooks) =>
-      new Governor({
+      createGovernor({
         selfAgentId: agentId,
         ...(authorize ? { authorize } : {}),
         ...(hooks ? { hooks } : {}),
         budget: ledger,
-        recursion: new RecursionPolicy(config.recursion),
-        policy: new TaskPolicyEngine(config.policy),
+        // The demo's agents pass estimatedCostUsd on each call (agent-host), not a cost block.
+        allowUnestimatedUsd: true,
+        recursion: createRecursionPolicy(config.recursion),
+        policy: createTaskPolicyEngine(config.policy),
         events,
         spend,
       }),
@@ -203,7 +220,7 @@ export interface DiscoverOptions {
  */
 export async function discoverPeers(agents: readonly HostedAgent[], options: DiscoverOptions = {}): Promise<Map<string, DiscoveredPeer>> {
   const trusted = createPinnedKeyResolver(agents.map((agent) => exportPublicJwk(agent.key)));
-  const resolver = new CardResolver({
+  const resolver = createCardResolver({
     cardVerifier: (json) => verifyAgentCard(json, trusted),
     unsignedCardPolicy: 'reject',
   });
@@ -241,21 +258,21 @@ export function createDispatcher(
   const selfAgentId = self.agentId;
   // Negotiation on discovery: a peer that speaks no typed-artifact version of ours is refused
   // with IncompatiblePeerError; a compatible one carries the agreed version in `terms`.
-  const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });
+  const pool = createPeerPool({ negotiate: artifactVersionNegotiator() });
   const clients = new Map<string, A2AClient>();
   for (const [id, peer] of peers) {
     if (id === selfAgentId) continue;
     pool.upsert(id, peer.card);
     clients.set(id, connectTo(peer, self.key));
   }
-  return new Dispatcher({
+  return createRoutingDispatcher({
     selfAgentId,
     pool,
     selector: plane.selector(),
     remoteExecutor: createRemoteExecutorFactory({ clientFor: (peer) => clients.get(peer.id)! }),
     // Outbound, the dispatcher guards recursion before it calls anyone; the budget and the task
     // policy are enforced once, by the receiving agent's governor on the shared ledger.
-    recursion: new RecursionPolicy(plane.config.recursion),
+    recursion: createRecursionPolicy(plane.config.recursion),
     events: plane.events,
     ...(hooks ? { hooks } : {}),
   });

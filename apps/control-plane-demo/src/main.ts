@@ -8,6 +8,7 @@ import {
   printAgents,
   printBoundedRecursion,
   printHandOff,
+  printRegistry,
   printRemoteEqualsLocal,
   printTrust,
   verdict,
@@ -15,13 +16,14 @@ import {
 } from './report.js';
 import { type BoundedRecursionResult, runBoundedRecursion } from './scenarios/bounded-recursion.js';
 import { runConstantSizeHandOff } from './scenarios/constant-size-handoff.js';
+import { runRegistry } from './scenarios/registry.js';
 import { runRemoteEqualsLocal } from './scenarios/remote-equals-local.js';
 import { runTrust } from './scenarios/trust.js';
 import { startDemoTracing } from './tracing.js';
 import { judge } from './verdict.js';
 
-// `pnpm demo`: several governed agents on loopback, ADR-159's three acceptance tests and the
-// trust check (an unlisted agent is refused), a report.
+// `pnpm demo`: several governed agents on loopback, ADR-159's three acceptance tests, the trust
+// check (an unlisted agent is refused), the registry (enroll, find by skill, revoke), a report.
 // Every agent is closed by the scenario that started it (finally blocks), also on failure. Ctrl-C
 // aborts the running scenario, which closes its agents and its temporary tier before the demo
 // exits 130; a second Ctrl-C (or 10 s without progress) forces the exit.
@@ -96,6 +98,7 @@ if (bounded && 'tree' in bounded) {
 }
 
 report.scenarios.trustAllowlist = await scenario((plane) => runTrust(plane, scenarioOptions), printTrust);
+report.scenarios.registry = await scenario((plane) => runRegistry(plane, scenarioOptions), printRegistry);
 
 const interrupted = interrupt.signal.aborted;
 const result = judge(report.scenarios, interrupted);
@@ -113,6 +116,6 @@ const seconds = (report.durationMs / 1000).toFixed(1);
 console.log(
   interrupted
     ? `Interrupted after ${seconds} s; every agent was closed.`
-    : `${result.passed ? 'All three acceptance tests passed and the unlisted agent was refused' : 'An acceptance test failed'} in ${seconds} s.`,
+    : `${result.passed ? 'All three acceptance tests passed, the unlisted agent was refused and the revoked agent was refused everywhere' : 'An acceptance test failed'} in ${seconds} s.`,
 );
 process.exit(result.exitCode);

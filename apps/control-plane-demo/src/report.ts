@@ -5,6 +5,7 @@ import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
 import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
 import type { RemoteEqualsLocalResult } from './scenarios/remote-equals-local.js';
+import type { RegistryResult } from './scenarios/registry.js';
 import type { TrustResult } from './scenarios/trust.js';
 import { renderWaterfallSvg, spansFromOtlpJson } from './waterfall.js';
 
@@ -21,6 +22,7 @@ export interface DemoReport {
     constantSizeHandOff?: HandOffResult | { error: string };
     boundedRecursion?: Omit<BoundedRecursionResult, 'tree'> | { error: string };
     trustAllowlist?: TrustResult | { error: string };
+    registry?: RegistryResult | { error: string };
   };
 }
 
@@ -126,6 +128,24 @@ export function printTrust(result: TrustResult): void {
   }
   console.log(
     dim(`   tasks that reached the gatekeeper's executor: ${result.executions}; callers prove their AgentID by ${result.callerProof}`),
+  );
+}
+
+export function printRegistry(result: RegistryResult): void {
+  console.log(`\n${bold('5. Registry: enroll, find by skill, revoke')}  ${verdict(result.passed)}`);
+  const health = Object.entries(result.health)
+    .map(([name, status]) => `${name} ${status}`)
+    .join(', ');
+  console.log(`   enrolled at start: ${result.enrolled} (signed card verified against its origin); prober: ${health}`);
+  console.log(`   delegator's peers for skill "work", from a registry search: ${result.peersBySkill.join(', ')}`);
+  console.log(`   revoked agent's call before revocation: ${result.revokedCalls.before}`);
+  for (const [server, outcome] of Object.entries(result.revokedCalls.after)) {
+    const refused = outcome !== 'TASK_STATE_COMPLETED';
+    console.log(`   ${refused ? green('refused') : red('served ')} its next call at ${server}: ${outcome}`);
+  }
+  console.log(`   revocation effective at every server in ${result.revocationEffectiveMs} ms (cache TTL 1000 ms, goal 5000 ms)`);
+  console.log(
+    `   dropped from the delegator's pool: ${result.droppedFromPool ? 'yes' : 'no'}; its card refused by a client given the registry: ${result.cardRefused ? 'yes' : 'no'}; subtasks served by ${result.delegatedTo.before}, then ${result.delegatedTo.after}`,
   );
 }
 

@@ -1,5 +1,5 @@
-/** The three acceptance tests of ADR-159, then the trust check (issue 16), in the order the demo runs them. */
-export const SCENARIO_NAMES = ['remoteEqualsLocal', 'constantSizeHandOff', 'boundedRecursion', 'trustAllowlist'] as const;
+/** The three acceptance tests of ADR-159, the trust check (issue 16), then the registry (issue 34), in the order the demo runs them. */
+export const SCENARIO_NAMES = ['remoteEqualsLocal', 'constantSizeHandOff', 'boundedRecursion', 'trustAllowlist', 'registry'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** Process exit codes of `pnpm demo`. */

@@ -110,7 +110,7 @@ const readReport = async (): Promise<DemoReport> =>
   JSON.parse(await readFile(join(outputDirectory, 'demo-report.json'), 'utf8')) as DemoReport;
 
 describe('pnpm demo (the process)', () => {
-  it('runs the three scenarios and the trust check, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
+  it('runs the three scenarios, the trust check and the registry scenario, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
     const demo = startDemo();
     expect(await demo.exited).toBe(0);
     const output = demo.output();
@@ -119,6 +119,10 @@ describe('pnpm demo (the process)', () => {
     expect(output).toContain('3. Bounded cost under recursion  PASS');
     expect(output).toContain('4. Trust allowlist: an unlisted agent is refused  PASS');
     expect(output).toMatch(/refused unlisted +AgentID [0-9a-f]{16}… +FORBIDDEN/);
+    expect(output).toContain('5. Registry: enroll, find by skill, revoke  PASS');
+    expect(output).toContain('refused its next call at delegator: UNAUTHENTICATED');
+    expect(output).toContain('refused its next call at worker-b: UNAUTHENTICATED');
+    expect(output).toMatch(/revocation effective at every server in \d+ ms/);
     expect(output).toMatch(/\[ *\d+\.\ds\] scenario 2: A hands B 1,000,000 vectors/); // the progress display
     expect(output).toMatch(/^delegator-00 d0 \$0\.010$/m); // the text tree
     expect(output).toMatch(/^├─ delegator-\d\d d1 \$0\.010$/m);
@@ -143,7 +147,7 @@ describe('pnpm demo (the process)', () => {
     expect(await readFile(join(outputDirectory, 'delegation-tree.html'), 'utf8')).toContain(svg);
 
     const urls = agentUrls(output);
-    expect(urls).toHaveLength(1 + 2 + 15 + 3);
+    expect(urls).toHaveLength(1 + 2 + 15 + 3 + 3);
     await expectNothingLeft(demo, urls);
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { createRootContext } from '@a2aplane/a2a-governance';
-import { IncompatiblePeerError, PeerPool } from '@a2aplane/a2a-routing';
+import { IncompatiblePeerError, createPeerPool } from '@a2aplane/a2a-routing';
 import { artifactVersionNegotiator, readArtifactKindVersions, readMemoryParams } from '@a2aplane/a2a-rulake-artifacts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HostedAgent, hostAgent } from '../src/agent-host.js';
@@ -34,7 +34,7 @@ describe('version negotiation on discovery', () => {
     });
     expect(readMemoryParams(peers.get(self.agentId)!.card)).toBeUndefined();
 
-    const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });
+    const pool = createPeerPool({ negotiate: artifactVersionNegotiator() });
     pool.upsert(worker.agentId, card);
     expect(pool.candidates({ skillId: 'work' })[0]?.terms).toEqual({ artifactKindVersion: '1' });
 

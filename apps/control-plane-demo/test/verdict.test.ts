@@ -5,8 +5,14 @@ const pass = { passed: true };
 const fail = { passed: false };
 
 describe('demo verdict (exit code of pnpm demo)', () => {
-  it('passes and exits 0 only when all three acceptance tests and the trust check passed', () => {
-    const verdict = judge({ remoteEqualsLocal: pass, constantSizeHandOff: pass, boundedRecursion: pass, trustAllowlist: pass });
+  it('passes and exits 0 only when all three acceptance tests, the trust check and the registry scenario passed', () => {
+    const verdict = judge({
+      remoteEqualsLocal: pass,
+      constantSizeHandOff: pass,
+      boundedRecursion: pass,
+      trustAllowlist: pass,
+      registry: pass,
+    });
     expect(verdict).toEqual({
       passed: true,
       exitCode: DEMO_EXIT_CODES.passed,
@@ -15,25 +21,30 @@ describe('demo verdict (exit code of pnpm demo)', () => {
         { name: 'constantSizeHandOff', passed: true },
         { name: 'boundedRecursion', passed: true },
         { name: 'trustAllowlist', passed: true },
+        { name: 'registry', passed: true },
       ],
     });
   });
 
-  it.each([['remoteEqualsLocal' as const], ['constantSizeHandOff' as const], ['boundedRecursion' as const], ['trustAllowlist' as const]])(
-    'one failed test (%s) fails the demo: exit 1',
-    (name) => {
-      const verdict = judge({
-        remoteEqualsLocal: pass,
-        constantSizeHandOff: pass,
-        boundedRecursion: pass,
-        trustAllowlist: pass,
-        [name]: fail,
-      });
-      expect(verdict.passed).toBe(false);
-      expect(verdict.exitCode).toBe(DEMO_EXIT_CODES.failed);
-      expect(verdict.outcomes.find((outcome) => outcome.name === name)).toEqual({ name, passed: false });
-    },
-  );
+  it.each([
+    ['remoteEqualsLocal' as const],
+    ['constantSizeHandOff' as const],
+    ['boundedRecursion' as const],
+    ['trustAllowlist' as const],
+    ['registry' as const],
+  ])('one failed test (%s) fails the demo: exit 1', (name) => {
+    const verdict = judge({
+      remoteEqualsLocal: pass,
+      constantSizeHandOff: pass,
+      boundedRecursion: pass,
+      trustAllowlist: pass,
+      registry: pass,
+      [name]: fail,
+    });
+    expect(verdict.passed).toBe(false);
+    expect(verdict.exitCode).toBe(DEMO_EXIT_CODES.failed);
+    expect(verdict.outcomes.find((outcome) => outcome.name === name)).toEqual({ name, passed: false });
+  });
 
   it('a scenario that threw fails with its error', () => {
     const verdict = judge({
@@ -41,6 +52,7 @@ describe('demo verdict (exit code of pnpm demo)', () => {
       constantSizeHandOff: { error: 'Error: boom' },
       boundedRecursion: pass,
       trustAllowlist: pass,
+      registry: pass,
     });
     expect(verdict.exitCode).toBe(1);
     expect(verdict.outcomes[1]).toEqual({ name: 'constantSizeHandOff', passed: false, error: 'Error: boom' });

@@ -6,22 +6,22 @@ import { pathToFileURL } from 'node:url';
 import { createA2AClient } from '@a2aplane/a2a-client';
 import {
   createInMemoryBudgetLedger,
-  Governor,
   materializeConfig,
-  RecursionPolicy,
   readTaskContext,
-  TaskPolicyEngine,
+  createGovernor,
+  createTaskPolicyEngine,
+  createRecursionPolicy,
 } from '@a2aplane/a2a-governance';
 import { startShouter } from './serve-agent.js';
 
 export async function governedRoundTrip(): Promise<string[]> {
   // The same shape as an operator config file (a2aplane.toml / .yaml / .json), inline here.
   const options = materializeConfig({ budget: { global: { max_tasks_per_minute: 2, overflow: 'shed' } } }, { knownSelectors: [] });
-  const governor = new Governor({
+  const governor = createGovernor({
     selfAgentId: 'shouter',
     budget: options.budget && createInMemoryBudgetLedger(options.budget),
-    recursion: new RecursionPolicy(options.recursion),
-    policy: new TaskPolicyEngine(options.policy),
+    recursion: createRecursionPolicy(options.recursion),
+    policy: createTaskPolicyEngine(options.policy),
   });
   const agent = await startShouter({ server: { governance: { admit: (input) => governor.admit(input), readTaskContext } } });
   try {

@@ -8,11 +8,11 @@ import {
   createCallAuthorizer,
   createGovernanceEvents,
   createInMemoryBudgetLedger,
-  Governor,
   type GovernanceEvents,
   type MaterializedConfig,
-  RecursionPolicy,
-  TaskPolicyEngine,
+  createGovernor,
+  createTaskPolicyEngine,
+  createRecursionPolicy,
 } from '@a2aplane/a2a-governance';
 import {
   agentIdFromPublicKey,
@@ -308,13 +308,13 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
   const name = options.name ?? (delegating ? 'Delegating Agent' : 'Echo Agent');
   const budget = config.budget ? createInMemoryBudgetLedger(config.budget) : undefined;
   const observed = options.metrics === undefined ? undefined : await startMetrics(options.metrics, agentId, name, budget);
-  const governor = new Governor({
+  const governor = createGovernor({
     selfAgentId: agentId,
     authorize: trustAuthorizer(config.trust, log),
     ...(budget ? { budget } : {}),
     ...(observed ? { hooks: observed.instrumentation.governanceHooks } : {}),
-    recursion: new RecursionPolicy(config.recursion),
-    policy: new TaskPolicyEngine(config.policy),
+    recursion: createRecursionPolicy(config.recursion),
+    policy: createTaskPolicyEngine(config.policy),
     events,
     ...(config.estimateCost ? { estimateCost: config.estimateCost } : {}),
   });

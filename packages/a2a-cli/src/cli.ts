@@ -1,5 +1,8 @@
 import { cardCommand } from './commands/card.js';
+import { dbCommand } from './commands/db.js';
 import { keygenCommand, signCardCommand, verifyCardCommand } from './commands/keys.js';
+import { mcpCommand } from './commands/mcp.js';
+import { registryCommand } from './commands/registry.js';
 import { serveCommand } from './commands/serve.js';
 import { cancelCommand, getCommand, listCommand, sendCommand, subscribeCommand } from './commands/tasks.js';
 import type { Command } from './commands/types.js';
@@ -20,6 +23,9 @@ const COMMANDS: readonly Command[] = [
   signCardCommand,
   verifyCardCommand,
   serveCommand,
+  mcpCommand,
+  dbCommand,
+  registryCommand,
 ];
 
 function mainHelp(): string {

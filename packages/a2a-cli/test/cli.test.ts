@@ -2,7 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { CLI_VERSION, EXIT_CODES } from '../src/index.js';
 import { run } from './helpers.js';
 
-const COMMANDS = ['card', 'send', 'get', 'list', 'cancel', 'subscribe', 'keygen', 'sign-card', 'verify-card', 'serve'];
+const COMMANDS = [
+  'card',
+  'send',
+  'get',
+  'list',
+  'cancel',
+  'subscribe',
+  'keygen',
+  'sign-card',
+  'verify-card',
+  'serve',
+  'mcp',
+  'db',
+  'registry',
+];
 
 describe('a2a command line', () => {
   it('--help lists every command and the exit codes', async () => {

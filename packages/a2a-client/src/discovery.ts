@@ -65,3 +65,8 @@ export async function discoverAgentCard(baseUrl: string, options: CardResolverOp
   const discovered = await new CardResolver(resolverOptions).resolve(baseUrl, { signal });
   return discovered.card;
 }
+
+/** Makes an agent card resolver (discovery with caching); see `CardResolver`. */
+export function createCardResolver(options: CardResolverOptions = {}): CardResolver {
+  return new CardResolver(options);
+}

@@ -133,6 +133,16 @@ export interface CardVerificationResult {
   [key: string]: unknown;
 }
 
+/** What to do about each refusal: the fix is in the message, so a first run does not need the docs. */
+const CARD_REFUSAL_HINTS: Partial<Record<CardVerificationStatus, string>> = {
+  'untrusted-key':
+    "no trusted key signed it: pin the agent's public key with `trustedKeys`, or serve its JWKS over https on the agent's origin (for an agent on loopback http in development, set `allowInsecureLoopback: true`)",
+  'no-signature': 'the card is unsigned: pin a key the agent signs with, or choose `unsignedCardPolicy` deliberately',
+  tampered: 'the card was changed after it was signed: do not trust this agent until its operator re-signs the card',
+  'agent-id-mismatch': 'the AgentID the card declares is not the hash of the key that signed it',
+  'unsupported-algorithm': 'the card is signed with an algorithm this client does not accept (EdDSA and ES256 are)',
+};
+
 /** The agent card's signature did not verify, or an unsigned card was refused by policy. */
 export class CardSignatureInvalidError extends ClientError {
   static override readonly errorName: string = 'CardSignatureInvalidError';
@@ -141,7 +151,8 @@ export class CardSignatureInvalidError extends ClientError {
   /** The verifier's full result. */
   declare readonly result: CardVerificationResult;
   constructor(url: string, result: CardVerificationResult) {
-    super(`Agent card at ${url} was rejected: signature status "${result.status}"`);
+    const hint = CARD_REFUSAL_HINTS[result.status];
+    super(`Agent card at ${url} was rejected: signature status "${result.status}"${hint === undefined ? '' : `: ${hint}`}`);
     this.status = result.status;
     this.url = url;
     this.result = result;

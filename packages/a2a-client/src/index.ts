@@ -1,3 +1,4 @@
+import { CardResolver as CardResolverClass } from './discovery.js';
 export {
   type ApiKeyAuthOptions,
   type AuthPeer,
@@ -22,7 +23,7 @@ export { type CallContext, createTraceparent, withCallContext } from './context.
 // The wire codec lives in a2a-types (one implementation for the client and a2a-governance).
 export { taskContextToWire as contextToWire } from '@a2aplane/a2a-types';
 export {
-  CardResolver,
+  createCardResolver,
   type CardResolverOptions,
   type CardVerifier,
   type DiscoveredCard,
@@ -74,3 +75,8 @@ export type {
   TransportRegistry,
 } from './transports/types.js';
 export type { V03Support, V03Translators } from './v0_3-loader.js';
+
+/** Agent card discovery with caching. Made by `createCardResolver`. */
+export type CardResolver = CardResolverClass;
+/** @deprecated use `createCardResolver`; the class stays for one minor release. */
+export const CardResolver: typeof CardResolverClass = CardResolverClass;

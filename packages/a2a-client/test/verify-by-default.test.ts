@@ -73,6 +73,13 @@ describe('discovery verifies every signed card by default', () => {
     expect(server.requests.slice(before).map((r) => r.url)).toEqual(['/.well-known/agent-card.json']);
   });
 
+  it('the refusal names the fix: pin the key with trustedKeys, or the development flag for loopback http', async () => {
+    current = 'valid';
+    const error = await discoverAgentCard(server.url).catch((e: unknown) => e);
+    expect(CardSignatureInvalidError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/`trustedKeys`.*`allowInsecureLoopback: true`/);
+  });
+
   it('jkuPrefixes trusts a key server on another origin', async () => {
     current = 'foreign-jku';
     const discovered = await new CardResolver({ ...dev, jkuPrefixes: [`${foreign.url}/`] }).resolve(server.url);

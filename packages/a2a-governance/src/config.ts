@@ -1,40 +1,14 @@
-import { createErrorBrand, formatFieldPath } from '@a2aplane/a2a-types';
+import { formatFieldPath } from '@a2aplane/a2a-types';
 import * as z from 'zod';
 import { AGENT_ID_PATTERN, type AgentTier, CALL_RULE_CALLER_PATTERN, type CallRule } from './authorization.js';
-import type { GlobalBudgetOptions, TimerFunctions } from './budget.js';
+import type { GlobalBudgetOptions, TimerFunctions } from './budget-ledger.js';
+import { ConfigError, type ConfigViolation } from './config-error.js';
 import type { RecursionPolicyOptions } from './recursion-policy.js';
 import type { TaskPolicy, TaskPolicyEngineOptions } from './task-policy.js';
 
-/** One problem in an operator config; `field` is a dotted path such as `budget.global.overflow`. */
-export interface ConfigViolation {
-  field: string;
-  description: string;
-}
+export { ConfigError, type ConfigViolation } from './config-error.js';
 
 export type ConfigFormat = 'json' | 'yaml' | 'toml';
-
-const CONFIG_ERROR_BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-governance/ConfigError');
-
-/**
- * An operator config that cannot be used. Thrown at startup, listing every violation. Prefer
- * `ConfigError.isInstance(e)` to `instanceof`: it also holds for an error from another install of the package.
- */
-export class ConfigError extends Error {
-  readonly violations: readonly ConfigViolation[];
-  constructor(violations: readonly ConfigViolation[], message?: string) {
-    super(
-      message ?? `invalid operator config: ${violations.map((v) => (v.field ? `${v.field}: ${v.description}` : v.description)).join('; ')}`,
-    );
-    this.name = 'ConfigError';
-    this.violations = Object.freeze([...violations]);
-    CONFIG_ERROR_BRAND.mark(this);
-  }
-
-  /** True for a ConfigError from any copy of this package. */
-  static isInstance(value: unknown): value is ConfigError {
-    return CONFIG_ERROR_BRAND.is(value);
-  }
-}
 
 const nonNegative = () => z.number().min(0);
 const nonNegativeInt = () => z.number().int().min(0);

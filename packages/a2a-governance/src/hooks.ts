@@ -106,9 +106,12 @@ export class StageTrace {
     private readonly estimatedCostUsd: number | undefined,
   ) {}
 
-  /** Returns the stage's start time, to hand back to `finish`. */
-  start(stage: GovernanceStage): number {
+  /** When the running stage started: stages of one dispatch run one at a time. */
+  private startTime = 0;
+
+  start(stage: GovernanceStage): void {
     const startTime = now();
+    this.startTime = startTime;
     const hook = this.hooks.onStageStart;
     if (hook !== undefined) {
       try {
@@ -120,12 +123,13 @@ export class StageTrace {
         // ignored, see GovernanceHooks
       }
     }
-    return startTime;
   }
 
-  finish(stage: GovernanceStage, startTime: number, decision: 'accepted' | 'rejected' | 'error', reason?: string, error?: unknown): void {
+  /** Ends the stage `start` began. */
+  finish(stage: GovernanceStage, decision: 'accepted' | 'rejected' | 'error', reason?: string, error?: unknown): void {
     const hook = this.hooks.onStageFinish;
     if (hook === undefined) return;
+    const { startTime } = this;
     const endTime = now();
     const info = new StageFinish(
       stage,

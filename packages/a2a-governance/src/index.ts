@@ -1,3 +1,6 @@
+import { SpendAggregator as SpendAggregatorClass } from './lineage-ledger.js';
+import { RecursionPolicy as RecursionPolicyClass } from './recursion-policy.js';
+import { TaskPolicyEngine as TaskPolicyEngineClass } from './task-policy.js';
 export { type LinkedSignal, linkAbortSignals, neverAbortedSignal } from './abort.js';
 export {
   type AgentTier,
@@ -11,6 +14,7 @@ export {
 } from './authorization.js';
 export {
   type BudgetAcquireRequest,
+  type BudgetCapOptions,
   type BudgetLedger,
   type BudgetLimit,
   type BudgetOverflow,
@@ -19,8 +23,12 @@ export {
   DEFAULT_BUDGET_WINDOW_MS,
   type GlobalBudgetOptions,
   type TimerFunctions,
-  createInMemoryBudgetLedger,
-} from './budget.js';
+} from './budget-ledger.js';
+export { checkAmount as checkBudgetAmount } from './amounts.js';
+export { retrySeconds as budgetRetrySeconds } from './budget-refusals.js';
+export { NANO_PER_USD, type ResolvedBudgetOptions, resolveBudgetOptions, usdToNano } from './budget-options.js';
+export { createInMemoryBudgetLedger } from './in-memory-budget-ledger.js';
+export { createInMemoryConcurrencySlots } from './concurrency-slots.js';
 export {
   BudgetConfigSchema,
   ConfigError,
@@ -69,12 +77,14 @@ export {
   type GovernedRoute,
   type GovernedTask,
   type GovernedTaskInput,
+  createGovernor,
   Governor,
   type GovernorOptions,
 } from './governor.js';
+export { GovernorOptionsError } from './governor-options-error.js';
 export type { GovernanceHooks, GovernanceStageFinish, GovernanceStageStart } from './hooks.js';
-export { SpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
-export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, RecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
+export { createSpendAggregator, type SpendAggregatorOptions, type SpendTotals } from './lineage-ledger.js';
+export { DEFAULT_MAX_CALL_DEPTH, type RecursionCheck, createRecursionPolicy, type RecursionPolicyOptions } from './recursion-policy.js';
 export {
   type ConcurrencySlots,
   DEFAULT_MAX_CONCURRENCY,
@@ -85,6 +95,21 @@ export {
   type SlotGrant,
   type SlotLease,
   type TaskPolicy,
-  TaskPolicyEngine,
+  createTaskPolicyEngine,
   type TaskPolicyEngineOptions,
 } from './task-policy.js';
+
+/** Enforces `TaskPolicy` per caller. Made by `createTaskPolicyEngine`. */
+export type TaskPolicyEngine = TaskPolicyEngineClass;
+/** @deprecated use `createTaskPolicyEngine`; the class stays for one minor release. */
+export const TaskPolicyEngine: typeof TaskPolicyEngineClass = TaskPolicyEngineClass;
+
+/** The recursion guard over a `TaskContext`. Made by `createRecursionPolicy`. */
+export type RecursionPolicy = RecursionPolicyClass;
+/** @deprecated use `createRecursionPolicy`; the class stays for one minor release. */
+export const RecursionPolicy: typeof RecursionPolicyClass = RecursionPolicyClass;
+
+/** Spend by trace id and by root agent. Made by `createSpendAggregator`. */
+export type SpendAggregator = SpendAggregatorClass;
+/** @deprecated use `createSpendAggregator`; the class stays for one minor release. */
+export const SpendAggregator: typeof SpendAggregatorClass = SpendAggregatorClass;

@@ -127,3 +127,8 @@ export class SpendAggregator {
       .map(([rootAgentId, entry]) => ({ rootAgentId, ...totals(entry) }));
   }
 }
+
+/** Makes the spend aggregator by trace id and by root agent; see `SpendAggregator`. */
+export function createSpendAggregator(options: SpendAggregatorOptions = {}): SpendAggregator {
+  return new SpendAggregator(options);
+}

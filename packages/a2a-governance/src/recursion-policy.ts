@@ -68,3 +68,8 @@ export class RecursionPolicy {
     return ALLOWED;
   }
 }
+
+/** Makes the recursion guard over a `TaskContext` (depth and revisits); see `RecursionPolicy`. */
+export function createRecursionPolicy(options: RecursionPolicyOptions = {}): RecursionPolicy {
+  return new RecursionPolicy(options);
+}

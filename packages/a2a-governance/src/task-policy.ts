@@ -1,6 +1,6 @@
 import { neverAbortedSignal } from './abort.js';
 import { PolicyViolationError } from '@a2aplane/a2a-types';
-import type { TimerFunctions } from './budget.js';
+import type { TimerFunctions } from './budget-ledger.js';
 
 /** Per-task bounds of ADR-159 r2, scoped to one caller identity. */
 export interface TaskPolicy {
@@ -469,4 +469,9 @@ class Admission<S> implements PolicyAdmission {
     }
     this.freeSlot(this.slot);
   }
+}
+
+/** Makes the task policy engine (ADR-159 r2 per-caller bounds); see `TaskPolicyEngine`. */
+export function createTaskPolicyEngine(options: TaskPolicyEngineOptions = {}): TaskPolicyEngine {
+  return new TaskPolicyEngine(options);
 }

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { OperatorConfigSchema } from '../src/index.js';
+import { parseOperatorConfig } from '../src/config-files/index.js';
+import { createGovernor, GovernorOptionsError, createInMemoryBudgetLedger, materializeConfig, OperatorConfigSchema } from '../src/index.js';
 
 interface Def {
   type: string;
@@ -34,5 +35,28 @@ describe('docs/governance.md operator config reference', () => {
     for (const block of ['`routing`', '`budget.global`', '`policy.default`', '`policy.callers.<caller id>`', '`recursion`']) {
       expect(docs).toContain(block);
     }
+  });
+});
+
+describe('docs/governance.md sample config', () => {
+  it('starts a Governor: its USD cap comes with a cost block; without the block the Governor refuses to start', async () => {
+    const docs = await readFile(new URL('../../../docs/governance.md', import.meta.url), 'utf8');
+    const toml = /```toml\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(toml).toContain('max_usd_per_minute');
+    const start = (text: string) => {
+      const parsed = parseOperatorConfig(text, 'toml');
+      if (!parsed.ok) throw new Error(`the sample does not parse: ${JSON.stringify(parsed.violations)}`);
+      const config = materializeConfig(parsed.config, { knownSelectors: ['cheapest_under_latency', 'lowest_latency'] });
+      const budget = createInMemoryBudgetLedger(config.budget ?? {});
+      return createGovernor({ selfAgentId: 'self', budget, ...(config.estimateCost ? { estimateCost: config.estimateCost } : {}) });
+    };
+    expect(start(toml ?? '').selfAgentId).toBe('self');
+    let error: unknown;
+    try {
+      start((toml ?? '').replace(/\[cost\]\ndefault_usd = [0-9.]+\n/, ''));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(GovernorOptionsError.isInstance(error)).toBe(true);
   });
 });

@@ -82,6 +82,7 @@ describe('Governor: the synchronous budget path decides as the async one (table-
           policy,
           events,
           spend,
+          allowUnestimatedUsd: true,
         });
         const incoming = attempt.depth === 0 ? undefined : contextAt(attempt.depth);
         try {
@@ -131,7 +132,11 @@ describe('Governor: the synchronous budget path decides as the async one (table-
   });
 
   it('reports bad input as a rejection, never a synchronous throw', async () => {
-    const governor = new Governor({ selfAgentId: 'B', budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1 }) });
+    const governor = new Governor({
+      selfAgentId: 'B',
+      budget: createInMemoryBudgetLedger({ maxUsdPerMinute: 1 }),
+      allowUnestimatedUsd: true,
+    });
     const admitted = governor.admit({ caller: 'A', skill: 's', estimatedCostUsd: -1 });
     await expect(admitted).rejects.toThrow(RangeError);
   });
@@ -167,7 +172,7 @@ describe('GovernedTask.finish', () => {
     const ledger = createInMemoryBudgetLedger({ maxUsdPerMinute: 10, clock: () => 0 });
     const policy = new TaskPolicyEngine({ default: { maxConcurrency: 1 } });
     const spend = new SpendAggregator();
-    const governor = new Governor({ selfAgentId: 'B', budget: ledger, policy, spend });
+    const governor = new Governor({ selfAgentId: 'B', budget: ledger, policy, spend, allowUnestimatedUsd: true });
     const task = await governor.admit({ caller: 'A', skill: 's' });
     await expect(task.finish({ usd: -1 })).rejects.toThrow(RangeError);
     expect(ledger.snapshot().inFlight).toBe(1);

@@ -157,7 +157,7 @@ describe('Governor routes (the outbound pipeline of the Dispatcher)', () => {
 
   it('refuses with the recursion error when every candidate was visited, and a selector refusal is a selector rejection', async () => {
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 1 });
-    const governor = new Governor({ selfAgentId: 'A', budget, recursion: new RecursionPolicy() });
+    const governor = new Governor({ selfAgentId: 'A', budget, recursion: new RecursionPolicy(), allowUnestimatedUsd: true });
     const visited = { ...createRootContext({ rootAgentId: 'A' }), visitedAgents: ['A', 'P1', 'P2'] };
     await expect(
       governor.admit({

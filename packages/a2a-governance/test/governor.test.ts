@@ -107,7 +107,15 @@ describe('Governor: budget -> recursion -> policy (ADR-159 M3 test 6 dispatch_or
     const spend = new SpendAggregator();
     const { engine } = spyPolicy({ default: { maxConcurrency: 1 } });
     const events = createGovernanceEvents();
-    const governor = new Governor({ selfAgentId: 'B', budget, recursion: new RecursionPolicy(), policy: engine, events, spend });
+    const governor = new Governor({
+      selfAgentId: 'B',
+      budget,
+      recursion: new RecursionPolicy(),
+      policy: engine,
+      events,
+      spend,
+      allowUnestimatedUsd: true,
+    });
     const incoming = createRootContext({ rootAgentId: 'A', traceId: TRACE });
     const task = await governor.admit({ caller: 'A', skill: 's', incoming, parentTaskId: 'task-a' });
     expect(task.context).toEqual({ traceId: TRACE, parentTaskId: 'task-a', depth: 1, rootAgentId: 'A', visitedAgents: ['A', 'B'] });

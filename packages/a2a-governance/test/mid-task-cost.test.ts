@@ -63,7 +63,7 @@ describe('cost estimates and mid-task cost limits', () => {
       if (event.type === 'aborted') seen.push(event);
     });
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 0.1 });
-    const governor = new Governor({ selfAgentId: 'self', budget, events });
+    const governor = new Governor({ selfAgentId: 'self', budget, events, allowUnestimatedUsd: true });
     const task = await governor.admit({ caller: 'agent:c', skill: 'summarize' });
     expect(BudgetExceededError.isInstance(task.meterUsd(0.2))).toBe(true);
     expect(seen).toEqual([

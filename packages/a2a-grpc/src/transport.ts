@@ -328,3 +328,8 @@ export class GrpcTransport {
     });
   }
 }
+
+/** Makes a gRPC transport to one A2A agent; see `GrpcTransport`. */
+export function createGrpcTransport(options: GrpcTransportOptions): GrpcTransport {
+  return new GrpcTransport(options);
+}

@@ -49,6 +49,7 @@ export async function startAgent(options: {
   const governor = new Governor({
     selfAgentId: options.agentId,
     budget: options.budget ?? createInMemoryBudgetLedger({ maxTasksPerMinute: 1000, maxUsdPerMinute: 10 }),
+    allowUnestimatedUsd: true,
     recursion: new RecursionPolicy(),
     ...(hooks ? { hooks } : {}),
   });

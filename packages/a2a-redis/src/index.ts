@@ -17,3 +17,5 @@ export { createRedisRateLimiter, type RedisRateLimiterOptions } from './governan
 export type { RedisCommandClient, RedisGovernanceOptions } from './governance/redis-script.js';
 // Verified callers: the replay cache every replica shares.
 export { createRedisNonceCache, type RedisNonceCacheOptions } from './nonce-cache.js';
+// Push outbox: pending push deliveries another replica takes over when one dies (issue 31).
+export { createRedisPushOutbox, type RedisPushOutboxOptions } from './push/redis-push-outbox.js';

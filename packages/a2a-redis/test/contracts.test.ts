@@ -1,6 +1,12 @@
+import {
+  describeBudgetLedgerContract,
+  describeConcurrencySlotsContract,
+  describeRateLimiterContract,
+} from '@a2aplane/a2a-governance/testing';
 import { describeTaskEventBusContract, describeTaskStoreContract } from '@a2aplane/a2a-server-express/testing';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { createRedisTaskEventBus } from '../src/bus/redis-task-event-bus.js';
+import { createRedisBudgetLedger, createRedisConcurrencySlots, createRedisRateLimiter, type RedisBudgetLedger } from '../src/index.js';
 import { createRedisTaskStore } from '../src/store/redis-task-store.js';
 import { cleanKeys, connectTestRedis, type TestRedisClient, testKeyPrefix } from './redis.js';
 
@@ -10,7 +16,7 @@ const prefixes: string[] = [];
 
 /** A client per replica, connected on first use (a suite without Redis fails, naming itself). */
 async function replicaClient(): Promise<TestRedisClient> {
-  const client = await connectTestRedis('a2a-redis contract suites (TaskStore, TaskEventBus)');
+  const client = await connectTestRedis('a2a-redis contract suites (TaskStore, TaskEventBus, BudgetLedger, RateLimiter, ConcurrencySlots)');
   clients.push(client);
   return client;
 }
@@ -47,5 +53,36 @@ describeTaskEventBusContract(
       return { connect: async () => createRedisTaskEventBus({ client: await replicaClient(), keyPrefix }) };
     },
   },
+  vitest,
+);
+
+/** A key prefix of its own per ledger, limiter or slots of this run (removed in afterAll). */
+function ownPrefix(suite: string): string {
+  const keyPrefix = testKeyPrefix(suite);
+  prefixes.push(keyPrefix);
+  return keyPrefix;
+}
+
+describeBudgetLedgerContract(
+  'Redis budget ledger',
+  {
+    create: (options) => createRedisBudgetLedger({ client: storeClient, keyPrefix: ownPrefix('contract-budget'), pollMs: 20, ...options }),
+    dispose: (ledger) => (ledger as RedisBudgetLedger).close(),
+  },
+  vitest,
+);
+
+describeConcurrencySlotsContract(
+  'Redis concurrency slots',
+  {
+    create: () => createRedisConcurrencySlots({ client: storeClient, keyPrefix: ownPrefix('contract-slots') }),
+    dispose: (slots) => (slots as ReturnType<typeof createRedisConcurrencySlots>).close(),
+  },
+  vitest,
+);
+
+describeRateLimiterContract(
+  'Redis rate limiter',
+  { create: (bucket) => createRedisRateLimiter({ client: storeClient, keyPrefix: ownPrefix('contract-rate'), ...bucket }) },
   vitest,
 );

@@ -4,12 +4,14 @@ import {
   type GovernanceHooks,
   type GovernedTask,
   type GovernedTaskInput,
-  Governor,
+  type Governor,
+  type GovernorOptions,
   type RecursionPolicy,
   type SpendAggregator,
   type TaskContext,
   type TaskPolicyEngine,
   writeTaskContext,
+  createGovernor,
 } from '@a2aplane/a2a-governance';
 import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { NoEligiblePeerError } from './errors.js';
@@ -39,10 +41,14 @@ export interface DispatcherOptions {
   spend?: SpendAggregator;
   /** Stage start/finish hooks of the Governor the dispatcher makes. */
   hooks?: GovernanceHooks;
+  /** The Governor's `estimateCost`: a task's cost when `dispatch` is given no `estimatedCostUsd`. */
+  estimateCost?: GovernorOptions['estimateCost'];
+  /** The Governor's `allowUnestimatedUsd`: a USD-capped `budget` with no `estimateCost` (see the Governor). */
+  allowUnestimatedUsd?: boolean;
   clock?: () => number;
 }
 
-const GATE_OPTIONS = ['budget', 'recursion', 'policy', 'events', 'spend', 'hooks'] as const;
+const GATE_OPTIONS = ['budget', 'recursion', 'policy', 'events', 'spend', 'hooks', 'estimateCost', 'allowUnestimatedUsd'] as const;
 
 /** Usage a peer reported, when it is a usable amount; otherwise the governor falls back to what it metered. */
 function amount(value: unknown): number | undefined {
@@ -121,7 +127,7 @@ export class Dispatcher {
     this.clock = options.clock ?? Date.now;
     this.governor =
       options.governor ??
-      new Governor({
+      createGovernor({
         selfAgentId: options.selfAgentId,
         ...(options.budget ? { budget: options.budget } : {}),
         ...(options.recursion ? { recursion: options.recursion } : {}),
@@ -129,6 +135,8 @@ export class Dispatcher {
         ...(options.events ? { events: options.events } : {}),
         ...(options.spend ? { spend: options.spend } : {}),
         ...(options.hooks ? { hooks: options.hooks } : {}),
+        ...(options.estimateCost ? { estimateCost: options.estimateCost } : {}),
+        ...(options.allowUnestimatedUsd === undefined ? {} : { allowUnestimatedUsd: options.allowUnestimatedUsd }),
       });
   }
 
@@ -245,4 +253,9 @@ export class Dispatcher {
       context: child,
     };
   }
+}
+
+/** Makes the outbound dispatch pipeline; see `Dispatcher`. */
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  return new Dispatcher(options);
 }

@@ -1,11 +1,15 @@
+import { SelectorRegistry as SelectorRegistryClass } from './selector-registry.js';
+import { PeerPool as PeerPoolClass } from './peer-pool.js';
+import { Dispatcher as DispatcherClass } from './dispatcher.js';
 export {
   CircuitBreaker,
   type CircuitBreakerOptions,
+  createCircuitBreaker,
   type CircuitState,
   DEFAULT_COOLDOWN_MS,
   DEFAULT_FAILURE_THRESHOLD,
 } from '@a2aplane/a2a-types';
-export { type DispatchRequest, type DispatchResult, Dispatcher, type DispatcherOptions } from './dispatcher.js';
+export { type DispatchRequest, type DispatchResult, createDispatcher, type DispatcherOptions } from './dispatcher.js';
 export {
   INCOMPATIBLE_PEER_ERROR_ENTRY,
   IncompatiblePeerError,
@@ -33,13 +37,28 @@ export {
   cardQualifies,
   hasCapabilities,
 } from './peer.js';
-export { DEFAULT_EWMA_ALPHA, type PeerOutcome, PeerPool, type PeerPoolOptions, type PeerSeed } from './peer-pool.js';
+export { DEFAULT_EWMA_ALPHA, type PeerOutcome, createPeerPool, type PeerPoolOptions, type PeerSeed } from './peer-pool.js';
 export {
   type MaterializedRoutingConfig,
   type RoutingSelectorConfig,
   type SelectorFactory,
-  SelectorRegistry,
+  createSelectorRegistry,
   createDefaultSelectorRegistry,
   selectorFromConfig,
 } from './selector-registry.js';
 export { type PeerSelector, capabilityMatch, chainSelectors, cheapestUnderLatency, lowestLatency, roundRobin } from './selectors.js';
+
+/** The outbound dispatch pipeline. Made by `createDispatcher`. */
+export type Dispatcher = DispatcherClass;
+/** @deprecated use `createDispatcher`; the class stays for one minor release. */
+export const Dispatcher: typeof DispatcherClass = DispatcherClass;
+
+/** The pool of known peers and their health. Made by `createPeerPool`. */
+export type PeerPool = PeerPoolClass;
+/** @deprecated use `createPeerPool`; the class stays for one minor release. */
+export const PeerPool: typeof PeerPoolClass = PeerPoolClass;
+
+/** Named selector factories. Made by `createSelectorRegistry`. */
+export type SelectorRegistry = SelectorRegistryClass;
+/** @deprecated use `createSelectorRegistry`; the class stays for one minor release. */
+export const SelectorRegistry: typeof SelectorRegistryClass = SelectorRegistryClass;

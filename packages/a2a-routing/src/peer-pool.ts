@@ -220,3 +220,8 @@ export class PeerPool {
     else if (state === 'half-open' && entry.breaker.canRequest()) entry.breaker.recordSuccess();
   }
 }
+
+/** Makes the pool of known peers and their health; see `PeerPool`. */
+export function createPeerPool(options: PeerPoolOptions = {}): PeerPool {
+  return new PeerPool(options);
+}

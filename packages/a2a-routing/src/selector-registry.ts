@@ -37,9 +37,14 @@ function numberOption(options: Record<string, unknown>, key: string): number | u
   return value;
 }
 
+/** Makes an empty selector registry; `createDefaultSelectorRegistry` has the built-in selectors. */
+export function createSelectorRegistry(): SelectorRegistry {
+  return new SelectorRegistry();
+}
+
 /** A registry with the four stock selectors: `cheapest_under_latency` (needs `budgetMs`), `lowest_latency`, `round_robin` (`seed`), `capability_match`. */
 export function createDefaultSelectorRegistry(): SelectorRegistry {
-  return new SelectorRegistry()
+  return createSelectorRegistry()
     .register('cheapest_under_latency', (options) => {
       const budgetMs = numberOption(options, 'budgetMs');
       if (budgetMs === undefined)

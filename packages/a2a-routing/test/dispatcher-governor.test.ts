@@ -40,7 +40,7 @@ const dispatchWith = (dispatcher: Dispatcher, context: TaskContext, estimatedCos
 describe('Dispatcher runs the Governor: a throw at any stage gives every resource back (issue 15.3)', () => {
   it('a malformed context that makes the recursion check throw leaves nothing reserved ($1/min cap, 3 x $0.30)', async () => {
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 1 });
-    const { dispatcher, execute } = setup({ budget, recursion: new RecursionPolicy() });
+    const { dispatcher, execute } = setup({ budget, allowUnestimatedUsd: true, recursion: new RecursionPolicy() });
     const malformed = { ...createRootContext({ rootAgentId: 'agent-a' }), visitedAgents: undefined as unknown as string[] };
     for (let i = 0; i < 3; i++) await expect(dispatchWith(dispatcher, malformed, 0.3)).rejects.toThrow(TypeError);
     expect(budget.snapshot().reserved.usd).toBe(0);
@@ -61,13 +61,14 @@ describe('Dispatcher runs the Governor: a throw at any stage gives every resourc
         throw new Error('selector bug');
       },
     };
-    const { dispatcher } = setup({ budget, policy, selector: broken });
+    const { dispatcher } = setup({ budget, allowUnestimatedUsd: true, policy, selector: broken });
     await expect(dispatchWith(dispatcher, createRootContext({ rootAgentId: 'agent-a' }), 0.5)).rejects.toThrow('selector bug');
     expect(budget.snapshot().reserved.usd).toBe(0);
 
     const failing = setup({
       budget,
       policy,
+      allowUnestimatedUsd: true,
       remoteExecutor: () => {
         throw new Error('factory bug');
       },

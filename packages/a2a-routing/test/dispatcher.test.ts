@@ -169,7 +169,7 @@ describe('Dispatcher accounting on every ending', () => {
     const budget = createInMemoryBudgetLedger({ maxUsdPerMinute: 10 });
     const policy = new TaskPolicyEngine({ default: { maxConcurrency: 1 } });
     const spend = new SpendAggregator();
-    return { budget, policy, spend };
+    return { budget, policy, spend, allowUnestimatedUsd: true };
   };
 
   it('success: slot released, usage metered into the ledger, spend by trace, pool outcome recorded', async () => {

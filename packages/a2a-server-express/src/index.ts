@@ -1,3 +1,4 @@
+import { InMemoryTaskStore as InMemoryTaskStoreClass } from './store/in-memory-task-store.js';
 export type { AgentEvent, AgentExecutor, EventSink, RequestContext, TaskContextLike } from './agent/executor.js';
 export { createTaskUpdater, type TaskUpdater } from './agent/task-updater.js';
 export {
@@ -34,6 +35,8 @@ export type {
   StreamEvent,
   WebhookUrlCheck,
 } from './core/types.js';
+export type { CorsOptions } from './http/cors.js';
+export type { HttpHandlerOptions } from './http/options.js';
 export {
   type A2ANodeRequestHandler,
   createA2ARequestHandler,
@@ -42,7 +45,7 @@ export {
   type NodeHttpHandlerOptions,
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
+export { createInMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
 export {
   type SendKey,
   type StoredPushConfig,
@@ -101,15 +104,26 @@ export {
   checkWebhookUrl,
   createWebhookUrlGuard,
   classifyAddress,
+  createInMemoryPushOutbox,
   createPushSender,
   IDEMPOTENCY_KEY_HEADER,
+  type InMemoryPushOutboxOptions,
   PUSH_NOTIFICATION_TOKEN_HEADER,
   pushConfigSecret,
   type PushDeliveryEvent,
   type PushNotifyInput,
+  type PushOutbox,
+  type PushOutboxEntry,
+  type PushOutboxLease,
   type PushSenderOptions,
+  type PushSenderStats,
   type WebhookSigner,
   type WebhookSignerForConfig,
   type WebhookUrlCheckResult,
   type WebhookUrlOptions,
 } from './push/index.js';
+
+/** The default task store (one process). Made by `createInMemoryTaskStore`. */
+export type InMemoryTaskStore = InMemoryTaskStoreClass;
+/** @deprecated use `createInMemoryTaskStore`; the class stays for one minor release. */
+export const InMemoryTaskStore: typeof InMemoryTaskStoreClass = InMemoryTaskStoreClass;

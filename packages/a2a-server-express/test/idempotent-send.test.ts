@@ -2,6 +2,7 @@ import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { type AgentExecutor, createA2AServer, createTaskUpdater, InMemoryTaskStore } from '../src/index.js';
 import { sendFingerprint } from '../src/core/send-fingerprint.js';
+import { sha256 } from '../src/core/sha256.js';
 import { testCard } from './helpers.js';
 
 /** An executor that counts its runs and holds each task until `release()` is called. */
@@ -132,7 +133,15 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
     await server.close();
   });
 
-  it('the fingerprint ignores key order and what a binding may leave out, not the content', () => {
+  it('the fingerprint is SHA-256 of canonical JSON', async () => {
+    const { createHash } = await import('node:crypto');
+    for (const size of [0, 1, 55, 56, 63, 64, 65, 1000]) {
+      const bytes = new Uint8Array(size).map((_, i) => (i * 7 + size) & 0xff);
+      expect(Buffer.from(sha256(bytes)).toString('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it('the fingerprint ignores key order and what a binding may leave out, not the content', async () => {
     const base = send('m-1', { contextId: 'c', metadata: { a: 1, b: [1, 2] } });
     const same: SendMessageRequest = {
       message: {

@@ -21,7 +21,7 @@ describe('InMemoryTaskStore', () => {
   });
 
   it('evicts the oldest terminal task first when full', async () => {
-    const store = new InMemoryTaskStore({ maxTasks: 2 });
+    const store = new InMemoryTaskStore({ maxTasks: 2, maxTasksPerOwner: Number.POSITIVE_INFINITY });
     await putTask(store, { tenant: '', owner: 'a', task: task('working', 'TASK_STATE_WORKING', '2026-01-01T00:00:00Z'), updatedAt: 1 });
     await putTask(store, { tenant: '', owner: 'a', task: task('done', 'TASK_STATE_COMPLETED', '2026-01-01T00:00:00Z'), updatedAt: 2 });
     await putTask(store, { tenant: '', owner: 'a', task: task('new', 'TASK_STATE_SUBMITTED', '2026-01-01T00:00:00Z'), updatedAt: 3 });
@@ -32,7 +32,7 @@ describe('InMemoryTaskStore', () => {
 
   it('ages a task from the moment it ended, and refuses a new task rather than evict a live one', async () => {
     let now = 0;
-    const store = new InMemoryTaskStore({ terminalTtlMs: 1000, maxTasks: 3, now: () => now });
+    const store = new InMemoryTaskStore({ terminalTtlMs: 1000, maxTasks: 3, maxTasksPerOwner: Number.POSITIVE_INFINITY, now: () => now });
     const put = (id: string, state: Exclude<TaskState, 'TASK_STATE_UNSPECIFIED'>, at: number) =>
       putTask(store, { tenant: '', owner: 'a', task: task(id, state, '2026-01-01T00:00:00Z'), updatedAt: at });
     await put('a', 'TASK_STATE_WORKING', 0);

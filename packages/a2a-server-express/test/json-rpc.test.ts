@@ -159,13 +159,20 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
     server = await startServer({ executor: echoExecutor, checkWebhookUrl: publicDnsWebhookGuard });
     const sent = await rpc(server.url, 'SendMessage', { message: userMessage('x') });
     const taskId = ((sent.body.result as Json).task as Json).id as string;
-    const created = await rpc(server.url, 'CreateTaskPushNotificationConfig', { taskId, url: 'https://hook.example.com/a', token: 't' });
+    const created = await rpc(server.url, 'CreateTaskPushNotificationConfig', {
+      taskId,
+      url: 'https://hook.example.com/a',
+      token: 't',
+      authentication: { scheme: 'Bearer', credentials: 'secret-cred' },
+    });
     const config = created.body.result as Json;
     expect(config.id).toBeTypeOf('string');
+    // Read back through Get and List, the config keeps its URL and scheme but not its secrets (A2A#1988).
     const got = await rpc(server.url, 'GetTaskPushNotificationConfig', { taskId, id: config.id });
-    expect((got.body.result as Json).url).toBe('https://hook.example.com/a');
+    expect(got.body.result).toEqual({ taskId, id: config.id, url: 'https://hook.example.com/a', authentication: { scheme: 'Bearer' } });
     const listed = await rpc(server.url, 'ListTaskPushNotificationConfigs', { taskId });
-    expect(((listed.body.result as Json).configs as Json[]).length).toBe(1);
+    expect((listed.body.result as Json).configs).toEqual([got.body.result]);
+    expect(JSON.stringify([got.body, listed.body])).not.toMatch(/secret-cred|"token"/);
     const deleted = await rpc(server.url, 'DeleteTaskPushNotificationConfig', { taskId, id: config.id });
     expect(deleted.body.result).toEqual({});
   });

@@ -105,39 +105,68 @@ describe('push isolation (issue 14: one slow webhook must not starve the others)
     expect(arrivals).toEqual([1, 1, 1, 2, 3, 4, 5]);
   });
 
-  it('opens a per-destination circuit breaker after consecutive failures, then probes once after the cooldown', async () => {
+  it("opens a registration's breaker after deliveries in a row failed for good, then probes once after the cooldown", async () => {
     const dead = await receiver([], { status: 503 });
     const healthy = await receiver();
     const sleeper = manualSleep();
+    let now = 0;
     const events: PushDeliveryEvent[] = [];
     const sender = createPushSender({
       ssrf: { allowLoopback: true, allowHttp: true },
       breakerThreshold: 3,
       breakerCooldownMs: 60_000,
-      maxAttempts: 10,
+      maxAttempts: 1,
       sleep: sleeper.sleep,
+      clock: () => now,
       onEvent: (event) => events.push(event),
     });
     for (let i = 0; i < 3; i++) sender.notify({ config: { id: `d${i}`, url: dead.url }, payload: status(`d${i}`, i), taskId: `d${i}` });
     await waitFor(() => dead.requests.length === 3 && sleeper.pending.includes(60_000));
-    expect(sleeper.pending).toContain(60_000);
-    // Open: the retry delays pass, but nothing goes to the dead destination until the cooldown ends...
-    for (let round = 0; round < 3; round++) {
-      const keep = sleeper.pending.filter((ms) => ms === 60_000).length;
-      expect(keep).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    expect(sleeper.pending).toEqual([60_000]);
+    // Open: nothing more goes to the dead registration until the cooldown ends...
+    sender.notify({ config: { id: 'd3', url: dead.url }, payload: status('d3', 3), taskId: 'd3' });
+    sender.notify({ config: { id: 'd4', url: dead.url }, payload: status('d4', 4), taskId: 'd4' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(dead.requests).toHaveLength(3);
-    // ...while another destination is served at once.
+    // ...while another registration is served at once.
     sender.notify({ config: { id: 'h', url: healthy.url }, payload: status('h', 1), taskId: 'h' });
     await waitFor(() => healthy.requests.length === 1);
     expect(healthy.requests).toHaveLength(1);
-    // Cooldown over (and retry delays): exactly one probe, which fails and opens the breaker again.
+    // Cooldown over: exactly one probe, which fails and opens the breaker again; the other waits.
+    now = 60_000;
     sleeper.release();
     await waitFor(() => dead.requests.length >= 4);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(dead.requests).toHaveLength(4);
-    expect(sleeper.pending).toContain(60_000);
+    expect(sleeper.pending).toEqual([60_000]);
+    expect(events.filter((e) => e.type === 'failed').map((e) => e.taskId)).toEqual(['d0', 'd1', 'd2', 'd3']);
+  });
+});
+
+describe('push breaker cooldown', () => {
+  it("a cooldown timer that fires before the breaker's clock says so looks again instead of stalling the registration", async () => {
+    const hook = await receiver([{ status: 503 }]);
+    const sleeper = manualSleep();
+    let now = 0;
+    const sender = createPushSender({
+      ssrf: { allowLoopback: true, allowHttp: true },
+      breakerThreshold: 1,
+      breakerCooldownMs: 1_000,
+      maxAttempts: 1,
+      sleep: sleeper.sleep,
+      clock: () => now,
+    });
+    sender.notify({ config: { id: 'a', url: hook.url }, payload: status('a', 1), taskId: 'a' });
+    await waitFor(() => sleeper.pending.includes(1_000));
+    sender.notify({ config: { id: 'b', url: hook.url }, payload: status('b', 1), taskId: 'b' });
+    // The cooldown's timer fires while the breaker's clock still says open.
+    sleeper.release();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(hook.requests).toHaveLength(1);
+    now = 1_000;
+    await waitFor(() => hook.requests.length === 2);
+    expect(hook.requests).toHaveLength(2);
+    await sender.close();
   });
 });
 

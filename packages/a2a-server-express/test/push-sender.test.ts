@@ -240,17 +240,35 @@ describe('push sender: bounded concurrency and queue', () => {
     expect(events.filter((e) => e.type === 'delivered')).toHaveLength(5);
   });
 
-  it('drops notifications when the queue is full and reports them', async () => {
-    const { receiver, sender, events, config } = await setup(['hold'], { maxConcurrency: 1, maxQueue: 1 });
-    sender.notify({ config, payload, taskId: 'a' });
-    sender.notify({ config, payload, taskId: 'b' });
-    sender.notify({ config, payload, taskId: 'c' });
-    expect(events).toEqual([{ type: 'dropped', reason: 'queue-full', taskId: 'c', configId: 'cfg-1' }]);
+  it('never drops for a full queue: waiting notifications of a task are coalesced into its latest state, each reported', async () => {
+    const { receiver, sender, events, config } = await setup(['hold'], { maxPendingPerTask: 2 });
+    const working = (n: number): StreamResponse => ({
+      statusUpdate: { taskId: 'task-1', contextId: 'ctx-1', status: { state: 'TASK_STATE_WORKING' }, metadata: { n } },
+    });
+    const task = (n: number, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
+      id: 'task-1',
+      contextId: 'ctx-1',
+      status: { state },
+      metadata: { n },
+    });
+    // The first is in flight (held); 2..5 wait: past the cap of 2, they are folded into the newest.
+    for (let n = 1; n <= 4; n++) sender.notify({ config, payload: working(n), taskId: 'task-1', task: task(n, 'TASK_STATE_WORKING') });
+    sender.notify({ config, payload, taskId: 'task-1', task: task(5, 'TASK_STATE_COMPLETED') });
     await waitFor(() => receiver.held.length === 1);
+    expect(sender.stats().pending).toBeLessThanOrEqual(2);
     receiver.releaseAll();
     await sender.flush();
-    expect(receiver.requests.map((r) => JSON.parse(r.body))).toHaveLength(2);
-    expect(events.filter((e) => e.type === 'delivered').map((e) => ('taskId' in e ? e.taskId : ''))).toEqual(['a', 'b']);
+    const bodies = receiver.requests.map((r) => JSON.parse(r.body) as StreamResponse);
+    // The first as sent; 2 and 3 folded into 4, which carries the task's state as of 4; the final status last.
+    expect(bodies).toEqual([working(1), { task: task(4, 'TASK_STATE_WORKING') }, payload]);
+    const coalesced = events.filter((e) => e.type === 'coalesced');
+    const delivered = events.filter((e) => e.type === 'delivered');
+    // Every notification is accounted for: delivered, or coalesced into one that was.
+    expect(coalesced.length + delivered.length).toBe(5);
+    expect(coalesced.length).toBeGreaterThan(0);
+    const deliveredIds = new Set(delivered.map((e) => e.deliveryId));
+    for (const event of coalesced) expect(deliveredIds.has(event.type === 'coalesced' ? event.into : '')).toBe(true);
+    expect(sender.stats()).toMatchObject({ pending: 0, inFlight: 0, delivered: delivered.length, coalesced: coalesced.length, dropped: 0 });
   });
 
   it('close() waits for deliveries in flight and drops later notifications', async () => {

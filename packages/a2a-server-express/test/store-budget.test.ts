@@ -56,7 +56,7 @@ describe('InMemoryTaskStore byte budget', () => {
   }, 60_000);
 
   it('evicts terminal tasks (oldest first) to make room, never a live one', async () => {
-    const store = new InMemoryTaskStore({ maxBytes: 10_000 });
+    const store = new InMemoryTaskStore({ maxBytes: 10_000, maxBytesPerOwner: Number.POSITIVE_INFINITY });
     await putTask(store, { tenant: '', owner: '', task: task('live', 'TASK_STATE_WORKING', 'a'.repeat(2_000)), updatedAt: Date.now() });
     await putTask(store, { tenant: '', owner: '', task: task('old', 'TASK_STATE_COMPLETED', 'b'.repeat(2_000)), updatedAt: Date.now() });
     await putTask(store, { tenant: '', owner: '', task: task('new', 'TASK_STATE_WORKING', 'c'.repeat(2_000)), updatedAt: Date.now() });

@@ -45,7 +45,10 @@ export async function runGuide(options: RunGuideOptions): Promise<GuideRun> {
         continue;
       }
       if (step.kind === 'expect') {
-        const missing = missingExpectations(lastOutput, step.lines);
+        const missing = missingExpectations(
+          lastOutput,
+          step.lines.map((line) => withPorts(line, ports)),
+        );
         if (missing.length > 0)
           throw new Error(`${at}: the output does not show:\n  ${missing.join('\n  ')}\n--- output ---\n${lastOutput}`);
         log.push(`${at} output as the guide shows`);

@@ -2,7 +2,7 @@
 // InMemoryTaskStore with an executor equivalent to ours (one Message, or submitted -> working ->
 // one text artifact -> completed, or a stream of events).
 import { AgentCard, type Artifact, type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from '@a2a-js/sdk/server';
 import { type Mode, replyText } from './common.js';
 
 const agentMessage = (contextId: string, taskId: string, text: string): Message => ({
@@ -90,7 +90,7 @@ export function officialHandler(
   binding: 'JSONRPC' | 'GRPC',
   mode: Mode,
   events: number,
-  store: InMemoryTaskStore,
+  store: TaskStore,
 ): DefaultRequestHandler {
   const card = AgentCard.fromJSON({
     name: 'bench-official',

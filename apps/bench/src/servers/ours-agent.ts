@@ -3,11 +3,12 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import {
   type A2AServerOptions,
   type AgentExecutor,
-  InMemoryTaskStore,
+  type InMemoryTaskStore,
   type TaskStore,
   createA2AServer,
   createNodeHttpHandler,
   createTaskUpdater,
+  createInMemoryTaskStore,
 } from '@a2aplane/a2a-server-express';
 import { type Mode, parseServerArgs, replyText, serve } from './common.js';
 
@@ -73,7 +74,7 @@ export function countStored(store: InMemoryTaskStore): number {
  */
 export function serveOursOnNodeHttp(extra: Partial<A2AServerOptions> = {}): void {
   const args = parseServerArgs();
-  const store = new InMemoryTaskStore();
+  const store = createInMemoryTaskStore();
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
   serve(
     createServer((req, res) => handler(req, res)),

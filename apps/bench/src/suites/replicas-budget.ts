@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type BudgetLedger, createInMemoryBudgetLedger, Governor, readTaskContext } from '@a2aplane/a2a-governance';
+import { type BudgetLedger, createInMemoryBudgetLedger, readTaskContext, createGovernor } from '@a2aplane/a2a-governance';
 import { createRedisBudgetLedger, type RedisBudgetLedger } from '@a2aplane/a2a-redis';
 import { createA2AServer, createAgentCard, createNodeHttpHandler, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import { createClient } from 'redis';
@@ -34,7 +34,7 @@ interface Row {
 
 /** One replica: a governed server on 127.0.0.1 whose executor reports `steps` of USD, then completes. */
 async function startReplica(index: number, budget: BudgetLedger, steps: number[]): Promise<{ url: string; close(): Promise<void> }> {
-  const governor = new Governor({ selfAgentId: `replica-${index}`, budget, estimateCost: () => ESTIMATE_USD });
+  const governor = createGovernor({ selfAgentId: `replica-${index}`, budget, estimateCost: () => ESTIMATE_USD });
   const a2a = createA2AServer({
     card: createAgentCard({
       baseUrl: 'http://127.0.0.1',

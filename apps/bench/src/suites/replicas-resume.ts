@@ -1,7 +1,7 @@
 // Issue 19 bench: resume across replicas after a real kill. A pool of replica processes (Redis
 // task store and event bus, one key prefix) serves streams; every trial SIGKILLs one replica
 // mid-stream and resumes on another with the last `Last-Event-ID` seen, then counts the events
-// lost, duplicated or altered against the task's event log read from Redis (what the task really
+// lost, duplicated or altered against the task's event log read from Redis or PostgreSQL (what the task really
 // emitted), not against the client's own view. Two kinds of kill:
 // - subscriber: the replica serving the SSE stream dies (the load balancer sent the client to a
 //   replica that died); the executor runs elsewhere, so the resumed stream must be the whole task;
@@ -15,8 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseServerSentEvents } from '@a2aplane/a2a-client';
+import { createPostgresTaskEventBus, migrate } from '@a2aplane/a2a-postgres';
 import { createRedisConnection, createRedisTaskEventBus, type RedisConnection } from '@a2aplane/a2a-redis';
 import type { TaskEventBus } from '@a2aplane/a2a-server-express';
+import pg from 'pg';
 import { build } from 'esbuild';
 import { num, passFail, table } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
@@ -348,16 +350,42 @@ async function runKind(kind: Kind, trials: number, entry: string, env: NodeJS.Pr
   return result;
 }
 
-export async function runReplicasResume(options: RunOptions): Promise<SuiteResult> {
+export function runReplicasResume(options: RunOptions): Promise<SuiteResult> {
+  return runResume(options, 'redis');
+}
+
+/** The same trials with tasks and event logs in PostgreSQL (`@a2aplane/a2a-postgres`, a schema of the run's own). */
+export function runReplicasResumePostgres(options: RunOptions): Promise<SuiteResult> {
+  return runResume(options, 'postgres');
+}
+
+async function runResume(options: RunOptions, backend: 'redis' | 'postgres'): Promise<SuiteResult> {
   const trials = options.quick ? 50 : 200;
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const keyPrefix = `a2a-bench-resume:${process.pid}:${globalThis.crypto.randomUUID()}:`;
+  const schema = `bench_resume_${globalThis.crypto.randomUUID().slice(0, 8)}`;
   const dir = await mkdtemp(join(tmpdir(), 'a2a-bench-resume-'));
   const admin: RedisConnection = createRedisConnection({ url: redisUrl, name: 'bench-resume-admin' });
-  await admin.connect();
-  const bus = createRedisTaskEventBus({ client: admin, keyPrefix });
+  const pool = backend === 'postgres' ? new pg.Pool({ connectionString: postgresUrl, max: 4 }) : undefined;
+  pool?.on('error', () => undefined);
+  let bus: TaskEventBus;
+  if (pool) {
+    await migrate(pool, { schema });
+    bus = createPostgresTaskEventBus({ pool, schema });
+  } else {
+    await admin.connect();
+    bus = createRedisTaskEventBus({ client: admin, keyPrefix });
+  }
   const entry = join(dir, 'replica.mjs');
-  const env = { ...process.env, REDIS_URL: redisUrl, RESUME_KEY_PREFIX: keyPrefix };
+  const env = {
+    ...process.env,
+    REDIS_URL: redisUrl,
+    RESUME_KEY_PREFIX: keyPrefix,
+    RESUME_BACKEND: backend,
+    POSTGRES_URL: postgresUrl,
+    RESUME_PG_SCHEMA: schema,
+  };
   let results: KindResult[] = [];
   try {
     await build({
@@ -368,31 +396,42 @@ export async function runReplicasResume(options: RunOptions): Promise<SuiteResul
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',
-      // node-redis is CommonJS inside; an ESM bundle needs a require.
+      // node-postgres's optional native binding and Cloudflare socket are never loaded here.
+      external: ['pg-native', 'pg-cloudflare', 'cloudflare:sockets'],
+      // node-redis and node-postgres are CommonJS inside; an ESM bundle needs a require.
       banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     });
     results = await Promise.all((['subscriber', 'runner'] as const).map((kind) => runKind(kind, trials, entry, env, bus)));
   } finally {
     await bus.close();
-    for await (const keys of admin.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) if (keys.length > 0) await admin.unlink(keys);
-    admin.destroy();
+    if (pool) {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+      await pool.end();
+    } else {
+      for await (const keys of admin.scanIterator({ MATCH: `${keyPrefix}*`, COUNT: 500 })) if (keys.length > 0) await admin.unlink(keys);
+      admin.destroy();
+    }
     await rm(dir, { recursive: true, force: true });
   }
+  const store = backend === 'postgres' ? 'PostgreSQL task store + event bus, one schema' : 'Redis task store + event bus, one key prefix';
+  const logOf = backend === 'postgres' ? 'PostgreSQL' : 'Redis';
   const passed = (r: KindResult): boolean => r.lost === 0 && r.duplicated === 0 && r.altered === 0 && r.failedTrials === 0;
   const markdown = [
-    `${trials} trials per kind, the two kinds side by side, each on its own pool of replica processes (${POOL_SIZE.subscriber} and ${POOL_SIZE.runner}; Redis task store`,
-    `+ event bus, one key prefix). A task streams ${CHUNKS} chunks, one every ${EVERY_MS} ms (${CHUNKS + 3} events). Each trial SIGKILLs a replica after a random`,
+    `${trials} trials per kind, the two kinds side by side, each on its own pool of replica processes (${POOL_SIZE.subscriber} and ${POOL_SIZE.runner}; ${store}).`,
+    `A task streams ${CHUNKS} chunks, one every ${EVERY_MS} ms (${CHUNKS + 3} events). Each trial SIGKILLs a replica after a random`,
     'number of events and resumes the stream on another replica with the last `Last-Event-ID` seen; the killed replica restarts in the',
     "background (a bundled build of `src/servers/resume-replica.ts`: a restart is a plain Node start). What arrived is checked against the task's",
-    'event log read from Redis: lost = logged events never delivered, duplicated = an event id delivered twice, altered = delivered under an',
+    `event log read from ${logOf}: lost = logged events never delivered, duplicated = an event id delivered twice, altered = delivered under an`,
     'id the log lacks or with other content.',
     '',
     '- **subscriber killed**: the task runs on replica R; the client moves to replica S (resuming after the first event), S is killed, the',
     '  client resumes on T. Expected: the whole log, and the stream ends with the task.',
     '- **runner killed**: the replica running the executor is killed. Expected: every event published before the kill, exactly once; the',
-    `  resumed stream is then watched ${SETTLE_MS} ms. A surviving replica ends the orphaned task FAILED (REPLICA_LOST) only once the dead`,
-    "  replica's lease has expired (10 s by default, decision 0032), after that watch, so here a stream ends only when the task had finished",
-    '  before the kill arrived (the takeover is tested in a2a-redis `orphans.test.ts`).',
+    backend === 'postgres'
+      ? `  resumed stream is then watched ${SETTLE_MS} ms; on PostgreSQL nothing ends an orphaned task yet (decision 0075), so a stream ends only when the task had finished before the kill arrived.`
+      : `  resumed stream is then watched ${SETTLE_MS} ms. A surviving replica ends the orphaned task FAILED (REPLICA_LOST) only once the dead
+  replica's lease has expired (10 s by default, decision 0032), after that watch, so here a stream ends only when the task had finished
+  before the kill arrived (the takeover is tested in a2a-redis \`orphans.test.ts\`).`,
     '',
     table(
       [
@@ -431,7 +470,7 @@ export async function runReplicasResume(options: RunOptions): Promise<SuiteResul
       : []),
   ].join('\n');
   return {
-    title: 'Resume across replicas after a kill (Redis)',
+    title: `Resume across replicas after a kill (${logOf})`,
     markdown,
     data: { trials, chunksPerTask: CHUNKS, everyMs: EVERY_MS, poolSize: POOL_SIZE, kinds: results },
   };

@@ -1,4 +1,4 @@
-import { AgentCardDiscoveryError, CardResolver } from '@a2aplane/a2a-client';
+import { AgentCardDiscoveryError, type CardResolver, createCardResolver } from '@a2aplane/a2a-client';
 import { agentUrl, flag, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { readVerificationKeys } from '../files.js';
 import { printCard } from '../format.js';
@@ -58,7 +58,7 @@ ${EXIT_CODE_HELP}`,
     // exit code) itself, so its verifier hands discovery the card and keeps the real result.
     let discovered: Awaited<ReturnType<CardResolver['resolve']>>;
     try {
-      discovered = await new CardResolver({
+      discovered = await createCardResolver({
         fetch: ctx.io.fetch,
         timeoutMs: 15_000,
         cardVerifier: async (text, cardUrl) => {

@@ -11,7 +11,7 @@ import type { CliIo, CommandContext } from '../io.js';
 import type { Command } from './types.js';
 import { cardTrustOf } from './verify.js';
 
-const COMMON_OPTIONS = {
+export const COMMON_OPTIONS = {
   json: { type: 'boolean' },
   timeout: { type: 'string' },
   header: { type: 'string', multiple: true },
@@ -77,7 +77,7 @@ async function signerOf(command: string, args: ParsedArgs): Promise<{ auth?: Aut
 }
 
 /** The client of a command: over HTTP (the card's JSON-RPC or REST), or over gRPC with `--transport grpc`. */
-async function clientFor(command: string, io: CliIo, rawUrl: string, args: ParsedArgs): Promise<CliClient> {
+export async function clientFor(command: string, io: CliIo, rawUrl: string, args: ParsedArgs): Promise<CliClient> {
   const timeoutMs = integerOption(command, args, 'timeout', { min: 1, max: 86_400_000 }) ?? 30_000;
   const headers = headersOf(command, args);
   const trust = await cardTrustOf(args);

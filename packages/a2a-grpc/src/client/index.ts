@@ -11,4 +11,10 @@ export {
   type GrpcTransportFactory,
   type GrpcTransportFactoryOptions,
 } from '../transport-factory.js';
-export { type GrpcStreamItem, GrpcTransport, type GrpcTransportCallOptions, type GrpcTransportOptions } from '../transport.js';
+export {
+  createGrpcTransport,
+  type GrpcStreamItem,
+  GrpcTransport,
+  type GrpcTransportCallOptions,
+  type GrpcTransportOptions,
+} from '../transport.js';

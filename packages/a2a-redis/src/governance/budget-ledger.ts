@@ -1,20 +1,27 @@
-import type { BudgetAcquireRequest, BudgetLedger, BudgetOverflow, BudgetSnapshot, BudgetTicket } from '@a2aplane/a2a-governance';
+import {
+  type BudgetAcquireRequest,
+  type BudgetCapOptions,
+  type BudgetLedger,
+  type BudgetSnapshot,
+  type BudgetTicket,
+  checkBudgetAmount as checkAmount,
+  NANO_PER_USD as NANO,
+  budgetRetrySeconds as retrySeconds,
+  resolveBudgetOptions,
+  usdToNano as toNano,
+} from '@a2aplane/a2a-governance';
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 import { ACQUIRE, METER, RENEW_TICKETS, RESERVE_MORE, SNAPSHOT } from './lua.js';
+import { type Decision, RedisBudgetQueue, RedisTicket } from './budget-queue.js';
 import { createScriptRunner, LeaseRenewer, type RedisGovernanceOptions } from './redis-script.js';
 
-export interface RedisBudgetLedgerOptions extends RedisGovernanceOptions {
-  maxUsdPerMinute?: number;
-  maxTokensPerMinute?: number;
-  maxTasksPerMinute?: number;
-  /** Length of the rolling window. Default 60 000 ms. */
-  windowMs?: number;
+export interface RedisBudgetLedgerOptions extends RedisGovernanceOptions, BudgetCapOptions {
   /**
    * What happens when a cap is reached. Default `{ kind: 'shed' }`. Under `queue` each replica
    * keeps its own bounded FIFO (`maxQueueDepth` per replica) and retries its head when the window
    * should have room again (or a ticket of this replica is metered), at least every `pollMs`.
    */
-  overflow?: BudgetOverflow;
+  overflow?: BudgetCapOptions['overflow'];
   /**
    * Milliseconds a ticket's reservation lives without renewal. The ledger renews the leases of its
    * own in-flight tickets every third of it, so only a crashed (or cut-off) replica's reservations
@@ -38,44 +45,36 @@ export interface RedisBudgetLedger extends BudgetLedger {
   close(): void;
 }
 
-const NANO = 1e9;
-const toNano = (usd: number): number => Math.round(usd * NANO);
-const DEFAULT_WINDOW_MS = 60_000;
-
-function checkLimit(name: string, value: number | undefined, integer: boolean): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
-    throw new RangeError(`expected ${name} to be ${integer ? 'an integer' : 'a finite number'} >= 0, got ${String(value)}`);
-  }
+/** Reads the reply of the ACQUIRE script: a ticket, or the refusal it names. */
+function decisionOf(reply: unknown[], windowMs: number): Decision {
+  if (Number(reply[0]) === 1) return { ok: true, ticket: new RedisTicket(Number(reply[1]), Number(reply[2])) };
+  const limit = String(reply[1]) as 'usd' | 'tokens' | 'tasks';
+  const scale = limit === 'usd' ? NANO : 1;
+  const observed = Number(reply[2]) / scale;
+  const cap = Number(reply[3]) / scale;
+  const retryMs = Number(reply[4]);
+  const retryAfterMs = retryMs < 0 ? undefined : retryMs;
+  const error = new BudgetExceededError({
+    message: `global budget exceeded: ${limit} per ${windowMs / 1000}s window at ${observed} of ${cap}`,
+    metadata: { limit, observed: String(observed), cap: String(cap) },
+    retryAfterSeconds: retrySeconds(retryAfterMs),
+  });
+  return { ok: false, error, retryAfterMs };
 }
 
-function checkAmount(name: string, value: number | undefined): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`expected ${name} to be a finite number >= 0, got ${String(value)}`);
-  }
+/** Reads the reply of the SNAPSHOT script. */
+function snapshotOf(reply: number[], windowMs: number, limits: BudgetSnapshot['limits'], queueDepth: number): BudgetSnapshot {
+  const [usd = 0, tokens = 0, tasks = 0, inFlight = 0, rsvUsd = 0, rsvTokens = 0, totalUsd = 0, totalTokens = 0, totalTasks = 0] = reply;
+  return {
+    windowMs,
+    limits,
+    window: { usd: usd / NANO, tokens, tasks },
+    inFlight,
+    reserved: { usd: rsvUsd / NANO, tokens: rsvTokens },
+    queueDepth,
+    totals: { usd: totalUsd / NANO, tokens: totalTokens, tasks: totalTasks },
+  };
 }
-
-function retrySeconds(ms: number | undefined): number {
-  return ms === undefined ? 60 : Math.max(1, Math.ceil(ms / 1000));
-}
-
-class RedisTicket implements BudgetTicket {
-  constructor(
-    readonly id: number,
-    readonly acquiredAt: number,
-  ) {}
-}
-
-interface Waiter {
-  request: BudgetAcquireRequest;
-  resolve: (ticket: BudgetTicket) => void;
-  reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-}
-
-type Decision = { ok: true; ticket: RedisTicket } | { ok: false; error: BudgetExceededError; retryAfterMs: number | undefined };
 
 /**
  * A `BudgetLedger` shared by every replica on one Redis: the rolling window, the caps and the
@@ -91,34 +90,22 @@ type Decision = { ok: true; ticket: RedisTicket } | { ok: false; error: BudgetEx
  * reservation until its lease expires.
  */
 export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): RedisBudgetLedger {
-  checkLimit('maxUsdPerMinute', options.maxUsdPerMinute, false);
-  checkLimit('maxTokensPerMinute', options.maxTokensPerMinute, true);
-  checkLimit('maxTasksPerMinute', options.maxTasksPerMinute, true);
-  const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
-  if (!Number.isInteger(windowMs) || windowMs <= 0) throw new RangeError(`expected windowMs to be an integer > 0, got ${windowMs}`);
+  const { windowMs, overflow, maxQueueDepth, capped, limits, ...caps } = resolveBudgetOptions(options);
+  // The window is a Redis score difference in whole milliseconds.
+  if (!Number.isInteger(windowMs)) throw new RangeError(`expected windowMs to be an integer > 0, got ${windowMs}`);
   const leaseMs = options.leaseMs ?? 30_000;
   if (!Number.isInteger(leaseMs) || leaseMs < 30) throw new RangeError(`expected leaseMs to be an integer >= 30, got ${leaseMs}`);
   const pollMs = options.pollMs ?? 250;
   if (!Number.isFinite(pollMs) || pollMs <= 0) throw new RangeError(`expected pollMs to be > 0, got ${pollMs}`);
-  const overflow: BudgetOverflow = options.overflow ?? { kind: 'shed' };
-  if (overflow.kind === 'queue') checkLimit('overflow.maxQueueDepth', overflow.maxQueueDepth, true);
-  else if (overflow.kind !== 'shed')
-    throw new TypeError(`expected overflow.kind to be 'shed' or 'queue', got ${String((overflow as { kind: unknown }).kind)}`);
-  const maxQueueDepth = overflow.kind === 'queue' ? overflow.maxQueueDepth : 0;
 
   const runner = createScriptRunner(options);
   const p = runner.prefix;
   const keys = ['tasks', 'spend', 'spend-amounts', 'sums', 'inflight', 'reservations', 'seq'].map((name) => `${p}budget:${name}`);
   const keyTtl = 2 * (windowMs + leaseMs);
-  const capUsdNano = options.maxUsdPerMinute === undefined ? -1 : toNano(options.maxUsdPerMinute);
-  const capTokens = options.maxTokensPerMinute ?? -1;
-  const capTasks = options.maxTasksPerMinute ?? -1;
-  const capped = capUsdNano >= 0 || capTokens >= 0 || capTasks >= 0;
-  const limits = {
-    ...(options.maxUsdPerMinute === undefined ? {} : { usd: options.maxUsdPerMinute }),
-    ...(options.maxTokensPerMinute === undefined ? {} : { tokens: options.maxTokensPerMinute }),
-    ...(options.maxTasksPerMinute === undefined ? {} : { tasks: options.maxTasksPerMinute }),
-  };
+  // The Lua scripts read -1 as "no cap".
+  const capUsdNano = caps.capUsdNano ?? -1;
+  const capTokens = caps.capTokens ?? -1;
+  const capTasks = caps.capTasks ?? -1;
 
   let last: BudgetSnapshot = {
     windowMs,
@@ -136,41 +123,15 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
     runner.run(RENEW_TICKETS, keys, [windowMs, leaseMs, keyTtl, ...tickets.map((t) => t.id)]),
   );
   const metered = new WeakSet<BudgetTicket>();
-  const queue: Waiter[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let pumping = false;
   let closed = false;
 
   const decide = async (request: BudgetAcquireRequest): Promise<Decision> => {
     const estUsd = request.estimatedUsd === undefined ? 0 : toNano(request.estimatedUsd);
     const estTokens = Math.ceil(request.estimatedTokens ?? 0);
-    const reply = (await runner.run(ACQUIRE, keys, [
-      windowMs,
-      capUsdNano,
-      capTokens,
-      capTasks,
-      estUsd,
-      estTokens,
-      leaseMs,
-      keyTtl,
-    ])) as unknown[];
-    if (Number(reply[0]) === 1) {
-      const ticket = new RedisTicket(Number(reply[1]), Number(reply[2]));
-      renewer.add(ticket);
-      return { ok: true, ticket };
-    }
-    const limit = String(reply[1]) as 'usd' | 'tokens' | 'tasks';
-    const scale = limit === 'usd' ? NANO : 1;
-    const observed = Number(reply[2]) / scale;
-    const cap = Number(reply[3]) / scale;
-    const retryMs = Number(reply[4]);
-    const retryAfterMs = retryMs < 0 ? undefined : retryMs;
-    const error = new BudgetExceededError({
-      message: `global budget exceeded: ${limit} per ${windowMs / 1000}s window at ${observed} of ${cap}`,
-      metadata: { limit, observed: String(observed), cap: String(cap) },
-      retryAfterSeconds: retrySeconds(retryAfterMs),
-    });
-    return { ok: false, error, retryAfterMs };
+    const args = [windowMs, capUsdNano, capTokens, capTasks, estUsd, estTokens, leaseMs, keyTtl];
+    const decision = decisionOf((await runner.run(ACQUIRE, keys, args)) as unknown[], windowMs);
+    if (decision.ok) renewer.add(decision.ticket);
+    return decision;
   };
 
   const queueFull = (): BudgetExceededError =>
@@ -179,82 +140,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
       metadata: { limit: 'queue_full', maxQueueDepth: String(maxQueueDepth) },
       retryAfterSeconds: 1,
     });
-
-  const detach = (waiter: Waiter): void => {
-    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-  };
-
-  const schedule = (delayMs: number): void => {
-    if (timer !== undefined || closed) return;
-    timer = setTimeout(
-      () => {
-        timer = undefined;
-        void pump();
-      },
-      Math.max(1, Math.min(pollMs, delayMs)),
-    );
-    timer.unref?.();
-  };
-
-  /** Grants queued requests from the head while Redis admits them; one pump at a time. */
-  async function pump(): Promise<void> {
-    if (pumping) return;
-    pumping = true;
-    try {
-      while (queue.length > 0 && !closed) {
-        const head = queue[0]!;
-        let decision: Decision;
-        try {
-          decision = await decide(head.request);
-        } catch (error) {
-          // Redis is down: the waiter learns it now rather than at its deadline.
-          if (queue[0] === head) queue.shift();
-          detach(head);
-          head.reject(error);
-          continue;
-        }
-        if (queue[0] !== head) {
-          // Aborted while Redis answered: give a granted ticket back.
-          if (decision.ok) void meterTicket(decision.ticket, {}).catch(() => undefined);
-          continue;
-        }
-        if (decision.ok) {
-          queue.shift();
-          detach(head);
-          head.resolve(decision.ticket);
-          continue;
-        }
-        if (decision.retryAfterMs === undefined) {
-          queue.shift();
-          detach(head);
-          head.reject(decision.error);
-          continue;
-        }
-        schedule(decision.retryAfterMs);
-        return;
-      }
-    } finally {
-      pumping = false;
-    }
-  }
-
-  const enqueue = (request: BudgetAcquireRequest, signal: AbortSignal | undefined, delayMs: number): Promise<BudgetTicket> =>
-    new Promise<BudgetTicket>((resolve, reject) => {
-      // Aborted while Redis was deciding: an abort event that already fired never fires again.
-      if (signal?.aborted) return reject(signal.reason);
-      const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          const index = queue.indexOf(waiter);
-          if (index === -1) return;
-          queue.splice(index, 1);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      queue.push(waiter);
-      schedule(delayMs);
-    });
+  const queue = new RedisBudgetQueue(decide, (ticket) => void meterTicket(ticket, {}).catch(() => undefined), pollMs);
 
   async function meterTicket(ticket: RedisTicket, actual: { usd?: number; tokens?: number }): Promise<void> {
     metered.add(ticket);
@@ -263,7 +149,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
     const tokens = actual.tokens === undefined ? 0 : Math.ceil(actual.tokens);
     const released = await runner.run(METER, keys, [windowMs, ticket.id, usdNano, tokens, keyTtl]);
     // A released reservation may make room for this replica's queue.
-    if (Number(released) === 1 && queue.length > 0) void pump();
+    if (Number(released) === 1 && queue.length > 0) void queue.pump();
   }
 
   return {
@@ -278,7 +164,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
       if (closed) throw new TypeError('the Redis budget ledger is closed');
       if (queue.length > 0) {
         if (queue.length >= maxQueueDepth) throw queueFull();
-        return enqueue(request, signal, 0);
+        return queue.enqueue(request, signal, 0);
       }
       const decision = await decide(request);
       if (decision.ok) {
@@ -290,7 +176,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
       }
       if (overflow.kind === 'shed' || decision.retryAfterMs === undefined) throw decision.error;
       if (queue.length >= maxQueueDepth) throw queueFull();
-      return enqueue(request, signal, decision.retryAfterMs);
+      return queue.enqueue(request, signal, decision.retryAfterMs);
     },
 
     async reserveMore(ticket, more) {
@@ -325,39 +211,14 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
 
     async refresh() {
       if (!capped) return this.snapshot();
-      const reply = ((await runner.run(SNAPSHOT, keys, [windowMs])) as unknown[]).map(Number);
-      const [usd, tokens, tasks, inFlight, rsvUsd, rsvTokens, totalUsd, totalTokens, totalTasks] = reply as [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-      ];
-      last = {
-        windowMs,
-        limits,
-        window: { usd: usd / NANO, tokens, tasks },
-        inFlight,
-        reserved: { usd: rsvUsd / NANO, tokens: rsvTokens },
-        queueDepth: queue.length,
-        totals: { usd: totalUsd / NANO, tokens: totalTokens, tasks: totalTasks },
-      };
+      last = snapshotOf(((await runner.run(SNAPSHOT, keys, [windowMs])) as unknown[]).map(Number), windowMs, limits, queue.length);
       return last;
     },
 
     close() {
       closed = true;
       renewer.stop();
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      for (const waiter of queue.splice(0)) {
-        detach(waiter);
-        waiter.reject(new TypeError('the Redis budget ledger is closed'));
-      }
+      queue.close(new TypeError('the Redis budget ledger is closed'));
     },
   };
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   A2A_PROTOCOL_VERSION,
   type AgentCard,
@@ -8,6 +7,7 @@ import {
   PROTOCOL_BINDING,
   parseWith,
 } from '@a2aplane/a2a-types';
+import { bytesToBase64url, utf8Encode } from '../encoding/base64url.js';
 
 export interface CreateAgentCardOptions
   extends Omit<AgentCard, 'supportedInterfaces' | 'capabilities' | 'defaultInputModes' | 'defaultOutputModes' | 'version'> {
@@ -64,13 +64,18 @@ export interface CardSigner {
 /** A card ready to serve: the exact bytes and a strong ETag over them. */
 export interface PreparedCard {
   card: AgentCard;
-  body: Buffer;
+  /** The served bytes (UTF-8 JSON). */
+  body: Uint8Array;
   etag: string;
 }
 
-/** A strong ETag of served bytes (`prefix` keeps two representations of one resource apart). */
-export function etagOf(body: Buffer, prefix = ''): string {
-  return `"${prefix}${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+/**
+ * A strong ETag of served bytes (`prefix` keeps two representations of one resource apart). WebCrypto,
+ * not `node:crypto`: the fetch binding serves the card where there is no Node.
+ */
+export async function etagOf(body: Uint8Array, prefix = ''): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', body as Uint8Array<ArrayBuffer>));
+  return `"${prefix}${bytesToBase64url(digest).slice(0, 32)}"`;
 }
 
 /** Validates a card, signs it when a signer is given, and freezes the served bytes. */
@@ -78,6 +83,6 @@ export async function prepareAgentCard(card: AgentCard, signer?: CardSigner): Pr
   const parsed = parseWith(AgentCardSchema, card);
   if (!parsed.success) throw new TypeError(`expected a valid AgentCard, got: ${parsed.error.message}`);
   const json = signer ? (await signer.sign(card)).json : JSON.stringify(card);
-  const body = Buffer.from(json, 'utf8');
-  return { card: JSON.parse(json) as AgentCard, body, etag: etagOf(body) };
+  const body = utf8Encode(json);
+  return { card: JSON.parse(json) as AgentCard, body, etag: await etagOf(body) };
 }

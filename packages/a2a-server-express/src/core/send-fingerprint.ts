@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { SendMessageRequest } from '@a2aplane/a2a-types';
+import { bytesToBase64url, utf8Encode } from '../encoding/base64url.js';
+import { sha256 } from './sha256.js';
 
 /**
  * A fingerprint of what a SendMessage asks for: the message without its `messageId` (content,
@@ -10,9 +11,7 @@ import type { SendMessageRequest } from '@a2aplane/a2a-types';
  */
 export function sendFingerprint(params: SendMessageRequest): string {
   const { messageId: _id, ...message } = params.message;
-  const hash = createHash('sha256');
-  hash.update(canonicalJson({ message, configuration: params.configuration }));
-  return hash.digest('base64url');
+  return bytesToBase64url(sha256(utf8Encode(canonicalJson({ message, configuration: params.configuration }))));
 }
 
 /**

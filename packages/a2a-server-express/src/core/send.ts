@@ -26,10 +26,28 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
   const { runtimes, releaseIfIdle, runtimeFor } = registry;
   const { startExecution } = run;
   const { streamFrom, streamRepeat } = streaming;
-  /** Starts still between their send-key claim and their launch, by task map key: a repeat waits for them. */
+  /**
+   * Starts still between their send-key claim and their launch, by task map key: a repeat waits for
+   * them. Set in the same step as the claim, so no repeat can miss a start that is still on its way
+   * (the store's admission check, governance) and take the message for a new task.
+   */
   const pendingStarts = new Map<string, Promise<unknown>>();
 
-  type SendClaim = { kind: 'claimed'; key: SendKey; taskId: string } | { kind: 'repeat'; runtime: TaskRuntime };
+  type SendClaim = { kind: 'claimed'; key: SendKey; taskId: string; settle: () => void } | { kind: 'repeat'; runtime: TaskRuntime };
+
+  /** Marks a claimed send as starting until `settle` is called. */
+  function markStarting(tenant: string, taskId: string): () => void {
+    const mapKey = taskMapKey({ tenant, taskId });
+    let settle!: () => void;
+    const starting = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    pendingStarts.set(mapKey, starting);
+    return () => {
+      settle();
+      if (pendingStarts.get(mapKey) === starting) pendingStarts.delete(mapKey);
+    };
+  }
 
   /**
    * Idempotent SendMessage (spec §3.3.1): claims (tenant, caller, messageId, fingerprint of the
@@ -44,7 +62,7 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
     const taskId = params.message.taskId ?? newId();
     for (let attempt = 0; ; attempt++) {
       const held = await store.claimSendKey(key, taskId);
-      if (held === undefined) return { kind: 'claimed', key, taskId };
+      if (held === undefined) return { kind: 'claimed', key, taskId, settle: markStarting(tenant, taskId) };
       const taskKey = { tenant, taskId: held };
       await pendingStarts.get(taskMapKey(taskKey))?.catch(() => undefined);
       const live = runtimes.get(taskMapKey(taskKey));
@@ -60,17 +78,14 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
   }
 
   /** Runs `start` for a claimed send, giving the key back when the task never started. */
-  async function startClaimed<T>(claim: { key: SendKey; taskId: string }, tenant: string, start: () => Promise<T>): Promise<T> {
-    const mapKey = taskMapKey({ tenant, taskId: claim.taskId });
-    const started = start();
-    pendingStarts.set(mapKey, started);
+  async function startClaimed<T>(claim: { key: SendKey; taskId: string; settle: () => void }, start: () => Promise<T>): Promise<T> {
     try {
-      return await started;
+      return await start();
     } catch (error) {
       await store.releaseSendKey(claim.key, claim.taskId).catch(() => undefined);
       throw error;
     } finally {
-      if (pendingStarts.get(mapKey) === started) pendingStarts.delete(mapKey);
+      claim.settle();
     }
   }
 
@@ -119,7 +134,7 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
     const claim = await claimSend(params, caller);
     if (claim.kind === 'repeat') return answerRepeat(params, request, claim.runtime);
     return answerSend(params, request, (listener) =>
-      startClaimed(claim, params.tenant ?? '', () => startExecution(params, caller, listener, { taskId: claim.taskId })),
+      startClaimed(claim, () => startExecution(params, caller, listener, { taskId: claim.taskId })),
     );
   }
 
@@ -132,7 +147,7 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
     if (claim.kind === 'repeat') return streamRepeat(claim.runtime);
     const buffered: RuntimeSignal[] = [];
     let forward: ((signal: RuntimeSignal) => void) | undefined;
-    const { runtime, detach } = await startClaimed(claim, params.tenant ?? '', () =>
+    const { runtime, detach } = await startClaimed(claim, () =>
       startExecution(
         params,
         caller,

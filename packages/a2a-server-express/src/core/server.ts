@@ -17,6 +17,7 @@ import {
 } from '@a2aplane/a2a-types';
 import { createInMemoryTaskEventBus } from '../bus/in-memory-task-event-bus.js';
 import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
+import { redactPushConfig } from '../push/redact.js';
 import { createTaskCanceller } from './cancel.js';
 import { type Caller, createCallerResolver, toA2AError } from './caller.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
@@ -127,14 +128,14 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         const found = (await store.listPushConfigs(key)).find((c) => c.id === p.id);
         if (!found)
           throw new TaskNotFoundError({ message: 'Push notification config not found', metadata: { taskId: p.taskId.slice(0, 128) } });
-        return { kind: 'result', result: found };
+        return { kind: 'result', result: redactPushConfig(found) };
       }
       case 'ListTaskPushNotificationConfigs': {
         requirePush();
         const p = params as A2ARequestMap['ListTaskPushNotificationConfigs'];
         const key = { tenant: p.tenant ?? '', taskId: p.taskId };
         await loadOwned(key, caller);
-        return { kind: 'result', result: { configs: await store.listPushConfigs(key), nextPageToken: '' } };
+        return { kind: 'result', result: { configs: (await store.listPushConfigs(key)).map(redactPushConfig), nextPageToken: '' } };
       }
       case 'DeleteTaskPushNotificationConfig': {
         requirePush();

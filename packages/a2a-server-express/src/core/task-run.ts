@@ -108,6 +108,8 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
         throw new InvalidParamsError({ message: 'message.contextId does not match the task' });
       }
     } else {
+      // A store that would refuse the task refuses it here, before governance counts it and before anything runs.
+      await store.admitTask?.({ tenant, owner: caller.owner });
       const taskId = extra.taskId ?? newId();
       runtime = new TaskRuntime({ tenant, taskId }, caller.owner, message.contextId ?? newId(), deps);
       runtime.pendingUserMessage = message;

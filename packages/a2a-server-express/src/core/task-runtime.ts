@@ -24,6 +24,7 @@ import type { TaskCommit, TaskEventBus } from '../bus/task-event-bus.js';
 import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type TaskStore, taskMapKey } from '../store/task-store.js';
 import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
 import type { ExecutionSignal } from './execution-signal.js';
+import { notifyPushConfigs } from './push-notify.js';
 import type { PushSender } from './types.js';
 import { newId } from '../agent/new-id.js';
 
@@ -218,6 +219,8 @@ export class TaskRuntime {
    */
   private async failRun(error: unknown): Promise<void> {
     this.invalid = true;
+    // Nothing stored means nothing should keep running: the executor hears it through its signal.
+    this.execution?.signal.abort(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
     const task = this.task;
     if (task && !isTerminalTaskState(task.status.state)) {
       try {
@@ -272,7 +275,7 @@ export class TaskRuntime {
   private async acceptFolded(batch: AgentEvent[]): Promise<boolean> {
     if (this.invalid || this.messageResponse) return false;
     let previous = this.task;
-    const steps: Array<{ wire: StreamResponse; final: boolean }> = [];
+    const steps: Array<{ wire: StreamResponse; final: boolean; task: Task }> = [];
     let task = previous;
     try {
       for (const event of batch) {
@@ -282,7 +285,7 @@ export class TaskRuntime {
         if (eventTaskId !== this.key.taskId || (task && isTerminalTaskState(task.status.state))) return false;
         const next = this.fold(task, response);
         if (!next) return false;
-        steps.push({ wire: task ? response : { task: next }, final: isFinalState(next) });
+        steps.push({ wire: task ? response : { task: next }, final: isFinalState(next), task: next });
         task = next;
       }
     } catch {
@@ -302,10 +305,10 @@ export class TaskRuntime {
     this.task = written;
     this.revision = revision;
     for (let index = 0; index < steps.length; index++) {
-      const step = steps[index] as { wire: StreamResponse; final: boolean };
+      const step = steps[index] as { wire: StreamResponse; final: boolean; task: Task };
       try {
-        if (ids) await this.deliver(step.wire, step.final, ids[index] as string);
-        else await this.afterWrite(previous, step.wire, step.final, revision);
+        if (ids) await this.deliver(step.wire, step.final, ids[index] as string, step.task);
+        else await this.afterWrite(previous, step.wire, step.final, revision, step.task);
         previous ??= written;
       } catch (error) {
         // As in `acceptBatch`: the task ends FAILED and the rest of the burst is dropped.
@@ -373,30 +376,27 @@ export class TaskRuntime {
    * After the store took an event (`previous`: the task before it): the inline push config of a
    * new task is stored, then the event goes to the log, the listeners and the push configs.
    */
-  private async afterWrite(previous: Task | undefined, wire: StreamResponse, final: boolean, revision: number): Promise<void> {
+  private async afterWrite(
+    previous: Task | undefined,
+    wire: StreamResponse,
+    final: boolean,
+    revision: number,
+    snapshot = this.task,
+  ): Promise<void> {
     const { store, bus } = this.deps;
     if (!previous && this.pendingPushConfig) {
       await store.putPushConfig(this.key, this.pendingPushConfig);
       this.pendingPushConfig = undefined;
     }
     const id = await bus.publish(this.key, { event: wire, final, revision });
-    await this.deliver(wire, final, id);
+    await this.deliver(wire, final, id, snapshot);
   }
 
   /** An event in the bus's log (id `id`) goes to the listeners and the push configs. */
-  private async deliver(wire: StreamResponse, final: boolean, id: string): Promise<void> {
+  private async deliver(wire: StreamResponse, final: boolean, id: string, snapshot = this.task): Promise<void> {
     this.lastEventId = id;
     this.emit({ type: 'event', id, event: wire, final });
-    const sender = this.deps.pushSender;
-    if (sender) {
-      for (const config of await this.deps.store.listPushConfigs(this.key)) {
-        try {
-          sender.notify({ config, payload: wire, taskId: this.key.taskId });
-        } catch {
-          // Push delivery is best effort; it never breaks the task.
-        }
-      }
-    }
+    await notifyPushConfigs(this.deps, this.key, wire, snapshot);
   }
 
   /**

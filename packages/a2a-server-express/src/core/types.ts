@@ -1,4 +1,4 @@
-import type { StreamResponse, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
+import type { StreamResponse, Task, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
 
 // Defined once, with the authenticator that produces them; tasks belong to the principal
 // (and tenant) that created them.
@@ -18,7 +18,8 @@ export interface RateLimiter {
 
 /** Fire-and-forget push delivery with its own retries. */
 export interface PushSender {
-  notify(input: { config: TaskPushNotificationConfig; payload: StreamResponse; taskId: string }): void;
+  /** `tenant`: the task's; `task`: the task after this event (a sender may coalesce waiting notifications into it). */
+  notify(input: { config: TaskPushNotificationConfig; payload: StreamResponse; taskId: string; tenant?: string; task?: Task }): void;
   close(): Promise<void>;
   /**
    * The URL check this sender applies before each delivery. The server runs it when a config is

@@ -1,7 +1,7 @@
 /**
  * Conditional GET of a served document (RFC 9110 §13): its validators and whether a request's
- * preconditions make the answer 304. The documents (card, JWKS) are fixed when the handler is
- * created, so one `Last-Modified` (that moment, to the second) serves them all.
+ * preconditions make the answer 304. A served document (card, JWKS) never changes once made, so
+ * its `Last-Modified` is that moment, to the second.
  */
 
 /** An HTTP date (IMF-fixdate) of `ms`, to the whole second. */

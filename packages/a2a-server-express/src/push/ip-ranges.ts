@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv4, isIPv6 } from '../net/ip-literal.js';
 
 /** Why an address is not a public unicast address, or `public`. */
 export type AddressClass =

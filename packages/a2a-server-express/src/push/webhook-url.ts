@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { resolveHost } from '../net/resolve-host.js';
 import { type AddressClass, classifyAddress } from './ip-ranges.js';
 
 export interface WebhookUrlOptions {
@@ -18,11 +18,6 @@ export type WebhookUrlCheckResult = { ok: true; addresses: string[] } | { ok: fa
 
 /** Host names that must never be reached whatever they resolve to. */
 const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
-
-async function defaultResolve(hostname: string): Promise<string[]> {
-  const records = await lookup(hostname, { all: true, verbatim: true });
-  return records.map((record) => record.address);
-}
 
 function refusal(kind: AddressClass, address: string): string {
   return `${kind} address ${address} is not allowed`;
@@ -62,7 +57,7 @@ export async function checkWebhookUrl(url: string, options: WebhookUrlOptions = 
     addresses = options.resolve ? await safeResolve(options.resolve, hostname, options.resolveTimeoutMs) : ['127.0.0.1', '::1'];
     if (addresses.length === 0) return { ok: false, reason: `host ${hostname} did not resolve` };
   } else {
-    addresses = await safeResolve(options.resolve ?? defaultResolve, hostname, options.resolveTimeoutMs);
+    addresses = await safeResolve(options.resolve ?? resolveHost, hostname, options.resolveTimeoutMs);
     if (addresses.length === 0) return { ok: false, reason: `host ${hostname} did not resolve` };
   }
 

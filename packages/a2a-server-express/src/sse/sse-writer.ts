@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { MEDIA_TYPE_EVENT_STREAM } from '@a2aplane/a2a-types';
-import { SlowConsumerError } from '../core/event-queue.js';
 import type { StreamEvent } from '../core/types.js';
+import { closingFrame, DEFAULT_HEARTBEAT_MS, formatSseEvent, HEARTBEAT_COMMENT, SSE_HEADERS } from './sse-format.js';
+
+export { formatSseEvent } from './sse-format.js';
 
 export interface SseOptions {
   /** Milliseconds between `: heartbeat` comments; 0 disables them. Default 15 000. */
@@ -10,11 +11,8 @@ export interface SseOptions {
   frame(event: StreamEvent): unknown;
   /** Serialises an error that ends the stream. */
   errorFrame(error: unknown): unknown;
-}
-
-/** Formats one SSE event; `data` is single-line JSON, so no line splitting is needed. */
-export function formatSseEvent(id: string | undefined, data: unknown): string {
-  return `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
+  /** More response headers (the CORS ones). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -23,12 +21,7 @@ export function formatSseEvent(id: string | undefined, data: unknown): string {
  * so every listener is released.
  */
 export async function writeSse(res: ServerResponse, events: AsyncIterable<StreamEvent>, options: SseOptions): Promise<void> {
-  res.writeHead(200, {
-    'content-type': MEDIA_TYPE_EVENT_STREAM,
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  res.writeHead(200, { ...SSE_HEADERS, connection: 'keep-alive', ...options.headers });
   res.flushHeaders();
   const iterator = events[Symbol.asyncIterator]();
   let closed = false;
@@ -37,11 +30,11 @@ export async function writeSse(res: ServerResponse, events: AsyncIterable<Stream
     void iterator.return?.();
   };
   res.on('close', onClose);
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const heartbeat =
     heartbeatMs > 0
       ? setInterval(() => {
-          if (!closed) res.write(': heartbeat\n\n');
+          if (!closed) res.write(HEARTBEAT_COMMENT);
         }, heartbeatMs)
       : undefined;
   heartbeat?.unref?.();
@@ -62,10 +55,7 @@ export async function writeSse(res: ServerResponse, events: AsyncIterable<Stream
         });
     }
   } catch (error) {
-    if (!closed) {
-      if (SlowConsumerError.isInstance(error)) res.write(`: ${error.message}\n\n`);
-      else res.write(formatSseEvent(undefined, options.errorFrame(error)));
-    }
+    if (!closed) res.write(closingFrame(error, options));
   } finally {
     if (heartbeat) clearInterval(heartbeat);
     res.off('close', onClose);

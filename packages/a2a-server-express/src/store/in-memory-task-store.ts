@@ -1,13 +1,16 @@
 import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
 import { EndedQueue } from './ended-queue.js';
+import { listPage } from './list-page.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
+import { OwnerShares, type ShareLimit } from './owner-shares.js';
 import {
   type SendKey,
   type StoredPushConfig,
   type StoredTask,
   type TaskKey,
   type TaskListPage,
+  type TaskAdmission,
   type TaskListQuery,
   type TaskRecord,
   TaskRevisionConflictError,
@@ -32,6 +35,14 @@ export interface InMemoryTaskStoreOptions {
   maxBytes?: number;
   /** Bytes one task may hold (record and push configs); a write beyond it is refused. Default 16 MiB. */
   maxTaskBytes?: number;
+  /**
+   * Live tasks one caller (tenant and owner) may hold: its fair share, so one caller cannot get
+   * every other refused. Beyond it its new tasks are refused (`TaskStoreFullError`, limit
+   * `maxTasksPerOwner`). Default half of `maxTasks`. Anonymous callers are one caller.
+   */
+  maxTasksPerOwner?: number;
+  /** Bytes one caller's live tasks may hold together (limit `maxBytesPerOwner`). Default half of `maxBytes`. */
+  maxBytesPerOwner?: number;
   /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
   idempotencyTtlMs?: number;
   /** Most SendMessage keys kept; beyond it the oldest is forgotten. Default 10 000. */
@@ -61,36 +72,18 @@ const TERMINAL_SLACK_BYTES = 4096;
  * `RateLimitedError` (429, `RESOURCE_EXHAUSTED`, retryable) with `metadata.limit` naming the cap.
  */
 export class TaskStoreFullError extends RateLimitedError {
-  readonly limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes';
+  readonly limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes' | ShareLimit;
 
-  constructor(limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes', message: string) {
+  constructor(limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes' | ShareLimit, message: string) {
     super({ message, metadata: { limit }, ...(limit === 'maxTaskBytes' ? {} : { retryAfterSeconds: 1 }) });
     this.name = 'TaskStoreFullError';
     this.limit = limit;
   }
 }
 
-const statusTime = (record: StoredTask): number => {
-  const ts = record.task.status.timestamp;
-  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
-  return Number.isNaN(parsed) ? record.updatedAt : parsed;
+const refuseShare = (limit: ShareLimit, message: string): never => {
+  throw new TaskStoreFullError(limit, message);
 };
-
-function encodeToken(time: number, id: string): string {
-  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
-}
-
-function decodeToken(token: string): { time: number; id: string } | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
-      return { time: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through: not a token we issued
-  }
-  return undefined;
-}
 
 /** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
 export class InMemoryTaskStore implements TaskStore {
@@ -107,6 +100,7 @@ export class InMemoryTaskStore implements TaskStore {
   /** Sum of every entry's `bytes`. */
   private bytes = 0;
   private readonly sendKeys: IdempotencyKeys;
+  private readonly shares: OwnerShares;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
@@ -117,6 +111,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
     if (!(this.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
     if (!(this.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
+    this.shares = new OwnerShares(options, this.maxTasks, this.maxBytes, refuseShare);
     this.sendKeys = new IdempotencyKeys({
       ttlMs: options.idempotencyTtlMs ?? 10 * 60_000,
       maxKeys: options.maxIdempotencyKeys ?? 10_000,
@@ -167,7 +162,10 @@ export class InMemoryTaskStore implements TaskStore {
 
   private remove(k: string): void {
     const entry = this.entries.get(k);
-    if (entry) this.bytes -= entry.bytes;
+    if (entry) {
+      this.bytes -= entry.bytes;
+      this.shares.charge(entry, -1);
+    }
     this.entries.delete(k);
     this.terminal.delete(k);
   }
@@ -210,6 +208,13 @@ export class InMemoryTaskStore implements TaskStore {
     this.ended.compact(this.terminal.size);
   }
 
+  /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
+  async admitTask(request: TaskAdmission): Promise<void> {
+    this.shares.check(request, 1, 0);
+    this.sweep();
+    this.reserve('', 0, 1, false);
+  }
+
   async get(key: TaskKey): Promise<StoredTask | undefined> {
     const entry = this.live(key);
     return entry ? cloneStored(entry.record) : undefined;
@@ -228,13 +233,19 @@ export class InMemoryTaskStore implements TaskStore {
     value.revision = revision;
     const terminal = isTerminalTaskState(value.task.status.state);
     if (existing) {
-      this.reserve(k, existing.bytes, copy.bytes - existing.recordBytes, terminal);
+      const growth = copy.bytes - existing.recordBytes;
+      // A task's final write always goes in; a live one grows only within its caller's share.
+      if (!terminal) this.shares.check(value, 0, growth);
+      this.reserve(k, existing.bytes, growth, terminal);
+      this.shares.charge(existing, -1);
       existing.record = value;
-      this.resize(existing, copy.bytes - existing.recordBytes);
+      this.resize(existing, growth);
       existing.recordBytes = copy.bytes;
+      this.shares.charge(existing, 1);
       this.track(k, existing.record);
       return revision;
     }
+    if (!terminal) this.shares.check(value, 1, copy.bytes);
     this.sweep();
     this.reserve(k, 0, copy.bytes, terminal);
     const entry: Entry = {
@@ -245,35 +256,13 @@ export class InMemoryTaskStore implements TaskStore {
     };
     this.entries.set(k, entry);
     this.resize(entry, copy.bytes);
+    this.shares.charge(entry, 1);
     this.track(k, entry.record);
     return revision;
   }
 
   async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
-    let cursor: { time: number; id: string } | undefined;
-    if (query.pageToken) {
-      cursor = decodeToken(query.pageToken);
-      if (!cursor) return undefined;
-    }
-    const matches: { time: number; record: StoredTask }[] = [];
-    for (const entry of this.entries.values()) {
-      if (this.expired(entry)) continue;
-      const { record } = entry;
-      if (record.tenant !== query.tenant || record.owner !== query.owner) continue;
-      if (query.contextId !== undefined && record.task.contextId !== query.contextId) continue;
-      if (query.status !== undefined && record.task.status.state !== query.status) continue;
-      const time = statusTime(record);
-      if (query.statusTimestampAfter !== undefined && !(time > query.statusTimestampAfter)) continue;
-      matches.push({ time, record });
-    }
-    matches.sort((a, b) => b.time - a.time || (a.record.task.id < b.record.task.id ? -1 : a.record.task.id > b.record.task.id ? 1 : 0));
-    const after = cursor
-      ? matches.filter((m) => m.time < cursor.time || (m.time === cursor.time && m.record.task.id > cursor.id))
-      : matches;
-    const page = after.slice(0, query.pageSize);
-    const last = page.at(-1);
-    const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.record.task.id) : '';
-    return { records: page.map((m) => cloneStored(m.record)), nextPageToken, totalSize: matches.length };
+    return listPage(this.entries.values(), query, (entry) => !this.expired(entry));
   }
 
   async delete(key: TaskKey): Promise<boolean> {
@@ -288,9 +277,11 @@ export class InMemoryTaskStore implements TaskStore {
     if (!entry) return;
     const copy = cloneStoredSized(config);
     const previous = entry.push?.get(config.id)?.bytes ?? 0;
+    if (!isTerminalTaskState(entry.record.task.status.state)) this.shares.check(entry.record, 0, copy.bytes - previous);
     this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
     entry.push ??= new Map();
     entry.push.set(config.id, { config: copy.value, bytes: copy.bytes });
+    this.shares.grow(entry, copy.bytes - previous);
     this.resize(entry, copy.bytes - previous);
   }
 
@@ -303,6 +294,7 @@ export class InMemoryTaskStore implements TaskStore {
     const held = entry?.push?.get(id);
     if (entry === undefined || held === undefined) return false;
     entry.push?.delete(id);
+    this.shares.grow(entry, -held.bytes);
     this.resize(entry, -held.bytes);
     return true;
   }
@@ -314,4 +306,9 @@ export class InMemoryTaskStore implements TaskStore {
   async releaseSendKey(key: SendKey, taskId: string): Promise<void> {
     this.sendKeys.release(key, taskId);
   }
+}
+
+/** Makes the default task store (bounded, TTL expiry of terminal tasks, one process); see `InMemoryTaskStore`. */
+export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
+  return new InMemoryTaskStore(options);
 }

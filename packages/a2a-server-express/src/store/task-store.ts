@@ -139,4 +139,18 @@ export interface TaskStore {
   claimSendKey(key: SendKey, taskId: string): Promise<string | undefined>;
   /** Forgets `key` if it still names `taskId` (the send failed before its task existed). */
   releaseSendKey(key: SendKey, taskId: string): Promise<void>;
+  /**
+   * Optional: rejects with the store's refusal (such as `TaskStoreFullError`) when a new task of
+   * `owner` would be refused now, so the server refuses a SendMessage before its executor starts.
+   * A store without it is asked nothing: its refusal then comes with the first write, and the
+   * server aborts the executor's signal.
+   */
+  admitTask?(request: TaskAdmission): Promise<void>;
+}
+
+/** Who asks to create a task (`TaskStore.admitTask`). */
+export interface TaskAdmission {
+  tenant: string;
+  /** Principal id of the creator (`''` for anonymous callers). */
+  owner: string;
 }

@@ -5,3 +5,4 @@ export {
   type TaskEventBusContractOptions,
 } from './task-event-bus-contract.js';
 export { describeTaskStoreContract, type TaskStoreContractLimits, type TaskStoreContractOptions } from './task-store-contract.js';
+export { describePushOutboxContract, type PushOutboxContractOptions } from './push-outbox-contract.js';

@@ -1,0 +1,139 @@
+// Registry search (issue 34): 10,000 enrolled agents, ARD `POST /search` at a constant 200 req/s
+// (open loop: latency counts from each request's scheduled start, so queueing is not hidden),
+// against the embedded in-memory store and PostgreSQL. Goals: p99 under 10 ms and 25 ms.
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import { startServer } from '../lib/children.js';
+import { processCpuSeconds } from '../lib/cpu.js';
+import { num, passFail, table } from '../lib/format.js';
+import type { RunOptions, SuiteResult } from '../lib/types.js';
+import { SKILLS, TAGS } from '../servers/registry-fixtures.js';
+
+const AGENTS = 10_000;
+const RATE = 200;
+const GOALS: Record<string, number> = { memory: 10, postgres: 25 };
+
+interface Row {
+  store: string;
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+  goalMs: number;
+  /** CPU the registry process spent per search (user + system), steadier than latency on a shared machine. */
+  cpuMsPerRequest: number | undefined;
+  loadAverage: number;
+}
+
+/** The mix: a quarter each by skill id, by tag, by free text, and the second page of a skill search. */
+function searchBody(index: number, secondPageToken: string | undefined): string {
+  switch (index % 4) {
+    case 0:
+      return JSON.stringify({ filters: { skill: SKILLS[index % SKILLS.length] }, pageSize: 20 });
+    case 1:
+      return JSON.stringify({ filters: { tag: TAGS[index % TAGS.length] }, pageSize: 20 });
+    case 2:
+      return JSON.stringify({ query: index % 8 === 2 ? 'forecast agent' : 'invoice', pageSize: 20 });
+    default:
+      return JSON.stringify({ filters: { skill: SKILLS[0] }, pageSize: 20, ...(secondPageToken ? { pageToken: secondPageToken } : {}) });
+  }
+}
+
+function post(agent: Agent, url: URL, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+async function measure(store: string, seconds: number): Promise<Row> {
+  const child = await startServer('registry', ['--store', store, '--agents', String(AGENTS)], { timeoutMs: 180_000 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  try {
+    const url = new URL('/search', child.url);
+    const first = await post(agent, url, JSON.stringify({ filters: { skill: SKILLS[0] }, pageSize: 20 }));
+    const token = (JSON.parse(first.text) as { nextPageToken?: string }).nextPageToken;
+    // Warm-up: 400 requests, not measured.
+    for (let index = 0; index < 400; index++) await post(agent, url, searchBody(index, token));
+    const total = RATE * seconds;
+    const latencies: number[] = [];
+    let errors = 0;
+    const cpuBefore = processCpuSeconds(child.process.pid);
+    const loadAverage = loadavg()[0] ?? 0;
+    const started = performance.now();
+    const inFlight: Array<Promise<void>> = [];
+    for (let index = 0; index < total; index++) {
+      const scheduled = started + (index * 1000) / RATE;
+      const wait = scheduled - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      inFlight.push(
+        post(agent, url, searchBody(index, token)).then(
+          (reply) => {
+            latencies.push(performance.now() - scheduled);
+            if (reply.status !== 200) errors++;
+          },
+          () => {
+            errors++;
+          },
+        ),
+      );
+    }
+    await Promise.all(inFlight);
+    const cpuAfter = processCpuSeconds(child.process.pid);
+    latencies.sort((a, b) => a - b);
+    return {
+      store,
+      requests: total,
+      errors,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? 0,
+      goalMs: GOALS[store] ?? 0,
+      cpuMsPerRequest: cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / total,
+      loadAverage,
+    };
+  } finally {
+    agent.destroy();
+    await child.stop();
+  }
+}
+
+export async function runRegistry(options: RunOptions): Promise<SuiteResult> {
+  const seconds = options.quick ? 5 : 15;
+  const rows: Row[] = [];
+  for (const store of ['memory', 'postgres']) rows.push(await measure(store, seconds));
+  const markdown = [
+    `ARD \`POST /search\` on a registry holding ${num(AGENTS)} enrolled agents (50 skills, 20 tags; a quarter of the searches by skill id, a quarter by tag, a quarter by free text, a quarter the second page of a skill search; 20 results a page), at a constant ${RATE} req/s for ${seconds} s after 400 warm-up requests. The registry runs in its own process (node:http, \`createRegistryRequestHandler\`); latency counts from each request's scheduled start (open loop). PostgreSQL is the local server (one schema per run, 10 pooled connections).`,
+    '',
+    table(
+      ['store', 'requests', 'errors', 'p50 ms', 'p99 ms', 'max ms', 'goal: p99 under', 'met', 'registry CPU ms / search', '1-min load'],
+      rows.map((row) => [
+        row.store === 'memory' ? 'embedded (in memory)' : 'PostgreSQL',
+        num(row.requests),
+        row.errors,
+        num(row.p50, 2),
+        num(row.p99, 2),
+        num(row.max, 2),
+        `${row.goalMs} ms`,
+        passFail(row.p99 < row.goalMs && row.errors === 0),
+        row.cpuMsPerRequest === undefined ? 'n/a' : num(row.cpuMsPerRequest, 2),
+        num(row.loadAverage, 1),
+      ]),
+    ),
+  ].join('\n');
+  return { title: 'Registry search over 10,000 agents', markdown, data: { agents: AGENTS, rate: RATE, seconds, rows } };
+}

@@ -1,0 +1,107 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MigrationError } from '../src/errors.js';
+import { latestSchemaVersion, migrate } from '../src/migrate/migrate.js';
+import { loadMigrations } from '../src/migrate/migrations.js';
+import { createPostgresTaskStore } from '../src/store/postgres-task-store.js';
+import { testKeyring } from './keys.js';
+import { connectTestPool, dropSchema, testSchema } from './postgres.js';
+
+let pool: pg.Pool;
+const schemas: string[] = [];
+const fresh = (): string => {
+  const schema = testSchema('migrate');
+  schemas.push(schema);
+  return schema;
+};
+const tables = async (schema: string): Promise<string[]> =>
+  (
+    await pool.query<{ t: string }>('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema])
+  ).rows.map((r) => r.t);
+
+beforeAll(async () => {
+  pool = await connectTestPool('a2a-postgres migrations');
+});
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(pool, schema);
+  await pool.end();
+});
+
+describe('migrate', () => {
+  it('ships versions 1..n without a hole', () => {
+    const versions = loadMigrations().map((m) => m.version);
+    expect(versions).toEqual(Array.from({ length: latestSchemaVersion() }, (_, i) => i + 1));
+    expect(latestSchemaVersion()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('creates every table from an empty database, and a second run changes nothing', async () => {
+    const schema = fresh();
+    expect(await migrate(pool, { schema })).toEqual({ from: 0, version: 3, applied: [1, 2, 3] });
+    expect(await tables(schema)).toEqual([
+      'a2a_migrations',
+      'cancel_requests',
+      'cancel_runners',
+      'nonces',
+      'push_configs',
+      'send_keys',
+      'task_events',
+      'task_logs',
+      'tasks',
+    ]);
+    expect(await migrate(pool, { schema })).toEqual({ from: 3, version: 3, applied: [] });
+  });
+
+  it('upgrades a schema at version 1 holding tasks, keeping them', async () => {
+    const schema = fresh();
+    expect(await migrate(pool, { schema, to: 1 })).toEqual({ from: 0, version: 1, applied: [1] });
+    expect(await tables(schema)).not.toContain('nonces');
+    const keys = testKeyring();
+    const store = createPostgresTaskStore({ pool, schema, pushConfigKeys: keys, sweepIntervalMs: false });
+    const key = { tenant: 't', taskId: 'a' };
+    await store.upsert(
+      { tenant: 't', owner: 'o', updatedAt: Date.now(), task: { id: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } },
+      { expectedRevision: 0 },
+    );
+    await store.putPushConfig(key, { id: 'p', taskId: 'a', url: 'https://example.com/hook', token: 'secret' });
+    expect(await migrate(pool, { schema })).toEqual({ from: 1, version: 3, applied: [2, 3] });
+    expect(await tables(schema)).toContain('nonces');
+    expect((await store.get(key))?.revision).toBe(1);
+    expect(await store.listPushConfigs(key)).toEqual([{ id: 'p', taskId: 'a', url: 'https://example.com/hook', token: 'secret' }]);
+    expect(
+      await store.upsert(
+        { tenant: 't', owner: 'o', updatedAt: Date.now(), task: { id: 'a', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } },
+        { expectedRevision: 1 },
+      ),
+    ).toBe(2);
+  });
+
+  it('runs once when replicas migrate at the same time', async () => {
+    const schema = fresh();
+    const results = await Promise.all([0, 1, 2, 3].map(() => migrate(pool, { schema })));
+    expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
+    expect(results.every((r) => r.version === 3)).toBe(true);
+  });
+
+  it('refuses a schema newer than the package, and one whose applied SQL changed, changing nothing', async () => {
+    const newer = fresh();
+    await migrate(pool, { schema: newer });
+    await pool.query(`INSERT INTO "${newer}".a2a_migrations (version, name, checksum) VALUES (99, 'future', 'x')`);
+    await expect(migrate(pool, { schema: newer })).rejects.toBeInstanceOf(MigrationError);
+    const changed = fresh();
+    await migrate(pool, { schema: changed, to: 1 });
+    await pool.query(`UPDATE "${changed}".a2a_migrations SET checksum = 'edited' WHERE version = 1`);
+    await expect(migrate(pool, { schema: changed })).rejects.toThrow(/different SQL/);
+    expect(await tables(changed)).not.toContain('nonces');
+  });
+
+  it('checks its arguments', async () => {
+    await expect(migrate(pool, { schema: 'Robert"); DROP TABLE x; --' })).rejects.toBeInstanceOf(TypeError);
+    await expect(migrate(pool, { schema: fresh(), to: 4 })).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('fails with PostgresUnavailableError when the database is not there', async () => {
+    const nowhere = new pg.Pool({ host: '127.0.0.1', port: 1, user: 'postgres', database: 'test', connectionTimeoutMillis: 1_000 });
+    await expect(migrate(nowhere, { schema: fresh() })).rejects.toMatchObject({ name: 'PostgresUnavailableError' });
+    await nowhere.end();
+  });
+});

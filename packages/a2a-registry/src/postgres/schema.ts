@@ -1,0 +1,34 @@
+/** A schema name we quote ourselves: letters, digits and underscores only. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** The registry's tables (idempotent). Every AgentID an agent ever held maps to it in `agent_ids`. */
+export function migrationSql(schema: string): string {
+  return `
+CREATE SCHEMA IF NOT EXISTS "${schema}";
+CREATE TABLE IF NOT EXISTS "${schema}".agents (
+  id text PRIMARY KEY,
+  agent_id text NOT NULL UNIQUE,
+  card_url text NOT NULL UNIQUE,
+  origin text NOT NULL,
+  status text NOT NULL,
+  health text NOT NULL,
+  skills text[] NOT NULL,
+  tags text[] NOT NULL,
+  search_text text NOT NULL,
+  revision integer NOT NULL
+);
+-- The record (card text, card, keys, history) apart from the columns searches filter on: a search
+-- scans narrow rows and reads records only for the page it returns.
+CREATE TABLE IF NOT EXISTS "${schema}".agent_records (
+  id text PRIMARY KEY REFERENCES "${schema}".agents (id) ON DELETE CASCADE,
+  record jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS "${schema}".agent_ids (
+  agent_id text PRIMARY KEY,
+  id text NOT NULL REFERENCES "${schema}".agents (id) ON DELETE CASCADE
+);
+CREATE INDEX IF NOT EXISTS agents_skills ON "${schema}".agents USING gin (skills);
+CREATE INDEX IF NOT EXISTS agents_tags ON "${schema}".agents USING gin (tags);
+CREATE INDEX IF NOT EXISTS agents_origin ON "${schema}".agents (origin);
+`;
+}

@@ -1,0 +1,6 @@
+export {
+  type ContractTestApi,
+  describeRegistryStoreContract,
+  type RegistryStoreContractOptions,
+  sampleAgentRecord,
+} from './registry-store-contract.js';
