@@ -79,7 +79,11 @@ describe('request heads ky built are reused', () => {
 
   it('each kind of REST call sends its own fixed headers: a content type only with a body, and they never mix', async () => {
     const server = await startServer((req, res) => {
-      if (req.url.endsWith('/message:send')) return json(res, 200, { task: task('t-9') });
+      if (req.url.endsWith('/message:send')) {
+        // A v1.0.1 server's media type is read like application/json.
+        res.writeHead(200, { 'content-type': 'application/a2a+json' }).end(JSON.stringify({ task: task('t-9') }));
+        return;
+      }
       return json(res, 200, task(decodeURIComponent(req.url.split('/').pop() ?? '')));
     });
     servers.push(server);
@@ -88,14 +92,15 @@ describe('request heads ky built are reused', () => {
     });
     const message = { messageId: 'm-1', role: 'ROLE_USER' as const, parts: [{ text: 'hi' }] };
     await client.getTask({ id: 't-1' });
-    await client.sendMessage({ message });
+    expect((await client.sendMessage({ message })).task?.id).toBe('t-9');
     await client.getTask({ id: 't-1' });
     await client.sendMessage({ message: { ...message, messageId: 'm-2' } });
+    const either = 'application/a2a+json, application/json';
     expect(server.requests.map((r) => [r.method, r.headers['content-type'], r.headers.accept])).toEqual([
-      ['GET', undefined, 'application/json'],
-      ['POST', 'application/json', 'application/json'],
-      ['GET', undefined, 'application/json'],
-      ['POST', 'application/json', 'application/json'],
+      ['GET', undefined, either],
+      ['POST', 'application/json', either],
+      ['GET', undefined, either],
+      ['POST', 'application/json', either],
     ]);
   });
 

@@ -2,6 +2,7 @@ import type { JsonValue } from '@bufbuild/protobuf';
 import { type A2AError, InternalError, InvalidParamsError } from '@a2aplane/a2a-types';
 import {
   type A2AServer,
+  activatedExtensions,
   type AuthenticationRequest,
   type CallerGoneHook,
   type CoreRequest,
@@ -88,6 +89,14 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
     return new GrpcCoreRequest(operation.method, params, call, defaultVersion);
   }
 
+  /** Response metadata: the extensions the executor activated, echoed as `a2a-extensions` (spec §3.2). */
+  function extensionMetadata(request: GrpcCoreRequest): Metadata {
+    const metadata = new Metadata();
+    const activated = activatedExtensions(request);
+    if (activated.length > 0) metadata.set('a2a-extensions', activated.join(', '));
+    return metadata;
+  }
+
   function unary(operation: GrpcOperation) {
     return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>): void => {
       const request = coreRequestOf(operation, call);
@@ -98,6 +107,7 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
       void core.handle(request).then((response: CoreResponse) => {
         if (response.kind === 'error') return callback(toGrpcStatus(response.error));
         if (response.kind === 'stream') return callback(toGrpcStatus(new InternalError()));
+        call.sendMetadata(extensionMetadata(request));
         let bytes: Buffer;
         try {
           bytes = encodeFromJson(operation.output, response.result);
@@ -124,7 +134,7 @@ export function createA2AGrpcService(core: A2AServer, options: A2AGrpcServiceOpt
         if (response.kind === 'result') return void call.emit('error', toGrpcStatus(new InternalError()));
         // The response headers at once, as SSE sends its headers: a client knows the stream is
         // established before the first event (a resumed SubscribeToTask may wait for one).
-        call.sendMetadata(new Metadata());
+        call.sendMetadata(extensionMetadata(request));
         const failure = await pipe(operation, response.events, call, signal);
         if (signal.aborted) return;
         if (failure) call.emit('error', toGrpcStatus(failure));

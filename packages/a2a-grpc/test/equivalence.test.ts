@@ -129,6 +129,21 @@ describe('transport equivalence: JSON-RPC, REST and gRPC over one server core', 
     expect(result?.task?.status.state).toBe('TASK_STATE_COMPLETED');
   });
 
+  it('SendMessage: a reused messageId with another message runs as a new message; its retry is a repeat', async () => {
+    const results = await same(undefined, async (c, binding) => {
+      const messageId = `reused-${binding}`;
+      const first = await c.sendMessage({ message: userMessage('first', { messageId }) });
+      const other = await c.sendMessage({ message: userMessage('second', { messageId }) });
+      const retry = await c.sendMessage({ message: userMessage('second', { messageId }) });
+      return {
+        other: other.task?.artifacts?.[0]?.parts[0],
+        newTask: other.task?.id !== first.task?.id,
+        retrySameTask: retry.task?.id === other.task?.id,
+      };
+    });
+    expect(results[0]).toEqual({ other: { text: 'echo: second' }, newTask: true, retrySameTask: true });
+  });
+
   it('SendStreamingMessage', async () => {
     const [events] = await same('SendStreamingMessage', (c) =>
       collect(c.sendStreamingMessage({ message: userMessage('stream') }) as AsyncIterable<StreamResponse>),

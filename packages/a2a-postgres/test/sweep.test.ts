@@ -38,7 +38,7 @@ describe('sweep', () => {
     await store.upsert({ tenant, owner: 'o', task: done, updatedAt: clock }, { expectedRevision: 0 });
     await store.upsert({ tenant, owner: 'o', task: live, updatedAt: clock }, { expectedRevision: 0 });
     await store.putPushConfig({ tenant, taskId: 'done' }, { id: 'p', taskId: 'done', url: 'https://hook.example/x' });
-    await store.claimSendKey({ tenant, owner: 'o', messageId: 'm' }, 'done');
+    await store.claimSendKey({ tenant, owner: 'o', messageId: 'm', fingerprint: 'f' }, 'done');
     await bus.publish({ tenant, taskId: 'done' }, { event: { task: done }, final: true, revision: 1 });
     clock += 11 * 60_000; // past the terminal TTL, the send key's window and the log's retention
     // The task, the send key and the log's event (push configs and the log head go with them, uncounted).

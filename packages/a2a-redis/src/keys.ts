@@ -20,7 +20,7 @@ export interface RedisKeys {
   /** Terminal tasks (a sorted set by the time they ended): evicted oldest first at capacity. */
   ended(): string;
   /** An idempotent SendMessage key. */
-  send(tenant: string, owner: string, messageId: string): string;
+  send(tenant: string, owner: string, messageId: string, fingerprint: string): string;
   /** Ids of the replicas that registered running tasks (a set); the sweepers read it. */
   replicas(): string;
   /** A replica's liveness lease (a string with a TTL, refreshed by its heartbeat). */
@@ -71,7 +71,7 @@ export function createKeys(keyPrefix: string): RedisKeys {
     summary: (tenant, owner) => `${prefix}summary:${enc(tenant)}:${enc(owner)}`,
     live: () => `${prefix}live`,
     ended: () => `${prefix}ended`,
-    send: (tenant, owner, messageId) => `${prefix}send:${enc(tenant)}:${enc(owner)}:${enc(messageId)}`,
+    send: (tenant, owner, messageId, fingerprint) => `${prefix}send:${enc(tenant)}:${enc(owner)}:${enc(messageId)}:${enc(fingerprint)}`,
     replicas: () => `${prefix}replicas`,
     replicaLease: (replicaId) => `${prefix}replica:${enc(replicaId)}`,
     replicaTasks: (replicaId) => `${prefix}replica-tasks:${enc(replicaId)}`,

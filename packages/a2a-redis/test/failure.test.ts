@@ -66,7 +66,7 @@ describe('Redis down and back (needs Redis; a proxy in front of it is cut)', () 
       store.get({ tenant: 't', taskId: 'ack-0' }),
       store.upsert(record('during'), { expectedRevision: 0 }),
       store.list({ tenant: 't', owner: 'o', pageSize: 5 }),
-      store.claimSendKey({ tenant: 't', owner: 'o', messageId: 'm' }, 'x'),
+      store.claimSendKey({ tenant: 't', owner: 'o', messageId: 'm', fingerprint: 'f' }, 'x'),
     ]);
     for (const r of results) {
       expect(r.status).toBe('rejected');

@@ -223,7 +223,7 @@ describe('createRedisTaskStore (needs Redis)', () => {
   it('claims a send key once across replicas, expires it, and releases it only for its task', async () => {
     const a = fresh({ idempotencyTtlMs: 200 });
     const b = createRedisTaskStore({ client: other, keyPrefix: a.keys.prefix, idempotencyTtlMs: 200 });
-    const key = { tenant: 't1', owner: 'alice', messageId: 'm1' };
+    const key = { tenant: 't1', owner: 'alice', messageId: 'm1', fingerprint: 'f1' };
     const claims = await Promise.all([a.claimSendKey(key, 'task-a'), b.claimSendKey(key, 'task-b')]);
     expect(claims.filter((c) => c === undefined)).toHaveLength(1);
     const winner = claims[0] === undefined ? 'task-a' : 'task-b';
@@ -236,6 +236,9 @@ describe('createRedisTaskStore (needs Redis)', () => {
     expect(await b.claimSendKey(key, 'task-e')).toBeUndefined();
     // Another owner's identical message id is another key.
     expect(await a.claimSendKey({ ...key, owner: 'bob', messageId: 'm9' }, 'x')).toBeUndefined();
+    // The same messageId with another message (another fingerprint) is another key, on every replica.
+    expect(await a.claimSendKey({ ...key, messageId: 'm9', fingerprint: 'f2' }, 'z')).toBeUndefined();
+    expect(await b.claimSendKey({ ...key, messageId: 'm9', fingerprint: 'f2' }, 'w')).toBe('z');
     expect(await a.claimSendKey({ ...key, messageId: 'm9' }, 'y')).toBeUndefined();
   });
 

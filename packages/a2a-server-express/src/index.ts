@@ -10,6 +10,7 @@ export {
 } from './card/agent-card.js';
 export { type CallerGoneHook, ON_CALLER_GONE } from './core/caller-gone.js';
 export { EventQueue, SlowConsumerError } from './core/event-queue.js';
+export { activatedExtensions } from './core/extension-activation.js';
 export { DEFAULT_INPUT_LIMITS, type InputLimits } from './core/input-limits.js';
 export type { ExecutionObserver, ExecutionOutcome, ServerInstrumentation } from './core/instrumentation.js';
 export {

@@ -96,11 +96,11 @@ describe('an endless body after a 413', () => {
   }
 
   for (const binding of ['node:http', 'express'] as const) {
-    it(`${binding}: a 415 (wrong media type) with an endless chunked body closes the connection too`, async () => {
+    it(`${binding}: a refused media type (400) with an endless chunked body closes the connection too`, async () => {
       const server = await listen(binding);
       try {
         const result = await endlessUpload(server.url, '/a2a/rest/message:send', 'text/plain');
-        expect(result.status).toBe(415);
+        expect(result.status).toBe(400);
         expect(result.bytesSent).toBeLessThan(64 * 1024 * 1024);
       } finally {
         await server.close();

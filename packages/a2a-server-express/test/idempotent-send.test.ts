@@ -1,6 +1,8 @@
 import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { type AgentExecutor, createA2AServer, createTaskUpdater, InMemoryTaskStore } from '../src/index.js';
+import { sendFingerprint } from '../src/core/send-fingerprint.js';
+import { sha256 } from '../src/core/sha256.js';
 import { testCard } from './helpers.js';
 
 /** An executor that counts its runs and holds each task until `release()` is called. */
@@ -107,6 +109,56 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
     await server.close();
   });
 
+  it('the same messageId with another message is a new message: it runs, and its own retry is deduplicated', async () => {
+    const agent = heldExecutor();
+    const server = createA2AServer({ card: testCard(), executor: agent.executor });
+    const run = async (params: SendMessageRequest) => {
+      const pending = server.handle({ method: 'SendMessage', params, version: '1.0' });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      agent.release();
+      return taskOf(await pending).id;
+    };
+    const a = await run(send('m-7'));
+    const b = await run(send('m-7', { parts: [{ text: 'another message' }] }));
+    expect(b).not.toBe(a);
+    expect(agent.runs).toBe(2);
+    // The other message's retry is its repeat, and the first message's retry still is the first's.
+    expect(await run(send('m-7', { parts: [{ text: 'another message' }] }))).toBe(b);
+    expect(await run(send('m-7'))).toBe(a);
+    expect(agent.runs).toBe(2);
+    // Another contextId, or another configuration, is another message too.
+    expect(await run(send('m-7', { contextId: 'ctx-other' }))).not.toBe(a);
+    expect(await run({ ...send('m-7'), configuration: { historyLength: 1 } })).not.toBe(a);
+    expect(agent.runs).toBe(4);
+    await server.close();
+  });
+
+  it('the fingerprint is SHA-256 of canonical JSON', async () => {
+    const { createHash } = await import('node:crypto');
+    for (const size of [0, 1, 55, 56, 63, 64, 65, 1000]) {
+      const bytes = new Uint8Array(size).map((_, i) => (i * 7 + size) & 0xff);
+      expect(Buffer.from(sha256(bytes)).toString('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it('the fingerprint ignores key order and what a binding may leave out, not the content', async () => {
+    const base = send('m-1', { contextId: 'c', metadata: { a: 1, b: [1, 2] } });
+    const same: SendMessageRequest = {
+      message: {
+        metadata: { b: [1, 2], a: 1 },
+        contextId: 'c',
+        parts: [{ text: 'hi' }],
+        role: 'ROLE_USER',
+        messageId: 'other-id',
+        extensions: [],
+      },
+      configuration: {},
+    };
+    expect(sendFingerprint(same)).toBe(sendFingerprint(base));
+    expect(sendFingerprint(send('m-1', { metadata: { a: 1, b: [2, 1] }, contextId: 'c' }))).not.toBe(sendFingerprint(base));
+    expect(sendFingerprint(send('m-1', { taskId: 't-1' }))).not.toBe(sendFingerprint(send('m-1')));
+  });
+
   it('a send refused before its task existed gives its key back, so a retry runs', async () => {
     let refuse = true;
     const agent = heldExecutor();
@@ -139,7 +191,7 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
 });
 
 describe('InMemoryTaskStore send keys', () => {
-  const key = { tenant: '', owner: 'alice', messageId: 'm-1' };
+  const key = { tenant: '', owner: 'alice', messageId: 'm-1', fingerprint: 'f' };
 
   it('claims once, expires after the TTL and keeps at most maxIdempotencyKeys', async () => {
     let now = 0;

@@ -265,11 +265,21 @@ describe('JSON-RPC binding (spec §9, §5.3)', () => {
     expect(ok.body.result).toBeDefined();
   });
 
-  it('content type other than application/json is rejected; bodies over the limit get 413', async () => {
+  it('another media type is ContentTypeNotSupportedError as §5.4 maps it (-32005, HTTP 200); bodies over the limit get 413', async () => {
     server = await startServer({ executor: echoExecutor }, { maxBodyBytes: 1024 });
     const wrongType = await fetch(`${server.url}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
-    expect(wrongType.status).toBe(415);
+    expect(wrongType.status).toBe(200);
+    expect(wrongType.headers.get('content-type')).toBe('application/json');
     expect(errorOf((await wrongType.json()) as Json).code).toBe(-32005);
+    // application/a2a+json requests are read too; JSON-RPC responses stay application/json (§9.1).
+    const a2aJson = await fetch(`${server.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/a2a+json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+    });
+    expect(a2aJson.status).toBe(200);
+    expect(a2aJson.headers.get('content-type')).toBe('application/json');
+    expect(((await a2aJson.json()) as Json).result).toBeDefined();
     const big = await fetch(`${server.url}/a2a/jsonrpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -33,17 +33,40 @@ describe('HTTP+JSON binding (spec §11)', () => {
     expect((await rest(server.url, 'GET', `/tasks/${tenantTask.id}`)).status).toBe(404);
   });
 
-  it('application/a2a+json is accepted; other media types are 415 (§11.1)', async () => {
+  it('requests may be application/json or application/a2a+json; responses are application/a2a+json (§11.1)', async () => {
     server = await startServer({ executor: echoExecutor });
-    const ok = await rest(server.url, 'POST', '/message:send', { message: userMessage('hi') }, { 'content-type': 'application/a2a+json' });
+    const ok = await fetch(`${server.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/a2a+json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: userMessage('hi') }),
+    });
     expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toBe('application/a2a+json');
+    const plain = await fetch(`${server.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: userMessage('hi') }),
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('application/a2a+json');
+    // Errors too.
+    const missing = await fetch(`${server.url}/a2a/rest/tasks/missing`, { headers: { 'A2A-Version': '1.0' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('application/a2a+json');
+  });
+
+  it('another request media type is ContentTypeNotSupportedError as §5.4 maps it: 400 Bad Request', async () => {
+    server = await startServer({ executor: echoExecutor });
     const bad = await fetch(`${server.url}/a2a/rest/message:send`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: 'x',
     });
-    expect(bad.status).toBe(415);
-    expect(errorOf((await bad.json()) as Json).details[0]?.reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toBe('application/a2a+json');
+    const error = errorOf((await bad.json()) as Json);
+    expect(error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect(error.details[0]).toMatchObject({ reason: 'CONTENT_TYPE_NOT_SUPPORTED', domain: 'a2a-protocol.org' });
   });
 
   it('error bodies follow §11.6 with §5.4 statuses', async () => {
@@ -137,6 +160,25 @@ describe('agent card (spec §8)', () => {
     expect((card.supportedInterfaces as Json[]).map((i) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
     const second = await fetch(`${server.url}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag as string } });
     expect(second.status).toBe(304);
+  });
+
+  it('serves Last-Modified next to the ETag; If-Modified-Since gives 304 unless If-None-Match says otherwise', async () => {
+    server = await startServer({ executor: echoExecutor });
+    const url = `${server.url}/.well-known/agent-card.json`;
+    const first = await fetch(url);
+    const lastModified = first.headers.get('last-modified') as string;
+    expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+    const since = async (date: string, extra: Record<string, string> = {}) =>
+      (await fetch(url, { headers: { 'if-modified-since': date, ...extra } })).status;
+    expect(await since(lastModified)).toBe(304);
+    expect(await since(new Date(Date.parse(lastModified) + 60_000).toUTCString())).toBe(304);
+    expect(await since(new Date(Date.parse(lastModified) - 1000).toUTCString())).toBe(200);
+    expect(await since('not a date')).toBe(200);
+    // If-None-Match wins over If-Modified-Since (RFC 9110 §13.1.3).
+    expect(await since(lastModified, { 'if-none-match': '"other"' })).toBe(200);
+    const notModified = await fetch(url, { headers: { 'if-modified-since': lastModified } });
+    expect(notModified.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(notModified.headers.get('last-modified')).toBe(lastModified);
   });
 
   it('signs the card once with the configured signer and serves the cached bytes', async () => {

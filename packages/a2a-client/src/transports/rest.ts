@@ -1,6 +1,7 @@
 import {
   type A2AMethod,
   fromRestError,
+  MEDIA_TYPE_A2A_JSON,
   MEDIA_TYPE_EVENT_STREAM,
   MEDIA_TYPE_JSON,
   paramsToRestRequest,
@@ -15,8 +16,10 @@ import type { Transport, TransportCallOptions } from './types.js';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // Constant objects, by kind of call: the header sets are looked up by identity (createHeaderSets).
-const ACCEPT_JSON: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_JSON };
-const ACCEPT_JSON_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_JSON, 'content-type': MEDIA_TYPE_JSON };
+// Replies may be application/a2a+json (§11.1, v1.0.1) or application/json (older servers); both are read.
+const ACCEPT_EITHER_JSON = `${MEDIA_TYPE_A2A_JSON}, ${MEDIA_TYPE_JSON}`;
+const ACCEPT_JSON: Readonly<Record<string, string>> = { accept: ACCEPT_EITHER_JSON };
+const ACCEPT_JSON_WITH_BODY: Readonly<Record<string, string>> = { accept: ACCEPT_EITHER_JSON, 'content-type': MEDIA_TYPE_JSON };
 const ACCEPT_STREAM: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM };
 const ACCEPT_STREAM_WITH_BODY: Readonly<Record<string, string>> = { accept: MEDIA_TYPE_EVENT_STREAM, 'content-type': MEDIA_TYPE_JSON };
 

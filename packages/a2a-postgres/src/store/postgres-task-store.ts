@@ -297,7 +297,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     },
 
     async claimSendKey(key: SendKey, taskId: string) {
-      if (hasNul(key.tenant, key.owner, key.messageId, taskId)) refuseNul('A message id');
+      if (hasNul(key.tenant, key.owner, key.messageId, taskId, key.fingerprint)) refuseNul('A message id');
       const at = now();
       const [row] = await run<{ task_id: string }>(statements.claimSend, [
         key.tenant,
@@ -306,13 +306,14 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
         taskId,
         at + sendTtlMs,
         at,
+        key.fingerprint,
       ]);
       return row === undefined || row.task_id === taskId ? undefined : row.task_id;
     },
 
     async releaseSendKey(key, taskId) {
-      if (hasNul(key.tenant, key.owner, key.messageId, taskId)) return;
-      await run(statements.releaseSend, [key.tenant, key.owner, key.messageId, taskId]);
+      if (hasNul(key.tenant, key.owner, key.messageId, taskId, key.fingerprint)) return;
+      await run(statements.releaseSend, [key.tenant, key.owner, key.messageId, taskId, key.fingerprint]);
     },
 
     sweep: () => sweeper.sweep(),

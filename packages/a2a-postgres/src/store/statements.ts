@@ -61,12 +61,15 @@ JOIN ${s}.tasks t ON t.tenant = p.tenant AND t.task_id = p.task_id AND t.expires
 WHERE p.tenant = $1 AND p.task_id = $2 ORDER BY p.config_id`),
     deletePush: one(`DELETE FROM ${s}.push_configs WHERE tenant = $1 AND task_id = $2 AND config_id = $3 RETURNING 1`),
     // A claimed key that has not expired keeps its task; the row is returned either way (one round trip, exact under races).
-    claimSend: one(`INSERT INTO ${s}.send_keys AS k (tenant, owner, message_id, task_id, expires_at) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (tenant, owner, message_id) DO UPDATE SET
+    claimSend:
+      one(`INSERT INTO ${s}.send_keys AS k (tenant, owner, message_id, task_id, expires_at, fingerprint) VALUES ($1, $2, $3, $4, $5, $7)
+ON CONFLICT (tenant, owner, message_id, fingerprint) DO UPDATE SET
   task_id = CASE WHEN k.expires_at <= $6 THEN EXCLUDED.task_id ELSE k.task_id END,
   expires_at = CASE WHEN k.expires_at <= $6 THEN EXCLUDED.expires_at ELSE k.expires_at END
 RETURNING task_id`),
-    releaseSend: one(`DELETE FROM ${s}.send_keys WHERE tenant = $1 AND owner = $2 AND message_id = $3 AND task_id = $4`),
+    releaseSend: one(
+      `DELETE FROM ${s}.send_keys WHERE tenant = $1 AND owner = $2 AND message_id = $3 AND task_id = $4 AND fingerprint = $5`,
+    ),
   };
 }
 

@@ -272,14 +272,13 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
 
     async claimSendKey(key: SendKey, taskId: string) {
       // SET NX GET: claims the key, or returns who holds it, in one atomic command (Redis >= 7.0).
-      const held = await run(() =>
-        client.sendCommand(['SET', keys.send(key.tenant, key.owner, key.messageId), taskId, 'NX', 'GET', 'PX', String(sendTtlMs)]),
-      );
+      const name = keys.send(key.tenant, key.owner, key.messageId, key.fingerprint);
+      const held = await run(() => client.sendCommand(['SET', name, taskId, 'NX', 'GET', 'PX', String(sendTtlMs)]));
       return typeof held === 'string' ? held : undefined;
     },
 
     async releaseSendKey(key, taskId) {
-      await run(() => RELEASE_SEND.run(client, [keys.send(key.tenant, key.owner, key.messageId)], [taskId]));
+      await run(() => RELEASE_SEND.run(client, [keys.send(key.tenant, key.owner, key.messageId, key.fingerprint)], [taskId]));
     },
   };
   writers.set(store, { client, prepareUpsert });

@@ -31,6 +31,12 @@ export interface RequestContext {
   readonly taskContext: TaskContextLike | undefined;
   /** Aborts when the task is canceled, the governor stops it, or an in-process caller gives up. */
   readonly signal: AbortSignal;
+  /**
+   * Marks a requested extension (one of `extensions`) active for this request: the server echoes
+   * it in the `A2A-Extensions` response header (gRPC: metadata). Call it before publishing the
+   * first event so a stream's headers carry it. False for an extension the caller did not request.
+   */
+  activateExtension(uri: string): boolean;
 }
 
 export type AgentEvent = Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;

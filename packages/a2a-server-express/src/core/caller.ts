@@ -9,6 +9,7 @@ import {
 } from '@a2aplane/a2a-types';
 import { cardAuthorities } from '../auth/http-signature.js';
 import type { CoreRequest } from './server-types.js';
+import { trackActivations } from './extension-activation.js';
 import type { Principal, RateLimitVerdict } from './types.js';
 import type { ServerContext } from './server-context.js';
 
@@ -90,6 +91,7 @@ export function createCallerResolver(ctx: ServerContext) {
         metadata: { extensions: missing.join(',') },
       });
     }
+    trackActivations(request, extensions);
     return { principal, owner: principal?.id ?? '', version: negotiated.version, extensions };
   }
 

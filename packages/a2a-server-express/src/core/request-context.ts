@@ -1,6 +1,7 @@
 import type { Message, Task } from '@a2aplane/a2a-types';
 import type { RequestContext, TaskContextLike } from '../agent/executor.js';
 import type { ExecutionSignal } from './execution-signal.js';
+import { activateExtension } from './extension-activation.js';
 import type { Principal } from './types.js';
 
 /**
@@ -31,5 +32,9 @@ export class ExecutorRequestContext implements RequestContext {
 
   get signal(): AbortSignal {
     return this.#execution.signal;
+  }
+
+  activateExtension(uri: string): boolean {
+    return activateExtension(this.extensions, uri);
   }
 }

@@ -16,6 +16,7 @@ import type { TaskRegistry } from './task-registry.js';
 import { type ExecutionExtra, NO_EXTRA, type TaskRun } from './task-run.js';
 import type { Streaming } from './streaming.js';
 import { newId } from '../agent/new-id.js';
+import { sendFingerprint } from './send-fingerprint.js';
 
 const OK = { ok: true } as const;
 
@@ -49,14 +50,15 @@ export function createSendOperations(ctx: ServerContext, registry: TaskRegistry,
   }
 
   /**
-   * Idempotent SendMessage (spec §3.3.1): claims (tenant, caller, messageId) in the store for the
+   * Idempotent SendMessage (spec §3.3.1): claims (tenant, caller, messageId, fingerprint of the
+   * message) in the store for the
    * task this message starts or continues. A repeat gets the runtime of the original task instead.
    * A claim whose task is gone (evicted, or the reply was a Message and no task was made) is
    * taken over, so that message runs again.
    */
   async function claimSend(params: SendMessageRequest, caller: Caller): Promise<SendClaim> {
     const tenant = params.tenant ?? '';
-    const key: SendKey = { tenant, owner: caller.owner, messageId: params.message.messageId };
+    const key: SendKey = { tenant, owner: caller.owner, messageId: params.message.messageId, fingerprint: sendFingerprint(params) };
     const taskId = params.message.taskId ?? newId();
     for (let attempt = 0; ; attempt++) {
       const held = await store.claimSendKey(key, taskId);

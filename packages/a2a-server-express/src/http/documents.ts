@@ -3,6 +3,7 @@ import { agentCardToV03 } from '@a2aplane/a2a-types/v0_3';
 import { etagOf, type PreparedCard, prepareAgentCard } from '../card/agent-card.js';
 import type { A2AServer } from '../core/server.js';
 import { utf8Encode } from '../encoding/base64url.js';
+import { httpDate, isNotModified } from './conditional-get.js';
 import type { HttpExchange, Reply } from './exchange.js';
 import type { HttpHandlerOptions } from './options.js';
 
@@ -11,6 +12,8 @@ interface ServedDocument {
   body: Uint8Array;
   etag: string;
   contentType: string;
+  /** `Last-Modified`: when the bytes were made (the documents of a handler never change after). */
+  lastModified: string;
 }
 
 function checkJwks(jwks: { keys: readonly object[] }): void {
@@ -24,7 +27,7 @@ function checkJwks(jwks: { keys: readonly object[] }): void {
 }
 
 async function serialize(body: Uint8Array, contentType: string, etagPrefix?: string): Promise<ServedDocument> {
-  return { body, etag: await etagOf(body, etagPrefix), contentType };
+  return { body, etag: await etagOf(body, etagPrefix), contentType, lastModified: httpDate(Date.now()) };
 }
 
 /** The documents of one handler: the card (signed once), its v0.3 shape and the JWKS, each made on first need. */
@@ -38,10 +41,14 @@ export function createDocuments(server: A2AServer, options: HttpHandlerOptions):
   // A bad JWKS is a configuration error when the handler is created, not on the first request.
   if (jwks !== undefined) checkJwks(jwks);
   let prepared: Promise<PreparedCard> | undefined;
+  let cardMadeAt: string | undefined;
   let legacy: Promise<ServedDocument> | undefined;
   let jwksDocument: Promise<ServedDocument> | undefined;
   const card = (): Promise<PreparedCard> => {
-    prepared ??= prepareAgentCard(server.card, options.cardSigner);
+    prepared ??= prepareAgentCard(server.card, options.cardSigner).then((made) => {
+      cardMadeAt = httpDate(Date.now());
+      return made;
+    });
     return prepared;
   };
   // Sign once, at startup; a failure surfaces as a 500 on the card request, not as an unhandled rejection.
@@ -50,7 +57,7 @@ export function createDocuments(server: A2AServer, options: HttpHandlerOptions):
     async card(wantLegacy) {
       if (!wantLegacy) {
         const { body, etag } = await card();
-        return { body, etag, contentType: MEDIA_TYPE_JSON };
+        return { body, etag, contentType: MEDIA_TYPE_JSON, lastModified: cardMadeAt ?? httpDate(Date.now()) };
       }
       legacy ??= Promise.resolve(server.card).then((value) =>
         serialize(utf8Encode(JSON.stringify(agentCardToV03(value))), MEDIA_TYPE_JSON, 'v03-'),
@@ -64,17 +71,17 @@ export function createDocuments(server: A2AServer, options: HttpHandlerOptions):
   };
 }
 
-/** GET or HEAD of a cacheable document, with `If-None-Match` revalidation; other verbs get 405. */
+/** GET or HEAD of a cacheable document, with `If-None-Match` / `If-Modified-Since` revalidation; other verbs get 405. */
 export function documentReply(exchange: HttpExchange, document: ServedDocument, maxAgeSeconds: number): Reply {
   const method = exchange.method;
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'bytes', status: 405, headers: { allow: 'GET, HEAD' } };
   const headers: Record<string, string> = {
     etag: document.etag,
+    'last-modified': document.lastModified,
     'cache-control': `public, max-age=${maxAgeSeconds}`,
     'access-control-allow-origin': '*',
   };
-  const ifNoneMatch = exchange.header('if-none-match');
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === document.etag || tag.trim() === '*')) {
+  if (isNotModified(exchange.header('if-none-match'), exchange.header('if-modified-since'), document.etag, document.lastModified)) {
     return { kind: 'bytes', status: 304, headers };
   }
   headers['content-type'] = document.contentType;

@@ -1,13 +1,11 @@
 import {
   A2A_VERSION_HEADER,
   type A2AMethod,
-  ContentTypeNotSupportedError,
   createJsonRpcError,
   createJsonRpcSuccess,
   InvalidParamsError,
   InvalidRequestError,
   type JsonRpcId,
-  MEDIA_TYPE_JSON,
   MethodNotFoundError,
   readJsonRpcEnvelope,
 } from '@a2aplane/a2a-types';
@@ -15,6 +13,8 @@ import { methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2a
 import { type A2AServer, type CoreResponse, toA2AError } from '../core/server.js';
 import { mediaTypeOf, readJsonBody } from './body.js';
 import type { HttpExchange, Reply } from './exchange.js';
+import { withActivatedExtensions } from './extension-echo.js';
+import { isJsonMediaType, unsupportedMediaType } from './media-types.js';
 import { jsonRpcErrorReply } from './replies.js';
 
 const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
@@ -37,9 +37,9 @@ export async function serveJsonRpc(server: A2AServer, exchange: HttpExchange, ma
     exchange.skipBody(maxBody);
     return jsonRpcErrorReply(null, new InvalidRequestError({ message: 'JSON-RPC requests must use POST' }), 405);
   }
-  if (mediaTypeOf(exchange) !== MEDIA_TYPE_JSON) {
+  if (!isJsonMediaType(mediaTypeOf(exchange))) {
     exchange.skipBody(maxBody);
-    return jsonRpcErrorReply(null, new ContentTypeNotSupportedError({ message: 'JSON-RPC requests must be application/json' }), 415);
+    return jsonRpcErrorReply(null, ...unsupportedMediaType('JSONRPC'));
   }
   const body = await readJsonBody(exchange, maxBody);
   if (!body.ok) return jsonRpcErrorReply(null, body.error, body.status === 413 ? 413 : 200);
@@ -50,7 +50,10 @@ export async function serveJsonRpc(server: A2AServer, exchange: HttpExchange, ma
   known.id = envelope.id;
   const v03Method = methodFromV03(envelope.method);
   if (v03Method === undefined) {
-    return resultReply(envelope.id, await server.handle(exchange.coreRequest(envelope.method, envelope.params, body.raw)));
+    const request = exchange.coreRequest(envelope.method, envelope.params, body.raw);
+    const reply = resultReply(envelope.id, await server.handle(request));
+    if (reply.kind !== 'bytes') reply.headers = withActivatedExtensions(request, reply.headers);
+    return reply;
   }
   // v0.3 method names (`message/send`) and shapes, served through the a2a-types translators.
   const version = exchange.header(VERSION_HEADER) ?? exchange.query.get(A2A_VERSION_HEADER);

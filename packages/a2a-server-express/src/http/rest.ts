@@ -1,14 +1,9 @@
-import {
-  ContentTypeNotSupportedError,
-  MEDIA_TYPE_A2A_JSON,
-  MEDIA_TYPE_JSON,
-  MethodNotFoundError,
-  matchRestRoute,
-  restRequestToParams,
-} from '@a2aplane/a2a-types';
+import { MethodNotFoundError, matchRestRoute, restRequestToParams } from '@a2aplane/a2a-types';
 import { type A2AServer, toA2AError } from '../core/server.js';
 import { mediaTypeOf, readJsonBody } from './body.js';
 import type { HttpExchange, Reply } from './exchange.js';
+import { withActivatedExtensions } from './extension-echo.js';
+import { isJsonMediaType, restResponseHeaders, unsupportedMediaType } from './media-types.js';
 import { restErrorReply } from './replies.js';
 
 /** Serves one request of the HTTP+JSON binding; `subPath` is the path below the REST mount. */
@@ -27,12 +22,9 @@ export async function serveRest(server: A2AServer, exchange: HttpExchange, subPa
   let raw: Uint8Array | undefined;
   if (verb.toUpperCase() === 'POST') {
     const type = mediaTypeOf(exchange);
-    if (exchange.hasBody() && type !== MEDIA_TYPE_JSON && type !== MEDIA_TYPE_A2A_JSON) {
+    if (exchange.hasBody() && !isJsonMediaType(type)) {
       exchange.skipBody(maxBody);
-      return restErrorReply(
-        new ContentTypeNotSupportedError({ message: 'REST requests must be application/json or application/a2a+json' }),
-        415,
-      );
+      return restErrorReply(...unsupportedMediaType('HTTP+JSON'));
     }
     const read = await readJsonBody(exchange, maxBody);
     if (!read.ok) return restErrorReply(read.error, read.status);
@@ -47,11 +39,14 @@ export async function serveRest(server: A2AServer, exchange: HttpExchange, subPa
     ...(match.tenant === undefined ? {} : { tenant: match.tenant }),
     ...(body === undefined ? {} : { body }),
   });
-  const result = await server.handle(exchange.coreRequest(match.method, params, raw));
+  const request = exchange.coreRequest(match.method, params, raw);
+  const result = await server.handle(request);
   if (result.kind === 'error') return restErrorReply(result.error);
-  if (result.kind === 'result') return { kind: 'json', status: 200, body: result.result };
+  if (result.kind === 'result')
+    return { kind: 'json', status: 200, body: result.result, headers: withActivatedExtensions(request, restResponseHeaders()) };
   return {
     kind: 'sse',
+    headers: withActivatedExtensions(request, undefined),
     events: result.events,
     frame: (event) => event.data,
     errorFrame: (error) => toA2AError(error).toRestError(),

@@ -8,8 +8,8 @@ interface IdempotencyKeysOptions {
   now: () => number;
 }
 
-/** One string for a send key (tenant, owner and message id cannot run together). */
-const sendMapKey = (key: SendKey): string => `${key.tenant}\u0000${key.owner}\u0000${key.messageId}`;
+/** One string for a send key (tenant, owner, message id and fingerprint cannot run together). */
+const sendMapKey = (key: SendKey): string => `${key.tenant}\u0000${key.owner}\u0000${key.messageId}\u0000${key.fingerprint}`;
 
 interface Held {
   taskId: string;

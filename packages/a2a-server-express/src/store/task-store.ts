@@ -94,6 +94,11 @@ export interface SendKey {
   /** Principal id of the sender (`''` for anonymous callers). */
   owner: string;
   messageId: string;
+  /**
+   * Fingerprint of the message and its configuration (`sendFingerprint`): part of the key, so the
+   * same messageId with another message is another key, and a store must keep it with the key.
+   */
+  fingerprint: string;
 }
 
 /** A push notification config as stored (its id is always set). */

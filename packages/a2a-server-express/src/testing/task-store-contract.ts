@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Task, TaskState } from '@a2aplane/a2a-types';
-import { type TaskRecord, TaskRevisionConflictError, type TaskStore } from '../store/task-store.js';
+import { type SendKey, type TaskRecord, TaskRevisionConflictError, type TaskStore } from '../store/task-store.js';
 import { type ContractTestApi, sleep } from './contract-api.js';
 
 /** The limits a contract test asks its store for. */
@@ -30,6 +30,13 @@ const LARGE: TaskStoreContractLimits = { terminalTtlMs: 10 * 60_000, maxTasks: 1
  * terminal tasks, capacity, ListTasks pagination, push configs and SendMessage keys. Every
  * implementation runs it (`InMemoryTaskStore` in this package, the Redis store in `@a2aplane/a2a-redis`).
  */
+/** Keys that differ from `key` in one part each: owner, tenant, message (its fingerprint, decision 0105). */
+const otherSendKeys = (key: SendKey, otherTenant: string): SendKey[] => [
+  { ...key, owner: 'other' },
+  { ...key, tenant: otherTenant },
+  { ...key, fingerprint: 'other' },
+];
+
 export function describeTaskStoreContract(name: string, options: TaskStoreContractOptions, t: ContractTestApi): void {
   const made: TaskStore[] = [];
   const open = async (limits: Partial<TaskStoreContractLimits> = {}): Promise<TaskStore> => {
@@ -286,11 +293,10 @@ export function describeTaskStoreContract(name: string, options: TaskStoreContra
     t.it('claims SendMessage keys once per (tenant, owner, messageId), and releases them only for their task', async () => {
       const store = await open();
       const ten = tenant();
-      const key = { tenant: ten, owner: 'o', messageId: 'm1' };
+      const key = { tenant: ten, owner: 'o', messageId: 'm1', fingerprint: 'f1' };
       assert.equal(await store.claimSendKey(key, 'task-1'), undefined);
       assert.equal(await store.claimSendKey(key, 'task-2'), 'task-1');
-      assert.equal(await store.claimSendKey({ ...key, owner: 'other' }, 'task-3'), undefined);
-      assert.equal(await store.claimSendKey({ ...key, tenant: tenant() }, 'task-4'), undefined);
+      for (const other of otherSendKeys(key, tenant())) assert.equal(await store.claimSendKey(other, 'task-3'), undefined);
       // Released by another task's send: nothing happens.
       await store.releaseSendKey(key, 'task-2');
       assert.equal(await store.claimSendKey(key, 'task-5'), 'task-1');
@@ -298,7 +304,7 @@ export function describeTaskStoreContract(name: string, options: TaskStoreContra
       assert.equal(await store.claimSendKey(key, 'task-6'), undefined);
       assert.equal(await store.claimSendKey(key, 'task-7'), 'task-6');
       // Of concurrent claims, one wins and the others name its task.
-      const race = { tenant: ten, owner: 'o', messageId: 'race' };
+      const race = { tenant: ten, owner: 'o', messageId: 'race', fingerprint: 'f1' };
       const claims = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((id) => store.claimSendKey(race, id)));
       const winners = ['r1', 'r2', 'r3', 'r4'].filter((_, i) => claims[i] === undefined);
       assert.equal(winners.length, 1);

@@ -62,6 +62,11 @@ export function describeConformance(name: string, start: () => Promise<Host>): v
       expect(card.headers.get('cache-control')).toBe('public, max-age=300');
       const again = await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag as string } });
       expect(again.status).toBe(304);
+      // Last-Modified next to the ETag; If-Modified-Since revalidates too.
+      const lastModified = card.headers.get('last-modified') as string;
+      expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+      const since = await fetch(`${url}/.well-known/agent-card.json`, { headers: { 'if-modified-since': lastModified } });
+      expect(since.status).toBe(304);
       expect((await fetch(`${url}/.well-known/agent-card.json`, { method: 'POST', body: '{}' })).status).toBe(405);
       const legacy = (await (await fetch(`${url}/.well-known/agent.json`)).json()) as Json;
       expect(legacy.protocolVersion).toBe('0.3.0');
@@ -87,10 +92,11 @@ export function describeConformance(name: string, start: () => Promise<Host>): v
       expect(legacy.body.result.status.state).toBe('completed');
     });
 
-    it('JSON-RPC protocol errors: 405, 415, parse error, unknown method, notification, unknown task', async () => {
+    it('JSON-RPC protocol errors: 405, media type (-32005 as §5.4 maps it), parse error, unknown method, notification, unknown task', async () => {
       expect((await fetch(`${url}/a2a/jsonrpc`)).status).toBe(405);
       const wrongType = await fetch(`${url}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
-      expect(wrongType.status).toBe(415);
+      expect(wrongType.status).toBe(200);
+      expect(wrongType.headers.get('content-type')).toBe('application/json');
       expect(((await wrongType.json()) as Json).error.code).toBe(-32005);
       const garbled = await fetch(`${url}/a2a/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
       expect(((await garbled.json()) as Json).error.code).toBe(-32700);
@@ -109,6 +115,7 @@ export function describeConformance(name: string, start: () => Promise<Host>): v
     it('REST: operations, tenant paths, 404 for an unknown path and 405 for a wrong verb', async () => {
       const sent = await rest(url, 'POST', '/message:send', { message: userMessage('rest') });
       expect(sent.status).toBe(200);
+      expect(sent.headers.get('content-type')).toBe('application/a2a+json');
       const taskId = sent.body.task.id as string;
       expect((await rest(url, 'GET', `/tasks/${taskId}`)).body.status.state).toBe('TASK_STATE_COMPLETED');
       const tenant = await rest(url, 'POST', '/acme/message:send', { message: userMessage('tenant') });
@@ -126,7 +133,9 @@ export function describeConformance(name: string, start: () => Promise<Host>): v
         headers: { 'content-type': 'text/plain' },
         body: 'x',
       });
-      expect(wrongType.status).toBe(415);
+      expect(wrongType.status).toBe(400);
+      expect(wrongType.headers.get('content-type')).toBe('application/a2a+json');
+      expect(((await wrongType.json()) as Json).error.details[0].reason).toBe('CONTENT_TYPE_NOT_SUPPORTED');
     });
 
     it('limits: a body over maxBodyBytes is 413, declared or streamed', async () => {
