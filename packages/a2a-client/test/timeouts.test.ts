@@ -23,6 +23,14 @@ async function hangingServer(): Promise<{ server: TestServer; closed: Promise<bo
   return { server, closed };
 }
 
+/**
+ * The fetch was aborted, not left running: the server saw the request dropped before it answered or, when the
+ * deadline passed before the request reached the server at all (a loaded machine), it never saw it.
+ */
+async function expectDropped(server: TestServer, closed: Promise<boolean>): Promise<void> {
+  if (server.requests.length > 0) expect(await closed).toBe(true);
+}
+
 /** Records the `signal` of every request the global fetch is given, and sends it on. */
 function recordSignals(): AbortSignal[] {
   const native = globalThis.fetch;
@@ -44,8 +52,7 @@ describe('unary calls under their deadline through the global fetch', () => {
     const error = await client.sendMessage(userMessage()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(A2ATimeoutError);
     expect((error as A2ATimeoutError).timeoutMs).toBe(100);
-    // The server saw the request dropped before it answered: the fetch was aborted, not left running.
-    expect(await closed).toBe(true);
+    await expectDropped(server, closed);
     expect(signals).toHaveLength(1);
     expect(signals[0]).toBeInstanceOf(AbortSignal);
     expect(signals[0]?.aborted).toBe(true);
@@ -58,7 +65,7 @@ describe('unary calls under their deadline through the global fetch', () => {
     const client = createA2AClient({ card, timeoutMs: 100, retry: { retries: 0 } });
     const error = await client.getTask({ id: 't-1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(A2ATimeoutError);
-    expect(await closed).toBe(true);
+    await expectDropped(server, closed);
     expect(signals[0]?.aborted).toBe(true);
   });
 
