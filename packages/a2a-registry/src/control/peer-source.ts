@@ -1,5 +1,6 @@
 import type { AgentCard } from '@a2aplane/a2a-types';
 import type { AgentView, HealthStatus, RegistryReader } from '../core/types.js';
+import { createRepeatingRound } from '../core/repeating-round.js';
 
 /** The part of a2a-routing's `PeerPool` a peer source uses (structural: no dependency on routing). */
 export interface PeerPoolLike {
@@ -48,9 +49,6 @@ export function createRegistryPeerSource(
   const maxPeers = options.maxPeers ?? 1000;
   const health = options.health ?? ['up', 'degraded'];
   const owned = new Map<string, string>(); // AgentID -> updatedAt of the card upserted
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
 
   async function found(): Promise<AgentView[]> {
     const agents: AgentView[] = [];
@@ -95,29 +93,11 @@ export function createRegistryPeerSource(
     return result;
   }
 
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = refresh()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(schedule);
-    }, intervalMs);
-    timer.unref?.();
-  };
+  const rounds = createRepeatingRound(() => refresh(), intervalMs, options.onError);
 
   return {
     refresh,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      running = refresh()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(schedule);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    start: rounds.start,
+    stop: rounds.stop,
   };
 }

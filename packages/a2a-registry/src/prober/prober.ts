@@ -2,6 +2,7 @@ import type { OutboundOptions } from '../core/fetch-text.js';
 import type { Registry } from '../core/registry.js';
 import type { AgentHealth, AgentView } from '../core/types.js';
 import { probeExchange } from './exchange.js';
+import { createRepeatingRound } from '../core/repeating-round.js';
 
 export interface ProberOptions extends OutboundOptions {
   /** Most agents probed at once; each probe sends one request at a time. Default 8. */
@@ -57,9 +58,6 @@ export function createProber(registry: Pick<Registry, 'searchAgents' | 'recordHe
   const nextDue = new Map<string, number>();
   let inFlight = 0;
   let maxInFlight = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
 
   const track = async <T>(request: () => Promise<T>): Promise<T> => {
     inFlight++;
@@ -124,31 +122,13 @@ export function createProber(registry: Pick<Registry, 'searchAgents' | 'recordHe
     return { probed: due.length, skipped };
   }
 
-  const schedule = (): void => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runOnce()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(schedule);
-    }, intervalMs);
-    timer.unref?.();
-  };
+  const rounds = createRepeatingRound(() => runOnce(), intervalMs, options.onError);
 
   return {
     runOnce,
     probe,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      running = runOnce()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(schedule);
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    start: rounds.start,
+    stop: rounds.stop,
     get inFlight() {
       return inFlight;
     },
