@@ -2,16 +2,11 @@
  * Runs `round` at once on `start`, then `intervalMs` after each round ends (rounds never overlap), until `stop`,
  * which waits for a round in progress. The timer never keeps a process alive on its own.
  */
-export interface RepeatingRound {
-  start(): void;
-  stop(): Promise<void>;
-}
-
 export function createRepeatingRound(
   round: () => Promise<unknown>,
   intervalMs: number,
   onError: ((error: unknown) => void) | undefined,
-): RepeatingRound {
+): { start(): void; stop(): Promise<void> } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
