@@ -9,4 +9,5 @@ export {
   type PostgresTaskEventBusOptions,
 } from './bus/postgres-task-event-bus.js';
 export { type RotatePushConfigKeysOptions, type RotatePushConfigKeysResult, rotatePushConfigKeys } from './push/rotate.js';
+export { createPostgresPushOutbox, type PostgresPushOutboxOptions } from './push/push-outbox.js';
 export { type AsyncNonceCache, createPostgresNonceCache, type PostgresNonceCacheOptions } from './replay/nonce-cache.js';
