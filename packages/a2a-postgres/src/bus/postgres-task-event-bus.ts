@@ -1,4 +1,5 @@
 import {
+  type ShareLimit,
   EventQueue,
   type TaskCancelHandler,
   type TaskCancelRequest,
@@ -201,7 +202,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       }
       const key = { tenant: record.tenant, taskId: record.task.id };
       const values = { ...appendValues(key, events), ...prepared.values };
-      const [row] = await query<{ revision: number | null; current: number | null; last_seq: string | null }>(
+      const [row] = await query<{ revision: number | null; current: number | null; refused: ShareLimit | null; last_seq: string | null }>(
         pool,
         timeoutMs,
         stmt,
