@@ -60,9 +60,11 @@ describe('migrate', () => {
     const keys = testKeyring();
     const store = createPostgresTaskStore({ pool, schema, pushConfigKeys: keys, sweepIntervalMs: false });
     const key = { tenant: 't', taskId: 'a' };
-    await store.upsert(
-      { tenant: 't', owner: 'o', updatedAt: Date.now(), task: { id: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } },
-      { expectedRevision: 0 },
+    // Written as version 1's store wrote it (today's statements need the columns of version 4).
+    await pool.query(
+      `INSERT INTO "${schema}".tasks (tenant, task_id, owner, context_id, state, status_time, updated_at, expires_at, terminal, revision, task)
+       VALUES ('t', 'a', 'o', 'c', 'TASK_STATE_WORKING', 1, 1, $1, false, 1, $2)`,
+      [Date.now() + 60_000, JSON.stringify({ id: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } })],
     );
     await store.putPushConfig(key, { id: 'p', taskId: 'a', url: 'https://example.com/hook', token: 'secret' });
     expect(await migrate(pool, { schema })).toEqual({ from: 1, version: 4, applied: [2, 3, 4] });
@@ -75,6 +77,29 @@ describe('migrate', () => {
         { expectedRevision: 1 },
       ),
     ).toBe(2);
+  });
+
+  it('upgrades a schema at version 3 holding a live task: its bytes count in its caller\'s share from then on', async () => {
+    const schema = fresh();
+    await migrate(pool, { schema, to: 3 });
+    const keys = testKeyring();
+    const text = 'x'.repeat(5_000);
+    const live = { id: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const }, artifacts: [{ artifactId: 'o', parts: [{ text }] }] };
+    // Version 3 has no bytes column: the old store's statement cannot run, so the row is written as version 3 would.
+    await pool.query(
+      `INSERT INTO "${schema}".tasks (tenant, task_id, owner, context_id, state, status_time, updated_at, expires_at, terminal, revision, task)
+       VALUES ('t', 'a', 'o', 'c', 'TASK_STATE_WORKING', 1, 1, $1, false, 1, $2)`,
+      [Date.now() + 60_000, JSON.stringify(live)],
+    );
+    expect(await migrate(pool, { schema })).toEqual({ from: 3, version: latestSchemaVersion(), applied: [4] });
+    expect(await tables(schema)).toContain('push_outbox');
+    const after = createPostgresTaskStore({ pool, schema, pushConfigKeys: keys, sweepIntervalMs: false, maxBytesPerOwner: 6_000 });
+    await expect(after.admitTask?.({ tenant: 't', owner: 'o' })).resolves.toBeUndefined();
+    await expect(
+      after.upsert({ tenant: 't', owner: 'o', updatedAt: Date.now(), task: { ...live, id: 'b' } }, { expectedRevision: 0 }),
+    ).rejects.toMatchObject({ limit: 'maxBytesPerOwner' });
+    expect((await after.get({ tenant: 't', taskId: 'a' }))?.revision).toBe(1);
+    after.close();
   });
 
   it('runs once when replicas migrate at the same time', async () => {
