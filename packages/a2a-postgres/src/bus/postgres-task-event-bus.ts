@@ -1,5 +1,4 @@
 import {
-  type ShareLimit,
   EventQueue,
   type TaskCancelHandler,
   type TaskCancelRequest,
@@ -14,6 +13,7 @@ import {
   type TaskSubscribeOptions,
   type TaskSubscription,
   type TaskWriteOptions,
+  type ShareLimit,
 } from '@a2aplane/a2a-server-express';
 import { InvalidParamsError } from '@a2aplane/a2a-types';
 import type { Pool } from 'pg';
@@ -23,6 +23,7 @@ import { storeWriter } from '../store/postgres-task-store.js';
 import type { Bound } from '../store/statements.js';
 import { CancelRouting } from './cancel-routing.js';
 import { Listener } from './listener.js';
+import { OrphanSweeper, orphanStatements, type PostgresOrphanRecoveryOptions } from './orphan-sweeper.js';
 import { LiveWatches, type Subscriber, topicOf } from './live-watches.js';
 import { hasGap, ID, type LogRead, readHead, readLog, toRecord } from './log-reader.js';
 import { busStatements, commitStatement } from './statements.js';
@@ -49,6 +50,11 @@ export interface PostgresTaskEventBusOptions {
   subscriberGiveUpMs?: number;
   /** Errors of the bus's own connection and background reads (reconnects are automatic). */
   onError?: (error: unknown) => void;
+  /**
+   * Ending the tasks of replicas that died while running them: FAILED with `REPLICA_LOST`
+   * (decision 0130). On by default; `false` turns it off on this replica (it sweeps nothing).
+   */
+  orphanRecovery?: PostgresOrphanRecoveryOptions | false;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -152,11 +158,16 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
     },
     onConnected(lock, reconnected) {
       cancels.connected(lock);
+      orphans?.connected();
       if (reconnected) watches.catchUp();
     },
     onGiveUp: (error) => watches.failAll(error),
   });
   const cancels = new CancelRouting({ pool, listener, channel: cancelChannel, timeoutMs, statements, onError });
+  const recovery = options.orphanRecovery ?? {};
+  const orphans =
+    recovery === false ? undefined : new OrphanSweeper({ pool, listener, timeoutMs, statements: orphanStatements(s), options: recovery, onError });
+  orphans?.start();
 
   /** The values of an append of `events` (input order) to `key`'s log. */
   function appendValues(key: TaskKey, events: readonly TaskCommitEvent[]) {
@@ -260,9 +271,18 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
 
     committerFor: commitFor,
 
+    onOrphanedTask(handler) {
+      if (orphans === undefined) return () => {};
+      orphans.handler = handler;
+      return () => {
+        if (orphans.handler === handler) orphans.handler = undefined;
+      };
+    },
+
     async close() {
       if (closed) return;
       closed = true;
+      orphans?.close();
       watches.endAll();
       await cancels.close();
       listener.close();
