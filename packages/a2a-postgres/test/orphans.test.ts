@@ -68,7 +68,7 @@ async function readAll(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return out;
 }
 
-describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0130)', () => {
+describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0132)', () => {
   let admin: pg.Pool;
   let schema: string;
   const replicas: Replica[] = [];

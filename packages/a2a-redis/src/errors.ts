@@ -25,5 +25,5 @@ export class RedisUnavailableError extends ServiceUnavailableError {
   }
 }
 
-// One class for every backend (decision 0130): `instanceof` holds whichever bus ended the task.
+// One class for every backend (decision 0132): `instanceof` holds whichever bus ended the task.
 export { ReplicaLostError } from '@a2aplane/a2a-server-express';

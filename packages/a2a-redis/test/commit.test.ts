@@ -219,7 +219,7 @@ describe('one script per event burst (decision 0039, needs Redis)', () => {
       http = undefined;
     });
 
-    it('sends three commands per task: the admission script (decision 0130), the send-key claim and one commit script', async () => {
+    it('sends three commands per task: the admission script (decision 0131), the send-key claim and one commit script', async () => {
       const keyPrefix = prefix();
       const log: string[] = [];
       const counted = countingClient(client as unknown as RedisClientLike, log);

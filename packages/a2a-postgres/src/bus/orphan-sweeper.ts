@@ -5,7 +5,7 @@ import { query } from '../sql.js';
 import { statement } from '../statement.js';
 import type { Listener, ReplicaLock } from './listener.js';
 
-/** Orphaned-task recovery of the PostgreSQL bus (decision 0130; decision 0032 on Redis). */
+/** Orphaned-task recovery of the PostgreSQL bus (decision 0132; decision 0032 on Redis). */
 export interface PostgresOrphanRecoveryOptions {
   /**
    * How long a runner row's replica must stay without its session (its advisory lock not held)

@@ -52,7 +52,7 @@ export interface PostgresTaskEventBusOptions {
   onError?: (error: unknown) => void;
   /**
    * Ending the tasks of replicas that died while running them: FAILED with `REPLICA_LOST`
-   * (decision 0130). On by default; `false` turns it off on this replica (it sweeps nothing).
+   * (decision 0132). On by default; `false` turns it off on this replica (it sweeps nothing).
    */
   orphanRecovery?: PostgresOrphanRecoveryOptions | false;
   /** Clock, for tests. */

@@ -257,7 +257,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
   const lists = new Map<string, Bound>();
   const run = <R extends object>(stmt: Statement, values: unknown[]): Promise<R[]> => query<R>(pool, timeoutMs, stmt, values);
 
-  // The in-memory store's resolution: half of its default task count and byte budget (decision 0130).
+  // The in-memory store's resolution: half of its default task count and byte budget (decision 0131).
   const shares = resolveOwnerShares(options);
   const limits: WriteLimits = { ttlMs, liveTtlMs, maxTaskBytes, shares, now };
   const prepareWrite = (record: TaskRecord, writeOptions: TaskWriteOptions): PreparedWrite =>

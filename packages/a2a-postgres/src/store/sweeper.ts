@@ -34,7 +34,7 @@ export function createSweeper(options: {
     batch('nonces', 'expires_at <= $1::bigint'),
     // Runner rows of replicas whose session (and advisory lock) is gone; a live replica that
     // reconnects records its rows again under its new lock. A row whose task is still live stays:
-    // the bus's orphan sweeper ends that task first (decision 0130).
+    // the bus's orphan sweeper ends that task first (decision 0132).
     `DELETE FROM ${s}.cancel_runners c WHERE NOT EXISTS (SELECT 1 FROM ${s}.tasks t
       WHERE t.tenant = c.tenant AND t.task_id = c.task_id AND NOT t.terminal AND t.expires_at > $1::bigint)
       AND NOT EXISTS (SELECT 1 FROM pg_locks k
