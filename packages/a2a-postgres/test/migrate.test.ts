@@ -79,12 +79,17 @@ describe('migrate', () => {
     ).toBe(2);
   });
 
-  it('upgrades a schema at version 3 holding a live task: its bytes count in its caller\'s share from then on', async () => {
+  it("upgrades a schema at version 3 holding a live task: its bytes count in its caller's share from then on", async () => {
     const schema = fresh();
     await migrate(pool, { schema, to: 3 });
     const keys = testKeyring();
     const text = 'x'.repeat(5_000);
-    const live = { id: 'a', contextId: 'c', status: { state: 'TASK_STATE_WORKING' as const }, artifacts: [{ artifactId: 'o', parts: [{ text }] }] };
+    const live = {
+      id: 'a',
+      contextId: 'c',
+      status: { state: 'TASK_STATE_WORKING' as const },
+      artifacts: [{ artifactId: 'o', parts: [{ text }] }],
+    };
     // Version 3 has no bytes column: the old store's statement cannot run, so the row is written as version 3 would.
     await pool.query(
       `INSERT INTO "${schema}".tasks (tenant, task_id, owner, context_id, state, status_time, updated_at, expires_at, terminal, revision, task)

@@ -11,7 +11,7 @@ import {
   type TaskKey,
 } from '@a2aplane/a2a-server-express';
 import type { Task } from '@a2aplane/a2a-types';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskEventBus, type PostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
 import { createPostgresTaskStore, type PostgresTaskStore } from '../src/store/postgres-task-store.js';
@@ -76,7 +76,10 @@ describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0
   const proxies: TcpProxy[] = [];
 
   async function startReplica(options: { recovery?: false; graceMs?: number; url?: string } = {}): Promise<Replica> {
-    const pool = await connectTestPool('a2a-postgres orphaned tasks', { max: 6, ...(options.url ? { connectionString: options.url } : {}) });
+    const pool = await connectTestPool('a2a-postgres orphaned tasks', {
+      max: 6,
+      ...(options.url ? { connectionString: options.url } : {}),
+    });
     const orphaned: TaskKey[] = [];
     const bus = createPostgresTaskEventBus({
       pool,
@@ -177,7 +180,9 @@ describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0
     expect(await failedEvents(survivor, key)).toHaveLength(1);
     // Nothing of the dead replica is left.
     await waitFor('the runner row to go', async () => (await runners('')) === 0);
-    console.info(`[orphans, PostgreSQL] task ended FAILED ${Math.round(elapsed)} ms after SIGKILL (grace ${GRACE_MS} ms, sweep ${SWEEP_MS} ms)`);
+    console.info(
+      `[orphans, PostgreSQL] task ended FAILED ${Math.round(elapsed)} ms after SIGKILL (grace ${GRACE_MS} ms, sweep ${SWEEP_MS} ms)`,
+    );
   }, 60_000);
 
   it('several replicas sweep at once: each orphaned task is failed by exactly one of them, once', async () => {
@@ -189,7 +194,10 @@ describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0
       const task: Task = { id: `t${i}`, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
       await sweepers[0]?.store.upsert({ tenant, owner: '', updatedAt: Date.now(), task }, { expectedRevision: 0 });
       await sweepers[0]?.bus.publish({ tenant, taskId: task.id }, { event: { task }, final: false, revision: 1 });
-      await admin.query(`INSERT INTO "${schema}".cancel_runners (tenant, task_id, lock_hi, lock_lo) VALUES ($1, $2, 7, 7)`, [tenant, task.id]);
+      await admin.query(`INSERT INTO "${schema}".cancel_runners (tenant, task_id, lock_hi, lock_lo) VALUES ($1, $2, 7, 7)`, [
+        tenant,
+        task.id,
+      ]);
       keys.push({ tenant, taskId: task.id });
     }
     await waitFor('every orphan to end', async () => {

@@ -53,20 +53,27 @@ describe('PostgreSQL push outbox: what it stores', () => {
     await expect(stranger.claim({ owner: 'b', leaseMs: 10_000 }, 10)).rejects.toThrow(/key|authenticate/);
   });
 
-  it('two replicas claiming a dead holder\'s entries at the same time take each entry once', async () => {
+  it("two replicas claiming a dead holder's entries at the same time take each entry once", async () => {
     const schema = await schemaOf('outbox_race');
     const keys = testKeyring();
     const outbox = createPostgresPushOutbox({ pool, schema, pushConfigKeys: keys });
     const ids = Array.from({ length: 60 }, (_, i) => `d${i}`);
     for (const id of ids) {
       await outbox.enqueue(
-        { id, taskId: 't', config: { id: 'c', url: 'https://hooks.example.com/a' }, payload: { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } } },
+        {
+          id,
+          taskId: 't',
+          config: { id: 'c', url: 'https://hooks.example.com/a' },
+          payload: { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } },
+        },
         { owner: 'dead', leaseMs: 1 },
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
     const replicas = ['b', 'c', 'd'].map((owner) => ({ owner, outbox: createPostgresPushOutbox({ pool, schema, pushConfigKeys: keys }) }));
-    const taken = await Promise.all(replicas.flatMap(({ owner, outbox: o }) => [o.claim({ owner, leaseMs: 10_000 }, 15), o.claim({ owner, leaseMs: 10_000 }, 15)]));
+    const taken = await Promise.all(
+      replicas.flatMap(({ owner, outbox: o }) => [o.claim({ owner, leaseMs: 10_000 }, 15), o.claim({ owner, leaseMs: 10_000 }, 15)]),
+    );
     const all = taken.flat().map((e) => e.id);
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBeLessThanOrEqual(60);

@@ -60,7 +60,14 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
     '',
     table(
       ['goal', 'measured', 'goal', ''],
-      [['RSS flat under load: growth from the middle to the end', `${num(growth * 100, 1)}%`, `<= ${FLAT * 100}%`, passFail(growth <= FLAT)]],
+      [
+        [
+          'RSS flat under load: growth from the middle to the end',
+          `${num(growth * 100, 1)}%`,
+          `<= ${FLAT * 100}%`,
+          passFail(growth <= FLAT),
+        ],
+      ],
     ),
   ].join('\n');
   return { title: 'RSS of a replica on PostgreSQL under load', markdown, data: { samples, growth, loadBefore, loadAfter: load1 } };

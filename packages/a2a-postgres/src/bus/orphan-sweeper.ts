@@ -146,7 +146,9 @@ export class OrphanSweeper {
     } catch (error) {
       // The store or bus failed: the row goes back to the dead lock, and a later sweep tries again.
       this.deps.onError(error);
-      await query(pool, timeoutMs, statements.giveBack, [row.tenant, row.task_id, lock.hi, lock.lo, row.lock_hi, row.lock_lo]).catch(() => []);
+      await query(pool, timeoutMs, statements.giveBack, [row.tenant, row.task_id, lock.hi, lock.lo, row.lock_hi, row.lock_lo]).catch(
+        () => [],
+      );
       return false;
     }
     await query(pool, timeoutMs, statements.done, [row.tenant, row.task_id, lock.hi, lock.lo]);

@@ -166,7 +166,9 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
   const cancels = new CancelRouting({ pool, listener, channel: cancelChannel, timeoutMs, statements, onError });
   const recovery = options.orphanRecovery ?? {};
   const orphans =
-    recovery === false ? undefined : new OrphanSweeper({ pool, listener, timeoutMs, statements: orphanStatements(s), options: recovery, onError });
+    recovery === false
+      ? undefined
+      : new OrphanSweeper({ pool, listener, timeoutMs, statements: orphanStatements(s), options: recovery, onError });
   orphans?.start();
 
   /** The values of an append of `events` (input order) to `key`'s log. */

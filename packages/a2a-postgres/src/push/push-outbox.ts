@@ -78,7 +78,8 @@ export function createPostgresPushOutbox(options: PostgresPushOutboxOptions): Pu
   return {
     async enqueue(entry, lease) {
       checkLease(lease);
-      if (typeof entry?.id !== 'string' || entry.id === '' || hasNul(entry.id)) throw new TypeError('expected entry.id to be a non-empty string');
+      if (typeof entry?.id !== 'string' || entry.id === '' || hasNul(entry.id))
+        throw new TypeError('expected entry.id to be a non-empty string');
       const { keyId, sealed } = await seal(keyring, JSON.stringify(entry), entryAad(entry.id));
       await run(statements.enqueue, [lease.owner, leaseMs(lease), entry.id, keyId, sealed]);
     },

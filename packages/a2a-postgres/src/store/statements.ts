@@ -50,7 +50,8 @@ w AS (UPDATE ${s}.tasks SET owner = ${p('owner')}, context_id = ${p('contextId')
 }
 
 /** What a write statement selects after its CTEs: the new revision, the stored one, and a share's refusal. */
-export const WRITE_RESULT = '(SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current, (SELECT refused FROM share) AS refused';
+export const WRITE_RESULT =
+  '(SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current, (SELECT refused FROM share) AS refused';
 
 /** The store's upsert: one statement, one round trip. */
 function upsertStatement(s: string, create: boolean): Bound {

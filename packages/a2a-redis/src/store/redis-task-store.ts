@@ -144,8 +144,10 @@ function resolveConfig(options: RedisTaskStoreOptions): StoreConfig {
 
 /** The store's refusal for a limit a script named. */
 function fullError(config: StoreConfig, limit: string): TaskStoreFullError {
-  if (limit === 'maxTasksPerOwner' || limit === 'maxBytesPerOwner') return new TaskStoreFullError(limit, ownerShareMessage(limit, config.shares));
-  if (limit === 'maxTasks') return new TaskStoreFullError('maxTasks', `The task store is full (${config.maxTasks} live tasks); retry later`);
+  if (limit === 'maxTasksPerOwner' || limit === 'maxBytesPerOwner')
+    return new TaskStoreFullError(limit, ownerShareMessage(limit, config.shares));
+  if (limit === 'maxTasks')
+    return new TaskStoreFullError('maxTasks', `The task store is full (${config.maxTasks} live tasks); retry later`);
   return new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${config.maxTaskBytes} bytes`);
 }
 

@@ -93,7 +93,8 @@ export class OwnerShares {
   /** Refuses (through `refuse`) `tasks` more live tasks and `bytes` more bytes of `who` beyond its share. */
   check(who: { tenant: string; owner: string }, tasks: number, bytes: number): void {
     const usage = this.usage.get(ownerKey(who));
-    if ((usage?.tasks ?? 0) + tasks > this.limits.maxTasksPerOwner) this.refuse('maxTasksPerOwner', ownerShareMessage('maxTasksPerOwner', this.limits));
+    if ((usage?.tasks ?? 0) + tasks > this.limits.maxTasksPerOwner)
+      this.refuse('maxTasksPerOwner', ownerShareMessage('maxTasksPerOwner', this.limits));
     if (bytes > 0 && (usage?.bytes ?? 0) + bytes > this.limits.maxBytesPerOwner)
       this.refuse('maxBytesPerOwner', ownerShareMessage('maxBytesPerOwner', this.limits));
   }

@@ -69,7 +69,10 @@ export function describeTaskAdmissionContract(name: string, options: TaskAdmissi
       await store.upsert(record(ten, 'a', task('a2', 'TASK_STATE_SUBMITTED')), { expectedRevision: 0 });
       await assert.rejects(store.admitTask({ tenant: ten, owner: 'a' }), refusedFor('maxTasksPerOwner'));
       // The create is refused as well (a caller that skips admitTask, or lost a race to it).
-      await assert.rejects(store.upsert(record(ten, 'a', task('a3', 'TASK_STATE_WORKING')), { expectedRevision: 0 }), refusedFor('maxTasksPerOwner'));
+      await assert.rejects(
+        store.upsert(record(ten, 'a', task('a3', 'TASK_STATE_WORKING')), { expectedRevision: 0 }),
+        refusedFor('maxTasksPerOwner'),
+      );
       assert.equal(await store.get({ tenant: ten, taskId: 'a3' }), undefined);
       // Another owner of the tenant, and the same owner name in another tenant, have shares of their own.
       await store.admitTask({ tenant: ten, owner: 'b' });
