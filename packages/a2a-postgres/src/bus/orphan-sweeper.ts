@@ -51,6 +51,17 @@ interface OrphanSweeperDeps {
   onError: (error: unknown) => void;
 }
 
+/** The bus's sweeper, started, or none when recovery is turned off (`false`). */
+export function startOrphanSweeper(
+  options: PostgresOrphanRecoveryOptions | false | undefined,
+  deps: Omit<OrphanSweeperDeps, 'options'>,
+): OrphanSweeper | undefined {
+  if (options === false) return undefined;
+  const sweeper = new OrphanSweeper({ ...deps, options: options ?? {} });
+  sweeper.start();
+  return sweeper;
+}
+
 interface Row {
   tenant: string;
   task_id: string;
@@ -93,6 +104,14 @@ export class OrphanSweeper {
       else void this.sweep().catch(this.deps.onError);
     }, this.sweepMs);
     this.timer.unref();
+  }
+
+  /** Sweeps for `handler` (the server's) until the returned function detaches it. */
+  attach(handler: OrphanedTaskHandler): () => void {
+    this.handler = handler;
+    return () => {
+      if (this.handler === handler) this.handler = undefined;
+    };
   }
 
   /** This replica's session is (re)connected: its grace starts again. */

@@ -21,9 +21,12 @@ import { DEFAULT_SCHEMA, hasNul, positive, query, quoteSchema } from '../sql.js'
 import { bind } from '../statement.js';
 import { storeWriter } from '../store/postgres-task-store.js';
 import type { Bound } from '../store/statements.js';
+
+/** What a commit statement returns: the write's result and the log's new head. */
+type CommitRow = { revision: number | null; current: number | null; refused: ShareLimit | null; last_seq: string | null };
 import { CancelRouting } from './cancel-routing.js';
 import { Listener } from './listener.js';
-import { OrphanSweeper, orphanStatements, type PostgresOrphanRecoveryOptions } from './orphan-sweeper.js';
+import { orphanStatements, type PostgresOrphanRecoveryOptions, startOrphanSweeper } from './orphan-sweeper.js';
 import { LiveWatches, type Subscriber, topicOf } from './live-watches.js';
 import { hasGap, ID, type LogRead, readHead, readLog, toRecord } from './log-reader.js';
 import { busStatements, commitStatement } from './statements.js';
@@ -164,12 +167,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
     onGiveUp: (error) => watches.failAll(error),
   });
   const cancels = new CancelRouting({ pool, listener, channel: cancelChannel, timeoutMs, statements, onError });
-  const recovery = options.orphanRecovery ?? {};
-  const orphans =
-    recovery === false
-      ? undefined
-      : new OrphanSweeper({ pool, listener, timeoutMs, statements: orphanStatements(s), options: recovery, onError });
-  orphans?.start();
+  const orphans = startOrphanSweeper(options.orphanRecovery, { pool, listener, timeoutMs, statements: orphanStatements(s), onError });
 
   /** The values of an append of `events` (input order) to `key`'s log. */
   function appendValues(key: TaskKey, events: readonly TaskCommitEvent[]) {
@@ -215,12 +213,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       }
       const key = { tenant: record.tenant, taskId: record.task.id };
       const values = { ...appendValues(key, events), ...prepared.values };
-      const [row] = await query<{ revision: number | null; current: number | null; refused: ShareLimit | null; last_seq: string | null }>(
-        pool,
-        timeoutMs,
-        stmt,
-        bind(stmt.order, values),
-      );
+      const [row] = await query<CommitRow>(pool, timeoutMs, stmt, bind(stmt.order, values));
       const revision = prepared.revision(row);
       await notify(key, String(row?.last_seq));
       const last = Number(row?.last_seq);
@@ -273,13 +266,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
 
     committerFor: commitFor,
 
-    onOrphanedTask(handler) {
-      if (orphans === undefined) return () => {};
-      orphans.handler = handler;
-      return () => {
-        if (orphans.handler === handler) orphans.handler = undefined;
-      };
-    },
+    onOrphanedTask: (handler) => orphans?.attach(handler) ?? (() => {}),
 
     async close() {
       if (closed) return;
