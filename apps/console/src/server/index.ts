@@ -8,6 +8,7 @@ import { createStaticFiles } from './static-files.js';
 import type { ConsoleRoute } from './types.js';
 
 export { ConsoleRequestError, readBody, readJsonBody, sendError, sendJson } from './http-helpers.js';
+export { createMesh, type Mesh, type MeshOptions, OTLP_TRACES_PATH, type RegistryAgent } from './mesh/index.js';
 export type { RelayOptions } from './relay.js';
 export { TOKEN_HEADER } from './session.js';
 export type { ConsoleRoute } from './types.js';
