@@ -31,7 +31,7 @@ const span = (i: number, traceId = TRACE) => ({
 });
 const body = (...spans: unknown[]) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
 const post = (url: string, payload: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  fetch(`${url}/v1/traces`, { method: 'POST', headers, body: payload });
+  fetch(`${url}/v1/traces`, { method: 'POST', headers, body: typeof payload === 'string' ? payload : new Uint8Array(payload) });
 const api = (url: string, path: string) => fetch(`${url}${path}`, { headers: { 'x-a2a-console-token': TOKEN } });
 const errorOf = async (response: Response) => ((await response.json()) as { error: { message: string } }).error.message;
 
