@@ -71,7 +71,6 @@ export function MessageView({ message }: { message: Message }) {
     <div class={`msg ${user ? 'user' : 'agent'}`} data-testid={user ? 'message-user' : 'message-agent'}>
       <span class="muted">{user ? 'you' : 'agent'}</span>
       {message.parts.map((part, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id and never reorder
         <PartView key={index} part={part} />
       ))}
     </div>
@@ -91,7 +90,6 @@ export function ArtifactView({ artifact }: { artifact: Artifact }) {
         </span>
       ) : null}
       {artifact.parts.map((part, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id and never reorder
         <PartView key={index} part={part} />
       ))}
     </div>

@@ -42,11 +42,9 @@ export function TaskPanel({ conversation }: { conversation: Conversation }) {
       <h3>Status history</h3>
       <ol data-testid="task-statuses">
         {task.statuses.map((status, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows
           <li key={index}>
             <code>{status.state.replace('TASK_STATE_', '').toLowerCase()}</code> <span class="muted">{status.timestamp ?? ''}</span>
             {status.message?.parts.map((part, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id
               <PartView key={i} part={part} />
             ))}
           </li>

@@ -76,15 +76,9 @@ export function TasksList({ client, onOpen }: { client: A2AClient; onOpen(id: st
             {tasks.map((task) => (
               <tr key={task.id} data-testid="task-row">
                 <td>
-                  <a
-                    href="#/agent"
-                    onClick={(e) => {
-                      e.preventDefault();
-                      onOpen(task.id);
-                    }}
-                  >
+                  <button type="button" class="secondary" onClick={() => onOpen(task.id)}>
                     <code>{task.id}</code>
-                  </a>
+                  </button>
                 </td>
                 <td>{task.status.state.replace('TASK_STATE_', '').toLowerCase()}</td>
                 <td class="muted">{task.contextId}</td>
