@@ -135,8 +135,13 @@ describe('the console in Chromium', () => {
     expect(await page.getByTestId('artifact').textContent()).toContain('echo: hi');
     await send(page, 'streamed', { stream: true });
     await page.getByTestId('artifact').filter({ hasText: 'echo: streamed' }).waitFor();
+    // A held task, sent without waiting for it (returnImmediately), then followed and canceled.
+    await page.getByTestId('chat-stream').uncheck();
+    await page.getByTestId('chat-return-immediately').check();
     await send(page, 'hold', { stream: false });
-    await taskState(page).filter({ hasText: 'working' }).waitFor();
+    await taskState(page)
+      .filter({ hasText: /submitted|working/ })
+      .waitFor();
     await page.getByTestId('task-cancel').click();
     await taskState(page).filter({ hasText: 'canceled' }).waitFor();
     await page.close();
