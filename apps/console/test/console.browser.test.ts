@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EchoAgent, startEchoAgent } from '../../echo-agent/src/index.js';
 import { type ConsoleServer, createConsoleServer } from '../src/server/index.js';
-import { startGovernedAgent, startOfficialAgent, startV03Agent, type TestAgent } from './helpers/agents.js';
+import { startApiKeyAgent, startGovernedAgent, startOfficialAgent, startV03Agent, type TestAgent } from './helpers/agents.js';
 import { launchChromium, SCREENSHOTS, UI_ROOT } from './helpers/browser.js';
 
 // The console in Debian's Chromium against real agents on 127.0.0.1: our echo agent (signed card,
@@ -135,8 +135,13 @@ describe('the console in Chromium', () => {
     expect(await page.getByTestId('artifact').textContent()).toContain('echo: hi');
     await send(page, 'streamed', { stream: true });
     await page.getByTestId('artifact').filter({ hasText: 'echo: streamed' }).waitFor();
+    // A held task, sent without waiting for it (returnImmediately), then followed and canceled.
+    await page.getByTestId('chat-stream').uncheck();
+    await page.getByTestId('chat-return-immediately').check();
     await send(page, 'hold', { stream: false });
-    await taskState(page).filter({ hasText: 'working' }).waitFor();
+    await taskState(page)
+      .filter({ hasText: /submitted|working/ })
+      .waitFor();
     await page.getByTestId('task-cancel').click();
     await taskState(page).filter({ hasText: 'canceled' }).waitFor();
     await page.close();
@@ -152,6 +157,46 @@ describe('the console in Chromium', () => {
     expect(await page.getByTestId('artifact').textContent()).toContain('echo: old friend');
     const bodies = await page.getByTestId('log-row').allTextContents();
     expect(bodies.join(' ')).toContain('message/send');
+    await page.close();
+  });
+
+  it('drives an API-key agent from its securitySchemes: the key stays in this tab, reaches only that agent, never the log', async () => {
+    const seen: string[] = [];
+    const keyed = await startApiKeyAgent('k-0123456789', seen);
+    agents.push(keyed);
+    const page = await openAgent(keyed.url);
+    expect(await page.getByTestId('auth-panel').textContent()).toContain('API key in header "X-API-Key"');
+    await send(page, 'no key', { stream: false });
+    await page.getByTestId('error').waitFor();
+    expect(seen).toEqual([]);
+
+    await page.getByTestId('auth-secret').fill('k-0123456789');
+    await page.getByTestId('auth-apply').click();
+    await send(page, 'with key', { stream: false });
+    await taskState(page).filter({ hasText: 'completed' }).waitFor();
+    expect(seen).toEqual(['k-0123456789']);
+    const stored = await page.evaluate((origin) => {
+      const key = `a2a-console:credential:${origin}`;
+      return { session: sessionStorage.getItem(key), local: localStorage.getItem(key) };
+    }, keyed.url);
+    expect(stored.session).toContain('k-0123456789');
+    expect(stored.local).toBeNull();
+    // The raw log shows the header, not the key.
+    await page.getByTestId('log-row').first().click();
+    const logged = await page.getByTestId('log-request').textContent();
+    expect(logged).toContain('x-api-key');
+    expect(logged).not.toContain('k-0123456789');
+    expect(await page.getByTestId('log-panel').textContent()).not.toContain('k-0123456789');
+    await page.screenshot({ path: `${SCREENSHOTS}/auth.png`, fullPage: true });
+    // Asked to remember, the key moves to localStorage (and out of sessionStorage).
+    await page.getByLabel('remember').check();
+    await page.getByTestId('auth-apply').click();
+    const remembered = await page.evaluate((origin) => {
+      const key = `a2a-console:credential:${origin}`;
+      return { session: sessionStorage.getItem(key), local: localStorage.getItem(key) };
+    }, keyed.url);
+    expect(remembered.session).toBeNull();
+    expect(remembered.local).toContain('k-0123456789');
     await page.close();
   });
 });

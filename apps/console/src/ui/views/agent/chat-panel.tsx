@@ -11,6 +11,7 @@ export function ChatPanel({ card, conversation }: { card: AgentCard; conversatio
   const [skillId, setSkillId] = useState('');
   const [stream, setStream] = useState(card.capabilities?.streaming === true);
   const [continueContext, setContinueContext] = useState(true);
+  const [returnImmediately, setReturnImmediately] = useState(false);
   const [dataError, setDataError] = useState<string | undefined>();
   const submit = (event: Event) => {
     event.preventDefault();
@@ -23,7 +24,7 @@ export function ChatPanel({ card, conversation }: { card: AgentCard; conversatio
       }
     }
     setDataError(undefined);
-    void conversation.send({ text, data, skillId, stream, continueContext });
+    void conversation.send({ text, data, skillId, stream, continueContext, returnImmediately });
     setText('');
   };
   return (
@@ -71,6 +72,17 @@ export function ChatPanel({ card, conversation }: { card: AgentCard; conversatio
             />{' '}
             stream
           </label>
+          {stream ? null : (
+            <label>
+              <input
+                type="checkbox"
+                checked={returnImmediately}
+                onChange={(e) => setReturnImmediately((e.target as HTMLInputElement).checked)}
+                data-testid="chat-return-immediately"
+              />{' '}
+              return immediately
+            </label>
+          )}
           <label>
             <input type="checkbox" checked={continueContext} onChange={(e) => setContinueContext((e.target as HTMLInputElement).checked)} />{' '}
             same context

@@ -24,9 +24,10 @@ export function PartView({ part }: { part: Part }) {
   const badge = kind ? <span class="badge">{kind}</span> : null;
   if (typeof part.text === 'string')
     return (
-      <div class="part text" data-testid="part-text">
-        {badge} {part.text}
-      </div>
+      <span class="part text" data-testid="part-text">
+        {badge}
+        {part.text}
+      </span>
     );
   if (part.raw !== undefined) {
     const base64 = String(part.raw);

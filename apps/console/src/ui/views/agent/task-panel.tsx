@@ -43,7 +43,7 @@ export function TaskPanel({ conversation }: { conversation: Conversation }) {
       <ol data-testid="task-statuses">
         {task.statuses.map((status, index) => (
           <li key={index}>
-            <code>{status.state.replace('TASK_STATE_', '').toLowerCase()}</code> <span class="muted">{status.timestamp ?? ''}</span>
+            <code>{status.state.replace('TASK_STATE_', '').toLowerCase()}</code> <span class="muted">{status.timestamp ?? ''}</span>{' '}
             {status.message?.parts.map((part, i) => (
               <PartView key={i} part={part} />
             ))}

@@ -11,6 +11,8 @@ export interface SendInput {
   stream: boolean;
   /** Keep the conversation's context (and the task, when it waits for input). */
   continueContext: boolean;
+  /** SendMessage answers at once with the task instead of waiting for it to finish. */
+  returnImmediately: boolean;
 }
 
 /** The conversation with one agent: entries, the followed task, sending, streaming, cancel and resubscribe. */
@@ -67,7 +69,8 @@ export function useConversation(client: A2AClient) {
       add({ kind: 'user', message });
       return run(async (signal) => {
         if (input.stream) return consume(client.sendStreamingMessage({ message }, { signal }));
-        const result = await client.sendMessage({ message }, { signal });
+        const configuration = input.returnImmediately ? { configuration: { returnImmediately: true } } : {};
+        const result = await client.sendMessage({ message, ...configuration }, { signal });
         if (result.task) {
           follow(foldTask(taskRef.current, result.task));
           add({ kind: 'event', label: `task ${result.task.id}: ${result.task.status.state}` });

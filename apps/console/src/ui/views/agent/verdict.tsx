@@ -21,9 +21,11 @@ export function Verdict({ verdict }: { verdict: CardVerdict }) {
         <span class={`badge ${tone}`} data-testid="verdict-status">
           {LABEL[verdict.status] ?? verdict.status}
         </span>{' '}
-        <span class="badge muted" data-testid="verdict-pinning">
-          {verdict.pinned ? 'pinned key' : 'unpinned (jku on the card’s origin)'}
-        </span>
+        {verdict.status === 'no-signature' ? null : (
+          <span class="badge muted" data-testid="verdict-pinning">
+            {verdict.pinned ? 'pinned key' : 'unpinned (jku on the card’s origin)'}
+          </span>
+        )}
       </p>
       <dl class="kv">
         {verdict.status === 'valid' ? (
