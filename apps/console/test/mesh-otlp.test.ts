@@ -1,9 +1,11 @@
+import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { readOtlpTraces, type TraceSummary } from '@a2aplane/a2a-otel/read';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConsoleServer, createConsoleServer, createMesh, type MeshOptions } from '../src/server/index.js';
+import { createTraceStore } from '../src/server/mesh/trace-store.js';
 
 const TOKEN = 'test-session-token-0123456789';
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
@@ -140,5 +142,32 @@ describe('OTLP/HTTP intake at /v1/traces', () => {
     expect((await api(url, `/api/mesh/traces/${'f'.repeat(32)}`)).status).toBe(404);
     expect((await api(url, '/api/mesh/traces/not-an-id')).status).toBe(404);
     expect(await (await api(url, '/api/mesh/registry')).json()).toEqual({ configured: false, agents: [] });
+  });
+
+  it('answers only requests that name the console as Host (no DNS rebinding onto the intake)', async () => {
+    const { url, mesh } = await start();
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        `${url}/v1/traces`,
+        { method: 'POST', headers: { host: 'attacker.example', 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.end(body(span(0)));
+    });
+    expect(status).toBe(421);
+    expect(mesh.traces.size).toBe(0);
+  });
+
+  it('keeps 200 traces and 2000 spans per trace by default (the limits docs/console.md gives)', () => {
+    const store = createTraceStore();
+    for (let i = 0; i < 201; i++) store.add(readOtlpTraces(JSON.parse(body(span(0, (i + 1).toString(16).padStart(32, '0'))))));
+    expect(store.size).toBe(200);
+    expect(store.get('1'.padStart(32, '0'))).toBeUndefined();
+    const big = readOtlpTraces(JSON.parse(body(...Array.from({ length: 2001 }, (_, i) => span(i)))));
+    expect(store.add(big)).toEqual({ dropped: 1 });
   });
 });
