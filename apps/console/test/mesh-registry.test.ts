@@ -1,5 +1,6 @@
 import type { AgentView, RegistryReader } from '@a2aplane/a2a-registry';
 import { describe, expect, it } from 'vitest';
+import { parseConsoleArgs } from '../src/server/index.js';
 import { createRegistryView } from '../src/server/mesh/registry.js';
 
 const agent = (origin: string, status: AgentView['status']): AgentView =>
@@ -64,5 +65,11 @@ describe('the registry view', () => {
     expect(await view.isListedOrigin('http://elsewhere')).toBe(false);
     const down = createRegistryView({ url: 'http://registry', reader: fakeReader([agent('http://a', 'active')], true).reader });
     expect(await down.isListedOrigin('http://a')).toBe(false);
+  });
+
+  it('takes the registry from --registry, an http(s) URL only', () => {
+    expect(parseConsoleArgs(['--registry', 'http://127.0.0.1:7070'])).toMatchObject({ registry: 'http://127.0.0.1:7070' });
+    expect(parseConsoleArgs([])).not.toHaveProperty('registry');
+    expect(() => parseConsoleArgs(['--registry', 'file:///etc/passwd'])).toThrow('--registry must be an http(s) URL');
   });
 });

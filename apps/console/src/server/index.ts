@@ -97,4 +97,4 @@ export function createConsoleServer(options: ConsoleServerOptions = {}): Console
   };
 }
 
-export { CONSOLE_HELP, parseConsoleArgs, type StartConsoleOptions, startConsole } from './start.js';
+export { CONSOLE_HELP, createConsoleFor, parseConsoleArgs, type StartConsoleOptions, startConsole } from './start.js';

@@ -53,16 +53,21 @@ function registryUrl(text: string): string {
   return text;
 }
 
+/** The console the command line asks for: the relay's reach, the mesh (OTLP intake, traces, the registry's agents). */
+export function createConsoleFor(options: Omit<StartConsoleOptions, 'port' | 'host'>): ConsoleServer {
+  const mesh = createMesh(options.registry === undefined ? {} : { registryUrl: options.registry });
+  return createConsoleServer({
+    routes: mesh.routes,
+    relay: { allowLoopback: options.relayLocal, allowPrivate: options.relayPrivate, isListedOrigin: mesh.isListedOrigin },
+  });
+}
+
 /** Starts the console, prints its URL, and closes it on SIGINT / SIGTERM. */
 export async function startConsole(
   options: StartConsoleOptions,
   out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<ConsoleServer> {
-  const mesh = createMesh(options.registry === undefined ? {} : { registryUrl: options.registry });
-  const server = createConsoleServer({
-    routes: mesh.routes,
-    relay: { allowLoopback: options.relayLocal, allowPrivate: options.relayPrivate, isListedOrigin: mesh.isListedOrigin },
-  });
+  const server = createConsoleFor(options);
   const url = await server.listen(options.port, options.host);
   out(`a2aplane console: ${url}/`);
   const stop = () => {
