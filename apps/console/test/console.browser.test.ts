@@ -197,6 +197,12 @@ describe('the console in Chromium', () => {
     }, keyed.url);
     expect(remembered.session).toBeNull();
     expect(remembered.local).toContain('k-0123456789');
+    await page.getByRole('button', { name: 'Forget' }).click();
+    const forgotten = await page.evaluate((origin) => {
+      const key = `a2a-console:credential:${origin}`;
+      return [sessionStorage.getItem(key), localStorage.getItem(key)];
+    }, keyed.url);
+    expect(forgotten).toEqual([null, null]);
     await page.close();
   });
 });

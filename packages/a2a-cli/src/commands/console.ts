@@ -3,7 +3,7 @@ import type { CommandContext } from '../io.js';
 import type { Command } from './types.js';
 
 /** What `a2a console` uses of `@a2aplane/a2a-console` (an optional peer: only users of the console install it). */
-export interface ConsoleModule {
+interface ConsoleModule {
   parseConsoleArgs(argv: readonly string[]): { port: number; host: string; relayLocal: boolean; relayPrivate: boolean } | 'help';
   createConsoleServer(options: { relay: { allowLoopback: boolean; allowPrivate: boolean } }): {
     listen(port?: number, host?: string): Promise<string>;
