@@ -59,8 +59,22 @@ describe('the console server', () => {
     const hits: string[] = [];
     const url = await startConsole({
       routes: [
-        { method: 'POST', prefix: '/v1/traces', handle: (_req, res) => (hits.push('otlp'), sendJson(res, 200, {})) },
-        { method: 'GET', prefix: '/api/traces', handle: (_req, res) => (hits.push('traces'), sendJson(res, 200, { traces: [] })) },
+        {
+          method: 'POST',
+          prefix: '/v1/traces',
+          handle: (_req, res) => {
+            hits.push('otlp');
+            sendJson(res, 200, {});
+          },
+        },
+        {
+          method: 'GET',
+          prefix: '/api/traces',
+          handle: (_req, res) => {
+            hits.push('traces');
+            sendJson(res, 200, { traces: [] });
+          },
+        },
       ],
     });
     expect((await fetch(`${url}/v1/traces`, { method: 'POST', body: '{}' })).status).toBe(200);
