@@ -135,6 +135,11 @@ describe('the console in Chromium', () => {
     expect(await page.getByTestId('artifact').textContent()).toContain('echo: hi');
     await send(page, 'streamed', { stream: true });
     await page.getByTestId('artifact').filter({ hasText: 'echo: streamed' }).waitFor();
+    // The same agent over its REST binding.
+    await page.getByTestId('binding').selectOption('HTTP+JSON');
+    await send(page, 'over rest', { stream: false });
+    await page.getByTestId('artifact').filter({ hasText: 'echo: over rest' }).waitFor();
+    expect((await page.getByTestId('log-row').allTextContents()).join(' ')).toContain('/a2a/rest/message:send');
     // A held task, sent without waiting for it (returnImmediately), then followed and canceled.
     await page.getByTestId('chat-stream').uncheck();
     await page.getByTestId('chat-return-immediately').check();
@@ -197,6 +202,12 @@ describe('the console in Chromium', () => {
     }, keyed.url);
     expect(remembered.session).toBeNull();
     expect(remembered.local).toContain('k-0123456789');
+    await page.getByRole('button', { name: 'Forget' }).click();
+    const forgotten = await page.evaluate((origin) => {
+      const key = `a2a-console:credential:${origin}`;
+      return [sessionStorage.getItem(key), localStorage.getItem(key)];
+    }, keyed.url);
+    expect(forgotten).toEqual([null, null]);
     await page.close();
   });
 });

@@ -43,6 +43,7 @@ describe('the console server', () => {
     expect((await fetch(`${url}/app.js`)).headers.get('content-type')).toContain('text/javascript');
     expect((await raw(url, '/%2e%2e/%2e%2e/etc/passwd.js', {})).status).toBe(404);
     expect((await fetch(`${url}/missing.js`)).status).toBe(404);
+    expect((await raw(url, '/%E0%A4%A.js', {})).status).toBe(404);
   });
 
   it('answers /api only with the session token, and only to its own Host (no DNS rebinding)', async () => {
@@ -58,8 +59,22 @@ describe('the console server', () => {
     const hits: string[] = [];
     const url = await startConsole({
       routes: [
-        { method: 'POST', prefix: '/v1/traces', handle: (_req, res) => (hits.push('otlp'), sendJson(res, 200, {})) },
-        { method: 'GET', prefix: '/api/traces', handle: (_req, res) => (hits.push('traces'), sendJson(res, 200, { traces: [] })) },
+        {
+          method: 'POST',
+          prefix: '/v1/traces',
+          handle: (_req, res) => {
+            hits.push('otlp');
+            sendJson(res, 200, {});
+          },
+        },
+        {
+          method: 'GET',
+          prefix: '/api/traces',
+          handle: (_req, res) => {
+            hits.push('traces');
+            sendJson(res, 200, { traces: [] });
+          },
+        },
       ],
     });
     expect((await fetch(`${url}/v1/traces`, { method: 'POST', body: '{}' })).status).toBe(200);

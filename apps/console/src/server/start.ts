@@ -24,8 +24,10 @@ export interface StartConsoleOptions {
 
 /** The console's command line (`a2a-console` and `a2a console` share it); 'help' for --help. */
 export function parseConsoleArgs(argv: readonly string[]): StartConsoleOptions | 'help' {
+  // `pnpm console -- --port 0` hands the separator on: it is not an argument.
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   const { values } = parseArgs({
-    args: [...argv],
+    args,
     options: {
       port: { type: 'string' },
       host: { type: 'string' },

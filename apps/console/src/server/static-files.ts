@@ -57,7 +57,14 @@ export function createStaticFiles(root: string, sessionToken: string) {
       res.end(req.method === 'HEAD' ? undefined : html);
       return;
     }
-    const file = normalize(join(root, decodeURIComponent(pathname)));
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      res.writeHead(404).end();
+      return;
+    }
+    const file = normalize(join(root, decoded));
     if (!file.startsWith(root + sep) || !(ext in TYPES)) {
       res.writeHead(404).end();
       return;

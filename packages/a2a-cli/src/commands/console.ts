@@ -11,7 +11,7 @@ interface ConsoleArgs {
 }
 
 /** What `a2a console` uses of `@a2aplane/a2a-console` (an optional peer: only users of the console install it). */
-export interface ConsoleModule {
+interface ConsoleModule {
   parseConsoleArgs(argv: readonly string[]): ConsoleArgs | 'help';
   /** The console with the relay and the mesh (OTLP intake, traces, `--registry`) the arguments ask for. */
   createConsoleFor(options: ConsoleArgs): {

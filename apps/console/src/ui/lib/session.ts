@@ -1,4 +1,4 @@
-import { type A2AClient, type AuthProvider, createA2AClient, type FetchLike } from '@a2aplane/a2a-client';
+import { type A2AClient, type AuthProvider, createA2AClient, type FetchLike, type TransportBinding } from '@a2aplane/a2a-client';
 import { v0_3 } from '@a2aplane/a2a-client/v0_3';
 import type { AgentCard } from '@a2aplane/a2a-types';
 
@@ -25,7 +25,8 @@ export interface SessionOptions {
   fetch: FetchLike;
   auth: AuthProvider | undefined;
   protocolVersion: '1.0' | '0.3';
-  binding?: string;
+  /** Call this binding first (JSONRPC, HTTP+JSON, ...); default the card's order. */
+  binding?: TransportBinding;
 }
 
 /** A client for the inspected card (given as is: discovery already ran, with its verdict shown). */
@@ -40,6 +41,6 @@ export function createSessionClient(options: SessionOptions): A2AClient {
     retry: { retries: 0 },
     circuitBreaker: false,
     ...(options.auth ? { auth: options.auth } : {}),
-    ...(options.binding ? { preferredBindings: [options.binding as 'JSONRPC'] } : {}),
+    ...(options.binding ? { preferredBindings: [options.binding] } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import type { TransportBinding } from '@a2aplane/a2a-client';
 import { useMemo, useState } from 'preact/hooks';
 import { runtime } from '../../lib/runtime.js';
 import { credentialStore, type StoredCredential } from '../../lib/secrets.js';
@@ -16,7 +17,9 @@ import { useConversation } from './use-conversation.js';
 /** Talking to one opened agent: its client is rebuilt when the credential changes. */
 function AgentSession({ agent, request }: { agent: OpenedAgent; request: ConnectRequest }) {
   const [credential, setCredential] = useState<StoredCredential | undefined>(agent.credential);
+  const [binding, setBinding] = useState<TransportBinding | ''>('');
   const card = agent.inspection.discovered.card;
+  const bindings = [...new Set(card.supportedInterfaces.map((iface) => iface.protocolBinding))];
   const client = useMemo(
     () =>
       createSessionClient({
@@ -24,8 +27,9 @@ function AgentSession({ agent, request }: { agent: OpenedAgent; request: Connect
         fetch: runtime.fetch,
         auth: authForOpened(agent, credential, request.allowInsecureLoopback),
         protocolVersion: protocolOf(card),
+        ...(binding ? { binding } : {}),
       }),
-    [agent, credential, card, request.allowInsecureLoopback],
+    [agent, credential, card, request.allowInsecureLoopback, binding],
   );
   const conversation = useConversation(client);
   const apply = (next: StoredCredential | undefined) => {
@@ -47,6 +51,24 @@ function AgentSession({ agent, request }: { agent: OpenedAgent; request: Connect
           ) : null}
         </div>
         <div>
+          {bindings.length > 1 ? (
+            <label class="row">
+              binding
+              <select
+                value={binding}
+                onChange={(e) => setBinding((e.target as HTMLSelectElement).value)}
+                aria-label="Binding"
+                data-testid="binding"
+              >
+                <option value="">the card’s order</option>
+                {bindings.map((b) => (
+                  <option key={b} value={b}>
+                    {b}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <ChatPanel card={card} conversation={conversation} />
           <TaskPanel conversation={conversation} />
           <TasksList client={client} onOpen={(id) => void conversation.open(id)} />
