@@ -225,13 +225,7 @@ export function createServerInstrumentation(options: ServerInstrumentationOption
       const open = stages.get(stage.dispatchId);
       if (open === undefined || open.stage !== stage.stage) return;
       stages.delete(stage.dispatchId);
-      const span = open.span;
-      span.setAttribute(ATTR_GOVERNANCE_DECISION, stage.decision);
-      if (stage.reason !== undefined) span.setAttribute(ATTR_GOVERNANCE_REASON, stage.reason);
-      if (stage.decision === 'rejected') setRefusal(span, stage.stage, stage.error);
-      if (stage.decision !== 'accepted')
-        span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.decision}: ${stage.reason ?? ''}` });
-      span.end(stage.endTime);
+      endStageSpan(open.span, stage);
     },
   };
 
@@ -352,6 +346,15 @@ function executionAttributes(requestContext: ExecutionContext, agentId: string |
   }
   return attributes;
 }
+/** A stage span's verdict: decision and reason, a refusal's details, an error status unless accepted. */
+function endStageSpan(span: Span, stage: StageFinish): void {
+  span.setAttribute(ATTR_GOVERNANCE_DECISION, stage.decision);
+  if (stage.reason !== undefined) span.setAttribute(ATTR_GOVERNANCE_REASON, stage.reason);
+  if (stage.decision === 'rejected') setRefusal(span, stage.stage, stage.error);
+  if (stage.decision !== 'accepted') span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.decision}: ${stage.reason ?? ''}` });
+  span.end(stage.endTime);
+}
+
 /**
  * What a refusal was: its A2A reason as `error.type` (the stage's `reason` is the detail: the
  * budget's limit, the policy's field), and for the budget where it stood, from the refusal's
