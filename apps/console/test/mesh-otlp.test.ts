@@ -170,4 +170,14 @@ describe('OTLP/HTTP intake at /v1/traces', () => {
     const big = readOtlpTraces(JSON.parse(body(...Array.from({ length: 2001 }, (_, i) => span(i)))));
     expect(store.add(big)).toEqual({ dropped: 1 });
   });
+
+  it('refuses by default a body over 4 MiB (413) and a request over 5000 spans (400)', async () => {
+    const { url, mesh } = await start();
+    const padded = JSON.stringify({ resourceSpans: [], padding: 'x'.repeat(4 * 1024 * 1024) });
+    expect((await post(url, padded)).status).toBe(413);
+    const many = await post(url, body(...Array.from({ length: 5001 }, (_, i) => span(i))));
+    expect(many.status).toBe(400);
+    expect(await errorOf(many)).toContain('over 5000 spans in one request');
+    expect(mesh.traces.size).toBe(0);
+  });
 });
