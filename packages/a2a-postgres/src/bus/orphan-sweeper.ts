@@ -81,7 +81,7 @@ const rowKey = (row: Row): string => `${row.tenant}\u0000${row.task_id}\u0000${r
  * the task's compare-and-set, then the row goes. Runs only while a server is attached and this
  * replica's own session has been up for `graceMs` (after an outage, nobody judges at once).
  */
-export class OrphanSweeper {
+class OrphanSweeper {
   handler: OrphanedTaskHandler | undefined;
   private readonly graceMs: number;
   private readonly sweepMs: number;
