@@ -105,6 +105,10 @@ function label(span: WaterfallSpan): string {
   const a = span.attributes;
   const agent = typeof a['gen_ai.agent.name'] === 'string' ? (a['gen_ai.agent.name'] as string) : '';
   const method = span.name.replace('lf.a2a.v1.A2AService/', '');
+  if (a['mcp.method.name'] !== undefined) {
+    const cost = typeof a['a2a.cost.usd'] === 'number' ? ` $${(a['a2a.cost.usd'] as number).toFixed(3)}` : '';
+    return span.kind === 2 ? `MCP server ← ${span.name}` : `→ MCP ${span.name}${cost}`;
+  }
   if (span.kind === 2) return `${agent} ← ${method}`;
   if (span.kind === 3) return `→ ${method}`;
   if (span.name.startsWith('a2a.governance.')) {
@@ -117,7 +121,7 @@ function label(span: WaterfallSpan): string {
 /**
  * The trace as a waterfall (SVG): one row per span in tree order, indented by nesting, its bar
  * placed on the trace's time axis. Server spans blue, client calls grey, executor runs green,
- * governance stages orange; a refusal or an error is red. Hover a row for its attributes.
+ * governance stages orange, MCP tool calls purple (with their cost); a refusal or an error is red. Hover a row for its attributes.
  */
 export function renderWaterfallSvg(spans: readonly WaterfallSpan[], title: string): string {
   const rows = orderSpans(spans);
@@ -149,11 +153,13 @@ export function renderWaterfallSvg(spans: readonly WaterfallSpan[], title: strin
     const color =
       span.error || refused
         ? '#e15759'
-        : span.name.startsWith('invoke_agent')
-          ? '#59a14f'
-          : span.name.startsWith('a2a.governance.')
-            ? '#f28e2b'
-            : (KIND_COLOR[span.kind] ?? '#76b7b2');
+        : span.attributes['mcp.method.name'] !== undefined
+          ? '#b07aa1'
+          : span.name.startsWith('invoke_agent')
+            ? '#59a14f'
+            : span.name.startsWith('a2a.governance.')
+              ? '#f28e2b'
+              : (KIND_COLOR[span.kind] ?? '#76b7b2');
     const details = Object.entries(span.attributes)
       .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
       .join('\n');
