@@ -66,10 +66,10 @@ export function waterfall(spans: readonly TraceSpan[]): Waterfall {
         : isMcp(span)
           ? '#b07aa1'
           : span.name.startsWith('invoke_agent')
-          ? '#59a14f'
-          : span.name.startsWith('a2a.governance.')
-            ? '#f28e2b'
-            : (KIND_COLOR[span.kind] ?? '#76b7b2');
+            ? '#59a14f'
+            : span.name.startsWith('a2a.governance.')
+              ? '#f28e2b'
+              : (KIND_COLOR[span.kind] ?? '#76b7b2');
     return {
       span,
       depth,
