@@ -29,7 +29,15 @@ function startApp(argv: string[]) {
     });
     void exited.then(() => resolve(undefined));
   });
-  return { url, exited, err: () => err, stop: () => (child.kill('SIGTERM'), exited) };
+  return {
+    url,
+    exited,
+    err: () => err,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
 
 describe('apps/registry --data FILE', () => {
@@ -60,7 +68,10 @@ describe('apps/registry --data FILE', () => {
     expect(storeChoice({}, [])).toEqual({ kind: 'memory' });
     expect(storeChoice({}, ['--data', 'a.json'])).toEqual({ kind: 'file', path: 'a.json' });
     expect(storeChoice({ REGISTRY_DATA_FILE: 'b.json' }, [])).toEqual({ kind: 'file', path: 'b.json' });
-    expect(storeChoice({ REGISTRY_DATABASE_URL: 'postgres://db/x' }, [])).toEqual({ kind: 'postgres', connectionString: 'postgres://db/x' });
+    expect(storeChoice({ REGISTRY_DATABASE_URL: 'postgres://db/x' }, [])).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://db/x',
+    });
     expect(() => storeChoice({ REGISTRY_DATABASE_URL: 'postgres://db/x' }, ['--data', 'a.json'])).toThrow(/not both/);
     expect(() => storeChoice({}, ['--bogus'])).toThrow();
   });

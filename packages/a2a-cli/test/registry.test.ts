@@ -134,15 +134,25 @@ describe('a2a registry serve', () => {
       const early = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
       if (early) return { url: '', stop: async () => (early as { code: number }).code, err: () => err };
     }
-    return { url: out.trim(), stop: async () => (stop.abort(), await running), err: () => err };
+    return {
+      url: out.trim(),
+      stop: async () => {
+        stop.abort();
+        return await running;
+      },
+      err: () => err,
+    };
   };
 
   it('--data keeps the registry in a file: what one run enrolled, the next run still has', async () => {
     const data = join(dir, 'registry-data.json');
     const first = await serveUntilStopped(['--allow-loopback', '--no-probe', '--data', data]);
-    const enrolled = await run(['registry', 'enroll', join(dir, 'signed.json'), '--registry', first.url, '--jwks', join(dir, 'jwks.json')], {
-      env,
-    });
+    const enrolled = await run(
+      ['registry', 'enroll', join(dir, 'signed.json'), '--registry', first.url, '--jwks', join(dir, 'jwks.json')],
+      {
+        env,
+      },
+    );
     expect(enrolled.code).toBe(0);
     expect(await first.stop()).toBe(0);
     const second = await serveUntilStopped(['--allow-loopback', '--no-probe', '--data', data]);

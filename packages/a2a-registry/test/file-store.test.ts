@@ -71,7 +71,9 @@ describe('the file store', () => {
     const path = freshPath();
     const store = await createFileRegistryStore({ path, maxBytes: 4096 });
     const first = await store.put(sampleAgentRecord({ id: 'a' }), null);
-    await expect(store.put(sampleAgentRecord({ id: 'b', cardText: 'x'.repeat(4096) }), null)).rejects.toBeInstanceOf(RegistryStoreFullError);
+    await expect(store.put(sampleAgentRecord({ id: 'b', cardText: 'x'.repeat(4096) }), null)).rejects.toBeInstanceOf(
+      RegistryStoreFullError,
+    );
     await expect(store.put({ ...first, cardText: 'y'.repeat(4096) }, first.revision)).rejects.toBeInstanceOf(RegistryStoreFullError);
     expect(await store.get('b')).toBeUndefined();
     expect(await store.get('a')).toEqual(first);
@@ -87,7 +89,10 @@ describe('the file store', () => {
     const store = await createFileRegistryStore({ path });
     const first = await store.put(sampleAgentRecord({ id: 'a', tier: 'one' }), null);
     await rm(sub, { recursive: true });
-    const changes = [store.put({ ...first, tier: 'two' }, first.revision), store.put(sampleAgentRecord({ id: 'b', skills: ['gone'] }), null)];
+    const changes = [
+      store.put({ ...first, tier: 'two' }, first.revision),
+      store.put(sampleAgentRecord({ id: 'b', skills: ['gone'] }), null),
+    ];
     for (const change of changes) await expect(change).rejects.toSatisfy((error: unknown) => RegistryFileError.isInstance(error));
     expect(await store.get('a')).toEqual(first);
     expect(await store.get('b')).toBeUndefined();

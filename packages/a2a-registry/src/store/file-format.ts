@@ -20,7 +20,9 @@ export const FILE_VERSION = 1;
 
 const text = z.string().min(1);
 const jwk = z.object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string() }).loose();
-const health = z.object({ status: z.enum(['unknown', 'up', 'degraded', 'down', 'non-conformant']), consecutiveFailures: z.number().int().min(0) }).loose();
+const health = z
+  .object({ status: z.enum(['unknown', 'up', 'degraded', 'down', 'non-conformant']), consecutiveFailures: z.number().int().min(0) })
+  .loose();
 // The record's shape as the stores rely on it (ids, indexes, revision); the card itself was verified at enrollment.
 const RecordSchema = z
   .object({
@@ -58,7 +60,10 @@ export function parseRegistryFile(path: string, content: string): AgentRecord[] 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : 'the top level';
-    throw new RegistryFileError(path, `is not a registry file of format ${FILE_FORMAT} version ${FILE_VERSION} (${where}: ${issue?.message ?? 'invalid'})`);
+    throw new RegistryFileError(
+      path,
+      `is not a registry file of format ${FILE_FORMAT} version ${FILE_VERSION} (${where}: ${issue?.message ?? 'invalid'})`,
+    );
   }
   return parsed.data.agents as unknown as AgentRecord[];
 }

@@ -87,7 +87,8 @@ export async function createFileRegistryStore(options: FileRegistryStoreOptions)
   const loaded = await readRecords(path, maxBytes);
   if (loaded.length > maxAgents) throw new RegistryFileError(path, `holds ${loaded.length} agents, more than maxAgents (${maxAgents})`);
   for (const record of loaded) {
-    const clash = (await index.get(record.id)) ?? (await index.findByAgentId(record.agentId)) ?? (await index.findByCardUrl(record.cardUrl));
+    const clash =
+      (await index.get(record.id)) ?? (await index.findByAgentId(record.agentId)) ?? (await index.findByCardUrl(record.cardUrl));
     if (clash) throw new RegistryFileError(path, `has two records with one id, AgentID or card URL (${record.id}, ${clash.id})`);
     index.load(record);
     setText(record.id, JSON.stringify(record));
