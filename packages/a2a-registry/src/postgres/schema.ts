@@ -1,9 +1,14 @@
 /** A schema name we quote ourselves: letters, digits and underscores only. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** The registry's tables (idempotent). Every AgentID an agent ever held maps to it in `agent_ids`. */
+/**
+ * The registry's tables (idempotent). Every AgentID an agent ever held maps to it in `agent_ids`.
+ * One simple query, so one transaction: the advisory lock makes replicas starting together migrate
+ * one after another (concurrent `CREATE … IF NOT EXISTS` of one name can fail on the catalog's unique index).
+ */
 export function migrationSql(schema: string): string {
   return `
+SELECT pg_advisory_xact_lock(hashtext('a2a_registry migration ${schema}'));
 CREATE SCHEMA IF NOT EXISTS "${schema}";
 CREATE TABLE IF NOT EXISTS "${schema}".agents (
   id text PRIMARY KEY,
