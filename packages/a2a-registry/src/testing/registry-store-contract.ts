@@ -74,14 +74,26 @@ export function describeRegistryStoreContract(name: string, options: RegistrySto
   });
 
   t.describe(`RegistryStore contract: ${name}`, () => {
-    t.it('puts a new record at revision 1 and gets copies back', async () => {
+    t.it('puts a new record at revision 1; neither its input nor what it hands out can change the store', async () => {
       const store = await open();
-      const stored = await store.put(sampleAgentRecord({ id: 'a' }), null);
+      const input = sampleAgentRecord({ id: 'a' });
+      const stored = await store.put(input, null);
       assert.equal(stored.revision, 1);
+      input.skills.push('changed after put');
       const read = await store.get('a');
       assert.deepEqual(read, stored);
-      (read as AgentRecord).skills.push('mutated');
+      // A record handed out is the caller's copy or frozen: a change either stays local or throws.
+      for (const handedOut of [read as AgentRecord, stored, ...(await store.search({})).agents]) {
+        try {
+          handedOut.skills.push('mutated');
+          handedOut.health.status = 'down';
+        } catch (error) {
+          assert.ok(error instanceof TypeError);
+        }
+      }
       assert.deepEqual((await store.get('a'))?.skills, ['echo']);
+      assert.equal((await store.get('a'))?.health.status, 'unknown');
+      assert.deepEqual((await store.search({ skill: 'changed after put' })).agents, []);
       assert.equal(await store.get('missing'), undefined);
     });
 
@@ -179,6 +191,33 @@ export function describeRegistryStoreContract(name: string, options: RegistrySto
       assert.deepEqual(await ids({ tag: 'old-tag' }), []);
       assert.deepEqual(await ids({ skill: 'new-skill' }), ['x']);
       assert.deepEqual(await ids({ tag: 'new-tag' }), ['x']);
+    });
+
+    t.it('a search by skill and tag together, and a skill search paged past agents without the skill', async () => {
+      const store = await open();
+      const made: string[] = [];
+      for (let index = 0; index < 30; index++) {
+        const id = `agent-${String(index).padStart(2, '0')}`;
+        const skills = index % 3 === 0 ? ['rare', 'common'] : ['common'];
+        const tags = index % 2 === 0 ? ['even'] : ['odd'];
+        await store.put(sampleAgentRecord({ id, skills, tags, status: index === 9 ? 'disabled' : 'active' }), null);
+        if (index % 3 === 0 && index !== 9) made.push(id);
+      }
+      const all = async (query: Parameters<RegistryStore['search']>[0]) => {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.search({ ...query, limit: 2, ...(cursor ? { cursor } : {}) });
+          seen.push(...page.agents.map((a) => a.id));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined && seen.length < 100);
+        return seen;
+      };
+      assert.deepEqual(await all({ skill: 'rare' }), made);
+      assert.deepEqual(await all({ skill: 'rare', tag: 'even' }), ['agent-00', 'agent-06', 'agent-12', 'agent-18', 'agent-24']);
+      assert.deepEqual(await all({ tag: 'odd', skill: 'rare' }), ['agent-03', 'agent-15', 'agent-21', 'agent-27']);
+      assert.deepEqual(await all({ skill: 'missing' }), []);
+      assert.deepEqual(await all({ tag: 'missing' }), []);
     });
 
     t.it('pages through every match once, in id order', async () => {
