@@ -7,7 +7,7 @@ type GrpcClientModule = typeof import('@a2aplane/a2a-grpc/client');
 type GrpcJsModule = typeof import('@grpc/grpc-js');
 
 /** Said when the optional peer dependencies are missing (decision 0145). */
-export const GRPC_PROBE_NEEDS = 'gRPC probing needs @a2aplane/a2a-grpc and @grpc/grpc-js installed beside @a2aplane/a2a-registry';
+const GRPC_PROBE_NEEDS = 'gRPC probing needs @a2aplane/a2a-grpc and @grpc/grpc-js installed beside @a2aplane/a2a-registry';
 
 let loading: Promise<{ client: GrpcClientModule; grpc: GrpcJsModule } | undefined> | undefined;
 

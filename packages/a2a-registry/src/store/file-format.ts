@@ -15,8 +15,8 @@ export class RegistryFileError extends RegistryError {
   }
 }
 
-export const FILE_FORMAT = 'a2aplane-registry';
-export const FILE_VERSION = 1;
+const FILE_FORMAT = 'a2aplane-registry';
+const FILE_VERSION = 1;
 
 const text = z.string().min(1);
 const jwk = z.object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string() }).loose();

@@ -23,16 +23,6 @@ function deepFreeze<T>(value: T): T {
  */
 const frozenCopy = (record: AgentRecord): AgentRecord => deepFreeze(structuredClone(record));
 
-/**
- * The records and indexes of the embedded stores (in memory, and the file store that persists
- * them): the store's reads and checked writes, plus `load` and `remove`, which set a record as it
- * is (revision included) for loading a file and for undoing a write the file did not take.
- */
-export interface MemoryIndex extends Omit<RegistryStore, 'close'> {
-  load(record: AgentRecord): void;
-  remove(id: string): void;
-}
-
 /** Binary search: the index of the first entry of sorted `list` greater than `id` (0 for none). */
 function indexAfter(list: readonly string[], id: string | undefined): number {
   if (id === undefined) return 0;
@@ -69,6 +59,16 @@ function createPostings() {
     },
   };
 }
+
+/**
+ * The records and indexes of the embedded stores (in memory, and the file store that persists
+ * them): the store's reads and checked writes, plus `load` and `remove`, which set a record as it
+ * is (revision included) for loading a file and for undoing a write the file did not take.
+ */
+type MemoryIndex = Omit<RegistryStore, 'close'> & {
+  load(record: AgentRecord): void;
+  remove(id: string): void;
+};
 
 export function createMemoryIndex(maxAgents: number): MemoryIndex {
   const records = new Map<string, { record: AgentRecord; text: string }>();
