@@ -59,7 +59,6 @@ export const ALLOWED_SIZES = {
   'packages/a2a-redis/src/bus/replica-lease.ts › ReplicaLease': 184,
   'packages/a2a-redis/src/bus/stream-reader.ts › StreamReader': 190,
   'packages/a2a-redis/src/governance/budget-ledger.ts › createRedisBudgetLedger': 271,
-  'packages/a2a-redis/src/store/redis-task-store.ts › createRedisTaskStore': 185,
   // a2a-routing
   'packages/a2a-routing/src/peer-pool.ts › PeerPool': 155,
   // a2a-server-express (issue 33 item 2: a run is one object; createA2ARequestHandler split; issue 32: createPushSender split)

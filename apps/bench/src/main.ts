@@ -15,6 +15,7 @@ import { runGrpc } from './suites/grpc.js';
 import { runMcp } from './suites/mcp.js';
 import { runPushBurst } from './suites/push-burst.js';
 import { runPostgres } from './suites/postgres.js';
+import { runPostgresRss } from './suites/postgres-rss.js';
 import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
 import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
@@ -43,6 +44,7 @@ const SUITES: SuiteEntry[] = [
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
   { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
   { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
+  { id: 'postgres-rss', title: 'RSS of a replica on PostgreSQL under load', run: runPostgresRss },
   { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
   { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
   { id: 'token-verify', title: 'Token verification CPU', run: runTokenVerify },

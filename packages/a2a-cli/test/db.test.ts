@@ -35,9 +35,9 @@ describe('a2a db migrate', () => {
     expect(first.err).toBe('');
     expect(first.out).toBe(`schema ${schema}: version 0 -> 1 (applied 1)\n`);
     const second = await a2a(['db', 'migrate', '--schema', schema, '--json'], { DATABASE_URL: POSTGRES_URL });
-    expect(JSON.parse(second.out)).toEqual({ schema, from: 1, version: 3, applied: [2, 3] });
+    expect(JSON.parse(second.out)).toEqual({ schema, from: 1, version: 4, applied: [2, 3, 4] });
     const third = await a2a(['db', 'migrate', '--url', POSTGRES_URL, '--schema', schema]);
-    expect(third).toEqual({ code: 0, out: `schema ${schema} is at version 3; nothing to do\n`, err: '' });
+    expect(third).toEqual({ code: 0, out: `schema ${schema} is at version 4; nothing to do\n`, err: '' });
   });
 
   it('refuses a missing or non-postgres URL as a usage error, never printing the URL', async () => {

@@ -8,5 +8,7 @@ export {
   type PostgresTaskEventBus,
   type PostgresTaskEventBusOptions,
 } from './bus/postgres-task-event-bus.js';
+export type { PostgresOrphanRecoveryOptions } from './bus/orphan-sweeper.js';
 export { type RotatePushConfigKeysOptions, type RotatePushConfigKeysResult, rotatePushConfigKeys } from './push/rotate.js';
+export { createPostgresPushOutbox, type PostgresPushOutboxOptions } from './push/push-outbox.js';
 export { type AsyncNonceCache, createPostgresNonceCache, type PostgresNonceCacheOptions } from './replay/nonce-cache.js';

@@ -1,4 +1,8 @@
-import { describeTaskEventBusContract, describeTaskStoreContract } from '@a2aplane/a2a-server-express/testing';
+import {
+  describeTaskAdmissionContract,
+  describeTaskEventBusContract,
+  describeTaskStoreContract,
+} from '@a2aplane/a2a-server-express/testing';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { createPostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
@@ -28,6 +32,18 @@ describeTaskStoreContract(
     },
     dispose: (store) => (store as PostgresTaskStore).close(),
     // A database holds what its disk holds: the store bounds rows by TTLs and record size, not by a count (decision 0075).
+    capacity: false,
+  },
+  vitest,
+);
+
+describeTaskAdmissionContract(
+  'PostgreSQL task store',
+  {
+    create: ({ maxTasksPerOwner, maxBytesPerOwner }) =>
+      createPostgresTaskStore({ pool, schema, pushConfigKeys: testKeyring(), sweepIntervalMs: false, maxTasksPerOwner, maxBytesPerOwner }),
+    dispose: (store) => (store as PostgresTaskStore).close(),
+    // No count of tasks on a database (decision 0075): only the per-caller shares refuse.
     capacity: false,
   },
   vitest,

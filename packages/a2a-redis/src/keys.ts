@@ -15,6 +15,8 @@ export interface RedisKeys {
   cancelChannel(tenant: string, taskId: string): string;
   /** ListTasks index of one (tenant, owner): a hash of task id -> JSON [contextId, state, statusTime, expiresAt]. */
   summary(tenant: string, owner: string): string;
+  /** One (tenant, owner)'s live tasks by update time (a sorted set); `<share>:bytes` holds their bytes (decision 0069). */
+  share(tenant: string, owner: string): string;
   /** Tasks that are not terminal (a sorted set by update time), for the capacity check. */
   live(): string;
   /** Terminal tasks (a sorted set by the time they ended): evicted oldest first at capacity. */
@@ -69,6 +71,7 @@ export function createKeys(keyPrefix: string): RedisKeys {
     push: (tenant, taskId) => `${prefix}push:${tag(tenant, taskId)}`,
     cancelChannel: (tenant, taskId) => `${prefix}cancel:${tag(tenant, taskId)}`,
     summary: (tenant, owner) => `${prefix}summary:${enc(tenant)}:${enc(owner)}`,
+    share: (tenant, owner) => `${prefix}share:${enc(tenant)}:${enc(owner)}`,
     live: () => `${prefix}live`,
     ended: () => `${prefix}ended`,
     send: (tenant, owner, messageId, fingerprint) => `${prefix}send:${enc(tenant)}:${enc(owner)}:${enc(messageId)}:${enc(fingerprint)}`,

@@ -219,7 +219,7 @@ describe('one script per event burst (decision 0039, needs Redis)', () => {
       http = undefined;
     });
 
-    it('sends two commands per task: the send-key claim and one script', async () => {
+    it('sends three commands per task: the admission script (decision 0131), the send-key claim and one commit script', async () => {
       const keyPrefix = prefix();
       const log: string[] = [];
       const counted = countingClient(client as unknown as RedisClientLike, log);
@@ -271,8 +271,11 @@ describe('one script per event burst (decision 0039, needs Redis)', () => {
       const tasks = [await send(), await send(), ...(await Promise.all(Array.from({ length: 8 }, send)))];
       await sleep(50);
       expect(log.filter((c) => c === 'SET')).toHaveLength(tasks.length);
-      expect(log.filter((c) => c.startsWith('EVALSHA'))).toHaveLength(tasks.length);
-      expect(log).toHaveLength(2 * tasks.length);
+      const scripts = log.filter((c) => c.startsWith('EVALSHA'));
+      expect(scripts).toHaveLength(2 * tasks.length);
+      // Two scripts, one call of each per task: the admission and the commit.
+      expect(new Set(scripts).size).toBe(2);
+      expect(log).toHaveLength(3 * tasks.length);
       // The log is complete: a resume anywhere replays every event of the task.
       const replay = await eventBus.read({ tenant: '', taskId: (tasks[0] as Task).id });
       expect(replay?.events.map((e) => Object.keys(e.event)[0])).toEqual(['task', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);

@@ -3,7 +3,11 @@ import {
   describeConcurrencySlotsContract,
   describeRateLimiterContract,
 } from '@a2aplane/a2a-governance/testing';
-import { describeTaskEventBusContract, describeTaskStoreContract } from '@a2aplane/a2a-server-express/testing';
+import {
+  describeTaskAdmissionContract,
+  describeTaskEventBusContract,
+  describeTaskStoreContract,
+} from '@a2aplane/a2a-server-express/testing';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import { createRedisTaskEventBus } from '../src/bus/redis-task-event-bus.js';
 import { createRedisBudgetLedger, createRedisConcurrencySlots, createRedisRateLimiter, type RedisBudgetLedger } from '../src/index.js';
@@ -37,7 +41,21 @@ describeTaskStoreContract(
       // A prefix per store: capacity is per deployment (prefix), and tests must not see each other's tasks.
       const keyPrefix = testKeyPrefix('contract-store');
       prefixes.push(keyPrefix);
-      return createRedisTaskStore({ client: storeClient, keyPrefix, ttlMs: limits.terminalTtlMs, maxTasks: limits.maxTasks });
+      // The contract checks the store's own capacity with one caller: its share is the whole store here.
+      const { maxTasks } = limits;
+      return createRedisTaskStore({ client: storeClient, keyPrefix, ttlMs: limits.terminalTtlMs, maxTasks, maxTasksPerOwner: maxTasks });
+    },
+  },
+  vitest,
+);
+
+describeTaskAdmissionContract(
+  'Redis task store',
+  {
+    create(limits) {
+      const keyPrefix = testKeyPrefix('contract-admission');
+      prefixes.push(keyPrefix);
+      return createRedisTaskStore({ client: storeClient, keyPrefix, ...limits });
     },
   },
   vitest,

@@ -79,7 +79,9 @@ describe('push outbox on Redis: a dead replica loses no delivery (issue 31 item 
         child.once('message', () => resolve());
         child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before it stored its deliveries`)));
       });
-      // Some attempts are in flight (held by the receiver), the rest wait: none delivered.
+      // Some attempts are in flight (held by the receiver), the rest wait: none delivered. On a
+      // loaded machine the first attempts may reach the receiver after the outbox holds everything.
+      for (let i = 0; i < 500 && receiver.heldKeys.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(receiver.delivered.size).toBe(0);
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));

@@ -133,7 +133,8 @@ describe('createRedisTaskStore (needs Redis)', () => {
   });
 
   it('at maxTasks evicts the task that ended first, and refuses a new task (TaskStoreFullError, 429) when all are live', async () => {
-    const store = fresh({ maxTasks: 2 });
+    // One caller here, without a share (Infinity: none).
+    const store = fresh({ maxTasks: 2, maxTasksPerOwner: Number.POSITIVE_INFINITY });
     await store.upsert(record('1'), { expectedRevision: 0 });
     await store.upsert(record('2'), { expectedRevision: 0 });
     const full = await store.upsert(record('3'), { expectedRevision: 0 }).catch((e: unknown) => e);

@@ -46,6 +46,16 @@ export {
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
 export { createInMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
+export { ReplicaLostError } from './bus/replica-lost-error.js';
+export {
+  DEFAULT_STORE_MAX_BYTES,
+  DEFAULT_STORE_MAX_TASKS,
+  type OwnerShareLimits,
+  type OwnerShareOptions,
+  ownerShareMessage,
+  resolveOwnerShares,
+  type ShareLimit,
+} from './store/owner-shares.js';
 export {
   type SendKey,
   type StoredPushConfig,

@@ -1,6 +1,11 @@
 import { afterEach, describe, it } from 'vitest';
 import { createInMemoryPushOutbox, createInMemoryTaskEventBackend, createInMemoryTaskEventBus, InMemoryTaskStore } from '../src/index.js';
-import { describePushOutboxContract, describeTaskEventBusContract, describeTaskStoreContract } from '../src/testing/index.js';
+import {
+  describePushOutboxContract,
+  describeTaskAdmissionContract,
+  describeTaskEventBusContract,
+  describeTaskStoreContract,
+} from '../src/testing/index.js';
 
 const vitest = { describe, it, afterEach };
 
@@ -25,3 +30,5 @@ describeTaskEventBusContract(
 );
 
 describePushOutboxContract('in-memory push outbox', { create: () => createInMemoryPushOutbox() }, vitest);
+
+describeTaskAdmissionContract('InMemoryTaskStore', { create: (limits) => new InMemoryTaskStore(limits) }, vitest);

@@ -19,3 +19,14 @@ export function processCpuSeconds(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/** Resident memory of a process in bytes (`VmRSS` of `/proc/<pid>/status`); `undefined` without procfs. */
+export function processRssBytes(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

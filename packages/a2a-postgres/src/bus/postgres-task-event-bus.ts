@@ -13,6 +13,7 @@ import {
   type TaskSubscribeOptions,
   type TaskSubscription,
   type TaskWriteOptions,
+  type ShareLimit,
 } from '@a2aplane/a2a-server-express';
 import { InvalidParamsError } from '@a2aplane/a2a-types';
 import type { Pool } from 'pg';
@@ -20,8 +21,12 @@ import { DEFAULT_SCHEMA, hasNul, positive, query, quoteSchema } from '../sql.js'
 import { bind } from '../statement.js';
 import { storeWriter } from '../store/postgres-task-store.js';
 import type { Bound } from '../store/statements.js';
+
+/** What a commit statement returns: the write's result and the log's new head. */
+type CommitRow = { revision: number | null; current: number | null; refused: ShareLimit | null; last_seq: string | null };
 import { CancelRouting } from './cancel-routing.js';
 import { Listener } from './listener.js';
+import { orphanStatements, type PostgresOrphanRecoveryOptions, startOrphanSweeper } from './orphan-sweeper.js';
 import { LiveWatches, type Subscriber, topicOf } from './live-watches.js';
 import { hasGap, ID, type LogRead, readHead, readLog, toRecord } from './log-reader.js';
 import { busStatements, commitStatement } from './statements.js';
@@ -48,6 +53,11 @@ export interface PostgresTaskEventBusOptions {
   subscriberGiveUpMs?: number;
   /** Errors of the bus's own connection and background reads (reconnects are automatic). */
   onError?: (error: unknown) => void;
+  /**
+   * Ending the tasks of replicas that died while running them: FAILED with `REPLICA_LOST`
+   * (decision 0132). On by default; `false` turns it off on this replica (it sweeps nothing).
+   */
+  orphanRecovery?: PostgresOrphanRecoveryOptions | false;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -151,11 +161,13 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
     },
     onConnected(lock, reconnected) {
       cancels.connected(lock);
+      orphans?.connected();
       if (reconnected) watches.catchUp();
     },
     onGiveUp: (error) => watches.failAll(error),
   });
   const cancels = new CancelRouting({ pool, listener, channel: cancelChannel, timeoutMs, statements, onError });
+  const orphans = startOrphanSweeper(options.orphanRecovery, { pool, listener, timeoutMs, statements: orphanStatements(s), onError });
 
   /** The values of an append of `events` (input order) to `key`'s log. */
   function appendValues(key: TaskKey, events: readonly TaskCommitEvent[]) {
@@ -201,12 +213,7 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
       }
       const key = { tenant: record.tenant, taskId: record.task.id };
       const values = { ...appendValues(key, events), ...prepared.values };
-      const [row] = await query<{ revision: number | null; current: number | null; last_seq: string | null }>(
-        pool,
-        timeoutMs,
-        stmt,
-        bind(stmt.order, values),
-      );
+      const [row] = await query<CommitRow>(pool, timeoutMs, stmt, bind(stmt.order, values));
       const revision = prepared.revision(row);
       await notify(key, String(row?.last_seq));
       const last = Number(row?.last_seq);
@@ -259,9 +266,12 @@ export function createPostgresTaskEventBus(options: PostgresTaskEventBusOptions)
 
     committerFor: commitFor,
 
+    onOrphanedTask: (handler) => orphans?.attach(handler) ?? (() => {}),
+
     async close() {
       if (closed) return;
       closed = true;
+      orphans?.close();
       watches.endAll();
       await cancels.close();
       listener.close();

@@ -1,5 +1,5 @@
 import { parameters, statement } from '../statement.js';
-import { type Bound, writeCtes } from '../store/statements.js';
+import { type Bound, WRITE_RESULT, writeCtes } from '../store/statements.js';
 
 /**
  * The head of the log and its events, appended after a write `w` (commit) or on their own
@@ -39,7 +39,7 @@ export function commitStatement(s: string, create: boolean): Bound {
   const { p, order } = parameters();
   const text = `WITH ${writeCtes(s, create, p)},
 ${appendCtes(s, p, 'FROM w', '(SELECT revision FROM w)')}
-SELECT (SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current, (SELECT last_seq FROM head) AS last_seq`;
+SELECT ${WRITE_RESULT}, (SELECT last_seq FROM head) AS last_seq`;
   return { ...statement(text), order };
 }
 

@@ -1,5 +1,10 @@
 import {
+  type OwnerShareLimits,
+  type OwnerShareOptions,
+  ownerShareMessage,
+  resolveOwnerShares,
   type SendKey,
+  type ShareLimit,
   type StoredPushConfig,
   type StoredTask,
   type TaskListPage,
@@ -18,7 +23,13 @@ import { DEFAULT_SCHEMA, hasNul, positive, query, quoteSchema } from '../sql.js'
 import { type Bound, listStatement, storeStatements } from './statements.js';
 import { createSweeper, type Sweeper } from './sweeper.js';
 
-export interface PostgresTaskStoreOptions {
+/**
+ * Per-caller shares (`maxTasksPerOwner`, `maxBytesPerOwner`, decision 0069) resolve as the
+ * in-memory store's defaults: half of 10 000 live tasks and half of 256 MiB of task JSON per
+ * caller; `Infinity` turns one off. The database has no global cap (decision 0075): the shares
+ * keep one caller from taking the whole table.
+ */
+export interface PostgresTaskStoreOptions extends OwnerShareOptions {
   /** A `pg.Pool` on the database (the store neither connects nor ends it). */
   pool: Pool;
   /** The schema `migrate()` created; every replica of one agent uses the same. Default `a2a`. */
@@ -92,8 +103,8 @@ interface PreparedWrite {
   create: boolean;
   terminal: boolean;
   values: Record<string, unknown>;
-  /** The new revision from the statement's row; throws `TaskRevisionConflictError` when the compare-and-set lost. */
-  revision(row: { revision: number | null; current: number | null } | undefined): number;
+  /** The new revision from the statement's row; throws the share's `TaskStoreFullError`, or `TaskRevisionConflictError` when the compare-and-set lost. */
+  revision(row: WriteRow | undefined): number;
 }
 
 interface Row {
@@ -111,16 +122,27 @@ const toStored = (tenant: string, row: Row): StoredTask => ({
   revision: row.revision,
 });
 
+/** What a write statement returns (`WRITE_RESULT`). */
+interface WriteRow {
+  revision: number | null;
+  current: number | null;
+  refused: ShareLimit | null;
+}
+
 interface WriteLimits {
   ttlMs: number;
   liveTtlMs: number;
   maxTaskBytes: number;
+  shares: OwnerShareLimits;
   now: () => number;
 }
 
+/** A share as a statement parameter: null is none (`Infinity`). */
+const shareParam = (limit: number): number | null => (Number.isFinite(limit) ? Math.floor(limit) : null);
+
 /** A task write as the values of the write statements' parameters (checked: revision, key, size). */
 function prepareTaskWrite(record: TaskRecord, writeOptions: TaskWriteOptions, limits: WriteLimits): PreparedWrite {
-  const { ttlMs, liveTtlMs, maxTaskBytes, now } = limits;
+  const { ttlMs, liveTtlMs, maxTaskBytes, shares, now } = limits;
   const { tenant, owner, task } = record;
   const taskId = task.id;
   const expected = writeOptions.expectedRevision;
@@ -146,6 +168,9 @@ function prepareTaskWrite(record: TaskRecord, writeOptions: TaskWriteOptions, li
     terminal,
     now: at,
     task: json,
+    bytes,
+    maxTasksPerOwner: shareParam(shares.maxTasksPerOwner),
+    maxBytesPerOwner: shareParam(shares.maxBytesPerOwner),
   };
   if (!create) values.expected = expected;
   return {
@@ -153,6 +178,7 @@ function prepareTaskWrite(record: TaskRecord, writeOptions: TaskWriteOptions, li
     terminal,
     values,
     revision(row) {
+      if (row?.refused) throw new TaskStoreFullError(row.refused, ownerShareMessage(row.refused, shares));
       if (row?.revision == null) throw new TaskRevisionConflictError({ tenant, taskId }, expected, row?.current ?? 0);
       return row.revision;
     },
@@ -231,7 +257,9 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
   const lists = new Map<string, Bound>();
   const run = <R extends object>(stmt: Statement, values: unknown[]): Promise<R[]> => query<R>(pool, timeoutMs, stmt, values);
 
-  const limits: WriteLimits = { ttlMs, liveTtlMs, maxTaskBytes, now };
+  // The in-memory store's resolution: half of its default task count and byte budget (decision 0131).
+  const shares = resolveOwnerShares(options);
+  const limits: WriteLimits = { ttlMs, liveTtlMs, maxTaskBytes, shares, now };
   const prepareWrite = (record: TaskRecord, writeOptions: TaskWriteOptions): PreparedWrite =>
     prepareTaskWrite(record, writeOptions, limits);
 
@@ -248,8 +276,18 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Post
     async upsert(record, writeOptions) {
       const prepared = prepareWrite(record, writeOptions);
       const stmt = prepared.create ? statements.create : statements.update;
-      const [row] = await run<{ revision: number | null; current: number | null }>(stmt, bind(stmt.order, prepared.values));
+      const [row] = await run<WriteRow>(stmt, bind(stmt.order, prepared.values));
       return prepared.revision(row);
+    },
+
+    async admitTask(request) {
+      if (hasNul(request.tenant, request.owner)) refuseNul('A task key');
+      const [row] = await run<{ n: string; b: string }>(statements.share, [request.tenant, request.owner, now()]);
+      // One more task, one more byte: what a create of the smallest task would pass.
+      if (Number(row?.n ?? 0) + 1 > shares.maxTasksPerOwner)
+        throw new TaskStoreFullError('maxTasksPerOwner', ownerShareMessage('maxTasksPerOwner', shares));
+      if (Number(row?.b ?? 0) + 1 > shares.maxBytesPerOwner)
+        throw new TaskStoreFullError('maxBytesPerOwner', ownerShareMessage('maxBytesPerOwner', shares));
     },
 
     list: (listQuery) => listTasks(run, s, lists, listQuery, now()),

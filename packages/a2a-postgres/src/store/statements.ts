@@ -7,37 +7,57 @@ export interface Bound extends Statement {
 
 /**
  * The common-table expressions of a task write (compare-and-set), for the store's upsert and the
- * bus's commit alike: `cur` is the live stored revision (in the statement's snapshot), `w` the
- * written revision (no row: the compare-and-set lost). A create may replace an expired row (then
- * the old task's push configs go too). Parameters: tenant, taskId, owner, contextId, state,
- * statusTime, updatedAt, expiresAt, terminal, now, task (JSON), and expected for an update.
+ * bus's commit alike: `cur` is the live stored revision (in the statement's snapshot), `share` the
+ * caller's share (decision 0069) the write would pass (`refused`: its limit, or null), `w` the
+ * written revision (no row: the compare-and-set lost, or the share refused). A create may replace
+ * an expired row (then the old task's push configs go too). A live write counts the caller's other
+ * live tasks and their bytes from the `tasks_live_owner` index; a terminal write is never refused.
+ * Parameters: tenant, taskId, owner, contextId, state, statusTime, updatedAt, expiresAt, terminal,
+ * now, task (JSON), bytes, maxTasksPerOwner and maxBytesPerOwner (null: none), and expected for an update.
  */
 export function writeCtes(s: string, create: boolean, p: (name: string) => string): string {
   const key = `tenant = ${p('tenant')} AND task_id = ${p('taskId')}`;
-  const cur = `cur AS (SELECT revision FROM ${s}.tasks WHERE ${key} AND expires_at > ${p('now')})`;
+  const cur = `cur AS (SELECT revision, bytes FROM ${s}.tasks WHERE ${key} AND expires_at > ${p('now')})`;
+  const bytes = `${p('bytes')}::bigint`;
+  const share = `others AS (SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM ${s}.tasks
+  WHERE tenant = ${p('tenant')} AND owner = ${p('owner')} AND NOT terminal AND expires_at > ${p('now')} AND task_id <> ${p('taskId')}),
+share AS (SELECT CASE
+  WHEN ${p('terminal')}::boolean THEN NULL
+  WHEN ${create ? 'NOT EXISTS (SELECT 1 FROM cur) AND ' : ''}others.n + 1 > ${p('maxTasksPerOwner')}::bigint THEN 'maxTasksPerOwner'
+  WHEN ${bytes} > coalesce((SELECT bytes FROM cur), 0) AND others.b + ${bytes} > ${p('maxBytesPerOwner')}::bigint THEN 'maxBytesPerOwner'
+  END AS refused FROM others)`;
+  const allowed = `(SELECT refused FROM share) IS NULL`;
   if (create) {
     return `${cur},
-cleared AS (DELETE FROM ${s}.push_configs WHERE ${key} AND NOT EXISTS (SELECT 1 FROM cur)),
-w AS (INSERT INTO ${s}.tasks AS t (tenant, task_id, owner, context_id, state, status_time, updated_at, expires_at, terminal, revision, task)
-  VALUES (${p('tenant')}, ${p('taskId')}, ${p('owner')}, ${p('contextId')}, ${p('state')}, ${p('statusTime')}, ${p('updatedAt')}, ${p('expiresAt')}, ${p('terminal')}, 1, ${p('task')})
+${share},
+cleared AS (DELETE FROM ${s}.push_configs WHERE ${key} AND NOT EXISTS (SELECT 1 FROM cur) AND ${allowed}),
+w AS (INSERT INTO ${s}.tasks AS t (tenant, task_id, owner, context_id, state, status_time, updated_at, expires_at, terminal, revision, task, bytes)
+  SELECT ${p('tenant')}, ${p('taskId')}, ${p('owner')}, ${p('contextId')}, ${p('state')}, ${p('statusTime')}::bigint, ${p('updatedAt')}::bigint,
+    ${p('expiresAt')}::bigint, ${p('terminal')}::boolean, 1, ${p('task')}::json, ${bytes} WHERE ${allowed}
   ON CONFLICT (tenant, task_id) DO UPDATE SET owner = EXCLUDED.owner, context_id = EXCLUDED.context_id, state = EXCLUDED.state,
     status_time = EXCLUDED.status_time, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at,
-    terminal = EXCLUDED.terminal, revision = 1, task = EXCLUDED.task
+    terminal = EXCLUDED.terminal, revision = 1, task = EXCLUDED.task, bytes = EXCLUDED.bytes
   WHERE t.expires_at <= ${p('now')}
   RETURNING revision)`;
   }
   return `${cur},
+${share},
 w AS (UPDATE ${s}.tasks SET owner = ${p('owner')}, context_id = ${p('contextId')}, state = ${p('state')}, status_time = ${p('statusTime')},
-    updated_at = ${p('updatedAt')}, expires_at = ${p('expiresAt')}, terminal = ${p('terminal')}, revision = revision + 1, task = ${p('task')}
-  WHERE ${key} AND revision = ${p('expected')} AND expires_at > ${p('now')}
+    updated_at = ${p('updatedAt')}, expires_at = ${p('expiresAt')}, terminal = ${p('terminal')}, revision = revision + 1, task = ${p('task')},
+    bytes = ${bytes}
+  WHERE ${key} AND revision = ${p('expected')} AND expires_at > ${p('now')} AND ${allowed}
   RETURNING revision)`;
 }
+
+/** What a write statement selects after its CTEs: the new revision, the stored one, and a share's refusal. */
+export const WRITE_RESULT =
+  '(SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current, (SELECT refused FROM share) AS refused';
 
 /** The store's upsert: one statement, one round trip. */
 function upsertStatement(s: string, create: boolean): Bound {
   const { p, order } = parameters();
   const text = `WITH ${writeCtes(s, create, p)}
-SELECT (SELECT revision FROM w) AS revision, (SELECT revision FROM cur) AS current`;
+SELECT ${WRITE_RESULT}`;
   return { ...statement(text), order };
 }
 
@@ -48,6 +68,9 @@ export function storeStatements(s: string) {
     create: upsertStatement(s, true),
     update: upsertStatement(s, false),
     get: one(`SELECT owner, updated_at, revision, task FROM ${s}.tasks WHERE tenant = $1 AND task_id = $2 AND expires_at > $3`),
+    // A caller's live tasks and their bytes, from the tasks_live_owner index (admitTask).
+    share: one(`SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM ${s}.tasks
+WHERE tenant = $1 AND owner = $2 AND NOT terminal AND expires_at > $3`),
     delete: one(`DELETE FROM ${s}.tasks WHERE tenant = $1 AND task_id = $2 RETURNING expires_at > $3 AS live`),
     putPush: one(`WITH task AS (SELECT 1 FROM ${s}.tasks WHERE tenant = $1 AND task_id = $2 AND expires_at > $6),
 others AS (SELECT count(*) AS n FROM ${s}.push_configs WHERE tenant = $1 AND task_id = $2 AND config_id <> $3),

@@ -33,8 +33,11 @@ export function createSweeper(options: {
     batch('cancel_requests', 'created_at <= $1::bigint - 3600000'),
     batch('nonces', 'expires_at <= $1::bigint'),
     // Runner rows of replicas whose session (and advisory lock) is gone; a live replica that
-    // reconnects records its rows again under its new lock.
-    `DELETE FROM ${s}.cancel_runners c WHERE $1::bigint IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_locks k
+    // reconnects records its rows again under its new lock. A row whose task is still live stays:
+    // the bus's orphan sweeper ends that task first (decision 0132).
+    `DELETE FROM ${s}.cancel_runners c WHERE NOT EXISTS (SELECT 1 FROM ${s}.tasks t
+      WHERE t.tenant = c.tenant AND t.task_id = c.task_id AND NOT t.terminal AND t.expires_at > $1::bigint)
+      AND NOT EXISTS (SELECT 1 FROM pg_locks k
       WHERE k.locktype = 'advisory' AND k.granted AND k.objsubid = 2
       AND k.database = (SELECT oid FROM pg_database WHERE datname = current_database())
       AND k.classid = c.lock_hi::oid AND k.objid = c.lock_lo::oid)`,

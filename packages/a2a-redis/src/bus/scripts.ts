@@ -1,6 +1,9 @@
 import { defineScript, type RedisScript } from '../script.js';
-import { UPSERT_FUNCTION } from '../store/scripts.js';
+import { UPSERT_ARGC, UPSERT_FUNCTION } from '../store/scripts.js';
 import { LEASE_FUNCTION } from './lease-scripts.js';
+
+/** Where the commit script's own arguments start: after the upsert's. */
+const U = UPSERT_ARGC;
 
 /**
  * A task's stream: `append` adds an event; `trim` then drops the oldest entries beyond the cap
@@ -37,26 +40,26 @@ return id
  * `upsert`, then, only when it wrote, `append` per event with the revision it produced and one `trim`, and the
  * registration of this replica as the task's runner (`lease`) when the commit carries it.
  * KEYS: task, summary, live, push, ended (upsert's), stream, [lease, replicas, replica's tasks, runner]
- * ARGV: upsert's 14, max events, live ttl ms, retention ms, event count n, n x (event JSON, final '1'|'0'),
+ * ARGV: upsert's UPSERT_ARGC, max events, live ttl ms, retention ms, event count n, n x (event JSON, final '1'|'0'),
  *       [replica id, lease ms, runner ttl ms, task ref]
  * Returns upsert's refusal as it is, or {'ok', revision, lease (1 held, 0 lapsed, -1 not carried), ids...}.
  */
 export const COMMIT: RedisScript = defineScript(`${UPSERT_FUNCTION}${STREAM_FUNCTIONS}${LEASE_FUNCTION}
-local written = upsert({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]}, {unpack(ARGV, 1, 14)})
+local written = upsert({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]}, {unpack(ARGV, 1, ${U})})
 if written[1] ~= 'ok' then return written end
 local revision = written[2]
-local n = tonumber(ARGV[18])
+local n = tonumber(ARGV[${U + 4}])
 local out = {'ok', revision, -1}
-local ttl = ARGV[16]
+local ttl = ARGV[${U + 2}]
 for i = 1, n do
-  local final = ARGV[18 + 2 * i]
-  if final == '1' then ttl = ARGV[17] else ttl = ARGV[16] end
-  out[3 + i] = append(KEYS[6], ARGV[17 + 2 * i], final, revision)
+  local final = ARGV[${U + 4} + 2 * i]
+  if final == '1' then ttl = ARGV[${U + 3}] else ttl = ARGV[${U + 2}] end
+  out[3 + i] = append(KEYS[6], ARGV[${U + 3} + 2 * i], final, revision)
 end
 -- Once per burst: the cap, and the TTL of the newest event's kind, as publishing them one by one leaves them.
-if n > 0 then trim(KEYS[6], ARGV[15], ttl) end
+if n > 0 then trim(KEYS[6], ARGV[${U + 1}], ttl) end
 if #KEYS > 6 then
-  local b = 19 + 2 * n
+  local b = ${U + 5} + 2 * n
   out[3] = lease({KEYS[7], KEYS[8], KEYS[9], KEYS[10]}, {ARGV[b], ARGV[b + 1], '0', ARGV[b + 2], ARGV[b + 3]})
 end
 return out

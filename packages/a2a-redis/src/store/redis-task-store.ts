@@ -1,8 +1,12 @@
 import {
+  DEFAULT_STORE_MAX_TASKS,
+  type OwnerShareLimits,
+  type OwnerShareOptions,
+  ownerShareMessage,
+  resolveOwnerShares,
   type SendKey,
   type StoredPushConfig,
   type StoredTask,
-  type TaskKey,
   type TaskListPage,
   type TaskListQuery,
   type TaskRecord,
@@ -14,9 +18,14 @@ import {
 import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
 import { guardClient, type RedisClientLike, withDeadline } from '../connection.js';
 import { createKeys, type RedisKeys } from '../keys.js';
-import { DELETE, PUT_PUSH, RELEASE_SEND, UPSERT } from './scripts.js';
+import { ADMIT, DELETE, PUT_PUSH, RELEASE_SEND, UPSERT } from './scripts.js';
 
-export interface RedisTaskStoreOptions {
+/**
+ * Per-caller shares (`maxTasksPerOwner`, `maxBytesPerOwner`, decision 0069) resolve as the
+ * in-memory store's: half of `maxTasks`, and half of the in-memory default byte budget (128 MiB of
+ * record JSON); `Infinity` turns one off.
+ */
+export interface RedisTaskStoreOptions extends OwnerShareOptions {
   /** A connected node-redis client (the store neither connects nor closes it). */
   client: RedisClientLike;
   /** Starts every key of this deployment, e.g. `a2a:prod:`; the replicas of one agent share it. */
@@ -94,168 +103,214 @@ const positive = (name: string, value: number): number => {
   return value;
 };
 
+/** A share as the scripts read it: `-1` is none (`Infinity`). */
+const shareArg = (limit: number): string => (Number.isFinite(limit) ? String(Math.floor(limit)) : '-1');
+
+/** A store's settings, resolved and checked once. */
+interface StoreConfig {
+  client: RedisClientLike;
+  keys: RedisKeys;
+  ttlMs: number;
+  liveTtlMs: number;
+  maxTasks: number;
+  maxTaskBytes: number;
+  maxPush: number;
+  sendTtlMs: number;
+  shares: OwnerShareLimits;
+  now: () => number;
+  run: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+function resolveConfig(options: RedisTaskStoreOptions): StoreConfig {
+  const { client } = options;
+  guardClient(client);
+  const timeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000);
+  const maxTasks = positive('maxTasks', options.maxTasks ?? DEFAULT_STORE_MAX_TASKS);
+  return {
+    client,
+    keys: createKeys(options.keyPrefix),
+    ttlMs: positive('ttlMs', options.ttlMs ?? 10 * 60_000),
+    liveTtlMs: positive('liveTtlMs', options.liveTtlMs ?? 24 * 60 * 60_000),
+    maxTasks,
+    maxTaskBytes: positive('maxTaskBytes', options.maxTaskBytes ?? 16 * 1024 * 1024),
+    maxPush: positive('maxPushConfigsPerTask', options.maxPushConfigsPerTask ?? 16),
+    sendTtlMs: positive('idempotencyTtlMs', options.idempotencyTtlMs ?? 10 * 60_000),
+    // The in-memory store's resolution: half of maxTasks, half of its default byte budget.
+    shares: resolveOwnerShares(options, { maxTasks }),
+    now: options.now ?? Date.now,
+    run: (fn) => withDeadline(timeoutMs, fn),
+  };
+}
+
+/** The store's refusal for a limit a script named. */
+function fullError(config: StoreConfig, limit: string): TaskStoreFullError {
+  if (limit === 'maxTasksPerOwner' || limit === 'maxBytesPerOwner')
+    return new TaskStoreFullError(limit, ownerShareMessage(limit, config.shares));
+  if (limit === 'maxTasks')
+    return new TaskStoreFullError('maxTasks', `The task store is full (${config.maxTasks} live tasks); retry later`);
+  return new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${config.maxTaskBytes} bytes`);
+}
+
+/** The UPSERT script's keys and arguments for a write, and how to read its reply. */
+function prepareUpsert(config: StoreConfig, record: TaskRecord, writeOptions: TaskWriteOptions): PreparedUpsert {
+  const { keys, ttlMs, liveTtlMs } = config;
+  const { tenant, owner } = record;
+  const taskId = record.task.id;
+  const expected = writeOptions.expectedRevision;
+  if (!(Number.isSafeInteger(expected) && expected >= 0)) throw new RangeError(`expected expectedRevision >= 0, got ${expected}`);
+  const terminal = isTerminalTaskState(record.task.status.state);
+  const ttl = terminal ? ttlMs : liveTtlMs;
+  const at = config.now();
+  // Only the record's own fields are stored: a `revision` handed in is the store's to set.
+  const json = JSON.stringify({ tenant, owner, task: record.task, updatedAt: record.updatedAt });
+  const summary = JSON.stringify([record.task.contextId ?? '', record.task.status.state, statusTime(record), at + ttl]);
+  return {
+    terminal,
+    keys: [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId), keys.ended()],
+    // In the order of UPSERT's ARGV (store/scripts.ts).
+    args: [
+      json,
+      String(expected),
+      owner,
+      taskId,
+      summary,
+      terminal ? '1' : '0',
+      String(ttl),
+      String(at),
+      String(config.maxTasks),
+      String(config.maxTaskBytes),
+      keys.task(tenant, taskId),
+      String(liveTtlMs),
+      keys.prefix,
+      String(ttlMs),
+      keys.share(tenant, owner),
+      shareArg(config.shares.maxTasksPerOwner),
+      shareArg(config.shares.maxBytesPerOwner),
+    ],
+    revision(reply) {
+      const [status, value] = reply as [string, string];
+      if (status === 'conflict') throw new TaskRevisionConflictError({ tenant, taskId }, expected, Number(value));
+      if (status === 'full') throw fullError(config, value);
+      return Number(value);
+    },
+  };
+}
+
+async function readRecords(config: StoreConfig, tenant: string, ids: string[]): Promise<(StoredTask | undefined)[]> {
+  const { client, keys } = config;
+  if (ids.length === 0) return [];
+  // Sent in one tick: node-redis writes them as one pipeline.
+  const replies = await config.run(() => Promise.all(ids.map((id) => client.sendCommand(['HMGET', keys.task(tenant, id), 'rec', 'rev']))));
+  return replies.map((reply) => {
+    const [rec, rev] = reply as [string | null, string | null];
+    if (rec === null) return undefined;
+    const record = JSON.parse(rec) as TaskRecord;
+    return { ...record, revision: Number(rev) };
+  });
+}
+
+/** ListTasks from the (tenant, owner) summary hash: filtered and sorted here, one page of records read. */
+async function listTasks(config: StoreConfig, query: TaskListQuery): Promise<TaskListPage | undefined> {
+  const { client, keys, run } = config;
+  let cursor: { time: number; id: string } | undefined;
+  if (query.pageToken) {
+    cursor = decodeToken(query.pageToken);
+    if (!cursor) return undefined;
+  }
+  const summaryKey = keys.summary(query.tenant, query.owner);
+  const flat = (await run(() => client.sendCommand(['HGETALL', summaryKey]))) as string[];
+  const at = config.now();
+  const matches: { id: string; time: number }[] = [];
+  const stale: string[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const id = flat[i] as string;
+    const s = parseSummary(flat[i + 1] as string);
+    if (!s || s.expiresAt <= at) {
+      stale.push(id);
+      continue;
+    }
+    if (query.contextId !== undefined && s.contextId !== query.contextId) continue;
+    if (query.status !== undefined && s.state !== query.status) continue;
+    if (query.statusTimestampAfter !== undefined && !(s.time > query.statusTimestampAfter)) continue;
+    matches.push({ id, time: s.time });
+  }
+  // Entries of expired tasks leave the index lazily.
+  if (stale.length > 0) void run(() => client.sendCommand(['HDEL', summaryKey, ...stale])).catch(() => {});
+  matches.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const after = cursor ? matches.filter((m) => m.time < cursor.time || (m.time === cursor.time && m.id > cursor.id)) : matches;
+  const page = after.slice(0, query.pageSize);
+  const records = await readRecords(
+    config,
+    query.tenant,
+    page.map((m) => m.id),
+  );
+  const last = page.at(-1);
+  const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.id) : '';
+  return {
+    records: records.filter((r): r is StoredTask => r !== undefined && r.owner === query.owner),
+    nextPageToken,
+    totalSize: matches.length,
+  };
+}
+
 /**
  * Creates the Redis `TaskStore`: every replica of an agent pointed at one Redis and one `keyPrefix`
  * sees the same tasks. Each write is one Lua script (atomic): compare-and-set on the revision, the
- * ListTasks summary, the live-task count and the TTLs change together or not at all. Redis failures
- * reject with `RedisUnavailableError` (503, retryable); a write resolves only after Redis applied it.
+ * ListTasks summary, the live-task count, the caller's share and the TTLs change together or not at
+ * all. `admitTask` refuses, in one script, what a create would refuse (the caller's share, then the
+ * capacity), so a refused SendMessage starts nothing. Redis failures reject with
+ * `RedisUnavailableError` (503, retryable); a write resolves only after Redis applied it.
  */
 export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskStore {
-  const { client } = options;
-  guardClient(client);
-  const keys = createKeys(options.keyPrefix);
-  const ttlMs = positive('ttlMs', options.ttlMs ?? 10 * 60_000);
-  const liveTtlMs = positive('liveTtlMs', options.liveTtlMs ?? 24 * 60 * 60_000);
-  const maxTasks = positive('maxTasks', options.maxTasks ?? 10_000);
-  const maxTaskBytes = positive('maxTaskBytes', options.maxTaskBytes ?? 16 * 1024 * 1024);
-  const maxPush = positive('maxPushConfigsPerTask', options.maxPushConfigsPerTask ?? 16);
-  const sendTtlMs = positive('idempotencyTtlMs', options.idempotencyTtlMs ?? 10 * 60_000);
-  const timeoutMs = positive('commandTimeoutMs', options.commandTimeoutMs ?? 2_000);
-  const now = options.now ?? Date.now;
-  const run = <T>(fn: () => Promise<T>): Promise<T> => withDeadline(timeoutMs, fn);
-  const setMember = (key: TaskKey): string => keys.task(key.tenant, key.taskId);
-
-  /** The UPSERT script's keys and arguments for a write, and how to read its reply. */
-  function prepareUpsert(record: TaskRecord, writeOptions: TaskWriteOptions): PreparedUpsert {
-    const { tenant, owner } = record;
-    const taskId = record.task.id;
-    const expected = writeOptions.expectedRevision;
-    if (!(Number.isSafeInteger(expected) && expected >= 0)) throw new RangeError(`expected expectedRevision >= 0, got ${expected}`);
-    const terminal = isTerminalTaskState(record.task.status.state);
-    const ttl = terminal ? ttlMs : liveTtlMs;
-    const at = now();
-    // Only the record's own fields are stored: a `revision` handed in is the store's to set.
-    const json = JSON.stringify({ tenant, owner, task: record.task, updatedAt: record.updatedAt });
-    const summary = JSON.stringify([record.task.contextId ?? '', record.task.status.state, statusTime(record), at + ttl]);
-    return {
-      terminal,
-      keys: [keys.task(tenant, taskId), keys.summary(tenant, owner), keys.live(), keys.push(tenant, taskId), keys.ended()],
-      args: [
-        json,
-        String(expected),
-        owner,
-        taskId,
-        summary,
-        terminal ? '1' : '0',
-        String(ttl),
-        String(at),
-        String(maxTasks),
-        String(maxTaskBytes),
-        setMember({ tenant, taskId }),
-        String(liveTtlMs),
-        keys.prefix,
-        String(ttlMs),
-      ],
-      revision(reply) {
-        const [status, value] = reply as [string, string];
-        if (status === 'conflict') throw new TaskRevisionConflictError({ tenant, taskId }, expected, Number(value));
-        if (status === 'full') {
-          if (value === 'maxTasks')
-            throw new TaskStoreFullError('maxTasks', `The task store is full (${maxTasks} live tasks); retry later`);
-          throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${maxTaskBytes} bytes`);
-        }
-        return Number(value);
-      },
-    };
-  }
-
-  async function upsert(record: TaskRecord, writeOptions: TaskWriteOptions): Promise<number> {
-    const prepared = prepareUpsert(record, writeOptions);
-    return prepared.revision(await run(() => UPSERT.run(client, prepared.keys, prepared.args)));
-  }
-
-  async function readRecords(tenant: string, ids: string[]): Promise<(StoredTask | undefined)[]> {
-    if (ids.length === 0) return [];
-    // Sent in one tick: node-redis writes them as one pipeline.
-    const replies = await run(() => Promise.all(ids.map((id) => client.sendCommand(['HMGET', keys.task(tenant, id), 'rec', 'rev']))));
-    return replies.map((reply) => {
-      const [rec, rev] = reply as [string | null, string | null];
-      if (rec === null) return undefined;
-      const record = JSON.parse(rec) as TaskRecord;
-      return { ...record, revision: Number(rev) };
-    });
-  }
+  const config = resolveConfig(options);
+  const { client, keys, run } = config;
 
   const store: RedisTaskStore = {
     keys,
     async get(key) {
-      const [record] = await readRecords(key.tenant, [key.taskId]);
+      const [record] = await readRecords(config, key.tenant, [key.taskId]);
       return record;
     },
-    upsert,
+    async upsert(record, writeOptions) {
+      const prepared = prepareUpsert(config, record, writeOptions);
+      return prepared.revision(await run(() => UPSERT.run(client, prepared.keys, prepared.args)));
+    },
+    list: (query) => listTasks(config, query),
 
-    async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
-      let cursor: { time: number; id: string } | undefined;
-      if (query.pageToken) {
-        cursor = decodeToken(query.pageToken);
-        if (!cursor) return undefined;
-      }
-      const summaryKey = keys.summary(query.tenant, query.owner);
-      const flat = (await run(() => client.sendCommand(['HGETALL', summaryKey]))) as string[];
-      const at = now();
-      const matches: { id: string; time: number }[] = [];
-      const stale: string[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) {
-        const id = flat[i] as string;
-        const raw = flat[i + 1] as string;
-        const s = parseSummary(raw);
-        if (!s || s.expiresAt <= at) {
-          stale.push(id);
-          continue;
-        }
-        if (query.contextId !== undefined && s.contextId !== query.contextId) continue;
-        if (query.status !== undefined && s.state !== query.status) continue;
-        if (query.statusTimestampAfter !== undefined && !(s.time > query.statusTimestampAfter)) continue;
-        matches.push({ id, time: s.time });
-      }
-      // Entries of expired tasks leave the index lazily.
-      if (stale.length > 0) void run(() => client.sendCommand(['HDEL', summaryKey, ...stale])).catch(() => {});
-      matches.sort((a, b) => b.time - a.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const after = cursor ? matches.filter((m) => m.time < cursor.time || (m.time === cursor.time && m.id > cursor.id)) : matches;
-      const page = after.slice(0, query.pageSize);
-      const records = await readRecords(
-        query.tenant,
-        page.map((m) => m.id),
-      );
-      const last = page.at(-1);
-      const nextPageToken = after.length > page.length && last ? encodeToken(last.time, last.id) : '';
-      return {
-        records: records.filter((r): r is StoredTask => r !== undefined && r.owner === query.owner),
-        nextPageToken,
-        totalSize: matches.length,
-      };
+    async admitTask(request) {
+      const args = [
+        keys.share(request.tenant, request.owner),
+        shareArg(config.shares.maxTasksPerOwner),
+        shareArg(config.shares.maxBytesPerOwner),
+        String(config.now()),
+        String(config.liveTtlMs),
+        String(config.ttlMs),
+        String(config.maxTasks),
+      ];
+      const refused = await run(() => ADMIT.run(client, [keys.live(), keys.ended()], args));
+      if (typeof refused === 'string' && refused !== '') throw fullError(config, refused);
     },
 
     async delete(key) {
       const owner = await run(() => client.sendCommand(['HGET', keys.task(key.tenant, key.taskId), 'owner']));
       if (typeof owner !== 'string') return false;
-      const deleted = await run(() =>
-        DELETE.run(
-          client,
-          [
-            keys.task(key.tenant, key.taskId),
-            keys.push(key.tenant, key.taskId),
-            keys.live(),
-            keys.summary(key.tenant, owner),
-            keys.ended(),
-          ],
-          [key.taskId, setMember(key)],
-        ),
-      );
-      return deleted === 1;
+      const taskKeys = [
+        keys.task(key.tenant, key.taskId),
+        keys.push(key.tenant, key.taskId),
+        keys.live(),
+        keys.summary(key.tenant, owner),
+        keys.ended(),
+      ];
+      const member = keys.task(key.tenant, key.taskId);
+      return (await run(() => DELETE.run(client, taskKeys, [key.taskId, member, keys.share(key.tenant, owner)]))) === 1;
     },
 
-    async putPushConfig(key, config) {
-      const result = await run(() =>
-        PUT_PUSH.run(
-          client,
-          [keys.task(key.tenant, key.taskId), keys.push(key.tenant, key.taskId)],
-          [config.id, JSON.stringify(config), String(maxPush)],
-        ),
-      );
+    async putPushConfig(key, pushConfig) {
+      const pushKeys = [keys.task(key.tenant, key.taskId), keys.push(key.tenant, key.taskId)];
+      const result = await run(() => PUT_PUSH.run(client, pushKeys, [pushConfig.id, JSON.stringify(pushConfig), String(config.maxPush)]));
       if (result === -1) {
         throw new RateLimitedError({
-          message: `A task holds at most ${maxPush} push configs`,
+          message: `A task holds at most ${config.maxPush} push configs`,
           metadata: { limit: 'maxPushConfigsPerTask' },
         });
       }
@@ -273,7 +328,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
     async claimSendKey(key: SendKey, taskId: string) {
       // SET NX GET: claims the key, or returns who holds it, in one atomic command (Redis >= 7.0).
       const name = keys.send(key.tenant, key.owner, key.messageId, key.fingerprint);
-      const held = await run(() => client.sendCommand(['SET', name, taskId, 'NX', 'GET', 'PX', String(sendTtlMs)]));
+      const held = await run(() => client.sendCommand(['SET', name, taskId, 'NX', 'GET', 'PX', String(config.sendTtlMs)]));
       return typeof held === 'string' ? held : undefined;
     },
 
@@ -281,7 +336,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
       await run(() => RELEASE_SEND.run(client, [keys.send(key.tenant, key.owner, key.messageId, key.fingerprint)], [taskId]));
     },
   };
-  writers.set(store, { client, prepareUpsert });
+  writers.set(store, { client, prepareUpsert: (record, writeOptions) => prepareUpsert(config, record, writeOptions) });
   return store;
 }
 

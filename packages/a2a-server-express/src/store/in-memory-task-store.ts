@@ -3,7 +3,7 @@ import { cloneStored, cloneStoredSized } from './clone.js';
 import { EndedQueue } from './ended-queue.js';
 import { listPage } from './list-page.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
-import { OwnerShares, type ShareLimit } from './owner-shares.js';
+import { type OwnerShareOptions, OwnerShares, type ShareLimit } from './owner-shares.js';
 import {
   type SendKey,
   type StoredPushConfig,
@@ -19,7 +19,8 @@ import {
   taskMapKey,
 } from './task-store.js';
 
-export interface InMemoryTaskStoreOptions {
+/** Per-caller shares (`maxTasksPerOwner`, `maxBytesPerOwner`): half of `maxTasks` and `maxBytes` by default. */
+export interface InMemoryTaskStoreOptions extends OwnerShareOptions {
   /** How long a terminal task is kept after its last change. Default 10 minutes. */
   terminalTtlMs?: number;
   /**
@@ -35,14 +36,6 @@ export interface InMemoryTaskStoreOptions {
   maxBytes?: number;
   /** Bytes one task may hold (record and push configs); a write beyond it is refused. Default 16 MiB. */
   maxTaskBytes?: number;
-  /**
-   * Live tasks one caller (tenant and owner) may hold: its fair share, so one caller cannot get
-   * every other refused. Beyond it its new tasks are refused (`TaskStoreFullError`, limit
-   * `maxTasksPerOwner`). Default half of `maxTasks`. Anonymous callers are one caller.
-   */
-  maxTasksPerOwner?: number;
-  /** Bytes one caller's live tasks may hold together (limit `maxBytesPerOwner`). Default half of `maxBytes`. */
-  maxBytesPerOwner?: number;
   /** How long a SendMessage key (tenant, caller, messageId) is remembered. Default 10 minutes. */
   idempotencyTtlMs?: number;
   /** Most SendMessage keys kept; beyond it the oldest is forgotten. Default 10 000. */
@@ -210,7 +203,8 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
   async admitTask(request: TaskAdmission): Promise<void> {
-    this.shares.check(request, 1, 0);
+    // One byte: a caller already at its byte share starts nothing.
+    this.shares.check(request, 1, 1);
     this.sweep();
     this.reserve('', 0, 1, false);
   }

@@ -6,3 +6,8 @@ export {
 } from './task-event-bus-contract.js';
 export { describeTaskStoreContract, type TaskStoreContractLimits, type TaskStoreContractOptions } from './task-store-contract.js';
 export { describePushOutboxContract, type PushOutboxContractOptions } from './push-outbox-contract.js';
+export {
+  describeTaskAdmissionContract,
+  type TaskAdmissionContractLimits,
+  type TaskAdmissionContractOptions,
+} from './task-admission-contract.js';
