@@ -8,9 +8,8 @@ import {
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
 import { cardAuthorities } from '../auth/http-signature.js';
-import type { CoreRequest } from './server-types.js';
 import { trackActivations } from './extension-activation.js';
-import type { Principal, RateLimitVerdict } from './types.js';
+import type { CoreRequest, Principal, RateLimitVerdict } from './types.js';
 import type { ServerContext } from './server-context.js';
 
 export interface Caller {

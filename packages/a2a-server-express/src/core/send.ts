@@ -8,7 +8,7 @@ import {
 import { type SendKey, taskMapKey } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import type { Listener, RuntimeSignal, TaskRuntime } from './task-runtime.js';
-import type { CoreRequest } from './server-types.js';
+import type { CoreRequest } from './types.js';
 import type { StreamEvent } from './types.js';
 import { type Caller, toA2AError } from './caller.js';
 import { isFinal, type ServerContext, trimHistory } from './server-context.js';

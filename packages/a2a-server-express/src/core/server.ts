@@ -26,23 +26,16 @@ import { createOrphanedTaskHandler } from './orphaned-tasks.js';
 import { createSendOperations } from './send.js';
 import type { ServerContext } from './server-context.js';
 import { trimHistory } from './server-context.js';
-import type { A2AServer, A2AServerOptions, CoreRequest, CoreResponse, InProcessStreamOptions } from './server-types.js';
+import type { A2AServer, A2AServerOptions, InProcessStreamOptions } from './server-types.js';
 import { createStreaming } from './streaming.js';
 import { createTaskOperations } from './task-operations.js';
 import { createTaskRegistry } from './task-registry.js';
 import { createTaskRun } from './task-run.js';
-import type { Principal } from './types.js';
+import type { CoreRequest, CoreResponse, Principal } from './types.js';
 
 export { negotiateVersion, toA2AError } from './caller.js';
-export type {
-  A2AServer,
-  A2AServerOptions,
-  CoreRequest,
-  CoreResponse,
-  GovernanceOptions,
-  GovernedTaskLike,
-  InProcessStreamOptions,
-} from './server-types.js';
+export type { A2AServer, A2AServerOptions, GovernanceOptions, GovernedTaskLike, InProcessStreamOptions } from './server-types.js';
+export type { CoreRequest, CoreResponse } from './types.js';
 
 /** Creates the framework-agnostic A2A server core; bind it with `createNodeHttpHandler` or `a2aExpress`. */
 export function createA2AServer(options: A2AServerOptions): A2AServer {
