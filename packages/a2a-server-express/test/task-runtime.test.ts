@@ -1,6 +1,7 @@
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
 import { TaskRuntime } from '../src/core/task-runtime.js';
+import { testRun } from './helpers/test-run.js';
 import { createInMemoryTaskEventBus, InMemoryTaskStore, type TaskCommit, TaskStoreFullError } from '../src/index.js';
 
 const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
@@ -9,21 +10,27 @@ const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLE
   status: { state, timestamp: '2026-01-01T00:00:00.000Z' },
 });
 
-function runtimeWithLog(): { runtime: TaskRuntime; order: string[]; errors: string[] } {
+function runtimeWithLog(): {
+  runtime: TaskRuntime;
+  order: string[];
+  errors: string[];
+  deps: { store: InMemoryTaskStore; bus: ReturnType<typeof createInMemoryTaskEventBus> };
+} {
   const order: string[] = [];
   const errors: string[] = [];
-  const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', {
+  const deps = {
     store: new InMemoryTaskStore(),
     bus: createInMemoryTaskEventBus(),
     pushSender: undefined,
-    onAgentError: (message) => errors.push(message),
-  });
+    onAgentError: (message: string) => errors.push(message),
+  };
+  const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', deps);
   runtime.addListener((signal) => {
     if (signal.type !== 'event') return;
     const event: StreamResponse = signal.event;
     order.push(`${signal.id}:${event.task ? 'task' : (event.statusUpdate?.status.state ?? 'other')}`);
   });
-  return { runtime, order, errors };
+  return { runtime, order, errors, deps };
 }
 
 describe('TaskRuntime write queue', () => {
@@ -44,8 +51,7 @@ describe('TaskRuntime write queue', () => {
   });
 
   it('a burst of task events is stored with one write; the log and the listeners still get every event, in order', async () => {
-    const { runtime, order } = runtimeWithLog();
-    const deps = (runtime as unknown as { deps: { store: InMemoryTaskStore; bus: ReturnType<typeof createInMemoryTaskEventBus> } }).deps;
+    const { runtime, order, deps } = runtimeWithLog();
     const upsert = deps.store.upsert.bind(deps.store);
     const written: string[] = [];
     deps.store.upsert = async (record, options) => {
@@ -90,8 +96,8 @@ describe('TaskRuntime write queue', () => {
   });
 
   it('an event the store refuses ends the task FAILED; the events after it are dropped', async () => {
-    const { runtime, order, errors } = runtimeWithLog();
-    const store = (runtime as unknown as { deps: { store: InMemoryTaskStore } }).deps.store;
+    const { runtime, order, errors, deps } = runtimeWithLog();
+    const store = deps.store;
     const upsert = store.upsert.bind(store);
     // Refuses the task WORKING or COMPLETED (the burst's one write too), stores it SUBMITTED or FAILED.
     store.upsert = async (record, options) => {
@@ -190,7 +196,7 @@ describe('TaskRuntime with a bus that commits (TaskEventBus.committerFor, decisi
 
   it('a new task with an inline push config is written, then its config stored, then its event published: no commit', async () => {
     const { runtime, calls, store } = committingRuntime();
-    runtime.pendingPushConfig = { id: 'p', taskId: 't', url: 'https://example.com/hook' };
+    await runtime.beginRun(testRun(runtime, { pushConfig: { id: 'p', taskId: 't', url: 'https://example.com/hook' } }), () => undefined);
     runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } });
     await runtime.enqueue(() => undefined);
     runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));

@@ -2,7 +2,6 @@ import {
   A2A_PROTOCOL_VERSION,
   A2AError,
   ExtensionSupportRequiredError,
-  InternalError,
   RateLimitedError,
   UnauthenticatedError,
   VersionNotSupportedError,
@@ -19,11 +18,7 @@ export interface Caller {
   extensions: string[];
 }
 
-/** Normalises an unknown thrown value into a wire error that leaks nothing. */
-export function toA2AError(error: unknown): A2AError {
-  if (A2AError.isInstance(error)) return error as A2AError;
-  return new InternalError();
-}
+export { toA2AError } from './to-a2a-error.js';
 
 function splitExtensions(raw: string | readonly string[] | undefined): string[] {
   if (raw === undefined) return [];

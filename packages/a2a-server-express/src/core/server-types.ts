@@ -12,6 +12,11 @@ export interface GovernedTaskLike {
   /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
   /**
+   * True when `signal` can never abort (the governor's shared signal for a task without mid-task
+   * limits or caller signal): the server then does not listen to it. Absent: it is listened to.
+   */
+  readonly signalNeverAborts?: boolean;
+  /**
    * May return a limit `A2AError` (a budget cut), or a promise of one (a shared ledger): the task
    * then ends FAILED with it. Other results are ignored.
    */
