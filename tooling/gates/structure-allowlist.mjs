@@ -47,14 +47,4 @@ export const ALLOWED_SIZES = {
   'packages/a2a-redis/src/store/redis-task-store.ts › createRedisTaskStore': 185,
   // a2a-routing
   'packages/a2a-routing/src/peer-pool.ts › PeerPool': 155,
-  // a2a-server-express (issue 33 item 2: a run is one object; createA2ARequestHandler split; issue 32: createPushSender split)
-  'packages/a2a-server-express/src/core/server.ts › createA2AServer': 172,
-  'packages/a2a-server-express/src/core/streaming.ts › createStreaming': 171,
-  'packages/a2a-server-express/src/core/task-run.ts › createTaskRun': 343,
-  'packages/a2a-server-express/src/core/task-runtime.ts › TaskRuntime': 347,
-  'packages/a2a-server-express/src/store/in-memory-task-store.ts › InMemoryTaskStore': 222,
-  'packages/a2a-server-express/src/testing/task-event-bus-contract.ts › describeTaskEventBusContract': 217,
-  'packages/a2a-server-express/src/testing/task-event-bus-contract.ts › describeTaskEventBusContract > (callback of t.describe)': 182,
-  'packages/a2a-server-express/src/testing/task-store-contract.ts › describeTaskStoreContract': 276,
-  'packages/a2a-server-express/src/testing/task-store-contract.ts › describeTaskStoreContract > (callback of t.describe)': 253,
 };
