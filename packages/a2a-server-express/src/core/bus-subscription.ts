@@ -2,7 +2,7 @@ import { InternalError, InvalidParamsError, isTerminalTaskState, UnsupportedOper
 import type { TaskSubscription } from '../bus/task-event-bus.js';
 import type { TaskKey } from '../store/task-store.js';
 import { type Caller, toA2AError } from './caller.js';
-import { EventQueue, SlowConsumerError } from './event-queue.js';
+import { createEventQueue, SlowConsumerError } from './event-queue.js';
 import type { ServerContext } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
 import type { StreamEvent } from './types.js';
@@ -58,7 +58,7 @@ export function createBusSubscription(ctx: ServerContext, registry: TaskRegistry
 
   /** `seed`, then the subscription's events newer than `revision` (none: it ends after the seed), as one stream. */
   function streamFromBus(seed: StreamEvent[], subscription: TaskSubscription | undefined, revision: number): AsyncIterable<StreamEvent> {
-    const queue = new EventQueue<StreamEvent>(bufferSize, () => subscription?.close());
+    const queue = createEventQueue<StreamEvent>(bufferSize, () => subscription?.close());
     for (const event of seed) queue.push(event);
     if (subscription === undefined) {
       queue.end();

@@ -15,7 +15,7 @@ import {
   UnsupportedOperationError,
 } from '@a2aplane/a2a-types';
 import { createInMemoryTaskEventBus } from '../bus/in-memory-task-event-bus.js';
-import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
+import { createInMemoryTaskStore } from '../store/in-memory-task-store.js';
 import { createTaskCanceller } from './cancel.js';
 import { type Caller, createCallerResolver, toA2AError } from './caller.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
@@ -39,7 +39,7 @@ export type { CoreRequest, CoreResponse } from './types.js';
 export function createA2AServer(options: A2AServerOptions): A2AServer {
   checkOptions(options);
   const card = options.card;
-  const store = options.store ?? new InMemoryTaskStore();
+  const store = options.store ?? createInMemoryTaskStore();
   const ownBus = options.eventBus === undefined;
   const bus = options.eventBus ?? createInMemoryTaskEventBus({ subscriberBufferSize: options.subscriberBufferSize ?? 512 });
   const bufferSize = options.subscriberBufferSize ?? 512;

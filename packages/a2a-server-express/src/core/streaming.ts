@@ -1,6 +1,6 @@
 import { type A2ARequestMap, InvalidParamsError, isTerminalTaskState, type Task, UnsupportedOperationError } from '@a2aplane/a2a-types';
 import { createBusSubscription } from './bus-subscription.js';
-import { EventQueue } from './event-queue.js';
+import { createEventQueue } from './event-queue.js';
 import type { RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { StreamEvent } from './types.js';
 import { type Caller, toA2AError } from './caller.js';
@@ -15,7 +15,7 @@ export function createStreaming(ctx: ServerContext, registry: TaskRegistry) {
   /** Turns runtime signals into a stream of SSE events; `seed` events go first. */
   function streamFrom(runtime: TaskRuntime, attach: (push: (signal: RuntimeSignal) => void) => () => void): AsyncIterable<StreamEvent> {
     let detach: () => void = () => undefined;
-    const queue = new EventQueue<StreamEvent>(bufferSize, () => {
+    const queue = createEventQueue<StreamEvent>(bufferSize, () => {
       detach();
       releaseIfIdle(runtime);
     });

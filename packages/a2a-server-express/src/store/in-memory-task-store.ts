@@ -58,8 +58,11 @@ const refuseShare = (limit: ShareLimit, message: string): never => {
   throw new TaskStoreFullError(limit, message);
 };
 
-/** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
-export class InMemoryTaskStore implements TaskStore {
+/**
+ * The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes.
+ * Made by `createInMemoryTaskStore`.
+ */
+class BoundedTaskStore implements TaskStore {
   /** The tasks held, within their count and byte budgets. */
   private readonly held: HeldTasks;
   private readonly sendKeys: IdempotencyKeys;
@@ -190,7 +193,12 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
+/** The default task store (one process). Made by `createInMemoryTaskStore`. */
+export type InMemoryTaskStore = BoundedTaskStore;
+/** @deprecated use `createInMemoryTaskStore`; the class stays for one minor release. */
+export const InMemoryTaskStore: typeof BoundedTaskStore = BoundedTaskStore;
+
 /** Makes the default task store (bounded, TTL expiry of terminal tasks, one process); see `InMemoryTaskStore`. */
 export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
-  return new InMemoryTaskStore(options);
+  return new BoundedTaskStore(options);
 }
