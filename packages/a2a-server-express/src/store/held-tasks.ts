@@ -19,15 +19,6 @@ export interface HeldTask {
 /** Room a terminal write may take beyond the caps, so a task at its limit can still end FAILED or CANCELED. */
 const TERMINAL_SLACK_BYTES = 4096;
 
-/** The budgets of an in-memory store, resolved. */
-export interface HeldTaskLimits {
-  readonly terminalTtlMs: number;
-  readonly maxTasks: number;
-  readonly maxBytes: number;
-  readonly maxTaskBytes: number;
-  readonly now: () => number;
-}
-
 /**
  * The tasks an in-memory store holds, within its budgets: the entries with their estimated bytes,
  * the index of terminal tasks in the order they ended, their TTL expiry, and eviction (oldest
@@ -43,7 +34,14 @@ export class HeldTasks {
   private bytes = 0;
 
   constructor(
-    private readonly limits: HeldTaskLimits,
+    /** The store's budgets, resolved. */
+    private readonly limits: {
+      readonly terminalTtlMs: number;
+      readonly maxTasks: number;
+      readonly maxBytes: number;
+      readonly maxTaskBytes: number;
+      readonly now: () => number;
+    },
     private readonly shares: OwnerShares,
   ) {}
 
