@@ -241,10 +241,12 @@ describe('one classifier: every executor event is classified once', () => {
   });
 
   it('sorts events into invalid, a Message, another task and this task; an event that throws when read is invalid', () => {
-    expect(classifyAgentEvent({ nonsense: true } as never, 't').kind).toBe('invalid');
-    expect(classifyAgentEvent({ messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'a' }] }, 't').kind).toBe('message');
-    expect(classifyAgentEvent(status('other', 'TASK_STATE_WORKING'), 't').kind).toBe('foreign');
-    expect(classifyAgentEvent(status('t', 'TASK_STATE_WORKING'), 't').kind).toBe('task');
+    expect(classifyAgentEvent({ nonsense: true } as never, 't')).toBe('invalid');
+    expect(classifyAgentEvent({ messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'a' }] }, 't')).toMatchObject({
+      message: { messageId: 'm' },
+    });
+    expect(classifyAgentEvent(status('other', 'TASK_STATE_WORKING'), 't')).toBe('foreign');
+    expect(classifyAgentEvent(status('t', 'TASK_STATE_WORKING'), 't')).toMatchObject({ statusUpdate: { taskId: 't' } });
     const hostile = new Proxy(
       {},
       {
@@ -253,7 +255,7 @@ describe('one classifier: every executor event is classified once', () => {
         },
       },
     );
-    expect(classifyAgentEvent(hostile as never, 't').kind).toBe('invalid');
+    expect(classifyAgentEvent(hostile as never, 't')).toBe('invalid');
   });
 });
 

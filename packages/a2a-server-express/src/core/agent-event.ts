@@ -1,6 +1,5 @@
 import {
   MessageSchema,
-  type Message,
   type ParseResult,
   parseWith,
   type StreamResponse,
@@ -38,17 +37,12 @@ export function toStreamResponse(event: AgentEvent): StreamResponse | undefined 
 }
 
 /**
- * An executor event as the run's rules see it, decided once per event: not a valid Task, Message
- * or update; a Message; an event of another task; or an event of this task (`response`).
+ * An executor event as the run's rules see it, decided once per event: `'invalid'` (not a valid
+ * Task, Message or update), `'foreign'` (an event of another task), or the event as a
+ * `StreamResponse` (`message` set: the executor answered with a Message; else an event of this task).
+ * Sentinels and the response itself rather than a wrapper: no object per event on the hot path.
  */
-export type ClassifiedEvent =
-  | { readonly kind: 'invalid' }
-  | { readonly kind: 'message'; readonly message: Message }
-  | { readonly kind: 'foreign' }
-  | { readonly kind: 'task'; readonly response: StreamResponse };
-
-const INVALID: ClassifiedEvent = { kind: 'invalid' };
-const FOREIGN: ClassifiedEvent = { kind: 'foreign' };
+export type ClassifiedEvent = 'invalid' | 'foreign' | StreamResponse;
 
 /**
  * The one classifier of executor events (`taskId`: the run's task); an event that throws while it
@@ -59,10 +53,10 @@ export function classifyAgentEvent(event: AgentEvent, taskId: string): Classifie
   try {
     response = toStreamResponse(event);
   } catch {
-    return INVALID;
+    return 'invalid';
   }
-  if (!response) return INVALID;
-  if (response.message) return { kind: 'message', message: response.message };
+  if (!response) return 'invalid';
+  if (response.message) return response;
   const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
-  return eventTaskId === taskId ? { kind: 'task', response } : FOREIGN;
+  return eventTaskId === taskId ? response : 'foreign';
 }

@@ -243,13 +243,9 @@ class RunEvents {
    */
   private async acceptFolded(events: ClassifiedEvent[]): Promise<boolean> {
     if (this.invalid || this.answer) return false;
-    const responses: StreamResponse[] = [];
-    for (const event of events) {
-      if (event.kind !== 'task') return false;
-      responses.push(event.response);
-    }
+    for (const event of events) if (typeof event === 'string' || event.message) return false;
     try {
-      return await this.writer.applyBurst(responses);
+      return await this.writer.applyBurst(events as StreamResponse[]);
     } catch (error) {
       // As event by event: the task ends FAILED and the rest of the burst is dropped.
       await this.failOnError(error);
@@ -259,22 +255,22 @@ class RunEvents {
 
   private async accept(event: ClassifiedEvent): Promise<void> {
     if (this.invalid) return;
-    if (event.kind === 'invalid') return this.breakProtocol('the agent published an event that is not a valid Task, Message or update');
+    if (event === 'invalid') return this.breakProtocol('the agent published an event that is not a valid Task, Message or update');
     if (this.answer) return this.breakProtocol('the agent published an event after its Message response');
-    if (event.kind === 'message') {
+    if (event !== 'foreign' && event.message) {
       if (this.writer.task) return this.breakProtocol('the agent published a Message after a Task');
       this.answer = event.message;
-      this.runtime.emit({ type: 'event', id: '0', event: { message: event.message }, final: true });
+      this.runtime.emit({ type: 'event', id: '0', event, final: true });
       return;
     }
-    if (event.kind === 'foreign') return this.breakProtocol('the agent published an event for another task');
+    if (event === 'foreign') return this.breakProtocol('the agent published an event for another task');
     if (this.writer.task && isTerminalTaskState(this.writer.task.status.state)) {
       // Nothing leaves a terminal state: drop the event, the task stays as it is. When the server ended the run
       // (cancel, a limit, another replica), an executor that has not yet seen its signal is no fault to report.
       if (!this.runtime.run?.signal.aborted) this.deps.onAgentError('the agent published an event after the task reached a terminal state');
       return;
     }
-    await this.writer.apply(event.response);
+    await this.writer.apply(event);
   }
 
   /**

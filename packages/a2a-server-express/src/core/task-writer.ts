@@ -73,15 +73,15 @@ export class TaskWriter {
     // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
     const step = { wire: previous ? response : { task: next }, final: isFinalState(next), task: next };
     // Stored first (or with the event, in one step): a task the store refused (too large, store down) is not what readers see.
-    let written: { revision: number; ids: string[] | undefined };
+    let ids: string[] | undefined;
     try {
-      written = await this.write(previous, next, [step]);
+      ids = await this.write(previous, next, [step]);
     } catch (error) {
       if (!TaskRevisionConflictError.isInstance(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
       return this.afterConflict(response, attempt);
     }
-    if (written.ids) await this.deliver(step, written.ids[0] as string);
-    else await this.afterWrite(previous, step, written.revision);
+    if (ids) await this.deliver(step, ids[0] as string);
+    else await this.afterWrite(previous, step, this.revision);
   }
 
   /**
@@ -107,16 +107,17 @@ export class TaskWriter {
       return false;
     }
     const written = task as Task;
-    let result: { revision: number; ids: string[] | undefined };
+    let ids: string[] | undefined;
     try {
-      result = await this.write(previous, written, steps);
+      ids = await this.write(previous, written, steps);
     } catch {
       return false;
     }
+    const revision = this.revision;
     for (let index = 0; index < steps.length; index++) {
       const step = steps[index] as Step;
-      if (result.ids) await this.deliver(step, result.ids[index] as string);
-      else await this.afterWrite(previous, step, result.revision);
+      if (ids) await this.deliver(step, ids[index] as string);
+      else await this.afterWrite(previous, step, revision);
       previous ??= written;
     }
     return true;
@@ -127,7 +128,7 @@ export class TaskWriter {
    * can; else the caller publishes them (`ids` undefined). The inline push config of a new task is
    * stored between the write and the first event, so that write takes no commit.
    */
-  private async write(previous: Task | undefined, next: Task, steps: Step[]): Promise<{ revision: number; ids: string[] | undefined }> {
+  private async write(previous: Task | undefined, next: Task, steps: Step[]): Promise<string[] | undefined> {
     const record = { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() };
     const commit = previous === undefined && this.pushConfig !== undefined ? undefined : this.deps.commit;
     let revision: number;
@@ -136,7 +137,7 @@ export class TaskWriter {
     else revision = await this.deps.store.upsert(record, { expectedRevision: this.revision });
     this.task = next;
     this.revision = revision;
-    return { revision, ids };
+    return ids;
   }
 
   /** After the store took an event (`previous`: the task before it): a new task's push config, then the event in the log and out. */
