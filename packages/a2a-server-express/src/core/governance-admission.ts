@@ -29,17 +29,31 @@ export function createRunAdmission(ctx: ServerContext) {
     return card.skills[0]?.id;
   }
 
-  /** `context`: lineage an in-process caller hands over; `signal`: its abort signal. */
-  async function admitRun(
+  /**
+   * `context`: lineage an in-process caller hands over; `signal`: its abort signal. Without
+   * governance the admission is at hand (no promise, so an ungoverned run starts in the same tick).
+   */
+  function admitRun(
     params: SendMessageRequest,
     caller: Caller,
     context: TaskContextLike | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<RunAdmission> {
+  ): RunAdmission | Promise<RunAdmission> {
     const skillId = chooseSkill(params);
     // OAuth scopes against the skill's own security requirements, before governance counts the call.
     checkSkillScopes(card, skillId, caller.principal);
     if (!governance) return { skillId, governed: undefined, taskContext: context };
+    return admitGoverned(governance, params, caller, skillId, context, signal);
+  }
+
+  async function admitGoverned(
+    governance: GovernanceOptions,
+    params: SendMessageRequest,
+    caller: Caller,
+    skillId: string | undefined,
+    context: TaskContextLike | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RunAdmission> {
     let taskContext = context;
     if (taskContext === undefined) {
       const read = governance.readTaskContext(params.message.metadata);

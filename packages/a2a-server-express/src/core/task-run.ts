@@ -52,7 +52,8 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
   ): Promise<StartedExecution> {
     try {
       const runtime = await runtimeOf(params, caller, extra);
-      const admission = await admitRun(params, caller, extra.context, extra.signal);
+      const admitting = admitRun(params, caller, extra.context, extra.signal);
+      const admission = admitting instanceof Promise ? await admitting : admitting;
       try {
         return await launch(runtime, createRun(params, caller, runtime, admission, extra), listener);
       } catch (error) {

@@ -130,21 +130,21 @@ export class TaskRuntime implements WriterHost {
    * the executor threw before a terminal state; with no answer at all listeners hear why. Returns
    * the error of that final write when the store refused it (the run ends all the same).
    */
-  async endRun(failure: unknown): Promise<unknown> {
+  endRun(failure: unknown): Promise<unknown> {
     const contextId = this.current?.context.contextId ?? this.contextId;
-    try {
-      await this.enqueue(async () => {
-        await this.events.endOfRun(failure, contextId);
-        this.current = undefined;
-        this.endListeners();
-      });
-      return undefined;
-    } catch (error) {
-      this.failListeners(toA2AError(error));
+    return this.enqueue(async () => {
+      await this.events.endOfRun(failure, contextId);
       this.current = undefined;
       this.endListeners();
-      return error;
-    }
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.failListeners(toA2AError(error));
+        this.current = undefined;
+        this.endListeners();
+        return error;
+      },
+    );
   }
 
   /** Another replica ended the task: this run stops here. */
@@ -226,14 +226,19 @@ class RunEvents {
 
   async acceptBurst(events: AgentEvent[]): Promise<void> {
     const taskId = this.runtime.key.taskId;
-    const classified = events.map((event) => classifyAgentEvent(event, taskId));
-    if (classified.length > 1 && (await this.acceptFolded(classified))) return;
-    for (const event of classified) {
-      try {
-        await this.accept(event);
-      } catch (error) {
-        await this.failOnError(error);
-      }
+    if (events.length === 1) return this.acceptOne(classifyAgentEvent(events[0] as AgentEvent, taskId));
+    const classified: ClassifiedEvent[] = [];
+    for (const event of events) classified.push(classifyAgentEvent(event, taskId));
+    if (await this.acceptFolded(classified)) return;
+    for (const event of classified) await this.acceptOne(event);
+  }
+
+  /** One event by the rules; a write of it the store refused ends the run (`failOnError`). */
+  private async acceptOne(event: ClassifiedEvent): Promise<void> {
+    try {
+      await this.accept(event);
+    } catch (error) {
+      await this.failOnError(error);
     }
   }
 
