@@ -1,17 +1,11 @@
 let never: AbortSignal | undefined;
 
 /**
- * Marks the shared never-aborting signal, so a server can skip listening to it without importing
- * this package (`Symbol.for`, like the error brands).
+ * A signal that never aborts, shared: tasks without mid-task limits need no controller of their own
+ * (a task says it holds this one with `GovernedTask.signalNeverAborts`, so a runner skips listening).
  */
-const NEVER_ABORTS = Symbol.for('@a2aplane/a2a-governance/neverAborts');
-
-/** A signal that never aborts, shared: tasks without mid-task limits need no controller of their own. */
 export function neverAbortedSignal(): AbortSignal {
-  if (never === undefined) {
-    never = new AbortController().signal;
-    Object.defineProperty(never, NEVER_ABORTS, { value: true });
-  }
+  never ??= new AbortController().signal;
   return never;
 }
 

@@ -93,6 +93,7 @@ class AdmittedTask<T extends Candidate> implements GovernedTask<T> {
   private tokens = 0;
   /** The budget cut, once spend outgrew the reservation with no room left. */
   private cut: BudgetExceededError | undefined;
+  readonly signalNeverAborts: boolean;
 
   constructor(
     private readonly options: GovernorOptions,
@@ -109,7 +110,9 @@ class AdmittedTask<T extends Candidate> implements GovernedTask<T> {
     private readonly input: GovernedTaskInput<T>,
     readonly receiver: T | undefined,
     readonly dispatchId: string | undefined,
-  ) {}
+  ) {
+    this.signalNeverAborts = signal === neverAbortedSignal();
+  }
 
   meterTokens(tokens: number): BudgetCut {
     if (this.admission) this.admission.meterTokens(tokens);

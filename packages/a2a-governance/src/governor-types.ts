@@ -87,6 +87,11 @@ export interface GovernedTask<T extends { readonly id: string } = { readonly id:
   readonly context: TaskContext;
   /** Aborts on a mid-task policy limit (reason: PolicyViolationError) or when the input signal aborts (its reason). */
   readonly signal: AbortSignal;
+  /**
+   * True when `signal` is the shared signal that never aborts (no mid-task limit, no input signal):
+   * a runner need not listen to it.
+   */
+  readonly signalNeverAborts: boolean;
   /** The route's pick; `undefined` inbound and when the task runs in process. */
   readonly receiver: T | undefined;
   /** The id the stage hooks carried; `undefined` when the governor has no hooks (or they were not enabled for this dispatch). */

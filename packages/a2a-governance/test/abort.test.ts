@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkAbortSignals, neverAbortedSignal } from '../src/index.js';
+import { Governor, linkAbortSignals, neverAbortedSignal, TaskPolicyEngine } from '../src/index.js';
 
 describe('linkAbortSignals', () => {
   it('gives the shared never-aborting signal for no live source', () => {
@@ -35,5 +35,28 @@ describe('linkAbortSignals', () => {
     linked.unlink();
     a.abort('late');
     expect(linked.signal.aborted).toBe(false);
+  });
+});
+
+describe('GovernedTask.signalNeverAborts', () => {
+  const admit = (governor: Governor, signal?: AbortSignal) => governor.admit({ caller: 'A', skill: 'echo', ...(signal ? { signal } : {}) });
+
+  it('is true only when the task holds the shared never-aborting signal', async () => {
+    const plain = await admit(new Governor({ selfAgentId: 'B' }));
+    expect(plain.signal).toBe(neverAbortedSignal());
+    expect(plain.signalNeverAborts).toBe(true);
+    await plain.finish({});
+
+    const caller = new AbortController();
+    const withCaller = await admit(new Governor({ selfAgentId: 'B' }), caller.signal);
+    expect(withCaller.signalNeverAborts).toBe(false);
+    await withCaller.finish({});
+
+    // A mid-task limit gives the task a signal of its own, which a runner must listen to.
+    const limited = await admit(new Governor({ selfAgentId: 'B', policy: new TaskPolicyEngine({ default: { maxTokens: 5 } }) }));
+    expect(limited.signalNeverAborts).toBe(false);
+    limited.meterTokens(6);
+    expect(limited.signal.aborted).toBe(true);
+    await limited.finish({});
   });
 });

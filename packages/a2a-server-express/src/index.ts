@@ -1,4 +1,6 @@
-import { InMemoryTaskStore as InMemoryTaskStoreClass } from './store/in-memory-task-store.js';
+// The root entry, for Node: everything of `/core` (the framework-neutral core), plus the node:http
+// binding (`createNodeHttpHandler`, `createA2ARequestHandler`), the auth helpers, the push sender and the
+// rate limiter. A superset of `/core`, so no import of the core breaks (decision 0095).
 export type { AgentEvent, AgentExecutor, EventSink, RequestContext, TaskContextLike } from './agent/executor.js';
 export { createTaskUpdater, type TaskUpdater } from './agent/task-updater.js';
 export {
@@ -9,7 +11,7 @@ export {
   prepareAgentCard,
 } from './card/agent-card.js';
 export { type CallerGoneHook, ON_CALLER_GONE } from './core/caller-gone.js';
-export { EventQueue, SlowConsumerError } from './core/event-queue.js';
+export { createEventQueue, EventQueue, SlowConsumerError } from './core/event-queue.js';
 export { activatedExtensions } from './core/extension-activation.js';
 export { DEFAULT_INPUT_LIMITS, type InputLimits } from './core/input-limits.js';
 export type { ExecutionObserver, ExecutionOutcome, ServerInstrumentation } from './core/instrumentation.js';
@@ -45,11 +47,16 @@ export {
   type NodeHttpHandlerOptions,
 } from './http/node-http.js';
 export { formatSseEvent, type SseOptions, writeSse } from './sse/sse-writer.js';
-export { createInMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from './store/in-memory-task-store.js';
+export {
+  createInMemoryTaskStore,
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+  TaskStoreFullError,
+} from './store/in-memory-task-store.js';
 export { ReplicaLostError } from './bus/replica-lost-error.js';
 export {
-  DEFAULT_STORE_MAX_BYTES,
   DEFAULT_STORE_MAX_TASKS,
+  DEFAULT_STORE_MAX_BYTES,
   type OwnerShareLimits,
   type OwnerShareOptions,
   ownerShareMessage,
@@ -138,8 +145,3 @@ export {
   type WebhookUrlCheckResult,
   type WebhookUrlOptions,
 } from './push/index.js';
-
-/** The default task store (one process). Made by `createInMemoryTaskStore`. */
-export type InMemoryTaskStore = InMemoryTaskStoreClass;
-/** @deprecated use `createInMemoryTaskStore`; the class stays for one minor release. */
-export const InMemoryTaskStore: typeof InMemoryTaskStoreClass = InMemoryTaskStoreClass;

@@ -19,7 +19,7 @@ import {
   fastParseStatusUpdate,
   fastParseTask,
 } from '../src/core/event-validation.js';
-import { toStreamResponse } from '../src/core/task-runtime.js';
+import { toStreamResponse } from '../src/core/agent-event.js';
 
 const shapeKeys = (schema: unknown): string[] =>
   Object.keys((schema as { _zod: { def: { shape: Record<string, unknown> } } })._zod.def.shape);

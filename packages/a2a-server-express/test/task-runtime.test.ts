@@ -1,7 +1,15 @@
-import type { StreamResponse } from '@a2aplane/a2a-types';
+import type { StreamResponse, Task } from '@a2aplane/a2a-types';
 import { describe, expect, it } from 'vitest';
+import { classifyAgentEvent } from '../src/core/agent-event.js';
 import { TaskRuntime } from '../src/core/task-runtime.js';
-import { createInMemoryTaskEventBus, InMemoryTaskStore, type TaskCommit, TaskStoreFullError } from '../src/index.js';
+import { testRun } from './helpers/test-run.js';
+import {
+  createInMemoryTaskEventBus,
+  InMemoryTaskStore,
+  type TaskCommit,
+  TaskRevisionConflictError,
+  TaskStoreFullError,
+} from '../src/index.js';
 
 const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLETED') => ({
   taskId,
@@ -9,21 +17,27 @@ const status = (taskId: string, state: 'TASK_STATE_WORKING' | 'TASK_STATE_COMPLE
   status: { state, timestamp: '2026-01-01T00:00:00.000Z' },
 });
 
-function runtimeWithLog(): { runtime: TaskRuntime; order: string[]; errors: string[] } {
+function runtimeWithLog(): {
+  runtime: TaskRuntime;
+  order: string[];
+  errors: string[];
+  deps: { store: InMemoryTaskStore; bus: ReturnType<typeof createInMemoryTaskEventBus> };
+} {
   const order: string[] = [];
   const errors: string[] = [];
-  const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', {
+  const deps = {
     store: new InMemoryTaskStore(),
     bus: createInMemoryTaskEventBus(),
     pushSender: undefined,
-    onAgentError: (message) => errors.push(message),
-  });
+    onAgentError: (message: string) => errors.push(message),
+  };
+  const runtime = new TaskRuntime({ tenant: '', taskId: 't' }, '', 'c', deps);
   runtime.addListener((signal) => {
     if (signal.type !== 'event') return;
     const event: StreamResponse = signal.event;
     order.push(`${signal.id}:${event.task ? 'task' : (event.statusUpdate?.status.state ?? 'other')}`);
   });
-  return { runtime, order, errors };
+  return { runtime, order, errors, deps };
 }
 
 describe('TaskRuntime write queue', () => {
@@ -44,8 +58,7 @@ describe('TaskRuntime write queue', () => {
   });
 
   it('a burst of task events is stored with one write; the log and the listeners still get every event, in order', async () => {
-    const { runtime, order } = runtimeWithLog();
-    const deps = (runtime as unknown as { deps: { store: InMemoryTaskStore; bus: ReturnType<typeof createInMemoryTaskEventBus> } }).deps;
+    const { runtime, order, deps } = runtimeWithLog();
     const upsert = deps.store.upsert.bind(deps.store);
     const written: string[] = [];
     deps.store.upsert = async (record, options) => {
@@ -90,8 +103,8 @@ describe('TaskRuntime write queue', () => {
   });
 
   it('an event the store refuses ends the task FAILED; the events after it are dropped', async () => {
-    const { runtime, order, errors } = runtimeWithLog();
-    const store = (runtime as unknown as { deps: { store: InMemoryTaskStore } }).deps.store;
+    const { runtime, order, errors, deps } = runtimeWithLog();
+    const store = deps.store;
     const upsert = store.upsert.bind(store);
     // Refuses the task WORKING or COMPLETED (the burst's one write too), stores it SUBMITTED or FAILED.
     store.upsert = async (record, options) => {
@@ -190,12 +203,113 @@ describe('TaskRuntime with a bus that commits (TaskEventBus.committerFor, decisi
 
   it('a new task with an inline push config is written, then its config stored, then its event published: no commit', async () => {
     const { runtime, calls, store } = committingRuntime();
-    runtime.pendingPushConfig = { id: 'p', taskId: 't', url: 'https://example.com/hook' };
+    await runtime.beginRun(testRun(runtime, { pushConfig: { id: 'p', taskId: 't', url: 'https://example.com/hook' } }), () => undefined);
     runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } });
     await runtime.enqueue(() => undefined);
     runtime.publishFromAgent(status('t', 'TASK_STATE_COMPLETED'));
     await runtime.enqueue(() => undefined);
     expect(calls).toEqual(['upsert TASK_STATE_WORKING', 'publish', 'commit TASK_STATE_COMPLETED x1']);
     expect(await store.listPushConfigs({ tenant: '', taskId: 't' })).toHaveLength(1);
+  });
+});
+
+describe('one classifier: every executor event is classified once', () => {
+  it('a burst that falls back to event by event does not classify its events again', async () => {
+    let reads = 0;
+    // Counts the `in` checks that classifying an event makes (the fold and the write make none on it).
+    const counted = () =>
+      new Proxy(status('t', 'TASK_STATE_WORKING'), {
+        has(target, key) {
+          reads += 1;
+          return key in target;
+        },
+      });
+    classifyAgentEvent(counted(), 't');
+    const once = reads;
+    expect(once).toBeGreaterThan(0);
+    const { runtime, errors } = runtimeWithLog();
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_SUBMITTED' } });
+    await runtime.enqueue(() => undefined);
+    reads = 0;
+    // A Message after a task: the folded write refuses the burst, which then goes event by event.
+    runtime.publishFromAgent(counted());
+    runtime.publishFromAgent({ messageId: 'x', role: 'ROLE_AGENT', parts: [{ text: 'late' }] });
+    await runtime.enqueue(() => undefined);
+    expect(reads).toBe(once);
+    expect(errors).toEqual(['the agent published a Message after a Task']);
+    expect(runtime.task?.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('sorts events into invalid, a Message, another task and this task; an event that throws when read is invalid', () => {
+    expect(classifyAgentEvent({ nonsense: true } as never, 't')).toBe('invalid');
+    expect(classifyAgentEvent({ messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'a' }] }, 't')).toMatchObject({
+      message: { messageId: 'm' },
+    });
+    expect(classifyAgentEvent(status('other', 'TASK_STATE_WORKING'), 't')).toBe('foreign');
+    expect(classifyAgentEvent(status('t', 'TASK_STATE_WORKING'), 't')).toMatchObject({ statusUpdate: { taskId: 't' } });
+    const hostile = new Proxy(
+      {},
+      {
+        has() {
+          throw new Error('no');
+        },
+      },
+    );
+    expect(classifyAgentEvent(hostile as never, 't')).toBe('invalid');
+  });
+});
+
+describe('the run lifecycle: beginRun and endRun bracket a run, and only the runtime writes its state', () => {
+  it('a run without an answer ends with InvalidAgentResponse, then the end; the runtime is no longer running', async () => {
+    const { runtime } = runtimeWithLog();
+    const signals: string[] = [];
+    await runtime.beginRun(testRun(runtime), (signal) => {
+      signals.push(signal.type === 'error' ? `error ${(signal.error as Error).message}` : signal.type);
+    });
+    expect(runtime.running).toBe(true);
+    expect(runtime.run?.context.taskId).toBe('t');
+    expect(await runtime.endRun(undefined)).toBeUndefined();
+    expect(signals).toEqual(['error The agent produced no response', 'end']);
+    expect(runtime.running).toBe(false);
+    expect(runtime.run).toBeUndefined();
+    expect(runtime.idle).toBe(false);
+  });
+
+  it('an executor that threw mid-task ends it FAILED with a generic message; an A2A error it threw goes as it is', async () => {
+    const { runtime, order } = runtimeWithLog();
+    await runtime.beginRun(testRun(runtime), () => undefined);
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } });
+    await runtime.endRun(new Error('secret detail'));
+    expect(runtime.task?.status.state).toBe('TASK_STATE_FAILED');
+    const text = runtime.task?.status.message?.parts[0];
+    expect(text && 'text' in text ? text.text : '').not.toContain('secret');
+    expect(order.at(-1)).toBe('2:TASK_STATE_FAILED');
+  });
+
+  it('a Message answer is the run outcome; a new run starts without it', async () => {
+    const { runtime } = runtimeWithLog();
+    await runtime.beginRun(testRun(runtime), () => undefined);
+    runtime.publishFromAgent({ messageId: 'a', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] });
+    await runtime.endRun(undefined);
+    expect(runtime.messageResponse?.messageId).toBe('a');
+    await runtime.beginRun(testRun(runtime), () => undefined);
+    expect(runtime.messageResponse).toBeUndefined();
+  });
+
+  it('a continuation whose history write meets another replica’s write does not start: not running, listener detached', async () => {
+    const { runtime, deps } = runtimeWithLog();
+    runtime.publishFromAgent({ id: 't', contextId: 'c', status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
+    await runtime.enqueue(() => undefined);
+    const stored = await deps.store.get({ tenant: '', taskId: 't' });
+    // Another replica writes the task: this runtime's revision is stale.
+    await deps.store.upsert({ tenant: '', owner: '', task: stored?.task as Task, updatedAt: Date.now() }, { expectedRevision: 1 });
+    const heard: string[] = [];
+    const listeners = runtime.listenerCount;
+    const begun = runtime.beginRun(testRun(runtime), (signal) => heard.push(signal.type));
+    expect(begun).toBeInstanceOf(Promise);
+    await expect(begun).rejects.toSatisfy((error) => TaskRevisionConflictError.isInstance(error));
+    expect(runtime.running).toBe(false);
+    expect(runtime.listenerCount).toBe(listeners);
+    expect(heard).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { EventQueue } from '../core/event-queue.js';
+import { createEventQueue, type EventQueue } from '../core/event-queue.js';
 import { cloneStored, cloneStoredSized } from '../store/clone.js';
 import { EndedQueue } from '../store/ended-queue.js';
 import { type TaskKey, taskMapKey } from '../store/task-store.js';
@@ -239,7 +239,7 @@ class InMemoryTaskEventBus implements TaskEventBus {
     let entry: { k: string; subscriber: Subscriber } | undefined;
     let released = false;
     const onAbort = (): void => queue.end();
-    const queue = new EventQueue<TaskEventRecord>(this.bufferSize, () => {
+    const queue = createEventQueue<TaskEventRecord>(this.bufferSize, () => {
       released = true;
       signal?.removeEventListener('abort', onAbort);
       if (entry === undefined) return;

@@ -2,15 +2,13 @@ import {
   A2A_PROTOCOL_VERSION,
   A2AError,
   ExtensionSupportRequiredError,
-  InternalError,
   RateLimitedError,
   UnauthenticatedError,
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
 import { cardAuthorities } from '../auth/http-signature.js';
-import type { CoreRequest } from './server-types.js';
 import { trackActivations } from './extension-activation.js';
-import type { Principal, RateLimitVerdict } from './types.js';
+import type { CoreRequest, Principal, RateLimitVerdict } from './types.js';
 import type { ServerContext } from './server-context.js';
 
 export interface Caller {
@@ -20,11 +18,7 @@ export interface Caller {
   extensions: string[];
 }
 
-/** Normalises an unknown thrown value into a wire error that leaks nothing. */
-export function toA2AError(error: unknown): A2AError {
-  if (A2AError.isInstance(error)) return error as A2AError;
-  return new InternalError();
-}
+export { toA2AError } from './to-a2a-error.js';
 
 function splitExtensions(raw: string | readonly string[] | undefined): string[] {
   if (raw === undefined) return [];

@@ -28,7 +28,7 @@ export function createTaskCanceller(ctx: ServerContext, registry: TaskRegistry) 
   }
 
   async function cancelOnce(runtime: TaskRuntime, metadata: Record<string, unknown> | undefined): Promise<void> {
-    const hook = runtime.execution;
+    const hook = runtime.run;
     if (hook) {
       hook.signal.abort(new TaskNotCancelableError({ message: 'The task was canceled' }));
       if (options.executor.cancel) {
@@ -72,8 +72,7 @@ export function createTaskCanceller(ctx: ServerContext, registry: TaskRegistry) 
     }
     const record = await store.get(runtime.key);
     if (record === undefined) return false;
-    runtime.task = record.task;
-    runtime.revision = record.revision;
+    runtime.adopt(record);
     return isTerminalTaskState(record.task.status.state);
   }
 

@@ -19,8 +19,9 @@ export class SlowConsumerError extends Error {
 /**
  * A bounded single-consumer async queue. Overflow fails the stream with `SlowConsumerError`
  * instead of buffering without limit; `onClose` runs once, however the consumer leaves.
+ * Made by `createEventQueue`.
  */
-export class EventQueue<T> implements AsyncIterable<T> {
+class BoundedEventQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private waiter: (() => void) | undefined;
   private ended = false;
@@ -101,4 +102,17 @@ export class EventQueue<T> implements AsyncIterable<T> {
       },
     };
   }
+}
+
+/** A bounded single-consumer async queue of stream events (see `createEventQueue`). */
+export type EventQueue<T> = BoundedEventQueue<T>;
+/** @deprecated use `createEventQueue`; the class stays for one minor release. */
+export const EventQueue: typeof BoundedEventQueue = BoundedEventQueue;
+
+/**
+ * Makes a bounded single-consumer async queue: at most `maxSize` items wait (beyond it the stream
+ * fails with `SlowConsumerError`), and `onClose` runs once, however the consumer leaves.
+ */
+export function createEventQueue<T>(maxSize: number, onClose: () => void): EventQueue<T> {
+  return new BoundedEventQueue<T>(maxSize, onClose);
 }

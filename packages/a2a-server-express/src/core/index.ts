@@ -11,7 +11,7 @@ export {
   prepareAgentCard,
 } from '../card/agent-card.js';
 export { type CallerGoneHook, ON_CALLER_GONE } from './caller-gone.js';
-export { EventQueue, SlowConsumerError } from './event-queue.js';
+export { createEventQueue, EventQueue, SlowConsumerError } from './event-queue.js';
 export { DEFAULT_INPUT_LIMITS, type InputLimits } from './input-limits.js';
 export type { ExecutionObserver, ExecutionOutcome, ServerInstrumentation } from './instrumentation.js';
 export {
@@ -37,7 +37,12 @@ export type {
   WebhookUrlCheck,
 } from './types.js';
 export { formatSseEvent } from '../sse/sse-format.js';
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions, TaskStoreFullError } from '../store/in-memory-task-store.js';
+export {
+  createInMemoryTaskStore,
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+  TaskStoreFullError,
+} from '../store/in-memory-task-store.js';
 export {
   type SendKey,
   type StoredPushConfig,

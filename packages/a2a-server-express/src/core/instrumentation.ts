@@ -1,6 +1,6 @@
 import type { Task } from '@a2aplane/a2a-types';
 import type { RequestContext } from '../agent/executor.js';
-import type { CoreRequest, CoreResponse } from './server.js';
+import type { CoreRequest, CoreResponse } from './types.js';
 
 /** What an execution observer learns when the run ended (the task's last write is done). */
 export interface ExecutionOutcome {

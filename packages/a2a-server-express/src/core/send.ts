@@ -8,12 +8,13 @@ import {
 import { type SendKey, taskMapKey } from '../store/task-store.js';
 import { onCallerGone } from './caller-gone.js';
 import type { Listener, RuntimeSignal, TaskRuntime } from './task-runtime.js';
-import type { CoreRequest } from './server-types.js';
+import type { CoreRequest } from './types.js';
 import type { StreamEvent } from './types.js';
 import { type Caller, toA2AError } from './caller.js';
 import { isFinal, type ServerContext, trimHistory } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
-import { type ExecutionExtra, NO_EXTRA, type TaskRun } from './task-run.js';
+import { type ExecutionExtra, NO_EXTRA } from './run.js';
+import type { TaskRun } from './task-run.js';
 import type { Streaming } from './streaming.js';
 import { newId } from '../agent/new-id.js';
 import { sendFingerprint } from './send-fingerprint.js';

@@ -3,7 +3,7 @@ import type { AgentExecutor, TaskContextLike } from '../agent/executor.js';
 import type { TaskEventBus } from '../bus/task-event-bus.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { InputLimits } from './input-limits.js';
-import type { AuthenticationRequest, Authenticator, Principal, PushSender, RateLimiter, StreamEvent, WebhookUrlCheck } from './types.js';
+import type { Authenticator, CoreRequest, CoreResponse, Principal, PushSender, RateLimiter, WebhookUrlCheck } from './types.js';
 import type { ServerInstrumentation } from './instrumentation.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
@@ -11,6 +11,11 @@ export interface GovernedTaskLike {
   readonly context: TaskContextLike;
   /** Aborts on a limit: a `POLICY_VIOLATION` or `BUDGET_EXCEEDED` reason ends the task FAILED. */
   readonly signal: AbortSignal;
+  /**
+   * True when `signal` can never abort (the governor's shared signal for a task without mid-task
+   * limits or caller signal): the server then does not listen to it. Absent: it is listened to.
+   */
+  readonly signalNeverAborts?: boolean;
   /**
    * May return a limit `A2AError` (a budget cut), or a promise of one (a shared ledger): the task
    * then ends FAILED with it. Other results are ignored.
@@ -91,32 +96,6 @@ export interface A2AServerOptions {
   /** Tracing and metrics (`createServerInstrumentation` of `@a2aplane/a2a-otel`). Default: none. */
   instrumentation?: ServerInstrumentation;
 }
-
-/** A binding-neutral request. */
-export interface CoreRequest {
-  /** The A2A method name (v1.0). */
-  method: string;
-  /** Untrusted params; the core validates them. */
-  params: unknown;
-  /** Raw `A2A-Version` (header or query); `undefined` when the client sent none. */
-  version?: string | undefined;
-  /** Raw `A2A-Extensions` values. */
-  extensions?: string | readonly string[] | undefined;
-  /** An already authenticated principal; otherwise `auth` goes to the authenticator. */
-  principal?: Principal | undefined;
-  auth?: AuthenticationRequest | undefined;
-  /** Rate-limit key for anonymous callers (such as the remote address). */
-  clientKey?: string | undefined;
-  /** The `Last-Event-ID` of a SubscribeToTask. */
-  lastEventId?: string | undefined;
-  /** Aborts when the caller goes away: a blocking SendMessage stops waiting (the task goes on). */
-  signal?: AbortSignal | undefined;
-}
-
-export type CoreResponse =
-  | { kind: 'result'; result: unknown }
-  | { kind: 'stream'; events: AsyncIterable<StreamEvent> }
-  | { kind: 'error'; error: A2AError };
 
 export interface InProcessStreamOptions {
   context?: TaskContextLike;

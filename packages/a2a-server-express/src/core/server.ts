@@ -12,12 +12,10 @@ import {
   type SendMessageRequest,
   type StreamResponse,
   type Task,
-  TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2aplane/a2a-types';
 import { createInMemoryTaskEventBus } from '../bus/in-memory-task-event-bus.js';
-import { InMemoryTaskStore } from '../store/in-memory-task-store.js';
-import { redactPushConfig } from '../push/redact.js';
+import { createInMemoryTaskStore } from '../store/in-memory-task-store.js';
 import { createTaskCanceller } from './cancel.js';
 import { type Caller, createCallerResolver, toA2AError } from './caller.js';
 import { fastParseSendMessageRequest } from './event-validation.js';
@@ -26,40 +24,22 @@ import { createOrphanedTaskHandler } from './orphaned-tasks.js';
 import { createSendOperations } from './send.js';
 import type { ServerContext } from './server-context.js';
 import { trimHistory } from './server-context.js';
-import type { A2AServer, A2AServerOptions, CoreRequest, CoreResponse, InProcessStreamOptions } from './server-types.js';
+import type { A2AServer, A2AServerOptions, InProcessStreamOptions } from './server-types.js';
 import { createStreaming } from './streaming.js';
 import { createTaskOperations } from './task-operations.js';
 import { createTaskRegistry } from './task-registry.js';
 import { createTaskRun } from './task-run.js';
-import type { Principal } from './types.js';
+import type { CoreRequest, CoreResponse, Principal } from './types.js';
 
 export { negotiateVersion, toA2AError } from './caller.js';
-export type {
-  A2AServer,
-  A2AServerOptions,
-  CoreRequest,
-  CoreResponse,
-  GovernanceOptions,
-  GovernedTaskLike,
-  InProcessStreamOptions,
-} from './server-types.js';
+export type { A2AServer, A2AServerOptions, GovernanceOptions, GovernedTaskLike, InProcessStreamOptions } from './server-types.js';
+export type { CoreRequest, CoreResponse } from './types.js';
 
 /** Creates the framework-agnostic A2A server core; bind it with `createNodeHttpHandler` or `a2aExpress`. */
 export function createA2AServer(options: A2AServerOptions): A2AServer {
-  if (typeof options?.executor?.execute !== 'function') {
-    throw new TypeError(`expected executor with an execute function, got ${typeof options?.executor}`);
-  }
-  const governance = options.governance;
-  if (governance !== undefined && (typeof governance?.admit !== 'function' || typeof governance.readTaskContext !== 'function')) {
-    // A governor without readTaskContext would silently run without the recursion guard's input.
-    throw new TypeError(
-      `expected governance to be a Governor (admit and readTaskContext functions), got ${governance === null ? 'null' : `admit: ${typeof governance?.admit}, readTaskContext: ${typeof governance?.readTaskContext}`}`,
-    );
-  }
-  const checked = parseWith(AgentCardSchema, options.card);
-  if (!checked.success) throw new TypeError(`expected a valid AgentCard, got: ${checked.error.message}`);
+  checkOptions(options);
   const card = options.card;
-  const store = options.store ?? new InMemoryTaskStore();
+  const store = options.store ?? createInMemoryTaskStore();
   const ownBus = options.eventBus === undefined;
   const bus = options.eventBus ?? createInMemoryTaskEventBus({ subscriberBufferSize: options.subscriberBufferSize ?? 512 });
   const bufferSize = options.subscriberBufferSize ?? 512;
@@ -86,7 +66,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
   const { runtimes, sweepIdle, loadOwned } = registry;
   const { resolveCaller, inProcessCaller } = createCallerResolver(ctx);
   const operations = createTaskOperations(ctx, registry);
-  const { listTasks, requirePush, createPushConfig, getExtendedCard } = operations;
+  const { listTasks, createPushConfig, getPushConfig, listPushConfigs, deletePushConfig, getExtendedCard } = operations;
   const { cancelRuntime, cancelTask } = createTaskCanceller(ctx, registry);
   const run = createTaskRun(ctx, registry, { cancelRuntime, vetWebhookUrl: operations.vetWebhookUrl });
   const streaming = createStreaming(ctx, registry);
@@ -120,31 +100,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
         }
       case 'CreateTaskPushNotificationConfig':
         return { kind: 'result', result: await createPushConfig(params as A2ARequestMap['CreateTaskPushNotificationConfig'], caller) };
-      case 'GetTaskPushNotificationConfig': {
-        requirePush();
-        const p = params as A2ARequestMap['GetTaskPushNotificationConfig'];
-        const key = { tenant: p.tenant ?? '', taskId: p.taskId };
-        await loadOwned(key, caller);
-        const found = (await store.listPushConfigs(key)).find((c) => c.id === p.id);
-        if (!found)
-          throw new TaskNotFoundError({ message: 'Push notification config not found', metadata: { taskId: p.taskId.slice(0, 128) } });
-        return { kind: 'result', result: redactPushConfig(found) };
-      }
-      case 'ListTaskPushNotificationConfigs': {
-        requirePush();
-        const p = params as A2ARequestMap['ListTaskPushNotificationConfigs'];
-        const key = { tenant: p.tenant ?? '', taskId: p.taskId };
-        await loadOwned(key, caller);
-        return { kind: 'result', result: { configs: (await store.listPushConfigs(key)).map(redactPushConfig), nextPageToken: '' } };
-      }
-      case 'DeleteTaskPushNotificationConfig': {
-        requirePush();
-        const p = params as A2ARequestMap['DeleteTaskPushNotificationConfig'];
-        const key = { tenant: p.tenant ?? '', taskId: p.taskId };
-        await loadOwned(key, caller);
-        await store.deletePushConfig(key, p.id);
-        return { kind: 'result', result: {} };
-      }
+      case 'GetTaskPushNotificationConfig':
+        return { kind: 'result', result: await getPushConfig(params as A2ARequestMap['GetTaskPushNotificationConfig'], caller) };
+      case 'ListTaskPushNotificationConfigs':
+        return { kind: 'result', result: await listPushConfigs(params as A2ARequestMap['ListTaskPushNotificationConfigs'], caller) };
+      case 'DeleteTaskPushNotificationConfig':
+        return { kind: 'result', result: await deletePushConfig(params as A2ARequestMap['DeleteTaskPushNotificationConfig'], caller) };
       case 'GetExtendedAgentCard':
         return { kind: 'result', result: await getExtendedCard(caller) };
     }
@@ -208,7 +169,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
     async close() {
       stopOrphans?.();
       for (const runtime of runtimes.values()) {
-        runtime.execution?.signal.abort(new InternalError({ message: 'Server closed' }));
+        runtime.run?.signal.abort(new InternalError({ message: 'Server closed' }));
         runtime.endListeners();
       }
       runtimes.clear();
@@ -216,6 +177,22 @@ export function createA2AServer(options: A2AServerOptions): A2AServer {
       await options.pushSender?.close();
     },
   };
+}
+
+/** TypeError for options the server cannot run with: no executor, a governor without the recursion guard's input, an invalid card. */
+function checkOptions(options: A2AServerOptions): void {
+  if (typeof options?.executor?.execute !== 'function') {
+    throw new TypeError(`expected executor with an execute function, got ${typeof options?.executor}`);
+  }
+  const governance = options.governance;
+  if (governance !== undefined && (typeof governance?.admit !== 'function' || typeof governance.readTaskContext !== 'function')) {
+    // A governor without readTaskContext would silently run without the recursion guard's input.
+    throw new TypeError(
+      `expected governance to be a Governor (admit and readTaskContext functions), got ${governance === null ? 'null' : `admit: ${typeof governance?.admit}, readTaskContext: ${typeof governance?.readTaskContext}`}`,
+    );
+  }
+  const checked = parseWith(AgentCardSchema, options.card);
+  if (!checked.success) throw new TypeError(`expected a valid AgentCard, got: ${checked.error.message}`);
 }
 
 /** The default `onError`: an executor that throws is never silent. One line (plus the stack) per failure. */

@@ -1,14 +1,6 @@
-import type { TaskSubscription } from '../bus/task-event-bus.js';
-import type { TaskKey } from '../store/task-store.js';
-import {
-  type A2ARequestMap,
-  InternalError,
-  InvalidParamsError,
-  isTerminalTaskState,
-  type Task,
-  UnsupportedOperationError,
-} from '@a2aplane/a2a-types';
-import { EventQueue, SlowConsumerError } from './event-queue.js';
+import { type A2ARequestMap, InvalidParamsError, isTerminalTaskState, type Task, UnsupportedOperationError } from '@a2aplane/a2a-types';
+import { createBusSubscription } from './bus-subscription.js';
+import { createEventQueue } from './event-queue.js';
 import type { RuntimeSignal, TaskRuntime } from './task-runtime.js';
 import type { StreamEvent } from './types.js';
 import { type Caller, toA2AError } from './caller.js';
@@ -18,11 +10,12 @@ import type { TaskRegistry } from './task-registry.js';
 /** Streams of task events: from a runtime's listeners, a repeated streaming send, and SubscribeToTask with Last-Event-ID. */
 export function createStreaming(ctx: ServerContext, registry: TaskRegistry) {
   const { card, bus, bufferSize } = ctx;
-  const { releaseIfIdle, runtimeFor, loadRecord } = registry;
+  const { releaseIfIdle, runtimeFor } = registry;
+  const subscribeThroughBus = createBusSubscription(ctx, registry);
   /** Turns runtime signals into a stream of SSE events; `seed` events go first. */
   function streamFrom(runtime: TaskRuntime, attach: (push: (signal: RuntimeSignal) => void) => () => void): AsyncIterable<StreamEvent> {
     let detach: () => void = () => undefined;
-    const queue = new EventQueue<StreamEvent>(bufferSize, () => {
+    const queue = createEventQueue<StreamEvent>(bufferSize, () => {
       detach();
       releaseIfIdle(runtime);
     });
@@ -80,109 +73,52 @@ export function createStreaming(ctx: ServerContext, registry: TaskRegistry) {
     if (!card.capabilities.streaming) throw new UnsupportedOperationError({ message: 'Streaming is not supported by this agent' });
     const key = { tenant: params.tenant ?? '', taskId: params.id };
     const runtime = await runtimeFor(key, caller);
-    if (!runtime.running) {
-      // Not running here: its events, if any come, are published by another replica (or a later run).
-      releaseIfIdle(runtime);
-      return subscribeThroughBus(key, caller, lastEventId);
-    }
-    // Inside the task's write queue: snapshot + log read + attach happen between two writes.
-    return runtime.enqueue(async () => {
-      const task = runtime.task as Task;
-      if (isTerminalTaskState(task.status.state) && lastEventId === undefined) {
-        throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
-      }
-      const seed: StreamEvent[] = [];
-      let finalSeen = false;
-      if (lastEventId === undefined) {
-        seed.push({ id: await newestEventId(runtime), data: { task } });
-      } else {
-        const log = await bus.read(key, lastEventId);
-        if (log === undefined) throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
-        if (log.gap) {
-          // The log no longer reaches back to Last-Event-ID: send the whole task instead of a gap.
-          seed.push({ id: log.lastId ?? lastEventId, data: { task } });
-        } else {
-          for (const entry of log.events) seed.push({ id: entry.id, data: entry.event });
-        }
-        finalSeen = isFinal(task) && seed.length > 0;
-        if (seed.length === 0 && isTerminalTaskState(task.status.state)) {
-          throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
-        }
-      }
-      return streamFrom(runtime, (push) => {
-        for (const event of seed) push({ type: 'event', id: event.id, event: event.data, final: false });
-        if (finalSeen || (lastEventId !== undefined && isTerminalTaskState(task.status.state))) {
-          push({ type: 'end' });
-          return () => undefined;
-        }
-        return runtime.addListener(push);
-      });
-    });
+    const live = runtime.running
+      ? await runtime.enqueue(() => (runtime.running ? subscribeLive(runtime, lastEventId) : undefined))
+      : undefined;
+    if (live) return live;
+    // Not running here (or its run ended before the queue got to this subscriber): its events, if any
+    // come, are published by another replica (or a later run).
+    releaseIfIdle(runtime);
+    return subscribeThroughBus(key, caller, lastEventId);
   }
 
   /**
-   * SubscribeToTask from the bus, for a task this replica does not run. With `Last-Event-ID`: the
-   * log after it, then live events after the newest one read. Without (or when the log no longer
-   * reaches back to it): the stored task, then the live events its revision does not hold yet.
+   * SubscribeToTask of a task this replica runs, in its write queue while the run goes on: snapshot,
+   * log read and attach happen between two writes, and the run's end ends the stream.
    */
-  async function subscribeThroughBus(key: TaskKey, caller: Caller, lastEventId: string | undefined): Promise<AsyncIterable<StreamEvent>> {
-    let subscription: TaskSubscription | undefined;
-    try {
-      if (lastEventId !== undefined) {
-        const log = await bus.read(key, lastEventId);
-        if (log === undefined) throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
-        if (!log.gap) {
-          subscription = await bus.subscribe(key, { afterId: log.lastId ?? lastEventId });
-          if (subscription === undefined) throw new InternalError({ message: 'The event bus refused a subscription' });
-          const { task } = await loadRecord(key, caller);
-          const last = log.events.at(-1);
-          if (last === undefined && isTerminalTaskState(task.status.state)) {
-            throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
-          }
-          const seed = log.events.map((entry): StreamEvent => ({ id: entry.id, data: entry.event }));
-          // The newest event ends a stream: nothing follows it.
-          if (last?.final === true) subscription.close();
-          return streamFromBus(seed, last?.final === true ? undefined : subscription, 0);
-        }
+  async function subscribeLive(runtime: TaskRuntime, lastEventId: string | undefined): Promise<AsyncIterable<StreamEvent>> {
+    const key = runtime.key;
+    const task = runtime.task as Task;
+    if (isTerminalTaskState(task.status.state) && lastEventId === undefined) {
+      throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
+    }
+    const seed: StreamEvent[] = [];
+    let finalSeen = false;
+    if (lastEventId === undefined) {
+      seed.push({ id: await newestEventId(runtime), data: { task } });
+    } else {
+      const log = await bus.read(key, lastEventId);
+      if (log === undefined) throw new InvalidParamsError({ message: 'Last-Event-ID must be an event id of this task' });
+      if (log.gap) {
+        // The log no longer reaches back to Last-Event-ID: send the whole task instead of a gap.
+        seed.push({ id: log.lastId ?? lastEventId, data: { task } });
+      } else {
+        for (const entry of log.events) seed.push({ id: entry.id, data: entry.event });
       }
-      subscription = await bus.subscribe(key);
-      if (subscription === undefined) throw new InternalError({ message: 'The event bus refused a subscription' });
-      const record = await loadRecord(key, caller);
-      const { task } = record;
-      if (isTerminalTaskState(task.status.state) && lastEventId === undefined) {
+      finalSeen = isFinal(task) && seed.length > 0;
+      if (seed.length === 0 && isTerminalTaskState(task.status.state)) {
         throw new UnsupportedOperationError({ message: 'The task is in a terminal state', metadata: { taskId: task.id } });
       }
-      const seed: StreamEvent[] = [{ id: subscription.startId ?? '0', data: { task } }];
-      if (isTerminalTaskState(task.status.state)) {
-        subscription.close();
-        return streamFromBus(seed, undefined, record.revision);
-      }
-      return streamFromBus(seed, subscription, record.revision);
-    } catch (error) {
-      subscription?.close();
-      throw error;
     }
-  }
-
-  /** `seed`, then the subscription's events newer than `revision` (none: it ends after the seed), as one stream. */
-  function streamFromBus(seed: StreamEvent[], subscription: TaskSubscription | undefined, revision: number): AsyncIterable<StreamEvent> {
-    const queue = new EventQueue<StreamEvent>(bufferSize, () => subscription?.close());
-    for (const event of seed) queue.push(event);
-    if (subscription === undefined) {
-      queue.end();
-      return queue;
-    }
-    void (async () => {
-      try {
-        for await (const record of subscription) {
-          if (record.revision > revision) queue.push({ id: record.id, data: record.event });
-        }
-        queue.end();
-      } catch (error) {
-        queue.fail(SlowConsumerError.isInstance(error) ? error : toA2AError(error));
+    return streamFrom(runtime, (push) => {
+      for (const event of seed) push({ type: 'event', id: event.id, event: event.data, final: false });
+      if (finalSeen || (lastEventId !== undefined && isTerminalTaskState(task.status.state))) {
+        push({ type: 'end' });
+        return () => undefined;
       }
-    })();
-    return queue;
+      return runtime.addListener(push);
+    });
   }
 
   return { streamFrom, streamRepeat, subscribe };

@@ -6,10 +6,13 @@ import {
   type ListTasksResponse,
   PushNotificationNotSupportedError,
   type TaskPushNotificationConfig,
+  TaskNotFoundError,
   UnauthenticatedError,
   UnsupportedOperationError,
 } from '@a2aplane/a2a-types';
+import { redactPushConfig } from '../push/redact.js';
 import { checkWebhookUrl } from '../push/webhook-url.js';
+import type { TaskKey } from '../store/task-store.js';
 import type { Caller } from './caller.js';
 import { type ServerContext, trimHistory } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
@@ -74,6 +77,36 @@ export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry)
     return config;
   }
 
+  /** The push config `id` of a task of `caller`, its secrets redacted (TaskNotFoundError when either is not there). */
+  async function getPushConfig(
+    params: A2ARequestMap['GetTaskPushNotificationConfig'],
+    caller: Caller,
+  ): Promise<TaskPushNotificationConfig> {
+    const key = await ownedPushKey(params.tenant, params.taskId, caller);
+    const found = (await store.listPushConfigs(key)).find((c) => c.id === params.id);
+    if (!found)
+      throw new TaskNotFoundError({ message: 'Push notification config not found', metadata: { taskId: params.taskId.slice(0, 128) } });
+    return redactPushConfig(found);
+  }
+
+  async function listPushConfigs(params: A2ARequestMap['ListTaskPushNotificationConfigs'], caller: Caller) {
+    const key = await ownedPushKey(params.tenant, params.taskId, caller);
+    return { configs: (await store.listPushConfigs(key)).map(redactPushConfig), nextPageToken: '' };
+  }
+
+  async function deletePushConfig(params: A2ARequestMap['DeleteTaskPushNotificationConfig'], caller: Caller): Promise<object> {
+    await store.deletePushConfig(await ownedPushKey(params.tenant, params.taskId, caller), params.id);
+    return {};
+  }
+
+  /** The key of a task of `caller` whose push configs are read or deleted (push must be on). */
+  async function ownedPushKey(tenant: string | undefined, taskId: string, caller: Caller): Promise<TaskKey> {
+    requirePush();
+    const key = { tenant: tenant ?? '', taskId };
+    await loadOwned(key, caller);
+    return key;
+  }
+
   async function getExtendedCard(caller: Caller): Promise<AgentCard> {
     if (!card.capabilities.extendedAgentCard) throw new UnsupportedOperationError({ message: 'This agent has no extended agent card' });
     if (!caller.principal) throw new UnauthenticatedError({ message: 'The extended agent card requires authentication' });
@@ -82,5 +115,5 @@ export function createTaskOperations(ctx: ServerContext, registry: TaskRegistry)
     return typeof extended === 'function' ? extended(caller.principal) : extended;
   }
 
-  return { listTasks, vetWebhookUrl, requirePush, createPushConfig, getExtendedCard };
+  return { listTasks, vetWebhookUrl, createPushConfig, getPushConfig, listPushConfigs, deletePushConfig, getExtendedCard };
 }

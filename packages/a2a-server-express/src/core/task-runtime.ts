@@ -1,164 +1,86 @@
 import {
   A2AError,
-  applyStreamResponse,
   InternalError,
   InvalidAgentResponseError,
-  isInterruptedTaskState,
   isTerminalTaskState,
-  MessageSchema,
   type Message,
-  type ParseResult,
   type Part,
-  parseWith,
   type StreamResponse,
   type Task,
-  TaskArtifactUpdateEventSchema,
   TaskNotCancelableError,
-  TaskSchema,
   type TaskStatus,
-  TaskStatusUpdateEventSchema,
 } from '@a2aplane/a2a-types';
-import type { AgentEvent, EventSink, RequestContext } from '../agent/executor.js';
+import type { AgentEvent } from '../agent/executor.js';
 import { isoNow } from '../agent/iso-now.js';
-import type { TaskCommit, TaskEventBus } from '../bus/task-event-bus.js';
-import { type StoredPushConfig, type TaskKey, TaskRevisionConflictError, type TaskStore, taskMapKey } from '../store/task-store.js';
-import { fastParseArtifactUpdate, fastParseMessage, fastParseStatusUpdate, fastParseTask } from './event-validation.js';
-import type { ExecutionSignal } from './execution-signal.js';
-import { notifyPushConfigs } from './push-notify.js';
-import type { PushSender } from './types.js';
 import { newId } from '../agent/new-id.js';
+import { type StoredTask, type TaskKey, taskMapKey } from '../store/task-store.js';
+import { type ClassifiedEvent, classifyAgentEvent } from './agent-event.js';
+import type { Run } from './run.js';
+import { type RuntimeDeps, type RuntimeSignal, TaskWriter, type WriterHost } from './task-writer.js';
+import { toA2AError } from './to-a2a-error.js';
+import { WriteQueue } from './write-queue.js';
 
-/** What a listener of a task receives: events in order (`id`: the bus's event id), then at most one end or error. */
-export type RuntimeSignal =
-  | { type: 'event'; id: string; event: StreamResponse; final: boolean }
-  | { type: 'end' }
-  | { type: 'error'; error: unknown };
-
+export type { RuntimeDeps, RuntimeSignal } from './task-writer.js';
 export type Listener = (signal: RuntimeSignal) => void;
 
-/** What cancel and close need of a running execution. */
-interface RunningExecution {
-  signal: ExecutionSignal;
-  context: RequestContext;
-  sink: EventSink;
-}
-
-export interface RuntimeDeps {
-  store: TaskStore;
-  bus: TaskEventBus;
-  /** The bus's atomic write-and-append for `store`, when it has one (`TaskEventBus.committerFor`). */
-  commit?: TaskCommit | undefined;
-  pushSender: PushSender | undefined;
-  onAgentError(message: string): void;
-}
-
-const parsedOrUndefined = <T>(result: ParseResult<T>): T | undefined => (result.success ? result.data : undefined);
-
-/** Classifies an executor event by shape and validates it. */
-export function toStreamResponse(event: AgentEvent): StreamResponse | undefined {
-  if (typeof event !== 'object' || event === null) return undefined;
-  const value = event as unknown as Record<string, unknown>;
-  // The fast parsers vouch for the common valid events; anything they do not pass goes to zod.
-  if ('messageId' in value && 'role' in value) {
-    const message = fastParseMessage(value) ?? parsedOrUndefined(parseWith(MessageSchema, value));
-    return message ? { message } : undefined;
-  }
-  if ('artifact' in value && 'taskId' in value) {
-    const artifactUpdate = fastParseArtifactUpdate(value) ?? parsedOrUndefined(parseWith(TaskArtifactUpdateEventSchema, value));
-    return artifactUpdate ? { artifactUpdate } : undefined;
-  }
-  if ('status' in value && 'taskId' in value) {
-    const statusUpdate = fastParseStatusUpdate(value) ?? parsedOrUndefined(parseWith(TaskStatusUpdateEventSchema, value));
-    return statusUpdate ? { statusUpdate } : undefined;
-  }
-  if ('status' in value && 'id' in value) {
-    const task = fastParseTask(value) ?? parsedOrUndefined(parseWith(TaskSchema, value));
-    return task ? { task } : undefined;
-  }
-  return undefined;
-}
-
 /**
- * The FAILED status the server writes when a task breaks (the agent's protocol, a store refusal)
- * or is ended from outside (a governance limit, a lost replica): with `error`, its ErrorInfo rides
- * in a data part after the text, so a client can tell why without parsing the text.
+ * The live side of one task: its write queue, the task as stored (`TaskWriter`), its listeners, and
+ * its run. The run state (the current `Run`, whether the executor broke the protocol, its Message
+ * answer) is written here only: `beginRun` and `endRun` bracket a run, and the executor's events
+ * pass this runtime's rules before they reach the writer.
  */
-function failedStatus(taskId: string, contextId: string, text: string, error?: A2AError): TaskStatus {
-  const parts: Part[] = [{ text }];
-  if (error) parts.push({ data: error.toErrorInfo() as unknown as Record<string, unknown> });
-  return {
-    state: 'TASK_STATE_FAILED',
-    timestamp: isoNow(),
-    message: { messageId: newId(), role: 'ROLE_AGENT', taskId, contextId, parts },
-  };
-}
-
-const toCommitEvent = (step: { wire: StreamResponse; final: boolean }) => ({ event: step.wire, final: step.final });
-
-/** Writes of one event that may meet a compare-and-set conflict before the task fails as on a store error. */
-const MAX_WRITE_ATTEMPTS = 3;
-
-const isFinalState = (task: Task | undefined): boolean =>
-  task !== undefined && (isTerminalTaskState(task.status.state) || isInterruptedTaskState(task.status.state));
-
-/**
- * The live side of one task: a serial queue for every write (so the store's event log, the
- * listeners and push deliveries all see one order), the aggregated task, and its listeners.
- */
-export class TaskRuntime {
-  task: Task | undefined;
-  /** The message an executor answered with instead of creating a task. */
-  messageResponse: Message | undefined;
-  /** Set once the executor broke the protocol; later events are dropped. */
-  invalid = false;
-  running = false;
-  /** The user message that starts a new task; put into its history when the task is created. */
-  pendingUserMessage: Message | undefined;
-  pendingPushConfig: StoredPushConfig | undefined;
-  /** `StoredTask.revision` of `task` as this runtime last read or wrote it (0: not stored yet). */
-  revision: number;
-  /** Id of the newest event this runtime published (`undefined`: none since it was made). */
-  lastEventId: string | undefined;
-  /** The running executor's cancel hooks; `undefined` between runs. */
-  execution: RunningExecution | undefined;
+export class TaskRuntime implements WriterHost {
   /** `taskMapKey(key)`, made once. */
   readonly mapKey: string;
   private readonly listeners = new Set<Listener>();
-  private chain: Promise<unknown> = Promise.resolve();
-  /** Counts `enqueue` calls, so a batch knows whether anything was queued after it. */
-  private queued = 0;
-  /** Executor events waiting for one queue step, and the `queued` count when that step was queued. */
-  private batch: AgentEvent[] | undefined;
-  private batchTicket = 0;
+  private readonly queue: WriteQueue<AgentEvent>;
+  private readonly writer: TaskWriter;
+  private readonly events: RunEvents;
+  /** The run in progress; `undefined` between runs. */
+  private current: Run | undefined;
 
   constructor(
     readonly key: TaskKey,
     readonly owner: string,
     readonly contextId: string,
-    private readonly deps: RuntimeDeps,
+    deps: RuntimeDeps,
     task?: Task,
     revision = 0,
   ) {
-    this.task = task;
-    this.revision = revision;
-    this.lastEventId = undefined;
     this.mapKey = taskMapKey(key);
+    this.writer = new TaskWriter(key, owner, contextId, deps, this, task, revision);
+    this.events = new RunEvents(this, this.writer, deps);
+    this.queue = new WriteQueue((events) => this.events.acceptBurst(events));
   }
 
+  get task(): Task | undefined {
+    return this.writer.task;
+  }
+  /** Id of the newest event this runtime published (`undefined`: none since it was made). */
+  get lastEventId(): string | undefined {
+    return this.writer.lastEventId;
+  }
+  /** The run in progress, for cancel and close; `undefined` between runs. */
+  get run(): Run | undefined {
+    return this.current;
+  }
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+  /** The message the executor answered with instead of creating a task. */
+  get messageResponse(): Message | undefined {
+    return this.events.answer;
+  }
   get listenerCount(): number {
     return this.listeners.size;
   }
-
   get idle(): boolean {
-    return !this.running && this.listeners.size === 0;
+    return this.current === undefined && this.listeners.size === 0;
   }
 
   /** Runs `fn` after every write queued before it. */
   enqueue<T>(fn: () => Promise<T> | T): Promise<T> {
-    this.queued += 1;
-    const next = this.chain.then(fn, fn);
-    this.chain = next.catch(() => undefined);
-    return next;
+    return this.queue.enqueue(fn);
   }
 
   addListener(listener: Listener): () => void {
@@ -166,13 +88,11 @@ export class TaskRuntime {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(signal: RuntimeSignal): void {
-    if (this.listeners.size === 0) return;
-    if (this.listeners.size === 1) {
-      for (const listener of this.listeners) listener(signal);
-      return;
-    }
-    for (const listener of [...this.listeners]) listener(signal);
+  /** To every listener (a copy of the set when there are several: a listener may detach another). */
+  emit(signal: RuntimeSignal): void {
+    const size = this.listeners.size;
+    if (size === 1) for (const listener of this.listeners) listener(signal);
+    else if (size > 1) for (const listener of [...this.listeners]) listener(signal);
   }
 
   endListeners(): void {
@@ -184,219 +104,63 @@ export class TaskRuntime {
   }
 
   /**
-   * Queues an event from the executor. Events published back to back (nothing else queued in
-   * between) share one queue step, in order: one promise hop per burst instead of per event.
+   * Starts `run` with `listener` attached (so it misses no event); returns the listener's detach. A
+   * continuation's user message joins the history first (then a promise, so a new task's executor
+   * starts in the same tick); when the store refuses that write nothing runs and the run is undone.
    */
-  publishFromAgent(event: AgentEvent): void {
-    if (this.batch !== undefined && this.batchTicket === this.queued) {
-      this.batch.push(event);
-      return;
-    }
-    const batch = [event];
-    this.batch = batch;
-    void this.enqueue(() => this.acceptBatch(batch));
-    this.batchTicket = this.queued;
-  }
-
-  private async acceptBatch(batch: AgentEvent[]): Promise<void> {
-    if (this.batch === batch) this.batch = undefined;
-    if (batch.length > 1 && (await this.acceptFolded(batch))) return;
-    for (const event of batch) {
-      try {
-        await this.accept(event);
-      } catch (error) {
-        // The store (or a copy of the event) failed: the task ends FAILED rather than half-applied.
-        this.deps.onAgentError(`event processing failed: ${error instanceof Error ? error.message : 'unknown error'}`);
-        await this.failRun(error);
-      }
-    }
+  beginRun(run: Run, listener: Listener): (() => void) | Promise<() => void> {
+    this.current = run;
+    this.events.reset();
+    this.writer.firstMessage ??= run.firstMessage;
+    if (run.pushConfig) this.writer.pushConfig = run.pushConfig;
+    const detach = this.addListener(listener);
+    if (run.context.task === undefined) return detach;
+    return this.enqueue(() => this.writer.appendToHistory(run.context.message)).then(
+      () => detach,
+      (error: unknown) => {
+        this.current = undefined;
+        detach();
+        throw error;
+      },
+    );
   }
 
   /**
-   * Ends the run after a failure of the server's own stages (the store refused a write): the task
-   * ends FAILED; with no task yet, or when even that write fails, listeners hear the store's wire
-   * error (such as `TaskStoreFullError`) or an internal error.
+   * Ends the run after its executor returned (`failure`: what it threw): the task ends FAILED when
+   * the executor threw before a terminal state; with no answer at all listeners hear why. Returns
+   * the error of that final write when the store refused it (the run ends all the same).
    */
-  private async failRun(error: unknown): Promise<void> {
-    this.invalid = true;
-    // Nothing stored means nothing should keep running: the executor hears it through its signal.
-    this.execution?.signal.abort(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
-    const task = this.task;
-    if (task && !isTerminalTaskState(task.status.state)) {
-      try {
-        await this.apply({
-          statusUpdate: {
-            taskId: this.key.taskId,
-            contextId: task.contextId ?? this.contextId,
-            status: failedStatus(this.key.taskId, task.contextId ?? this.contextId, 'The task could not be stored'),
-          },
-        });
-        return;
-      } catch {
-        // fall through: nothing more can be stored
-      }
-    }
-    if (!this.messageResponse)
-      this.failListeners(A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' }));
+  endRun(failure: unknown): Promise<unknown> {
+    const contextId = this.current?.context.contextId ?? this.contextId;
+    return this.enqueue(async () => {
+      await this.events.endOfRun(failure, contextId);
+      this.current = undefined;
+      this.endListeners();
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.failListeners(toA2AError(error));
+        this.current = undefined;
+        this.endListeners();
+        return error;
+      },
+    );
   }
 
-  private async accept(event: AgentEvent): Promise<void> {
-    if (this.invalid) return;
-    const response = toStreamResponse(event);
-    if (!response) return this.breakProtocol('the agent published an event that is not a valid Task, Message or update');
-    if (this.messageResponse) return this.breakProtocol('the agent published an event after its Message response');
-    if (response.message) {
-      if (this.task) return this.breakProtocol('the agent published a Message after a Task');
-      this.messageResponse = response.message;
-      this.emit({ type: 'event', id: '0', event: response, final: true });
-      return;
-    }
-    const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
-    if (eventTaskId !== this.key.taskId) return this.breakProtocol('the agent published an event for another task');
-    if (this.task && isTerminalTaskState(this.task.status.state)) {
-      // Nothing leaves a terminal state: drop the event, the task stays as it is. When the server ended the run
-      // (cancel, a limit, another replica), an executor that has not yet seen its signal is no fault to report.
-      if (!this.execution?.signal.aborted) this.deps.onAgentError('the agent published an event after the task reached a terminal state');
-      return;
-    }
-    await this.apply(response);
+  /** Another replica ended the task: this run stops here. */
+  endedElsewhere(): void {
+    this.events.invalid = true;
+    this.current?.signal.abort(new TaskNotCancelableError({ message: 'The task ended on another replica' }));
   }
 
-  /**
-   * A burst of plain task events (the common case: an executor publishes submitted, working, its
-   * artifacts and completed back to back) folded into one store write, then published one by one
-   * with that write's revision (a snapshot at that revision holds them all, so subscribers skip
-   * them as they skip any event their snapshot holds). Returns false, having written nothing,
-   * when the burst holds anything else (a Message, an event `accept` refuses or drops) or the store
-   * refuses the write (full, down, another replica's write): the burst then goes event by event, with
-   * `accept`'s rules and failures. One write instead of one per event: the store copies, sizes and
-   * indexes the task once per burst.
-   */
-  private async acceptFolded(batch: AgentEvent[]): Promise<boolean> {
-    if (this.invalid || this.messageResponse) return false;
-    let previous = this.task;
-    const steps: Array<{ wire: StreamResponse; final: boolean; task: Task }> = [];
-    let task = previous;
-    try {
-      for (const event of batch) {
-        const response = toStreamResponse(event);
-        if (!response || response.message) return false;
-        const eventTaskId = response.task?.id ?? response.statusUpdate?.taskId ?? response.artifactUpdate?.taskId;
-        if (eventTaskId !== this.key.taskId || (task && isTerminalTaskState(task.status.state))) return false;
-        const next = this.fold(task, response);
-        if (!next) return false;
-        steps.push({ wire: task ? response : { task: next }, final: isFinalState(next), task: next });
-        task = next;
-      }
-    } catch {
-      return false;
-    }
-    const written = task as Task;
-    const record = { tenant: this.key.tenant, owner: this.owner, task: written, updatedAt: Date.now() };
-    const commit = this.committer(previous);
-    let revision: number;
-    let ids: string[] | undefined;
-    try {
-      if (commit) ({ revision, ids } = await commit(record, { expectedRevision: this.revision }, steps.map(toCommitEvent)));
-      else revision = await this.deps.store.upsert(record, { expectedRevision: this.revision });
-    } catch {
-      return false;
-    }
-    this.task = written;
-    this.revision = revision;
-    for (let index = 0; index < steps.length; index++) {
-      const step = steps[index] as { wire: StreamResponse; final: boolean; task: Task };
-      try {
-        if (ids) await this.deliver(step.wire, step.final, ids[index] as string, step.task);
-        else await this.afterWrite(previous, step.wire, step.final, revision, step.task);
-        previous ??= written;
-      } catch (error) {
-        // As in `acceptBatch`: the task ends FAILED and the rest of the burst is dropped.
-        this.deps.onAgentError(`event processing failed: ${error instanceof Error ? error.message : 'unknown error'}`);
-        await this.failRun(error);
-        return true;
-      }
-    }
-    return true;
+  /** Takes the task as stored (a cancel that another replica's runner ended). */
+  adopt(stored: StoredTask): void {
+    this.writer.adopt(stored);
   }
 
-  /** `previous` with one event folded in (`undefined`: the event changes nothing). Pure. */
-  private fold(previous: Task | undefined, response: StreamResponse): Task | undefined {
-    let next = applyStreamResponse(previous, response);
-    if (!next) return undefined;
-    if (response.task && previous) {
-      next = { ...next, history: response.task.history ?? previous.history };
-    }
-    if (next.contextId === undefined) next = { ...next, contextId: this.contextId };
-    if (next.status.timestamp === undefined) next = { ...next, status: { ...next.status, timestamp: isoNow() } };
-    if (!previous && this.pendingUserMessage) {
-      const history = next.history ?? [];
-      if (!history.some((m) => m.messageId === this.pendingUserMessage?.messageId)) {
-        next = { ...next, history: [this.pendingUserMessage, ...history] };
-      }
-    }
-    return next;
-  }
-
-  /** Folds an event into the task, stores it, appends it to the log and fans it out. */
-  async apply(response: StreamResponse, attempt = 1): Promise<void> {
-    const previous = this.task;
-    const next = this.fold(previous, response);
-    if (!next) return;
-    // The first event that creates a task is sent as the whole Task, so a stream always starts with it.
-    const wire = previous ? response : { task: next };
-    const final = isFinalState(next);
-    const record = { tenant: this.key.tenant, owner: this.owner, task: next, updatedAt: Date.now() };
-    const commit = this.committer(previous);
-    // Stored first (or with the event, in one step): a task the store refused (too large, store down) is not what readers see.
-    let revision: number;
-    let ids: string[] | undefined;
-    try {
-      if (commit) ({ revision, ids } = await commit(record, { expectedRevision: this.revision }, [{ event: wire, final }]));
-      else revision = await this.deps.store.upsert(record, { expectedRevision: this.revision });
-    } catch (error) {
-      if (!TaskRevisionConflictError.isInstance(error) || attempt >= MAX_WRITE_ATTEMPTS) throw error;
-      return this.afterConflict(response, attempt);
-    }
-    this.task = next;
-    this.revision = revision;
-    if (ids) await this.deliver(wire, final, ids[0] as string);
-    else await this.afterWrite(previous, wire, final, revision);
-  }
-
-  /**
-   * The bus's atomic write-and-append, unless the write creates the task with an inline push
-   * config: that config is stored between the write and the first event (`afterWrite`).
-   */
-  private committer(previous: Task | undefined): TaskCommit | undefined {
-    return previous === undefined && this.pendingPushConfig !== undefined ? undefined : this.deps.commit;
-  }
-
-  /**
-   * After the store took an event (`previous`: the task before it): the inline push config of a
-   * new task is stored, then the event goes to the log, the listeners and the push configs.
-   */
-  private async afterWrite(
-    previous: Task | undefined,
-    wire: StreamResponse,
-    final: boolean,
-    revision: number,
-    snapshot = this.task,
-  ): Promise<void> {
-    const { store, bus } = this.deps;
-    if (!previous && this.pendingPushConfig) {
-      await store.putPushConfig(this.key, this.pendingPushConfig);
-      this.pendingPushConfig = undefined;
-    }
-    const id = await bus.publish(this.key, { event: wire, final, revision });
-    await this.deliver(wire, final, id, snapshot);
-  }
-
-  /** An event in the bus's log (id `id`) goes to the listeners and the push configs. */
-  private async deliver(wire: StreamResponse, final: boolean, id: string, snapshot = this.task): Promise<void> {
-    this.lastEventId = id;
-    this.emit({ type: 'event', id, event: wire, final });
-    await notifyPushConfigs(this.deps, this.key, wire, snapshot);
+  /** Folds a server-made event (CANCELED, FAILED) into the task, stores and publishes it. Call it in the write queue. */
+  apply(response: StreamResponse): Promise<void> {
+    return this.writer.apply(response);
   }
 
   /**
@@ -405,49 +169,182 @@ export class TaskRuntime {
    * for a governance limit ending a run and a lost replica's task ended by a survivor. Call it in
    * the write queue (`enqueue`).
    */
+  failWith(error: A2AError, contextId: string): Promise<void> {
+    return this.events.failWith(error, contextId);
+  }
+
+  /** Queues an event from the executor (a burst published back to back shares one queue step). */
+  publishFromAgent(event: AgentEvent): void {
+    this.queue.push(event);
+  }
+}
+
+/**
+ * The executor's events of the current run against the protocol (one Message answer or events of
+ * its own task, nothing after a terminal state), then to the writer: the rest of the run state,
+ * kept beside the runtime that owns it.
+ */
+class RunEvents {
+  /** Set once the executor broke the protocol (or the task ended elsewhere); later events are dropped. */
+  invalid = false;
+  /** The message the executor answered with instead of creating a task. */
+  answer: Message | undefined;
+
+  constructor(
+    private readonly runtime: TaskRuntime,
+    private readonly writer: TaskWriter,
+    private readonly deps: RuntimeDeps,
+  ) {}
+
+  /** A new run starts with neither. */
+  reset(): void {
+    this.invalid = false;
+    this.answer = undefined;
+  }
+
+  /** The end of a run (in the write queue): FAILED when the executor threw before a terminal state; no answer at all is told. */
+  async endOfRun(failure: unknown, contextId: string): Promise<void> {
+    const task = this.writer.task;
+    if (failure !== undefined && task && !isTerminalTaskState(task.status.state)) await this.failWith(executorFailure(failure), contextId);
+    else if (!task && !this.answer && !this.invalid)
+      this.runtime.failListeners(
+        failure === undefined ? new InvalidAgentResponseError({ message: 'The agent produced no response' }) : toA2AError(failure),
+      );
+  }
+
+  /** `TaskRuntime.failWith`. */
   async failWith(error: A2AError, contextId: string): Promise<void> {
-    const task = this.task;
-    if (this.messageResponse || (task && isTerminalTaskState(task.status.state))) return;
-    const taskId = this.key.taskId;
+    const task = this.writer.task;
+    if (this.answer || (task && isTerminalTaskState(task.status.state))) return;
+    const taskId = this.runtime.key.taskId;
     const taskContextId = task?.contextId ?? contextId;
     const status = failedStatus(taskId, taskContextId, error.message, error);
-    await this.apply(
+    await this.writer.apply(
       task ? { statusUpdate: { taskId, contextId: taskContextId, status } } : { task: { id: taskId, contextId: taskContextId, status } },
     );
   }
 
+  async acceptBurst(events: AgentEvent[]): Promise<void> {
+    const taskId = this.runtime.key.taskId;
+    if (events.length === 1) return this.acceptOne(classifyAgentEvent(events[0] as AgentEvent, taskId));
+    const classified: ClassifiedEvent[] = [];
+    for (const event of events) classified.push(classifyAgentEvent(event, taskId));
+    if (await this.acceptFolded(classified)) return;
+    for (const event of classified) await this.acceptOne(event);
+  }
+
+  /** One event by the rules; a write of it the store refused ends the run (`failOnError`). */
+  private async acceptOne(event: ClassifiedEvent): Promise<void> {
+    try {
+      await this.accept(event);
+    } catch (error) {
+      await this.failOnError(error);
+    }
+  }
+
   /**
-   * Another replica wrote the task since this runtime read it. When that write ended the task (a
-   * CancelTask that found no runner), the run stops here: the stored end is adopted and told to
-   * the listeners, the executor's signal aborts and its later events are dropped. Otherwise the
-   * event is folded onto the stored task and written again.
+   * A burst of plain task events in one store write (`TaskWriter.applyBurst`); false, having written
+   * nothing, when the burst holds anything `accept` would refuse or drop or the store refuses the write.
    */
-  private async afterConflict(response: StreamResponse, attempt: number): Promise<void> {
-    const stored = await this.deps.store.get(this.key);
-    if (stored === undefined) throw new InternalError({ message: 'The task is no longer stored' });
-    this.task = stored.task;
-    this.revision = stored.revision;
-    if (!isTerminalTaskState(stored.task.status.state)) return this.apply(response, attempt + 1);
+  private async acceptFolded(events: ClassifiedEvent[]): Promise<boolean> {
+    if (this.invalid || this.answer) return false;
+    for (const event of events) if (typeof event === 'string' || event.message) return false;
+    try {
+      return await this.writer.applyBurst(events as StreamResponse[]);
+    } catch (error) {
+      // As event by event: the task ends FAILED and the rest of the burst is dropped.
+      await this.failOnError(error);
+      return true;
+    }
+  }
+
+  private async accept(event: ClassifiedEvent): Promise<void> {
+    if (this.invalid) return;
+    if (event === 'invalid') return this.breakProtocol('the agent published an event that is not a valid Task, Message or update');
+    if (this.answer) return this.breakProtocol('the agent published an event after its Message response');
+    if (event !== 'foreign' && event.message) {
+      if (this.writer.task) return this.breakProtocol('the agent published a Message after a Task');
+      this.answer = event.message;
+      this.runtime.emit({ type: 'event', id: '0', event, final: true });
+      return;
+    }
+    if (event === 'foreign') return this.breakProtocol('the agent published an event for another task');
+    if (this.writer.task && isTerminalTaskState(this.writer.task.status.state)) {
+      // Nothing leaves a terminal state: drop the event, the task stays as it is. When the server ended the run
+      // (cancel, a limit, another replica), an executor that has not yet seen its signal is no fault to report.
+      if (!this.runtime.run?.signal.aborted) this.deps.onAgentError('the agent published an event after the task reached a terminal state');
+      return;
+    }
+    await this.writer.apply(event);
+  }
+
+  /**
+   * A write of the server's own stages failed (the store refused it): the run stops and the task
+   * ends FAILED; with no task yet, or when even that write fails, listeners hear the store's wire
+   * error (such as `TaskStoreFullError`) or an internal error.
+   */
+  private async failOnError(error: unknown): Promise<void> {
+    this.deps.onAgentError(`event processing failed: ${error instanceof Error ? error.message : 'unknown error'}`);
     this.invalid = true;
-    this.execution?.signal.abort(new TaskNotCancelableError({ message: 'The task ended on another replica' }));
-    const log = await this.deps.bus.read(this.key);
-    const event: StreamResponse = {
-      statusUpdate: { taskId: this.key.taskId, contextId: stored.task.contextId ?? this.contextId, status: stored.task.status },
-    };
-    this.emit({ type: 'event', id: log?.lastId ?? this.lastEventId ?? '0', event, final: true });
+    const reason = A2AError.isInstance(error) ? error : new InternalError({ message: 'The task could not be stored' });
+    // Nothing stored means nothing should keep running: the executor hears it through its signal.
+    this.runtime.run?.signal.abort(reason);
+    const task = this.writer.task;
+    if (task && !isTerminalTaskState(task.status.state)) {
+      const contextId = task.contextId ?? this.runtime.contextId;
+      try {
+        await this.writer.apply({
+          statusUpdate: {
+            taskId: this.runtime.key.taskId,
+            contextId,
+            status: failedStatus(this.runtime.key.taskId, contextId, 'The task could not be stored'),
+          },
+        });
+        return;
+      } catch {
+        // fall through: nothing more can be stored
+      }
+    }
+    if (!this.answer) this.runtime.failListeners(reason);
   }
 
   /** The agent broke the protocol: the task fails (when there is one) and listeners hear why. */
   private async breakProtocol(reason: string): Promise<void> {
     this.deps.onAgentError(reason);
     this.invalid = true;
-    if (this.task && !isTerminalTaskState(this.task.status.state)) {
-      const contextId = this.task.contextId ?? this.contextId;
-      await this.apply({
-        statusUpdate: { taskId: this.key.taskId, contextId, status: failedStatus(this.key.taskId, contextId, 'Invalid agent response') },
+    const task = this.writer.task;
+    if (task && !isTerminalTaskState(task.status.state)) {
+      const contextId = task.contextId ?? this.runtime.contextId;
+      await this.writer.apply({
+        statusUpdate: {
+          taskId: this.runtime.key.taskId,
+          contextId,
+          status: failedStatus(this.runtime.key.taskId, contextId, 'Invalid agent response'),
+        },
       });
       return;
     }
-    if (!this.task && !this.messageResponse) this.failListeners(new InvalidAgentResponseError());
+    if (!task && !this.answer) this.runtime.failListeners(new InvalidAgentResponseError());
   }
+}
+
+/**
+ * The FAILED status the server writes when a task breaks (the agent's protocol, a store refusal)
+ * or is ended from outside (a governance limit, a lost replica): with `error`, its ErrorInfo rides
+ * in a data part after the text, so a client can tell why without parsing the text.
+ */
+function failedStatus(taskId: string, contextId: string, text: string, error?: A2AError): TaskStatus {
+  const parts: Part[] = [{ text }];
+  if (error) parts.push({ data: error.toErrorInfo() as unknown as Record<string, unknown> });
+  return { state: 'TASK_STATE_FAILED', timestamp: isoNow(), message: { messageId: newId(), role: 'ROLE_AGENT', taskId, contextId, parts } };
+}
+
+/**
+ * What the caller is told when the executor throws: an A2A error (a delegated refusal, say) as it is, since those are
+ * made to cross the wire; anything else as a generic InternalError, since a thrown message may hold what the caller
+ * must not see. The operator hears the real error through `onError`.
+ */
+function executorFailure(failure: unknown): A2AError {
+  if (A2AError.isInstance(failure)) return failure;
+  return new InternalError({ message: "The agent failed while working on this task; the agent's log has the details" });
 }

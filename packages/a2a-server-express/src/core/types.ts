@@ -1,4 +1,5 @@
-import type { StreamResponse, Task, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
+import type { A2AError, StreamResponse, Task, TaskPushNotificationConfig } from '@a2aplane/a2a-types';
+import type { AuthRequest, Principal } from '../auth/types.js';
 
 // Defined once, with the authenticator that produces them; tasks belong to the principal
 // (and tenant) that created them.
@@ -37,3 +38,29 @@ export interface StreamEvent {
   id: string;
   data: StreamResponse;
 }
+
+/** A binding-neutral request. */
+export interface CoreRequest {
+  /** The A2A method name (v1.0). */
+  method: string;
+  /** Untrusted params; the core validates them. */
+  params: unknown;
+  /** Raw `A2A-Version` (header or query); `undefined` when the client sent none. */
+  version?: string | undefined;
+  /** Raw `A2A-Extensions` values. */
+  extensions?: string | readonly string[] | undefined;
+  /** An already authenticated principal; otherwise `auth` goes to the authenticator. */
+  principal?: Principal | undefined;
+  auth?: AuthRequest | undefined;
+  /** Rate-limit key for anonymous callers (such as the remote address). */
+  clientKey?: string | undefined;
+  /** The `Last-Event-ID` of a SubscribeToTask. */
+  lastEventId?: string | undefined;
+  /** Aborts when the caller goes away: a blocking SendMessage stops waiting (the task goes on). */
+  signal?: AbortSignal | undefined;
+}
+
+export type CoreResponse =
+  | { kind: 'result'; result: unknown }
+  | { kind: 'stream'; events: AsyncIterable<StreamEvent> }
+  | { kind: 'error'; error: A2AError };

@@ -1,3 +1,4 @@
+// The express entry: `a2aExpress`, the node:http binding mounted as express middleware.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { A2AServer } from '../core/server.js';
 import { createA2ARequestHandler, type NodeHttpHandlerOptions } from '../http/node-http.js';

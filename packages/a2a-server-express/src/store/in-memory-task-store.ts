@@ -1,6 +1,7 @@
-import { isTerminalTaskState, RateLimitedError } from '@a2aplane/a2a-types';
+import { isTerminalTaskState } from '@a2aplane/a2a-types';
 import { cloneStored, cloneStoredSized } from './clone.js';
-import { EndedQueue } from './ended-queue.js';
+import { type HeldTask, HeldTasks } from './held-tasks.js';
+import { TaskStoreFullError } from './task-store-full.js';
 import { listPage } from './list-page.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { type OwnerShareOptions, OwnerShares, type ShareLimit } from './owner-shares.js';
@@ -18,6 +19,8 @@ import {
   type TaskWriteOptions,
   taskMapKey,
 } from './task-store.js';
+
+export { TaskStoreFullError } from './task-store-full.js';
 
 /** Per-caller shares (`maxTasksPerOwner`, `maxBytesPerOwner`): half of `maxTasks` and `maxBytes` by default. */
 export interface InMemoryTaskStoreOptions extends OwnerShareOptions {
@@ -44,180 +47,62 @@ export interface InMemoryTaskStoreOptions extends OwnerShareOptions {
   now?: () => number;
 }
 
-interface Entry {
-  record: StoredTask;
-  recordBytes: number;
-  /**
-   * Push configs and their bytes by id, made with the first config: most tasks never get one, and
-   * two empty Maps per stored task were a sixth of the objects a full store keeps for the collector.
-   */
-  push: Map<string, { config: StoredPushConfig; bytes: number }> | undefined;
-  /** recordBytes + the push config bytes. */
-  bytes: number;
-}
-
-/** Room a terminal write may take beyond the caps, so a task at its limit can still end FAILED or CANCELED. */
-const TERMINAL_SLACK_BYTES = 4096;
-
-/**
- * The in-memory store refused a write: it is at its task count or byte budget with only live
- * tasks left (never evicted), or one task would outgrow `maxTaskBytes`. Crosses the wire as
- * `RateLimitedError` (429, `RESOURCE_EXHAUSTED`, retryable) with `metadata.limit` naming the cap.
- */
-export class TaskStoreFullError extends RateLimitedError {
-  readonly limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes' | ShareLimit;
-
-  constructor(limit: 'maxTasks' | 'maxBytes' | 'maxTaskBytes' | ShareLimit, message: string) {
-    super({ message, metadata: { limit }, ...(limit === 'maxTaskBytes' ? {} : { retryAfterSeconds: 1 }) });
-    this.name = 'TaskStoreFullError';
-    this.limit = limit;
-  }
-}
-
 const refuseShare = (limit: ShareLimit, message: string): never => {
   throw new TaskStoreFullError(limit, message);
 };
 
-/** The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes. */
-export class InMemoryTaskStore implements TaskStore {
-  private readonly entries = new Map<string, Entry>();
-  /** Terminal tasks: key -> the time they ended (their last update). */
-  private readonly terminal = new Map<string, number>();
-  /** The same keys in the order they ended, oldest first; an item is stale once its task changed or left. */
-  private readonly ended = new EndedQueue((key, endedAt) => this.terminal.get(key) === endedAt);
-  private readonly terminalTtlMs: number;
-  private readonly maxTasks: number;
-  private readonly maxBytes: number;
-  private readonly maxTaskBytes: number;
-  private readonly now: () => number;
-  /** Sum of every entry's `bytes`. */
-  private bytes = 0;
+/**
+ * The default store: a bounded map with TTL expiry of terminal tasks. Not shared between processes.
+ * Made by `createInMemoryTaskStore`.
+ */
+class BoundedTaskStore implements TaskStore {
+  /** The tasks held, within their count and byte budgets. */
+  private readonly held: HeldTasks;
   private readonly sendKeys: IdempotencyKeys;
   private readonly shares: OwnerShares;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    this.terminalTtlMs = options.terminalTtlMs ?? 10 * 60_000;
-    this.maxTasks = options.maxTasks ?? 10_000;
-    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
-    this.maxTaskBytes = options.maxTaskBytes ?? 16 * 1024 * 1024;
-    this.now = options.now ?? Date.now;
-    if (!(this.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
-    if (!(this.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
-    if (!(this.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
-    this.shares = new OwnerShares(options, this.maxTasks, this.maxBytes, refuseShare);
+    const limits = {
+      terminalTtlMs: options.terminalTtlMs ?? 10 * 60_000,
+      maxTasks: options.maxTasks ?? 10_000,
+      maxBytes: options.maxBytes ?? 256 * 1024 * 1024,
+      maxTaskBytes: options.maxTaskBytes ?? 16 * 1024 * 1024,
+      now: options.now ?? Date.now,
+    };
+    if (!(limits.maxTasks >= 1)) throw new RangeError(`expected maxTasks >= 1, got ${options.maxTasks}`);
+    if (!(limits.maxBytes >= 1)) throw new RangeError(`expected maxBytes >= 1, got ${options.maxBytes}`);
+    if (!(limits.maxTaskBytes >= 1)) throw new RangeError(`expected maxTaskBytes >= 1, got ${options.maxTaskBytes}`);
+    this.shares = new OwnerShares(options, limits.maxTasks, limits.maxBytes, refuseShare);
+    this.held = new HeldTasks(limits, this.shares);
     this.sendKeys = new IdempotencyKeys({
       ttlMs: options.idempotencyTtlMs ?? 10 * 60_000,
       maxKeys: options.maxIdempotencyKeys ?? 10_000,
-      now: this.now,
+      now: limits.now,
     });
   }
 
   /** Tasks and estimated bytes held now (for health checks and tests). */
   stats(): { tasks: number; bytes: number; maxBytes: number } {
-    return { tasks: this.entries.size, bytes: this.bytes, maxBytes: this.maxBytes };
-  }
-
-  /**
-   * Makes room for `growth` more bytes of the task at `k` (`terminal`: the write ends the task):
-   * over the per-task cap the write is refused; over the budget the oldest terminal tasks other
-   * than `k` are evicted, and with none left the write is refused.
-   */
-  private reserve(k: string, entryBytes: number, growth: number, terminal: boolean): void {
-    if (growth <= 0) return;
-    // A small final write always goes in, so a task at its limits can still end FAILED.
-    const finalWrite = terminal && growth <= TERMINAL_SLACK_BYTES;
-    if (entryBytes + growth > this.maxTaskBytes && !finalWrite) {
-      throw new TaskStoreFullError('maxTaskBytes', `The task would hold more than ${this.maxTaskBytes} bytes`);
-    }
-    while (this.bytes + growth > this.maxBytes) {
-      const victim = this.ended.oldest(k);
-      if (victim === undefined) {
-        if (finalWrite) return;
-        throw new TaskStoreFullError('maxBytes', `The task store is full (${this.maxBytes} bytes); retry later`);
-      }
-      this.remove(victim);
-    }
-  }
-
-  private expired(entry: Entry): boolean {
-    return isTerminalTaskState(entry.record.task.status.state) && this.now() - entry.record.updatedAt > this.terminalTtlMs;
-  }
-
-  private live(key: TaskKey): Entry | undefined {
-    const k = taskMapKey(key);
-    const entry = this.entries.get(k);
-    if (entry && this.expired(entry)) {
-      this.remove(k);
-      return undefined;
-    }
-    return entry;
-  }
-
-  private remove(k: string): void {
-    const entry = this.entries.get(k);
-    if (entry) {
-      this.bytes -= entry.bytes;
-      this.shares.charge(entry, -1);
-    }
-    this.entries.delete(k);
-    this.terminal.delete(k);
-  }
-
-  private resize(entry: Entry, delta: number): void {
-    entry.bytes += delta;
-    this.bytes += delta;
-  }
-
-  /** Keeps the terminal index in step with a stored record. */
-  private track(k: string, record: StoredTask): void {
-    if (!isTerminalTaskState(record.task.status.state)) {
-      this.terminal.delete(k);
-      return;
-    }
-    this.terminal.set(k, record.updatedAt);
-    this.ended.push(k, record.updatedAt);
-  }
-
-  /**
-   * Expires terminal tasks past their TTL, then evicts terminal tasks, oldest first, until there is
-   * room for one more task; a live task is never evicted, so with none terminal left a new task is
-   * refused. Amortised O(1) per insert: both walks stop at the first survivor.
-   */
-  private sweep(): void {
-    const now = this.now();
-    for (
-      let key = this.ended.oldest();
-      key !== undefined && now - (this.terminal.get(key) as number) > this.terminalTtlMs;
-      key = this.ended.oldest()
-    ) {
-      this.remove(key);
-    }
-    while (this.entries.size >= this.maxTasks) {
-      const oldest = this.ended.oldest();
-      if (oldest === undefined)
-        throw new TaskStoreFullError('maxTasks', `The task store is full (${this.maxTasks} live tasks); retry later`);
-      this.remove(oldest);
-    }
-    this.ended.compact(this.terminal.size);
+    return this.held.stats();
   }
 
   /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
   async admitTask(request: TaskAdmission): Promise<void> {
     // One byte: a caller already at its byte share starts nothing.
     this.shares.check(request, 1, 1);
-    this.sweep();
-    this.reserve('', 0, 1, false);
+    this.held.sweep();
+    this.held.reserve('', 0, 1, false);
   }
 
   async get(key: TaskKey): Promise<StoredTask | undefined> {
-    const entry = this.live(key);
+    const entry = this.held.live(key);
     return entry ? cloneStored(entry.record) : undefined;
   }
 
   async upsert(record: TaskRecord, options: TaskWriteOptions): Promise<number> {
     const key = { tenant: record.tenant, taskId: record.task.id };
     const k = taskMapKey(key);
-    const existing = this.live(key);
+    const existing = this.held.live(key);
     const stored = existing?.record.revision ?? 0;
     if (stored !== options.expectedRevision) throw new TaskRevisionConflictError(key, options.expectedRevision, stored);
     const revision = stored + 1;
@@ -230,66 +115,66 @@ export class InMemoryTaskStore implements TaskStore {
       const growth = copy.bytes - existing.recordBytes;
       // A task's final write always goes in; a live one grows only within its caller's share.
       if (!terminal) this.shares.check(value, 0, growth);
-      this.reserve(k, existing.bytes, growth, terminal);
+      this.held.reserve(k, existing.bytes, growth, terminal);
       this.shares.charge(existing, -1);
       existing.record = value;
-      this.resize(existing, growth);
+      this.held.resize(existing, growth);
       existing.recordBytes = copy.bytes;
       this.shares.charge(existing, 1);
-      this.track(k, existing.record);
+      this.held.track(k, existing.record);
       return revision;
     }
     if (!terminal) this.shares.check(value, 1, copy.bytes);
-    this.sweep();
-    this.reserve(k, 0, copy.bytes, terminal);
-    const entry: Entry = {
+    this.held.sweep();
+    this.held.reserve(k, 0, copy.bytes, terminal);
+    const entry: HeldTask = {
       record: value,
       recordBytes: copy.bytes,
       push: undefined,
       bytes: 0,
     };
-    this.entries.set(k, entry);
-    this.resize(entry, copy.bytes);
+    this.held.entries.set(k, entry);
+    this.held.resize(entry, copy.bytes);
     this.shares.charge(entry, 1);
-    this.track(k, entry.record);
+    this.held.track(k, entry.record);
     return revision;
   }
 
   async list(query: TaskListQuery): Promise<TaskListPage | undefined> {
-    return listPage(this.entries.values(), query, (entry) => !this.expired(entry));
+    return listPage(this.held.entries.values(), query, (entry) => !this.held.expired(entry));
   }
 
   async delete(key: TaskKey): Promise<boolean> {
     const k = taskMapKey(key);
-    const existed = this.entries.has(k);
-    this.remove(k);
+    const existed = this.held.entries.has(k);
+    this.held.remove(k);
     return existed;
   }
 
   async putPushConfig(key: TaskKey, config: StoredPushConfig): Promise<void> {
-    const entry = this.live(key);
+    const entry = this.held.live(key);
     if (!entry) return;
     const copy = cloneStoredSized(config);
     const previous = entry.push?.get(config.id)?.bytes ?? 0;
     if (!isTerminalTaskState(entry.record.task.status.state)) this.shares.check(entry.record, 0, copy.bytes - previous);
-    this.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
+    this.held.reserve(taskMapKey(key), entry.bytes, copy.bytes - previous, false);
     entry.push ??= new Map();
     entry.push.set(config.id, { config: copy.value, bytes: copy.bytes });
     this.shares.grow(entry, copy.bytes - previous);
-    this.resize(entry, copy.bytes - previous);
+    this.held.resize(entry, copy.bytes - previous);
   }
 
   async listPushConfigs(key: TaskKey): Promise<StoredPushConfig[]> {
-    return [...(this.live(key)?.push?.values() ?? [])].map((held) => cloneStored(held.config));
+    return [...(this.held.live(key)?.push?.values() ?? [])].map((held) => cloneStored(held.config));
   }
 
   async deletePushConfig(key: TaskKey, id: string): Promise<boolean> {
-    const entry = this.live(key);
+    const entry = this.held.live(key);
     const held = entry?.push?.get(id);
     if (entry === undefined || held === undefined) return false;
     entry.push?.delete(id);
     this.shares.grow(entry, -held.bytes);
-    this.resize(entry, -held.bytes);
+    this.held.resize(entry, -held.bytes);
     return true;
   }
 
@@ -302,7 +187,12 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
+/** The default task store (one process). Made by `createInMemoryTaskStore`. */
+export type InMemoryTaskStore = BoundedTaskStore;
+/** @deprecated use `createInMemoryTaskStore`; the class stays for one minor release. */
+export const InMemoryTaskStore: typeof BoundedTaskStore = BoundedTaskStore;
+
 /** Makes the default task store (bounded, TTL expiry of terminal tasks, one process); see `InMemoryTaskStore`. */
 export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
-  return new InMemoryTaskStore(options);
+  return new BoundedTaskStore(options);
 }

@@ -1,3 +1,5 @@
+// The testing entry: contract suites every implementation of a seam runs (task store, event bus, push
+// outbox), registered with any runner's describe/it/afterEach.
 export type { ContractTestApi } from './contract-api.js';
 export {
   describeTaskEventBusContract,
