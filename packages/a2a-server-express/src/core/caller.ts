@@ -4,6 +4,7 @@ import {
   ExtensionSupportRequiredError,
   InternalError,
   RateLimitedError,
+  splitExtensionList,
   UnauthenticatedError,
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
@@ -24,15 +25,6 @@ export interface Caller {
 export function toA2AError(error: unknown): A2AError {
   if (A2AError.isInstance(error)) return error as A2AError;
   return new InternalError();
-}
-
-function splitExtensions(raw: string | readonly string[] | undefined): string[] {
-  if (raw === undefined) return [];
-  const values = typeof raw === 'string' ? [raw] : raw;
-  return values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
 }
 
 /** `A2A-Version` negotiation (spec §3.6.2): missing means 0.3; `1.0`, `1` and `0.3` are served. */
@@ -83,7 +75,7 @@ export function createCallerResolver(ctx: ServerContext) {
     }
     const pending = takeToken(principal ? `principal:${principal.id}` : clientKey);
     if (pending) await pending;
-    const extensions = splitExtensions(request.extensions);
+    const extensions = splitExtensionList(request.extensions);
     const missing = requiredExtensions.filter((uri) => !extensions.includes(uri));
     if (missing.length > 0) {
       throw new ExtensionSupportRequiredError({
