@@ -159,6 +159,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       const prepared = prepareParams(method, params as Record<string, unknown>, callOptions, bound);
       return attempt(bound, method, prepared, callOptions, timeoutMs, optionsFor);
     });
+    // The extended card is verified like the public one, over what the agent sent.
+    if (method === 'GetExtendedAgentCard') await binding.verifyExtendedCard(raw);
     const checked = validator.result(method, raw);
     if (!checked.ok) throw invalidAgentResponse(`Invalid ${method} result: ${checked.message}`);
     return checked.value;

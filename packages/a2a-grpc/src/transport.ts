@@ -16,6 +16,7 @@ import {
   type ServiceError,
   status as Status,
 } from '@grpc/grpc-js';
+import { withRequiredCardFields } from './card-fields.js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes, readEventId } from './codec.js';
 import { A2A_EXTENSIONS_METADATA_KEY, A2A_VERSION_METADATA_KEY, LAST_EVENT_ID_METADATA_KEY, metadataTexts } from './metadata.js';
 import { fromGrpcStatus, httpStatusOfGrpcCode, readStatusDetails } from './status.js';
@@ -70,6 +71,8 @@ export interface GrpcStreamItem {
   id: string | undefined;
 }
 
+const AGENT_CARD_TYPE = 'lf.a2a.v1.AgentCard';
+
 /** What the response metadata says besides the result: the extensions the agent activated. */
 function responseInfoOf(metadata: Metadata | undefined): { activatedExtensions: readonly string[] } {
   return { activatedExtensions: metadata ? splitExtensionList(metadataTexts(metadata, A2A_EXTENSIONS_METADATA_KEY)) : [] };
@@ -85,6 +88,7 @@ function readUnaryResult(
   let result: unknown;
   try {
     result = decodeToJson(operation.output, bytes);
+    if (operation.output.typeName === AGENT_CARD_TYPE) result = withRequiredCardFields(result);
   } catch (cause) {
     throw new InvalidAgentResponseError({
       message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`,
