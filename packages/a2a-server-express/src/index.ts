@@ -88,6 +88,7 @@ export {
   type BearerVerifier,
   createAuthenticator,
   checkSkillScopes,
+  type SkillScopeRule,
   createHttpSignatureAuthenticator,
   createIntrospectionVerifier,
   createJwtVerifier,
