@@ -186,11 +186,11 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Expires terminal tasks past their TTL, then evicts terminal tasks, oldest first, until there is
-   * room for one more task; a live task is never evicted, so with none terminal left a new task is
-   * refused. Amortised O(1) per insert: both walks stop at the first survivor.
+   * The retention sweep: drops terminal tasks past their TTL with their push configs (credentials
+   * included); runs before every new task, call it to reclaim them sooner. `makeRoom` (a new task):
+   * also evicts terminal tasks, oldest first, for one more, or throws `TaskStoreFullError`. O(1) amortised.
    */
-  private sweep(): void {
+  sweep(makeRoom = false): void {
     const now = this.now();
     for (
       let key = this.ended.oldest();
@@ -199,7 +199,7 @@ export class InMemoryTaskStore implements TaskStore {
     ) {
       this.remove(key);
     }
-    while (this.entries.size >= this.maxTasks) {
+    while (makeRoom && this.entries.size >= this.maxTasks) {
       const oldest = this.ended.oldest();
       if (oldest === undefined)
         throw new TaskStoreFullError('maxTasks', `The task store is full (${this.maxTasks} live tasks); retry later`);
@@ -211,7 +211,7 @@ export class InMemoryTaskStore implements TaskStore {
   /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
   async admitTask(request: TaskAdmission): Promise<void> {
     this.shares.check(request, 1, 0);
-    this.sweep();
+    this.sweep(true);
     this.reserve('', 0, 1, false);
   }
 
@@ -246,7 +246,7 @@ export class InMemoryTaskStore implements TaskStore {
       return revision;
     }
     if (!terminal) this.shares.check(value, 1, copy.bytes);
-    this.sweep();
+    this.sweep(true);
     this.reserve(k, 0, copy.bytes, terminal);
     const entry: Entry = {
       record: value,
