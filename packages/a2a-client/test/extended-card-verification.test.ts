@@ -46,7 +46,7 @@ beforeAll(async () => {
     executor: { async execute() {} },
     authenticate: createAuthenticator({
       securitySchemes: card.securitySchemes ?? {},
-      apiKey: createStaticApiKeyVerifier({ k: { id: 'alice' } }),
+      apiKey: createStaticApiKeyVerifier({ k: { id: 'alice', scheme: 'key' } }),
     }),
     // The agent serves the case's text as its extended card (signed, tampered, unsigned, ...).
     extendedCard: () => {
@@ -54,7 +54,9 @@ beforeAll(async () => {
       return JSON.parse(served.text) as AgentCard;
     },
   });
-  const handler = createNodeHttpHandler(server, { jwks: cardCase('valid', card, url, { agent: agentKey, victim, foreignOrigin: '' }).jwks });
+  const handler = createNodeHttpHandler(server, {
+    jwks: cardCase('valid', card, url, { agent: agentKey, victim, foreignOrigin: '' }).jwks,
+  });
   http.on('request', handler);
 });
 afterAll(async () => {

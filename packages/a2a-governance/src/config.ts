@@ -87,7 +87,14 @@ export const TrustConfigSchema = z.strictObject({
 /** One `[[scopes.rules]]` entry: a call to one of `skills` (`*`: every skill) needs every scope of `scopes`. */
 export const ScopeRuleConfigSchema = z.strictObject({
   skills: z.array(z.string().min(1)).min(1),
-  scopes: z.array(z.string().min(1).regex(/^[!#-[\]-~]+$/, 'expected an OAuth scope token (RFC 6749 §3.3)')).min(1),
+  scopes: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[!#-[\]-~]+$/, 'expected an OAuth scope token (RFC 6749 §3.3)'),
+    )
+    .min(1),
 });
 
 /**

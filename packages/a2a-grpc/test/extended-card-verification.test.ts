@@ -23,7 +23,7 @@ beforeAll(async () => {
     executor: { async execute() {} },
     authenticate: createAuthenticator({
       securitySchemes: card.securitySchemes ?? {},
-      apiKey: createStaticApiKeyVerifier({ k: { id: 'a' } }),
+      apiKey: createStaticApiKeyVerifier({ k: { id: 'a', scheme: 'key' } }),
     }),
     extendedCard: () => {
       const own = withAgentIdExtension({ ...card, name: 'extended' }, agentIdFromPublicKey(key.publicKey));

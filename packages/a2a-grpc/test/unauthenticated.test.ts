@@ -26,7 +26,7 @@ beforeAll(async () => {
     },
     authenticate: createAuthenticator({
       securitySchemes: card.securitySchemes ?? {},
-      bearer: createStaticApiKeyVerifier({ fresh: { id: 'alice' } }),
+      bearer: createStaticApiKeyVerifier({ fresh: { id: 'alice', scheme: 'token' } }),
     }),
   });
   grpcTransports = createGrpcTransportFactory({ credentials: credentials.createInsecure() });

@@ -103,7 +103,8 @@ describe('scope rules are checked when the config is read and when the server is
   it('the operator config refuses an empty or malformed rule', () => {
     const bad = validateOperatorConfig({ scopes: { rules: [{ skills: [], scopes: ['a b'] }], extra: 1 } });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.violations.map((v) => v.field).sort()).toEqual(['scopes', 'scopes.rules[0].scopes[0]', 'scopes.rules[0].skills']);
+    if (!bad.ok)
+      expect(bad.violations.map((v) => v.field).sort()).toEqual(['scopes', 'scopes.rules[0].scopes[0]', 'scopes.rules[0].skills']);
   });
 
   it('createA2AServer refuses a malformed skillScopeRules', () => {
