@@ -53,7 +53,7 @@ export const ALLOWED_SIZES = {
   'packages/a2a-grpc/src/transport.ts › GrpcTransport': 256,
   'packages/a2a-grpc/src/fast-codec.ts': 688,
   // a2a-otel
-  'packages/a2a-otel/src/server.ts › createServerInstrumentation': 203,
+  'packages/a2a-otel/src/server.ts › createServerInstrumentation': 198,
   // a2a-redis
   'packages/a2a-redis/src/bus/redis-task-event-bus.ts › createRedisTaskEventBus': 215,
   'packages/a2a-redis/src/bus/replica-lease.ts › ReplicaLease': 184,

@@ -1,13 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentSummary, SignedCalls } from './control-plane.js';
+import { readOtlpJson } from '@a2aplane/a2a-otel/read';
 import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
 import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
 import type { RemoteEqualsLocalResult } from './scenarios/remote-equals-local.js';
 import type { RegistryResult } from './scenarios/registry.js';
 import type { TrustResult } from './scenarios/trust.js';
-import { renderWaterfallSvg, spansFromOtlpJson } from './waterfall.js';
+import { renderWaterfallSvg } from './waterfall.js';
 
 export interface DemoReport {
   startedAt: string;
@@ -174,7 +175,7 @@ export async function writeArtifacts(
       const tracePath = join(directory, 'recursion-trace.otlp.json');
       await writeFile(tracePath, traceJson);
       written.push(tracePath);
-      const spans = spansFromOtlpJson(traceJson);
+      const spans = readOtlpJson(traceJson);
       const agents = new Set(spans.map((span) => span.attributes['gen_ai.agent.id']).filter((id) => id !== undefined)).size;
       waterfall = `<section style="flex:1 1 0;min-width:40em"><h2>Trace waterfall</h2><p>One trace, ${spans.length} spans across ${agents} agents (OpenTelemetry, <a href="recursion-trace.otlp.json">OTLP JSON</a>): each server span is a child of its caller's client span, which is a child of the caller's executor run. Hover a row for its attributes.</p><div style="overflow:auto;max-height:90vh">${renderWaterfallSvg(spans, `trace ${recursion.traceId}`)}</div></section>`;
     }
