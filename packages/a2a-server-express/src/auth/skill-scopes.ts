@@ -40,13 +40,13 @@ export interface SkillScopeRule {
 }
 
 /** Scopes required per skill id (`*` for the rules of every skill). */
-export type CompiledScopeRules = ReadonlyMap<string, readonly string[]>;
+type CompiledScopeRules = ReadonlyMap<string, readonly string[]>;
 
 const nonEmptyStrings = (value: unknown): value is readonly string[] =>
   Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string' && item !== '');
 
 /** Checks and indexes `skillScopeRules` once, at server creation; `undefined` when there are none. */
-export function compileSkillScopeRules(rules: readonly SkillScopeRule[] | undefined): CompiledScopeRules | undefined {
+export function compileSkillScopeRules(rules: readonly SkillScopeRule[] | undefined): ReadonlyMap<string, readonly string[]> | undefined {
   if (rules === undefined) return undefined;
   if (!Array.isArray(rules)) throw new TypeError(`expected skillScopeRules to be an array, got ${typeof rules}`);
   const compiled = new Map<string, string[]>();
@@ -85,4 +85,15 @@ export function checkScopeRules(
     message: `The credentials do not grant skill ${skill}`,
     metadata: { limit: 'scope', skill, missingScopes: missing.join(' ') },
   });
+}
+
+/** The card's per-skill requirements, then the operator's rules: what a SendMessage's skill needs. */
+export function checkScopes(
+  card: AgentCard,
+  rules: ReadonlyMap<string, readonly string[]> | undefined,
+  skillId: string | undefined,
+  principal: Principal | undefined,
+): void {
+  checkSkillScopes(card, skillId, principal);
+  checkScopeRules(rules, skillId, principal);
 }

@@ -21,7 +21,7 @@ import { type Caller, toA2AError } from './caller.js';
 import type { ServerContext } from './server-context.js';
 import type { TaskRegistry } from './task-registry.js';
 import { newId } from '../agent/new-id.js';
-import { checkScopeRules, checkSkillScopes, compileSkillScopeRules } from '../auth/skill-scopes.js';
+import { checkScopes, compileSkillScopeRules } from '../auth/skill-scopes.js';
 
 export interface ExecutionExtra {
   context?: TaskContextLike;
@@ -120,8 +120,7 @@ export function createTaskRun(ctx: ServerContext, registry: TaskRegistry, hooks:
     // Governance before anything runs: lineage, then budget, recursion and policy.
     const skillId = chooseSkill(params);
     // OAuth scopes against the skill's own security requirements and the operator's rules, before governance counts the call.
-    checkSkillScopes(card, skillId, caller.principal);
-    checkScopeRules(scopeRules, skillId, caller.principal);
+    checkScopes(card, scopeRules, skillId, caller.principal);
     let governed: GovernedTaskLike | undefined;
     let taskContext = extra.context;
     if (governance) {
