@@ -66,7 +66,7 @@ export function compileSkillScopeRules(rules: readonly SkillScopeRule[] | undefi
  * must be met. A caller without credentials gets `UNAUTHENTICATED`, one whose token lacks a
  * scope `FORBIDDEN` with the scopes it lacks (as for the card's requirements).
  */
-export function checkScopeRules(
+function checkScopeRules(
   rules: CompiledScopeRules | undefined,
   skillId: string | undefined,
   principal: Principal | undefined,
