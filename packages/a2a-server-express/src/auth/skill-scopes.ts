@@ -66,11 +66,7 @@ export function compileSkillScopeRules(rules: readonly SkillScopeRule[] | undefi
  * must be met. A caller without credentials gets `UNAUTHENTICATED`, one whose token lacks a
  * scope `FORBIDDEN` with the scopes it lacks (as for the card's requirements).
  */
-function checkScopeRules(
-  rules: CompiledScopeRules | undefined,
-  skillId: string | undefined,
-  principal: Principal | undefined,
-): void {
+function checkScopeRules(rules: CompiledScopeRules | undefined, skillId: string | undefined, principal: Principal | undefined): void {
   if (rules === undefined) return;
   const required = [...(rules.get('*') ?? []), ...((skillId !== undefined && rules.get(skillId)) || [])];
   if (required.length === 0) return;
