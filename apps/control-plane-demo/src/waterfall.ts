@@ -4,7 +4,8 @@ import { escapeXml } from './delegation-tree.js';
 /**
  * The trace as a waterfall (SVG): one row per span in tree order, indented by nesting, its bar
  * placed on the trace's time axis. Server spans blue, client calls grey, executor runs green,
- * governance stages orange; a refusal or an error is red. Hover a row for its attributes.
+ * governance stages orange, MCP tool calls purple (with their cost); a refusal or an error is red.
+ * Hover a row for its attributes.
  */
 export function renderWaterfallSvg(spans: readonly TraceSpan[], title: string): string {
   const { rows, totalMs } = waterfall(spans);

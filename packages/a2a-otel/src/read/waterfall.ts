@@ -11,7 +11,7 @@ export interface WaterfallRow {
   width: number;
   /** What the row is called: the agent and method of a server span, the stage and decision of a governance span. */
   label: string;
-  /** Server spans blue, client calls grey, executor runs green, governance stages orange; a refusal or an error red. */
+  /** Server spans blue, client calls grey, executor runs green, governance stages orange, MCP tool calls purple; a refusal or an error red. */
   color: string;
   /** A governance stage that did not accept. */
   refused: boolean;
@@ -25,7 +25,17 @@ export interface Waterfall {
 
 const KIND_COLOR: Record<number, string> = { [SPAN_KIND_SERVER]: '#4e79a7', [SPAN_KIND_CLIENT]: '#9c9c9c' };
 
+/** An MCP tool call (a2a-mcp's governed client) or the MCP server's own span: the `mcp.method.name` attribute. */
+function isMcp(span: TraceSpan): boolean {
+  return span.attributes['mcp.method.name'] !== undefined;
+}
+
 function labelOf(span: TraceSpan): string {
+  if (isMcp(span)) {
+    const cost = span.attributes['a2a.cost.usd'];
+    const priced = typeof cost === 'number' ? ` $${cost.toFixed(3)}` : '';
+    return span.kind === SPAN_KIND_SERVER ? `MCP server ← ${span.name}` : `→ MCP ${span.name}${priced}`;
+  }
   const method = span.name.replace(`${RPC_SERVICE}/`, '');
   if (span.kind === SPAN_KIND_SERVER) return `${stringAttribute(span, ATTR_GEN_AI_AGENT_NAME) ?? span.service ?? ''} ← ${method}`;
   if (span.kind === SPAN_KIND_CLIENT) return `→ ${method}`;
@@ -53,11 +63,13 @@ export function waterfall(spans: readonly TraceSpan[]): Waterfall {
     const color =
       span.error || refused
         ? '#e15759'
-        : span.name.startsWith('invoke_agent')
-          ? '#59a14f'
-          : span.name.startsWith('a2a.governance.')
-            ? '#f28e2b'
-            : (KIND_COLOR[span.kind] ?? '#76b7b2');
+        : isMcp(span)
+          ? '#b07aa1'
+          : span.name.startsWith('invoke_agent')
+            ? '#59a14f'
+            : span.name.startsWith('a2a.governance.')
+              ? '#f28e2b'
+              : (KIND_COLOR[span.kind] ?? '#76b7b2');
     return {
       span,
       depth,
