@@ -35,7 +35,7 @@ export const ALLOWED_SIZES = {
   'packages/a2a-governance/src/governor.ts › Governor': 381,
   'packages/a2a-governance/src/task-policy.ts › TaskPolicyEngine': 209,
   // a2a-grpc
-  'packages/a2a-grpc/src/transport.ts › GrpcTransport': 257,
+  'packages/a2a-grpc/src/transport.ts › GrpcTransport': 256,
   'packages/a2a-grpc/src/fast-codec.ts': 688,
   // a2a-otel
   'packages/a2a-otel/src/server.ts › createServerInstrumentation': 198,

@@ -395,6 +395,7 @@ export async function startServeAgent(options: ServeAgentOptions): Promise<Serve
       ? delegatingExecutor(options.delegateTo as string, options.fetch, options.delegateTrust, observed?.interceptors, key)
       : echoExecutor(),
     governance: governor,
+    ...(config.scopeRules ? { skillScopeRules: config.scopeRules } : {}),
     ...(authenticate ? { authenticate } : {}),
     ...(observed ? { instrumentation: observed.instrumentation } : {}),
   });

@@ -15,7 +15,11 @@ beforeAll(async () => {
   idp = await startIdentityProvider();
   dir = await tempDir();
   const config = dir.file('a2aplane.json');
-  await writeFile(config, JSON.stringify({ recursion: { max_call_depth: 4 } }));
+  // An operator scope rule: every skill needs skill:echo.
+  await writeFile(
+    config,
+    JSON.stringify({ recursion: { max_call_depth: 4 }, scopes: { rules: [{ skills: ['*'], scopes: ['skill:echo'] }] } }),
+  );
   const controller = new AbortController();
   const captured = captureIo({ signal: controller.signal });
   const exit = runCli(
@@ -54,6 +58,17 @@ describe('OAuth 2 / OpenID Connect in the CLI', () => {
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
     expect(result.out).toContain('hello');
+  });
+
+  it("a token without the scope the operator config's scope rules require is refused (FORBIDDEN)", async () => {
+    const result = await run(
+      ['send', url, 'hello', '--allow-insecure', '--oauth-client-id', idp.clientId, '--oauth-scope', 'skill:admin'],
+      {
+        env: { A2A_OAUTH_CLIENT_SECRET: idp.clientSecret },
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('do not grant skill');
   });
 
   it('send without a token is refused (UNAUTHENTICATED)', async () => {

@@ -17,6 +17,8 @@ import { loadV03Translators } from './v0_3-loader.js';
 export interface CardResolution {
   resolve(baseUrl: string, options: { signal?: AbortSignal; forceRefresh?: boolean }): Promise<DiscoveredCard>;
   clear(baseUrl?: string): void;
+  /** Verifies a card that did not come through discovery (an extended card) as if read from `url`. */
+  verifyCard(value: unknown, url: string): Promise<CardVerificationResult>;
 }
 
 interface CacheEntry {
@@ -154,6 +156,9 @@ export function createCardResolution(options: CardResolverOptions): CardResoluti
   };
 
   return {
+    // The object the caller uses is the one verified: its JSON text is what the verifier reads.
+    verifyCard: (value, url) => verify(url, JSON.stringify(value), value),
+
     clear(baseUrl) {
       if (baseUrl === undefined) cache.clear();
       else cache.delete(baseUrl);

@@ -6,6 +6,7 @@ import type { A2AValidator } from './guards.js';
 import type { FetchLike } from './http-types.js';
 import type { Interceptors } from './interceptors.js';
 import type { PeerLimits } from './peer-limits.js';
+import type { ResponseInfo } from './response-info.js';
 import type { RetryOptions } from './retry.js';
 import type { Transport, TransportBinding, TransportRegistry } from './transports/types.js';
 import type { V03Support } from './v0_3-loader.js';
@@ -21,6 +22,12 @@ export interface CallOptions {
    * `traceparent` with a fresh span id.
    */
   context?: CallContext;
+  /**
+   * Called with what the agent said about the call besides its result (the extensions it activated),
+   * once per call from the response the result came from; for a stream, when it is open (again after
+   * each resume). A hook that throws fails the call with that error.
+   */
+  onResponse?: (info: ResponseInfo) => void;
 }
 
 export interface SubscribeOptions extends CallOptions {

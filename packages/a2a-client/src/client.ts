@@ -108,8 +108,8 @@ function transportOptionsFor(
   const { baseHeaders } = settings;
   const defaults: TransportCallOptions = { headers: baseHeaders, ...(maxEventBytes !== undefined ? { maxEventBytes } : {}) };
   return (callOptions, signal, lastEventId) => {
-    const { headers: callHeaders, context } = callOptions;
-    if (!callHeaders && !context && !signal && lastEventId === undefined) return defaults;
+    const { headers: callHeaders, context, onResponse } = callOptions;
+    if (!callHeaders && !context && !signal && lastEventId === undefined && !onResponse) return defaults;
     let headers = baseHeaders;
     if (callHeaders || context) {
       headers = lowerCaseHeaders(callHeaders, { ...baseHeaders });
@@ -120,6 +120,7 @@ function transportOptionsFor(
     if (maxEventBytes !== undefined) out.maxEventBytes = maxEventBytes;
     if (signal) out.signal = signal;
     if (lastEventId !== undefined) out.lastEventId = lastEventId;
+    if (onResponse) out.onResponse = onResponse;
     return out;
   };
 }
@@ -158,6 +159,8 @@ export function createA2AClient(options: A2AClientOptions): A2AClient {
       const prepared = prepareParams(method, params as Record<string, unknown>, callOptions, bound);
       return attempt(bound, method, prepared, callOptions, timeoutMs, optionsFor);
     });
+    // The extended card is verified like the public one, over what the agent sent.
+    if (method === 'GetExtendedAgentCard') await binding.verifyExtendedCard(raw);
     const checked = validator.result(method, raw);
     if (!checked.ok) throw invalidAgentResponse(`Invalid ${method} result: ${checked.message}`);
     return checked.value;

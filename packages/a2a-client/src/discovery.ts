@@ -1,6 +1,7 @@
 import type { AgentCard } from '@a2aplane/a2a-types';
 import type { CardResolution } from './card-resolution.js';
 import type { CardResolverOptions, DiscoveredCard } from './card-resolver-options.js';
+import type { CardVerificationResult } from './errors.js';
 import { lazyLoad } from './lazy-load.js';
 
 export type {
@@ -50,11 +51,24 @@ export class CardResolver {
     this.#resolution?.clear(baseUrl);
   }
 
-  async resolve(baseUrl: string, options: { signal?: AbortSignal; forceRefresh?: boolean } = {}): Promise<DiscoveredCard> {
+  /**
+   * Verifies a card that did not come through discovery, such as the result of GetExtendedAgentCard,
+   * exactly as a discovered one read from `url` (same trust inputs and unsigned-card policy): resolves
+   * `valid` or `no-signature`, rejects with `CardSignatureInvalidError`.
+   */
+  async verify(card: unknown, url: string): Promise<CardVerificationResult> {
+    return (await this.#work()).verifyCard(card, url);
+  }
+
+  async #work(): Promise<CardResolution> {
     const discovery = await loadDiscovery();
     // Made after the await, once: concurrent first calls share one cache.
     this.#resolution ??= discovery.createCardResolution(this.#options);
-    return this.#resolution.resolve(baseUrl, options);
+    return this.#resolution;
+  }
+
+  async resolve(baseUrl: string, options: { signal?: AbortSignal; forceRefresh?: boolean } = {}): Promise<DiscoveredCard> {
+    return (await this.#work()).resolve(baseUrl, options);
   }
 }
 

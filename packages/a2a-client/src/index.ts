@@ -69,6 +69,7 @@ export {
   parsePushNotification,
   type WebhookVerifierLike,
 } from './push.js';
+export type { ResponseInfo } from './response-info.js';
 export { DEFAULT_RETRY_OPTIONS, parseRetryAfter, type RetryOptions } from './retry.js';
 export { type ParseServerSentEventsOptions, parseServerSentEvents, type ServerSentEvent } from './sse/parse-sse.js';
 export { defaultTransports } from './transports/registry.js';

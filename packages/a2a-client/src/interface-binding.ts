@@ -1,4 +1,4 @@
-import type { AgentCard } from '@a2aplane/a2a-types';
+import { type AgentCard, WELL_KNOWN_AGENT_CARD_PATH } from '@a2aplane/a2a-types';
 import type { ClientSettings } from './client-settings.js';
 import type { A2AClientOptions, BoundTransport } from './client-types.js';
 import { CardResolver } from './discovery.js';
@@ -17,6 +17,17 @@ export interface InterfaceBinding {
   readonly bound: BoundTransport[] | undefined;
   /** Puts the transport that answered last first. */
   promote(bound: BoundTransport): void;
+  /**
+   * Verifies GetExtendedAgentCard's raw result as discovery verifies the public card, as if read
+   * from the public card's location; rejects with `CardSignatureInvalidError`.
+   */
+  verifyExtendedCard(value: unknown): Promise<void>;
+}
+
+/** Where a given card (not discovered) would be read from: the well-known path of its first HTTP interface. */
+function givenCardUrl(card: AgentCard): string {
+  const http = card.supportedInterfaces.find((i) => /^https?:\/\//i.test(i.url));
+  return http ? new URL(WELL_KNOWN_AGENT_CARD_PATH, http.url).toString() : WELL_KNOWN_AGENT_CARD_PATH;
 }
 
 export function createInterfaceBinding(options: A2AClientOptions, settings: ClientSettings): InterfaceBinding {
@@ -43,11 +54,14 @@ export function createInterfaceBinding(options: A2AClientOptions, settings: Clie
   let transports: BoundTransport[] | undefined;
   // The auth of a discovered agent: its provider's `forPeer`, told what discovery verified.
   let peerHttp: TransportContext = http;
+  // The URL the public card was read from, once discovered.
+  let cardUrl: string | undefined;
 
   const getCard = async (signal?: AbortSignal): Promise<AgentCard> => {
     if (!cardPromise) {
       const baseUrl = options.baseUrl as string;
       cardPromise = resolver.resolve(baseUrl, signal ? { signal } : {}).then((d) => {
+        cardUrl = d.url;
         const auth = options.auth?.forPeer?.({ card: d.card, verification: d.verification });
         if (auth !== undefined) peerHttp = { ...http, auth };
         return d.card;
@@ -91,6 +105,10 @@ export function createInterfaceBinding(options: A2AClientOptions, settings: Clie
     bind,
     get bound() {
       return transports;
+    },
+    async verifyExtendedCard(value) {
+      const card = await getCard();
+      await resolver.verify(value, cardUrl ?? givenCardUrl(card));
     },
     promote(bound) {
       if (!transports || transports[0] === bound) return;

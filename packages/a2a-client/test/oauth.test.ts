@@ -125,8 +125,8 @@ describe('oauthClientCredentials', () => {
     expect(idp.tokenRequests() - before).toBe(2);
   });
 
-  // Over JSON-RPC our server answers UNAUTHENTICATED inside HTTP 200, which the retry does not see (see docs/client.md).
-  it.each(['HTTP+JSON'] as const)('retries one 401 with a fresh token over %s', async (binding) => {
+  // Both HTTP bindings answer missing or invalid credentials with HTTP 401 (JSON-RPC too: spec §7.4, decision 0150).
+  it.each(['JSONRPC', 'HTTP+JSON'] as const)('retries one 401 with a fresh token over %s', async (binding) => {
     let refused: string | undefined;
     const agent = await startAgent('oauth2', (inner) => ({
       async verifyToken(token, scheme) {

@@ -84,6 +84,28 @@ export const TrustConfigSchema = z.strictObject({
   rules: z.array(TrustRuleConfigSchema).optional(),
 });
 
+/** One `[[scopes.rules]]` entry: a call to one of `skills` (`*`: every skill) needs every scope of `scopes`. */
+export const ScopeRuleConfigSchema = z.strictObject({
+  skills: z.array(z.string().min(1)).min(1),
+  scopes: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[!#-[\]-~]+$/, 'expected an OAuth scope token (RFC 6749 §3.3)'),
+    )
+    .min(1),
+});
+
+/**
+ * `[scopes]`: OAuth scopes per skill, checked beside the card's per-skill `securityRequirements`.
+ * Every rule naming the skill (or `*`) must be met; a caller without them is refused `FORBIDDEN`
+ * (an anonymous one `UNAUTHENTICATED`).
+ */
+export const ScopesConfigSchema = z.strictObject({
+  rules: z.array(ScopeRuleConfigSchema).optional(),
+});
+
 /**
  * The operator config of ADR-159 r3 (TOML / YAML / JSON), with the ADR's snake_case keys. Every
  * block and key is optional; unknown keys are violations (a typo must not silently do nothing).
@@ -97,6 +119,7 @@ export const OperatorConfigSchema = z.strictObject({
   recursion: RecursionConfigSchema.optional(),
   cost: CostConfigSchema.optional(),
   trust: TrustConfigSchema.optional(),
+  scopes: ScopesConfigSchema.optional(),
 });
 export type OperatorConfig = z.infer<typeof OperatorConfigSchema>;
 
@@ -148,6 +171,12 @@ export function mergeOperatorConfig(
   return (fileWins ? deepMerge(defaults, fromFile) : deepMerge(fromFile, defaults)) as OperatorConfig;
 }
 
+/** A call to one of `skills` (`*`: every skill) needs every scope of `scopes`; structurally a2a-server-express's `SkillScopeRule`. */
+export interface ScopeRule {
+  skills: string[];
+  scopes: string[];
+}
+
 export interface MaterializedRouting {
   defaultSelector: string;
   /** Selectors tried in order after the default one (a ChainedSelector). */
@@ -174,6 +203,11 @@ export interface MaterializedConfig {
   policy: TaskPolicyEngineOptions;
   recursion: RecursionPolicyOptions;
   routing?: MaterializedRouting;
+  /**
+   * From `[[scopes.rules]]`: pass it as `skillScopeRules` of a2a-server-express's `createA2AServer`.
+   * Absent when there are none.
+   */
+  scopeRules?: ScopeRule[];
   /** From the `cost` block: pass it as `GovernorOptions.estimateCost`. Absent when the block is. */
   estimateCost?: (input: { caller: string; skill: string }) => number | undefined;
 }
@@ -284,6 +318,11 @@ export function materializeConfig(
     if (trust.rules !== undefined)
       materialized.rules = trust.rules.map((rule) => ({ caller: rule.caller.toLowerCase(), skills: [...rule.skills] }));
     result.trust = materialized;
+  }
+
+  const scopeRules = config.scopes?.rules;
+  if (scopeRules !== undefined && scopeRules.length > 0) {
+    result.scopeRules = scopeRules.map((rule) => ({ skills: [...rule.skills], scopes: [...rule.scopes] }));
   }
 
   if (violations.length > 0) throw new ConfigError(violations);

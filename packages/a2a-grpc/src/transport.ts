@@ -1,4 +1,11 @@
-import { A2A_PROTOCOL_VERSION, type A2AMethod, InvalidAgentResponseError, isA2AMethod, UnauthenticatedError } from '@a2aplane/a2a-types';
+import {
+  A2A_PROTOCOL_VERSION,
+  type A2AMethod,
+  InvalidAgentResponseError,
+  isA2AMethod,
+  splitExtensionList,
+  UnauthenticatedError,
+} from '@a2aplane/a2a-types';
 import { A2AAbortError, A2ATimeoutError, A2ATransportError, type AuthProvider, SseEventTooLargeError } from '@a2aplane/a2a-client';
 import {
   type CallOptions as GrpcCallOptions,
@@ -9,8 +16,9 @@ import {
   type ServiceError,
   status as Status,
 } from '@grpc/grpc-js';
+import { withRequiredCardFields } from './card-fields.js';
 import { GRPC_OPERATIONS, type GrpcOperation, decodeToJson, encodeFromJson, passBytes, readEventId } from './codec.js';
-import { A2A_VERSION_METADATA_KEY, LAST_EVENT_ID_METADATA_KEY } from './metadata.js';
+import { A2A_EXTENSIONS_METADATA_KEY, A2A_VERSION_METADATA_KEY, LAST_EVENT_ID_METADATA_KEY, metadataTexts } from './metadata.js';
 import { fromGrpcStatus, httpStatusOfGrpcCode, readStatusDetails } from './status.js';
 
 export interface GrpcTransportOptions {
@@ -47,6 +55,11 @@ export interface GrpcTransportCallOptions {
    * SubscribeToTask, as `Last-Event-ID` over SSE; servers that do not know it send the task snapshot).
    */
   lastEventId?: string;
+  /**
+   * Called with the extensions the agent activated (the `a2a-extensions` response metadata) once a
+   * unary result was decoded, or once a stream's response headers arrived; its error fails the call.
+   */
+  onResponse?: (info: { readonly activatedExtensions: readonly string[] }) => void;
 }
 
 /**
@@ -56,6 +69,44 @@ export interface GrpcTransportCallOptions {
 export interface GrpcStreamItem {
   data: unknown;
   id: string | undefined;
+}
+
+const AGENT_CARD_TYPE = 'lf.a2a.v1.AgentCard';
+
+/** What the response metadata says besides the result: the extensions the agent activated. */
+function responseInfoOf(metadata: Metadata | undefined): { activatedExtensions: readonly string[] } {
+  return { activatedExtensions: metadata ? splitExtensionList(metadataTexts(metadata, A2A_EXTENSIONS_METADATA_KEY)) : [] };
+}
+
+/** A unary call's result, decoded, after the `onResponse` hook saw its metadata; throws what fails the call. */
+function readUnaryResult(
+  operation: GrpcOperation,
+  bytes: Buffer,
+  received: Metadata | undefined,
+  options: GrpcTransportCallOptions,
+): unknown {
+  let result: unknown;
+  try {
+    result = decodeToJson(operation.output, bytes);
+    if (operation.output.typeName === AGENT_CARD_TYPE) result = withRequiredCardFields(result);
+  } catch (cause) {
+    throw new InvalidAgentResponseError({
+      message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`,
+      cause,
+    });
+  }
+  options.onResponse?.(responseInfoOf(received));
+  return result;
+}
+
+/** Calls `onResponse` for an opened stream; its error runs `abandon` (the stream is cancelled) and fails the call. */
+function reportOpened(options: GrpcTransportCallOptions, metadata: Metadata | undefined, abandon: () => void): void {
+  try {
+    options.onResponse?.(responseInfoOf(metadata));
+  } catch (error) {
+    abandon();
+    throw error;
+  }
 }
 
 /** Headers of the HTTP bindings that are not metadata (gRPC sets its own content type). */
@@ -113,17 +164,14 @@ export class GrpcTransport {
           options.signal?.removeEventListener('abort', onAbort);
           if (error) return reject(this.toError(error, options));
           try {
-            resolve(decodeToJson(operation.output, response as Buffer));
-          } catch (cause) {
-            reject(
-              new InvalidAgentResponseError({
-                message: `expected a protobuf ${operation.output.typeName} from the agent, got bytes that do not decode`,
-                cause,
-              }),
-            );
+            resolve(readUnaryResult(operation, response as Buffer, received, options));
+          } catch (failure) {
+            reject(failure);
           }
         },
       );
+      let received: Metadata | undefined;
+      if (options.onResponse) call.on('metadata', (metadata: Metadata) => (received = metadata));
       const onAbort = (): void => call.cancel();
       options.signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -214,19 +262,21 @@ export class GrpcTransport {
       notify();
     });
     // Wait for the response headers (or an early status), so a refused call rejects here.
-    await new Promise<void>((resolve) => {
-      call.once('metadata', () => resolve());
-      call.once('data', () => resolve());
-      call.once('error', () => resolve());
-      call.once('end', () => resolve());
+    const opened = await new Promise<Metadata | undefined>((resolve) => {
+      call.once('metadata', (received: Metadata) => resolve(received));
+      call.once('data', () => resolve(undefined));
+      call.once('error', () => resolve(undefined));
+      call.once('end', () => resolve(undefined));
     });
+    const release = (): void => options.signal?.removeEventListener('abort', onAbort);
     if (items.length === 0 && ended && failure !== undefined) {
-      options.signal?.removeEventListener('abort', onAbort);
+      release();
       throw failure;
     }
-    const release = (): void => {
-      options.signal?.removeEventListener('abort', onAbort);
-    };
+    reportOpened(options, opened, () => {
+      release();
+      call.cancel();
+    });
     return {
       [Symbol.asyncIterator]: (): AsyncIterator<GrpcStreamItem> => ({
         next: async () => {

@@ -1,7 +1,8 @@
+import { createA2AClient, type ResponseInfo } from '@a2aplane/a2a-client';
 import { type AgentExecutor, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeFromJson, GRPC_OPERATIONS } from '../src/index.js';
+import { createGrpcTransportFactory, encodeFromJson, GRPC_OPERATIONS, type GrpcTransportFactory } from '../src/index.js';
 import { baseCard, startAgent, type TestAgent, userMessage } from './helpers.js';
 
 /**
@@ -23,10 +24,13 @@ const executor: AgentExecutor = {
 };
 
 let agent: TestAgent;
+let grpcTransports: GrpcTransportFactory;
 beforeAll(async () => {
   agent = await startAgent({ card: baseCard(), executor });
+  grpcTransports = createGrpcTransportFactory({ credentials: credentials.createInsecure() });
 });
 afterAll(async () => {
+  grpcTransports?.close();
   await agent?.close();
 });
 
@@ -99,5 +103,59 @@ describe('activated extensions are echoed (spec §3.2)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('a2a-extensions')).toBeNull();
     expect(activations.splice(0)).toEqual([false, false]);
+  });
+});
+
+const BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
+const clientOver = (binding: (typeof BINDINGS)[number], extensions: string[]) =>
+  createA2AClient({
+    card: agent.card,
+    transports: { GRPC: grpcTransports },
+    preferredBindings: [binding],
+    extensions,
+    retry: { retries: 0 },
+  });
+
+describe('the client exposes the activated extensions (CallOptions.onResponse)', () => {
+  it.each(BINDINGS)('%s: a unary call reports what the agent echoed', async (binding) => {
+    const seen: ResponseInfo[] = [];
+    const client = clientOver(binding, [ACTIVE, IDLE]);
+    const result = await client.sendMessage({ message: userMessage('hi') }, { onResponse: (info) => seen.push(info) });
+    expect(result.task?.status?.state).toBe('TASK_STATE_COMPLETED');
+    expect(seen).toEqual([{ activatedExtensions: [ACTIVE] }]);
+    expect(activations.splice(0)).toEqual([true, false]);
+  });
+
+  it.each(BINDINGS)('%s: a stream reports them once it is open', async (binding) => {
+    const seen: ResponseInfo[] = [];
+    const client = clientOver(binding, [ACTIVE]);
+    const events: unknown[] = [];
+    for await (const event of client.sendStreamingMessage({ message: userMessage('hi') }, { onResponse: (info) => seen.push(info) })) {
+      // The head is written when the stream starts, after the executor ran its first step here.
+      expect(seen.length).toBe(1);
+      events.push(event);
+    }
+    expect(events.length).toBeGreaterThan(0);
+    expect(seen.length).toBe(1);
+    activations.splice(0);
+  });
+
+  it.each(BINDINGS)('%s: nothing activated is an empty list, and a hook that throws fails the call', async (binding) => {
+    const seen: ResponseInfo[] = [];
+    const client = clientOver(binding, [IDLE]);
+    await client.sendMessage({ message: userMessage('hi') }, { onResponse: (info) => seen.push(info) });
+    expect(seen).toEqual([{ activatedExtensions: [] }]);
+    const refusal = new Error('not what I asked for');
+    await expect(
+      client.sendMessage(
+        { message: userMessage('hi') },
+        {
+          onResponse: () => {
+            throw refusal;
+          },
+        },
+      ),
+    ).rejects.toBe(refusal);
+    activations.splice(0);
   });
 });

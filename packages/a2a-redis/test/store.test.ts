@@ -202,6 +202,18 @@ describe('createRedisTaskStore (needs Redis)', () => {
     expect(await store.upsert(record('d'), { expectedRevision: 0 })).toBe(1);
   });
 
+  it("retention: a task's push configs take its terminal TTL once it ends, and expire with it (docs/identity.md)", async () => {
+    const store = fresh({ ttlMs: 5_000, liveTtlMs: 60_000 });
+    const key = { tenant: 't1', taskId: 'r' };
+    await store.upsert(record('r'), { expectedRevision: 0 });
+    await store.putPushConfig(key, { id: 'p1', taskId: 'r', url: 'https://example.com/hook', token: 'secret' } as never);
+    expect(Number(await client.sendCommand(['PTTL', store.keys.push('t1', 'r')]))).toBeGreaterThan(50_000);
+    await store.upsert(record('r', 'TASK_STATE_COMPLETED'), { expectedRevision: 1 });
+    const ttl = Number(await client.sendCommand(['PTTL', store.keys.push('t1', 'r')]));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+  });
+
   it('keeps push configs of stored tasks only, replaces by id, and caps them per task', async () => {
     const store = fresh({ maxPushConfigsPerTask: 2 });
     const key = { tenant: 't1', taskId: 'p' };

@@ -105,6 +105,7 @@ export {
   type BearerVerifier,
   createAuthenticator,
   checkSkillScopes,
+  type SkillScopeRule,
   createHttpSignatureAuthenticator,
   createIntrospectionVerifier,
   createJwtVerifier,

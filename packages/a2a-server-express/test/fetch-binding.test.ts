@@ -116,7 +116,7 @@ describe('createFetchHandler', () => {
       rpcRequest('SendMessage', { message: userMessage('x') }, { headers: { origin: 'https://app.example' } }),
     )) as Response;
     expect(call.headers.get('access-control-allow-credentials')).toBe('true');
-    expect(call.headers.get('access-control-expose-headers')).toBe('retry-after');
+    expect(call.headers.get('access-control-expose-headers')).toBe('retry-after, A2A-Extensions, www-authenticate');
     const open = createFetchHandler(server, { cors: { origins: '*' } });
     const any = (await open(
       rpcRequest('SendMessage', { message: userMessage('x') }, { headers: { origin: 'https://any.example' } }),

@@ -30,6 +30,7 @@ export {
   WELL_KNOWN_AGENT_CARD_PATH,
 } from './constants.js';
 export { describeValue } from './describe-value.js';
+export { splitExtensionList } from './extensions-header.js';
 export { createErrorBrand, type ErrorBrand, isA2AError } from './errors/brand.js';
 export {
   A2AError,

@@ -2,6 +2,7 @@
 import { MEDIA_TYPE_EVENT_STREAM } from '@a2aplane/a2a-types';
 import { A2ATransportError, SseEventTooLargeError } from '../errors.js';
 import { type HttpCall, type HttpResponse, readText, toClientError } from '../http.js';
+import { responseInfoOf } from '../response-info.js';
 import { parseServerSentEvents } from '../sse/parse-sse.js';
 import type { StreamItem, TransportCallOptions } from './types.js';
 
@@ -19,7 +20,7 @@ export async function readEventStream(
   call: HttpCall,
   rejectBody: RejectBody,
   decode: FrameDecoder,
-  options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity'>,
+  options: Pick<TransportCallOptions, 'maxEventBytes' | 'onActivity' | 'onResponse'>,
 ): Promise<AsyncIterable<StreamItem>> {
   const { response } = http;
   const contentType = response.headers.get('Content-Type') ?? '';
@@ -29,6 +30,15 @@ export async function readEventStream(
       status: response.status,
       url: call.url,
     });
+  }
+  if (options.onResponse) {
+    try {
+      options.onResponse(responseInfoOf(response.headers));
+    } catch (error) {
+      http.release();
+      await response.body?.cancel().catch(() => undefined);
+      throw error;
+    }
   }
   return items(http, call, decode, options);
 }

@@ -10,6 +10,7 @@ import {
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
 import { invalidAgentResponse, jsonRpcError } from '../error-responses.js';
+import { responseInfoOf } from '../response-info.js';
 import { invalidFrame, openEventStream } from './stream.js';
 import type { V03Translators } from '../v0_3-loader.js';
 import type { Transport, TransportCallOptions } from './types.js';
@@ -98,7 +99,9 @@ export function createJsonRpcTransport(url: string, http: HttpContext, transport
       const { status } = http_.response;
       const outcome = readBody(text, status, http_.response, id);
       if (outcome.kind === 'error') throw jsonRpcError(outcome.error, status);
-      return fromWire(method, outcome.result, v03);
+      const result = fromWire(method, outcome.result, v03);
+      options.onResponse?.(responseInfoOf(http_.response.headers));
+      return result;
     },
     open(method, params, options) {
       const { id, call } = buildCall(method, params, options, true);

@@ -9,6 +9,7 @@ import {
 } from '@a2aplane/a2a-types';
 import { A2ATransportError } from '../errors.js';
 import { createHeaderSets, type HttpCall, type HttpContext, readText, sendHttp, statusError, tryParseJson } from '../http.js';
+import { responseInfoOf } from '../response-info.js';
 import { markObservedStatus } from '../retry.js';
 import { invalidFrame, openEventStream } from './stream.js';
 import type { Transport, TransportCallOptions } from './types.js';
@@ -68,10 +69,10 @@ export function createRestTransport(baseUrl: string, http: HttpContext): Transpo
       const text = await readText(http_, call);
       const { response } = http_;
       if (!response.ok) throw errorFor(response, text, call.url);
-      if (text.trim() === '') return {};
-      const parsed = tryParseJson(text);
+      const parsed = text.trim() === '' ? { ok: true as const, value: {} } : tryParseJson(text);
       if (!parsed.ok)
         throw new A2ATransportError(`Response from ${call.url} is not valid JSON`, { status: response.status, url: call.url });
+      options.onResponse?.(responseInfoOf(response.headers));
       return parsed.value;
     },
     open(method, params, options) {

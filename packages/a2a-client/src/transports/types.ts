@@ -2,6 +2,7 @@ import type { A2AMethod, AgentInterface } from '@a2aplane/a2a-types';
 import type { AuthProvider } from '../auth.js';
 import type { FetchLike } from '../http.js';
 import type { Interceptors } from '../interceptors.js';
+import type { ResponseInfo } from '../response-info.js';
 
 /**
  * A protocol binding name as it appears in `AgentInterface.protocolBinding` (spec §5: `JSONRPC`,
@@ -32,6 +33,11 @@ export interface TransportCallOptions {
    * keep-alives): it restarts the client's idle timer like an item does.
    */
   onActivity?: () => void;
+  /**
+   * Call with the response's `ResponseInfo` once a unary result (not an error) was read, or once a
+   * stream is open; its error fails the call.
+   */
+  onResponse?: (info: ResponseInfo) => void;
 }
 
 /** One unwrapped stream item (still unvalidated) and the event id it came with, if the binding has one. */

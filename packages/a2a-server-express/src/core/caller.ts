@@ -3,6 +3,7 @@ import {
   A2AError,
   ExtensionSupportRequiredError,
   RateLimitedError,
+  splitExtensionList,
   UnauthenticatedError,
   VersionNotSupportedError,
 } from '@a2aplane/a2a-types';
@@ -19,15 +20,6 @@ export interface Caller {
 }
 
 export { toA2AError } from './to-a2a-error.js';
-
-function splitExtensions(raw: string | readonly string[] | undefined): string[] {
-  if (raw === undefined) return [];
-  const values = typeof raw === 'string' ? [raw] : raw;
-  return values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
 
 /** `A2A-Version` negotiation (spec §3.6.2): missing means 0.3; `1.0`, `1` and `0.3` are served. */
 export function negotiateVersion(raw: string | undefined): { ok: true; version: string } | { ok: false; error: A2AError } {
@@ -77,7 +69,7 @@ export function createCallerResolver(ctx: ServerContext) {
     }
     const pending = takeToken(principal ? `principal:${principal.id}` : clientKey);
     if (pending) await pending;
-    const extensions = splitExtensions(request.extensions);
+    const extensions = splitExtensionList(request.extensions);
     const missing = requiredExtensions.filter((uri) => !extensions.includes(uri));
     if (missing.length > 0) {
       throw new ExtensionSupportRequiredError({

@@ -1,6 +1,6 @@
 import { isTraceId, type SendMessageRequest } from '@a2aplane/a2a-types';
 import type { TaskContextLike } from '../agent/executor.js';
-import { checkSkillScopes } from '../auth/skill-scopes.js';
+import { checkScopes, compileSkillScopeRules } from '../auth/skill-scopes.js';
 import type { Caller } from './caller.js';
 import type { ServerContext } from './server-context.js';
 import type { GovernanceOptions, GovernedTaskLike } from './server-types.js';
@@ -14,12 +14,13 @@ export interface RunAdmission {
 
 /**
  * The checks before anything runs: the skill the message asks for, the caller's OAuth scopes
- * against that skill's own security requirements, then governance (lineage, budget, recursion and
+ * against that skill's own security requirements and the operator's scope rules, then governance (lineage, budget, recursion and
  * policy), which keys on the verified AgentID when there is one.
  */
 export function createRunAdmission(ctx: ServerContext) {
   const { options, card } = ctx;
   const { governance, instrumentation } = options;
+  const scopeRules = compileSkillScopeRules(options.skillScopeRules);
 
   function chooseSkill(params: SendMessageRequest): string | undefined {
     const custom = options.resolveSkill?.(params);
@@ -40,8 +41,8 @@ export function createRunAdmission(ctx: ServerContext) {
     signal: AbortSignal | undefined,
   ): RunAdmission | Promise<RunAdmission> {
     const skillId = chooseSkill(params);
-    // OAuth scopes against the skill's own security requirements, before governance counts the call.
-    checkSkillScopes(card, skillId, caller.principal);
+    // OAuth scopes against the skill's own security requirements and the operator's rules, before governance counts the call.
+    checkScopes(card, scopeRules, skillId, caller.principal);
     if (!governance) return { skillId, governed: undefined, taskContext: context };
     return admitGoverned(governance, params, caller, skillId, context, signal);
   }

@@ -5,6 +5,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { InputLimits } from './input-limits.js';
 import type { Authenticator, CoreRequest, CoreResponse, Principal, PushSender, RateLimiter, WebhookUrlCheck } from './types.js';
 import type { ServerInstrumentation } from './instrumentation.js';
+import type { SkillScopeRule } from '../auth/skill-scopes.js';
 
 /** Structurally the `GovernedTask` of `@a2aplane/a2a-governance`. */
 export interface GovernedTaskLike {
@@ -77,6 +78,12 @@ export interface A2AServerOptions {
    */
   checkWebhookUrl?: WebhookUrlCheck | false;
   governance?: GovernanceOptions;
+  /**
+   * OAuth scope rules of the operator (beside each skill's `securityRequirements` on the card): a
+   * call to a skill a rule names needs every scope of that rule (`materializeConfig(...).scopeRules`
+   * of a2a-governance's `[[scopes.rules]]`). Default none.
+   */
+  skillScopeRules?: readonly SkillScopeRule[];
   /** Picks the skill of a message; default `message.metadata.skillId`, then the card's first skill. */
   resolveSkill?: (request: SendMessageRequest) => string | undefined;
   /** Events buffered per stream subscriber before it is dropped as a slow consumer. Default 512. */

@@ -12,7 +12,7 @@ export interface CorsOptions {
   methods?: readonly string[];
   /** Request headers a preflight allows. Default the A2A ones: `content-type`, `a2a-version`, `a2a-extensions`, `last-event-id`. */
   headers?: readonly string[];
-  /** Response headers the page may read. Default `retry-after`. */
+  /** Response headers the page may read. Default `retry-after`, `a2a-extensions` (the activated extensions) and `www-authenticate`. */
   exposeHeaders?: readonly string[];
   /** How long a browser may cache a preflight answer (`Access-Control-Max-Age`). Default 600 seconds. */
   maxAgeSeconds?: number;
@@ -67,7 +67,7 @@ export function createCors(options: CorsOptions | undefined): Cors | undefined {
   const origins = checkOrigins(options.origins, credentials);
   const methods = tokens('methods', options.methods ?? ['GET', 'POST', 'DELETE']);
   const headers = tokens('headers', options.headers ?? ['content-type', A2A_VERSION_HEADER, A2A_EXTENSIONS_HEADER, 'last-event-id']);
-  const expose = tokens('exposeHeaders', options.exposeHeaders ?? ['retry-after']);
+  const expose = tokens('exposeHeaders', options.exposeHeaders ?? ['retry-after', A2A_EXTENSIONS_HEADER, 'www-authenticate']);
   const maxAge = options.maxAgeSeconds ?? 600;
   if (!Number.isInteger(maxAge) || maxAge < 0) throw new RangeError(`expected cors.maxAgeSeconds to be an integer >= 0, got ${maxAge}`);
 

@@ -1,6 +1,7 @@
 import {
   A2A_VERSION_HEADER,
   type A2AMethod,
+  type AgentCard,
   createJsonRpcError,
   createJsonRpcSuccess,
   InvalidParamsError,
@@ -11,6 +12,7 @@ import {
 } from '@a2aplane/a2a-types';
 import { methodFromV03, V03_OPERATIONS, type V03OperationTranslator } from '@a2aplane/a2a-types/v0_3';
 import { type A2AServer, type CoreResponse, toA2AError } from '../core/server.js';
+import { withAuthChallenge } from './auth-challenge.js';
 import { mediaTypeOf, readJsonBody } from './body.js';
 import type { HttpExchange, Reply } from './exchange.js';
 import { withActivatedExtensions } from './extension-echo.js';
@@ -20,8 +22,8 @@ import { jsonRpcErrorReply } from './replies.js';
 const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 const identity = (value: unknown): unknown => value;
 
-function resultReply(id: JsonRpcId, result: CoreResponse, translate: (value: unknown) => unknown = identity): Reply {
-  if (result.kind === 'error') return jsonRpcErrorReply(id, result.error);
+function resultReply(card: AgentCard, id: JsonRpcId, result: CoreResponse, translate: (value: unknown) => unknown = identity): Reply {
+  if (result.kind === 'error') return withAuthChallenge(jsonRpcErrorReply(id, result.error), result.error, card);
   if (result.kind === 'result') return { kind: 'json', status: 200, body: createJsonRpcSuccess(id, translate(result.result)) };
   return {
     kind: 'sse',
@@ -51,7 +53,7 @@ export async function serveJsonRpc(server: A2AServer, exchange: HttpExchange, ma
   const v03Method = methodFromV03(envelope.method);
   if (v03Method === undefined) {
     const request = exchange.coreRequest(envelope.method, envelope.params, body.raw);
-    const reply = resultReply(envelope.id, await server.handle(request));
+    const reply = resultReply(server.card, envelope.id, await server.handle(request));
     if (reply.kind !== 'bytes') reply.headers = withActivatedExtensions(request, reply.headers);
     return reply;
   }
@@ -72,5 +74,5 @@ export async function serveJsonRpc(server: A2AServer, exchange: HttpExchange, ma
   const request = exchange.coreRequest(v03Method, params.data, body.raw);
   request.version = '0.3';
   const result = await server.handle(request);
-  return resultReply(envelope.id, result, (value) => translator.resultToV03(value as never));
+  return resultReply(server.card, envelope.id, result, (value) => translator.resultToV03(value as never));
 }

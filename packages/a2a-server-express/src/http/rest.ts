@@ -1,5 +1,6 @@
 import { MethodNotFoundError, matchRestRoute, restRequestToParams } from '@a2aplane/a2a-types';
 import { type A2AServer, toA2AError } from '../core/server.js';
+import { withAuthChallenge } from './auth-challenge.js';
 import { mediaTypeOf, readJsonBody } from './body.js';
 import type { HttpExchange, Reply } from './exchange.js';
 import { withActivatedExtensions } from './extension-echo.js';
@@ -41,7 +42,7 @@ export async function serveRest(server: A2AServer, exchange: HttpExchange, subPa
   });
   const request = exchange.coreRequest(match.method, params, raw);
   const result = await server.handle(request);
-  if (result.kind === 'error') return restErrorReply(result.error);
+  if (result.kind === 'error') return withAuthChallenge(restErrorReply(result.error), result.error, server.card);
   if (result.kind === 'result')
     return { kind: 'json', status: 200, body: result.result, headers: withActivatedExtensions(request, restResponseHeaders()) };
   return {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TaskPushNotificationConfig } from '@a2aplane/a2a-types';
+import { defaultSignerFor } from './hmac-signer.js';
 import { admit, recordHealth, waitOutCooldown } from './breaker-gate.js';
 import { type AttemptOutcome, createAttempt } from './delivery-attempt.js';
 import { createDestinationQueue } from './destination-queue.js';
@@ -26,15 +26,7 @@ export type {
   WebhookSignerForConfig,
 } from './push-types.js';
 
-/**
- * The secret a push config carries for its receiver: its `token`, else its `authentication`
- * credentials. Key a per-config HMAC signer with it, so no receiver can forge another's notifications.
- */
-export function pushConfigSecret(config: TaskPushNotificationConfig): string | undefined {
-  if (typeof config?.token === 'string' && config.token !== '') return config.token;
-  const credentials = config?.authentication?.credentials;
-  return typeof credentials === 'string' && credentials !== '' ? credentials : undefined;
-}
+export { pushConfigSecret } from './hmac-signer.js';
 
 function checkCount(value: number | undefined, fallback: number, name: string, min: number): number {
   const resolved = value ?? fallback;
@@ -233,7 +225,15 @@ function createDeliveryLog(onEvent: PushSenderOptions['onEvent']) {
 /** The attempt function of a sender's options (`delivery-attempt.ts`). */
 function createAttemptFor(options: PushSenderOptions, emit: (event: PushDeliveryEvent) => void) {
   const signerOption = options.signer;
-  const signerFor: WebhookSignerForConfig = typeof signerOption === 'function' ? signerOption : () => signerOption;
+  // Signed by default (HMAC keyed per config); `false` is the explicit opt-out.
+  const signerFor: WebhookSignerForConfig =
+    signerOption === undefined
+      ? defaultSignerFor
+      : signerOption === false
+        ? () => undefined
+        : typeof signerOption === 'function'
+          ? signerOption
+          : () => signerOption;
   return createAttempt({
     maxAttempts: checkCount(options.maxAttempts, 5, 'maxAttempts', 1),
     baseDelayMs: checkCount(options.baseDelayMs, 200, 'baseDelayMs', 0),

@@ -41,11 +41,13 @@ export type WebhookSignerForConfig = (config: TaskPushNotificationConfig) => Web
 
 export interface PushSenderOptions {
   /**
-   * Signs every attempt. A `WebhookSigner` signs every delivery with one key (Ed25519: receivers
-   * check the agent's public key). A function picks a signer per push config, so each receiver can
-   * have its own HMAC secret: `(config) => { const secret = pushConfigSecret(config); return secret ? createHmacWebhookSigner(secret) : undefined }`.
+   * Signs every attempt. Default: `hmac-sha256` keyed per config with the secret its receiver
+   * supplied (`pushConfigSecret`: the config's `token`, else its `authentication` credentials); a
+   * config with neither goes unsigned. A `WebhookSigner` signs every delivery with one key (Ed25519:
+   * receivers check the agent's public key); a function picks a signer per config. `false` sends
+   * every delivery unsigned (the explicit opt-out).
    */
-  signer?: WebhookSigner | WebhookSignerForConfig;
+  signer?: WebhookSigner | WebhookSignerForConfig | false;
   /** Use this instead of the built-in node:http(s) transport. Note: it resolves DNS itself, so it is not pinned to vetted addresses. */
   fetch?: typeof fetch;
   /** Attempts per delivery, first included (default 5). */

@@ -111,11 +111,12 @@ export class HeldTasks {
   }
 
   /**
-   * Expires terminal tasks past their TTL, then evicts terminal tasks, oldest first, until there is
-   * room for one more task; a live task is never evicted, so with none terminal left a new task is
-   * refused. Amortised O(1) per insert: both walks stop at the first survivor.
+   * The retention sweep: drops terminal tasks past their TTL with their push configs (credentials
+   * included). `makeRoom` (a new task): also evicts terminal tasks, oldest first, until there is room
+   * for one more; a live task is never evicted, so with none terminal left a new task is refused.
+   * Amortised O(1) per insert: both walks stop at the first survivor.
    */
-  sweep(): void {
+  sweep(makeRoom = false): void {
     const now = this.limits.now();
     for (
       let key = this.ended.oldest();
@@ -124,7 +125,7 @@ export class HeldTasks {
     ) {
       this.remove(key);
     }
-    while (this.entries.size >= this.limits.maxTasks) {
+    while (makeRoom && this.entries.size >= this.limits.maxTasks) {
       const oldest = this.ended.oldest();
       if (oldest === undefined)
         throw new TaskStoreFullError('maxTasks', `The task store is full (${this.limits.maxTasks} live tasks); retry later`);

@@ -86,11 +86,19 @@ class BoundedTaskStore implements TaskStore {
     return this.held.stats();
   }
 
+  /**
+   * The retention sweep: drops terminal tasks past their TTL with their push configs (credentials
+   * included). It runs before every new task; call it to reclaim them sooner.
+   */
+  sweep(): void {
+    this.held.sweep();
+  }
+
   /** Refuses as a create would now (count and byte budget, with terminal tasks evicted first). */
   async admitTask(request: TaskAdmission): Promise<void> {
     // One byte: a caller already at its byte share starts nothing.
     this.shares.check(request, 1, 1);
-    this.held.sweep();
+    this.held.sweep(true);
     this.held.reserve('', 0, 1, false);
   }
 
@@ -125,7 +133,7 @@ class BoundedTaskStore implements TaskStore {
       return revision;
     }
     if (!terminal) this.shares.check(value, 1, copy.bytes);
-    this.held.sweep();
+    this.held.sweep(true);
     this.held.reserve(k, 0, copy.bytes, terminal);
     const entry: HeldTask = {
       record: value,
