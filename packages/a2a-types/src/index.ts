@@ -30,7 +30,8 @@ export {
   WELL_KNOWN_AGENT_CARD_PATH,
 } from './constants.js';
 export { describeValue } from './describe-value.js';
-export { createErrorBrand, type ErrorBrand, isA2AError } from './errors/brand.js';
+export { createErrorBrand, type ErrorBrand } from './errors/brand.js';
+export { isA2AError } from './errors/is-a2a-error.js';
 export {
   A2AError,
   type A2AErrorOptions,
