@@ -1,5 +1,6 @@
-// The key shapes and their guards, apart from the curve code in keys.ts: agent-id.ts and
-// public-jwk.ts need the types, and keys.ts needs them (keys → public-jwk → agent-id → here).
+// The key shapes and their guards, apart from the curve code of keys.ts: a module that only
+// needs a key's type (the verifiers, the JWK reader, AgentID) does not import the curves, and
+// keys.ts → public-jwk.ts → agent-id.ts → here is no circle.
 
 /** JWS algorithms this library signs and verifies with (RFC 8037 EdDSA/Ed25519, RFC 7518 ES256). */
 export type SigningAlgorithm = 'EdDSA' | 'ES256';

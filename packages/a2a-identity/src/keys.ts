@@ -10,24 +10,10 @@ import {
   type KeyPair,
   type PrivateJwk,
   type PublicJwk,
-  SIGNING_ALGORITHMS,
   type SigningAlgorithm,
   type VerificationKey,
 } from './key-types.js';
 import { defaultKid, readPublicJwk } from './public-jwk.js';
-
-export {
-  defaultKid,
-  type ImportJwkResult,
-  isKeyPair,
-  isSigningAlgorithm,
-  type KeyPair,
-  type PrivateJwk,
-  type PublicJwk,
-  SIGNING_ALGORITHMS,
-  type SigningAlgorithm,
-  type VerificationKey,
-};
 
 /**
  * A fresh key pair from the platform CSPRNG. Default `kid`: the AgentID for Ed25519 (so the
