@@ -1,10 +1,10 @@
 /** Tasks holding a slot for one (caller, skill); released admissions decrement it directly. */
-export interface Slot {
+interface Slot {
   active: number;
 }
 
 /** One caller's policy (resolved once) and its slots per skill. */
-export interface CallerSlots<P> {
+interface CallerSlots<P> {
   readonly policy: P;
   readonly skills: Map<string, Slot>;
 }

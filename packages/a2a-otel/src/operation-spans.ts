@@ -22,7 +22,7 @@ import { contextManaged, createAttributeCache, methodLabel, outcomeOf, rpcAttrib
 import type { OperationRequest, OperationResponse } from './types.js';
 
 /** Serves one request under the instrumentation (`A2AServerInstrumentation.operation`). */
-export type OperationObserver = <Q extends OperationRequest, R extends OperationResponse>(
+type OperationObserver = <Q extends OperationRequest, R extends OperationResponse>(
   request: Q,
   serve: (request: Q) => Promise<R>,
 ) => Promise<R>;
