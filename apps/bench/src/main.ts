@@ -8,6 +8,7 @@ import { replaceMarkedSection } from './lib/report.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
 import { runClient } from './suites/client.js';
+import { runConsole } from './suites/console.js';
 import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
@@ -32,6 +33,7 @@ interface SuiteEntry {
 const SUITES: SuiteEntry[] = [
   { id: 'governance', title: 'Governance decisions', run: runGovernance },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
+  { id: 'console', title: 'Console: first paint and JS size', run: runConsole },
   { id: 'push-burst', title: 'Push bursts', run: runPushBurst },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },

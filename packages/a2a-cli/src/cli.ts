@@ -1,4 +1,5 @@
 import { cardCommand } from './commands/card.js';
+import { consoleCommand } from './commands/console.js';
 import { dbCommand } from './commands/db.js';
 import { keygenCommand, signCardCommand, verifyCardCommand } from './commands/keys.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -26,6 +27,7 @@ const COMMANDS: readonly Command[] = [
   mcpCommand,
   dbCommand,
   registryCommand,
+  consoleCommand,
 ];
 
 function mainHelp(): string {

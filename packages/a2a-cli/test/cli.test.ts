@@ -16,6 +16,7 @@ const COMMANDS = [
   'mcp',
   'db',
   'registry',
+  'console',
 ];
 
 describe('a2a command line', () => {
