@@ -27,7 +27,7 @@ import {
   type ServerInstrumentation,
 } from '@a2aplane/a2a-server-express';
 import { artifactCardParams, type MemoryExtensionParamsOptions, SUPPORTED_ARTIFACT_KIND_VERSIONS } from '@a2aplane/a2a-rulake-artifacts';
-import type { AgentSkill } from '@a2aplane/a2a-types';
+import type { AgentCard, AgentSkill } from '@a2aplane/a2a-types';
 
 export interface HostedAgent {
   name: string;
@@ -80,6 +80,8 @@ export interface HostAgentOptions {
    * `createRegistryTrust(reader).resolveKey`). Not with `authenticate` or `callerKeys`.
    */
   resolveCallerKey?: HttpSignatureVerifierOptions['resolveKey'];
+  /** What the card declares callers must present (OAuth 2 / OpenID Connect schemes); `authenticate` checks it. */
+  security?: Pick<AgentCard, 'securitySchemes' | 'securityRequirements'>;
   /** Tracing and metrics of the agent's server, built once it knows its AgentID. */
   instrumentation?: (self: { agentId: string; name: string }) => ServerInstrumentation;
 }
@@ -148,6 +150,7 @@ export async function hostAgent(options: HostAgentOptions): Promise<HostedAgent>
       description: `${options.name} (a2aplane control-plane demo)`,
       capabilities: { streaming: true, pushNotifications: false },
       skills: [options.skill],
+      ...options.security,
     }),
     agentId,
     cardParams(options),

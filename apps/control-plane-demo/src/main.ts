@@ -8,14 +8,19 @@ import {
   printAgents,
   printBoundedRecursion,
   printHandOff,
+  printMcpDelegation,
+  printOpenIdConnect,
   printRegistry,
   printRemoteEqualsLocal,
   printTrust,
   verdict,
   writeArtifacts,
+  writeMcpTrace,
 } from './report.js';
 import { type BoundedRecursionResult, runBoundedRecursion } from './scenarios/bounded-recursion.js';
 import { runConstantSizeHandOff } from './scenarios/constant-size-handoff.js';
+import { type McpDelegationResult, runMcpDelegation } from './scenarios/mcp-delegation.js';
+import { runOpenIdConnect } from './scenarios/openid-connect.js';
 import { runRegistry } from './scenarios/registry.js';
 import { runRemoteEqualsLocal } from './scenarios/remote-equals-local.js';
 import { runTrust } from './scenarios/trust.js';
@@ -23,7 +28,8 @@ import { startDemoTracing } from './tracing.js';
 import { judge } from './verdict.js';
 
 // `pnpm demo`: several governed agents on loopback, ADR-159's three acceptance tests, the trust
-// check (an unlisted agent is refused), the registry (enroll, find by skill, revoke), a report.
+// check (an unlisted agent is refused), the registry (enroll, find by skill, revoke), an agent
+// behind OpenID Connect, an MCP tool call inside a delegation (one trace, one budget), a report.
 // Every agent is closed by the scenario that started it (finally blocks), also on failure. Ctrl-C
 // aborts the running scenario, which closes its agents and its temporary tier before the demo
 // exits 130; a second Ctrl-C (or 10 s without progress) forces the exit.
@@ -99,6 +105,11 @@ if (bounded && 'tree' in bounded) {
 
 report.scenarios.trustAllowlist = await scenario((plane) => runTrust(plane, scenarioOptions), printTrust);
 report.scenarios.registry = await scenario((plane) => runRegistry(plane, scenarioOptions), printRegistry);
+report.scenarios.openIdConnect = await scenario((plane) => runOpenIdConnect(plane, scenarioOptions), printOpenIdConnect);
+// The MCP scenario runs traced too: its waterfall shows the MCP hops inside the A2A trace.
+const mcp = await scenario((plane) => runMcpDelegation(plane, { ...scenarioOptions, tracing }), printMcpDelegation);
+report.scenarios.mcpDelegation = mcp;
+const mcpTraceJson = mcp && 'traceId' in mcp ? tracing.otlpJson(mcp.traceId) : undefined;
 
 const interrupted = interrupt.signal.aborted;
 const result = judge(report.scenarios, interrupted);
@@ -107,6 +118,7 @@ report.interrupted = interrupted;
 report.durationMs = Date.now() - started;
 await tracing.shutdown();
 const written = await writeArtifacts(outputDirectory, report, recursion, traceJson);
+if (mcpTraceJson !== undefined) written.push(...(await writeMcpTrace(outputDirectory, mcp as McpDelegationResult, mcpTraceJson)));
 
 console.log(`\n${bold('Summary')}`);
 for (const outcome of result.outcomes)
@@ -116,6 +128,6 @@ const seconds = (report.durationMs / 1000).toFixed(1);
 console.log(
   interrupted
     ? `Interrupted after ${seconds} s; every agent was closed.`
-    : `${result.passed ? 'All three acceptance tests passed, the unlisted agent was refused and the revoked agent was refused everywhere' : 'An acceptance test failed'} in ${seconds} s.`,
+    : `${result.passed ? 'All three acceptance tests passed, the unlisted agent was refused, the revoked agent was refused everywhere, the OIDC client was served with the token it fetched and the MCP hops stayed in the trace and the budget' : 'An acceptance test failed'} in ${seconds} s.`,
 );
 process.exit(result.exitCode);

@@ -1,13 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentSummary, SignedCalls } from './control-plane.js';
+import { readOtlpJson } from '@a2aplane/a2a-otel/read';
 import { renderTreeSvg, renderTreeText } from './delegation-tree.js';
 import type { BoundedRecursionResult } from './scenarios/bounded-recursion.js';
 import type { HandOffResult } from './scenarios/constant-size-handoff.js';
+import type { McpDelegationResult } from './scenarios/mcp-delegation.js';
+import type { OpenIdConnectResult } from './scenarios/openid-connect.js';
 import type { RemoteEqualsLocalResult } from './scenarios/remote-equals-local.js';
 import type { RegistryResult } from './scenarios/registry.js';
 import type { TrustResult } from './scenarios/trust.js';
-import { renderWaterfallSvg, spansFromOtlpJson } from './waterfall.js';
+import { renderWaterfallSvg } from './waterfall.js';
 
 export interface DemoReport {
   startedAt: string;
@@ -23,6 +26,8 @@ export interface DemoReport {
     boundedRecursion?: Omit<BoundedRecursionResult, 'tree'> | { error: string };
     trustAllowlist?: TrustResult | { error: string };
     registry?: RegistryResult | { error: string };
+    openIdConnect?: OpenIdConnectResult | { error: string };
+    mcpDelegation?: McpDelegationResult | { error: string };
   };
 }
 
@@ -149,6 +154,53 @@ export function printRegistry(result: RegistryResult): void {
   );
 }
 
+export function printOpenIdConnect(result: OpenIdConnectResult): void {
+  console.log(`\n${bold('6. OpenID Connect: a client that fetched its own token')}  ${verdict(result.passed)}`);
+  console.log(`   identity provider (oidc-provider): ${result.issuer}; the agent's card: openIdConnect ${result.openIdConnectUrl}`);
+  const width = Math.max(...result.calls.map((call) => call.caller.length));
+  for (const call of result.calls) {
+    const served = call.outcome === 'TASK_STATE_COMPLETED';
+    console.log(
+      `   ${served ? green('served ') : red('refused')} ${call.caller.padEnd(width)}  ${call.answer ? dim(`"${call.answer}"`) : call.outcome}`,
+    );
+  }
+  console.log(
+    dim(
+      `   tokens issued (client credentials, read from the card): ${result.tokenRequests}; tasks that reached the executor: ${result.executions}`,
+    ),
+  );
+}
+
+export function printMcpDelegation(result: McpDelegationResult): void {
+  console.log(`\n${bold('7. MCP inside a delegation: one trace, one budget')}  ${verdict(result.passed)}`);
+  console.log(`   demo → planner → researcher → MCP tool "${result.toolServer.tool}" at ${result.toolServer.url} (Streamable HTTP)`);
+  for (const hop of result.hops) {
+    const ok = hop.underRun && hop.serverSpanUnderCall && hop.traceCarried;
+    console.log(
+      `   ${ok ? green('traced ') : red('lost   ')} tools/call ${hop.item}: span under the researcher's run ${hop.underRun ? 'yes' : 'no'}, traceparent + lineage in _meta ${hop.traceCarried ? 'yes' : 'no'}, server span under it ${hop.serverSpanUnderCall ? 'yes' : 'no'}, cost $${hop.costUsd?.toFixed(3) ?? '?'}`,
+    );
+  }
+  console.log(`   answer: ${result.prices.join('; ')}`);
+  console.log(
+    `   spend over trace ${result.traceId}: $${result.spendUsd.toFixed(3)} (two tasks + $${result.toolSpendUsd.toFixed(3)} of MCP calls metered into the researcher's task; expected $${result.expectedSpendUsd.toFixed(3)})`,
+  );
+  printSignedCalls(result.signedCalls);
+}
+
+/** Writes the MCP scenario's trace (OTLP JSON) and its waterfall page; returns the paths. */
+export async function writeMcpTrace(directory: string, result: McpDelegationResult, traceJson: string): Promise<string[]> {
+  await mkdir(directory, { recursive: true });
+  const tracePath = join(directory, 'mcp-trace.otlp.json');
+  await writeFile(tracePath, traceJson);
+  const spans = readOtlpJson(traceJson);
+  const htmlPath = join(directory, 'mcp-trace.html');
+  await writeFile(
+    htmlPath,
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>a2aplane demo — MCP inside a delegation</title><body style="font-family:sans-serif;margin:2em"><h1>MCP inside a delegation</h1><p>One trace, ${spans.length} spans (<a href="mcp-trace.otlp.json">OTLP JSON</a>): the planner's call to the researcher, the researcher's MCP tool calls (purple) under its run, each with its cost, and the MCP server's span under each call. Spend over the trace: $${result.spendUsd.toFixed(3)}, of which $${result.toolSpendUsd.toFixed(3)} MCP. Hover a row for its attributes.</p><div style="overflow:auto">${renderWaterfallSvg(spans, `trace ${result.traceId}`)}</div></body></html>\n`,
+  );
+  return [tracePath, htmlPath];
+}
+
 /**
  * Writes demo-report.json, the delegation tree as SVG and an HTML page around it; with the
  * recursion scenario's trace (OTLP JSON), that file too and its waterfall beside the tree.
@@ -174,7 +226,7 @@ export async function writeArtifacts(
       const tracePath = join(directory, 'recursion-trace.otlp.json');
       await writeFile(tracePath, traceJson);
       written.push(tracePath);
-      const spans = spansFromOtlpJson(traceJson);
+      const spans = readOtlpJson(traceJson);
       const agents = new Set(spans.map((span) => span.attributes['gen_ai.agent.id']).filter((id) => id !== undefined)).size;
       waterfall = `<section style="flex:1 1 0;min-width:40em"><h2>Trace waterfall</h2><p>One trace, ${spans.length} spans across ${agents} agents (OpenTelemetry, <a href="recursion-trace.otlp.json">OTLP JSON</a>): each server span is a child of its caller's client span, which is a child of the caller's executor run. Hover a row for its attributes.</p><div style="overflow:auto;max-height:90vh">${renderWaterfallSvg(spans, `trace ${recursion.traceId}`)}</div></section>`;
     }

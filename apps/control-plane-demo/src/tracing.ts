@@ -1,7 +1,7 @@
 import type { Interceptors } from '@a2aplane/a2a-client';
 import type { GovernanceHooks } from '@a2aplane/a2a-governance';
 import { type A2AServerInstrumentation, createClientInterceptors, createServerInstrumentation } from '@a2aplane/a2a-otel';
-import { context } from '@opentelemetry/api';
+import { context, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -18,6 +18,8 @@ export interface DemoTracing {
   readonly governanceHooks: GovernanceHooks;
   /** For every client between agents and from the demo. */
   readonly clientInterceptors: Interceptors;
+  /** For what the demo traces itself: the MCP hops (a2a-mcp's governed client) and the MCP tool server. */
+  readonly tracer: Tracer;
   /** Finished spans of one trace. */
   spansOf(traceId: string): ReadableSpan[];
   /** OTLP JSON (`ExportTraceServiceRequest`) of one trace. */
@@ -37,6 +39,7 @@ export function startDemoTracing(): DemoTracing {
     serverFor: ({ agentId, name }) => createServerInstrumentation({ tracerProvider, agentId, agentName: name }),
     governanceHooks,
     clientInterceptors: createClientInterceptors({ tracerProvider }),
+    tracer: tracerProvider.getTracer('control-plane-demo'),
     spansOf,
     otlpJson: (traceId) => new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spansOf(traceId) as never)),
     async shutdown() {

@@ -1,5 +1,16 @@
-/** The three acceptance tests of ADR-159, the trust check (issue 16), then the registry (issue 34), in the order the demo runs them. */
-export const SCENARIO_NAMES = ['remoteEqualsLocal', 'constantSizeHandOff', 'boundedRecursion', 'trustAllowlist', 'registry'] as const;
+/**
+ * The three acceptance tests of ADR-159, the trust check (issue 16), the registry (issue 34), OpenID
+ * Connect (issue 37) and MCP inside a delegation (issue 40), in the order the demo runs them.
+ */
+export const SCENARIO_NAMES = [
+  'remoteEqualsLocal',
+  'constantSizeHandOff',
+  'boundedRecursion',
+  'trustAllowlist',
+  'registry',
+  'openIdConnect',
+  'mcpDelegation',
+] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** Process exit codes of `pnpm demo`. */

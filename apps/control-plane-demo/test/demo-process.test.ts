@@ -110,7 +110,7 @@ const readReport = async (): Promise<DemoReport> =>
   JSON.parse(await readFile(join(outputDirectory, 'demo-report.json'), 'utf8')) as DemoReport;
 
 describe('pnpm demo (the process)', () => {
-  it('runs the three scenarios, the trust check and the registry scenario, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
+  it('runs the three scenarios, the trust check, the registry, OpenID Connect and MCP scenarios, prints the report and the tree, writes its files, exits 0 and leaves nothing behind', async () => {
     const demo = startDemo();
     expect(await demo.exited).toBe(0);
     const output = demo.output();
@@ -123,12 +123,17 @@ describe('pnpm demo (the process)', () => {
     expect(output).toContain('refused its next call at delegator: UNAUTHENTICATED');
     expect(output).toContain('refused its next call at worker-b: UNAUTHENTICATED');
     expect(output).toMatch(/revocation effective at every server in \d+ ms/);
+    expect(output).toContain('6. OpenID Connect: a client that fetched its own token  PASS');
+    expect(output).toMatch(/served +token with skill:work +"hello demo-caller \(scopes: skill:work\)"/);
+    expect(output).toMatch(/refused +no token +UNAUTHENTICATED/);
+    expect(output).toContain('7. MCP inside a delegation: one trace, one budget  PASS');
+    expect(output.match(/traced +tools\/call .*cost \$0\.004/g)).toHaveLength(2);
     expect(output).toMatch(/\[ *\d+\.\ds\] scenario 2: A hands B 1,000,000 vectors/); // the progress display
     expect(output).toMatch(/^delegator-00 d0 \$0\.010$/m); // the text tree
     expect(output).toMatch(/^├─ delegator-\d\d d1 \$0\.010$/m);
     expect(output).toContain('All three acceptance tests passed');
-    // Scenarios 1-3: every request an agent ran was signed by its sender and verified as its AgentID.
-    expect(output.match(/verified as its AgentID \(RFC 9421\): (\d+) of \1, \d+ between agents: PASS/g)).toHaveLength(3);
+    // Scenarios 1-3 and 7: every request an agent ran was signed by its sender and verified as its AgentID.
+    expect(output.match(/verified as its AgentID \(RFC 9421\): (\d+) of \1, \d+ between agents: PASS/g)).toHaveLength(4);
 
     const report = await readReport();
     expect(report.passed).toBe(true);
@@ -145,9 +150,15 @@ describe('pnpm demo (the process)', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.match(/<circle class="node"/g)).toHaveLength(nodes);
     expect(await readFile(join(outputDirectory, 'delegation-tree.html'), 'utf8')).toContain(svg);
+    // The MCP scenario's trace and its waterfall, the MCP hops drawn with their cost.
+    const mcp = report.scenarios.mcpDelegation as { traceId: string };
+    const mcpTrace = await readFile(join(outputDirectory, 'mcp-trace.otlp.json'), 'utf8');
+    expect(mcpTrace).toContain(mcp.traceId);
+    expect((await readFile(join(outputDirectory, 'mcp-trace.html'), 'utf8')).match(/→ MCP tools\/call price \$0\.004/g)).toHaveLength(2);
 
     const urls = agentUrls(output);
-    expect(urls).toHaveLength(1 + 2 + 15 + 3 + 3);
+    // Agents of scenarios 1-5, then the OpenID provider and its agent, then two agents and the MCP server.
+    expect(urls).toHaveLength(1 + 2 + 15 + 3 + 3 + 2 + 3);
     await expectNothingLeft(demo, urls);
   }, 120_000);
 

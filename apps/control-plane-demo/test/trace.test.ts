@@ -1,8 +1,9 @@
+import { buildDelegationTree, flattenHops, orderSpans, readOtlpJson, type TraceSpan } from '@a2aplane/a2a-otel/read';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createControlPlane } from '../src/control-plane.js';
 import { runBoundedRecursion } from '../src/scenarios/bounded-recursion.js';
 import { startDemoTracing } from '../src/tracing.js';
-import { orderSpans, renderWaterfallSvg, spansFromOtlpJson, type WaterfallSpan } from '../src/waterfall.js';
+import { renderWaterfallSvg } from '../src/waterfall.js';
 
 const tracing = startDemoTracing();
 afterAll(() => tracing.shutdown());
@@ -13,7 +14,7 @@ const CLIENT = 3;
 describe('the recursion scenario is one trace (OpenTelemetry, OTLP JSON)', () => {
   it('every task of the delegation tree is in one trace, linked caller run -> client call -> callee server -> callee run', async () => {
     const result = await runBoundedRecursion(await createControlPlane(), await createControlPlane(), { levels: 5, agents: 6, tracing });
-    const spans = spansFromOtlpJson(tracing.otlpJson(result.traceId));
+    const spans = readOtlpJson(tracing.otlpJson(result.traceId));
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([result.traceId]));
 
@@ -24,7 +25,7 @@ describe('the recursion scenario is one trace (OpenTelemetry, OTLP JSON)', () =>
 
     const runs = spans.filter((span) => span.name.startsWith('invoke_agent '));
     expect(runs).toHaveLength(result.dispatched);
-    const parentOf = (span: WaterfallSpan): WaterfallSpan => byId.get(span.parentSpanId as string) as WaterfallSpan;
+    const parentOf = (span: TraceSpan): TraceSpan => byId.get(span.parentSpanId as string) as TraceSpan;
     for (const run of runs) {
       const server = parentOf(run);
       expect(server.kind).toBe(SERVER);
@@ -54,5 +55,11 @@ describe('the recursion scenario is one trace (OpenTelemetry, OTLP JSON)', () =>
     expect(orderSpans(spans)).toHaveLength(spans.length);
     const svg = renderWaterfallSvg(spans, 'trace');
     expect(svg.match(/<rect /g)).toHaveLength(spans.length);
+
+    // The delegation tree read back from the spans (what the console draws) has the scenario's runs and refusals.
+    const hops = flattenHops(buildDelegationTree(spans));
+    expect(hops.filter((hop) => hop.kind === 'served' && hop.outcome === 'completed')).toHaveLength(result.dispatched);
+    const refused = hops.filter((hop) => hop.outcome === 'rejected');
+    expect(refused.length).toBe(Object.values(result.rejectedByReason).reduce((a, b) => a + b, 0));
   }, 120_000);
 });

@@ -5,13 +5,15 @@ const pass = { passed: true };
 const fail = { passed: false };
 
 describe('demo verdict (exit code of pnpm demo)', () => {
-  it('passes and exits 0 only when all three acceptance tests, the trust check and the registry scenario passed', () => {
+  it('passes and exits 0 only when all three acceptance tests, the trust check, the registry, OpenID Connect and MCP scenarios passed', () => {
     const verdict = judge({
       remoteEqualsLocal: pass,
       constantSizeHandOff: pass,
       boundedRecursion: pass,
       trustAllowlist: pass,
       registry: pass,
+      openIdConnect: pass,
+      mcpDelegation: pass,
     });
     expect(verdict).toEqual({
       passed: true,
@@ -22,6 +24,8 @@ describe('demo verdict (exit code of pnpm demo)', () => {
         { name: 'boundedRecursion', passed: true },
         { name: 'trustAllowlist', passed: true },
         { name: 'registry', passed: true },
+        { name: 'openIdConnect', passed: true },
+        { name: 'mcpDelegation', passed: true },
       ],
     });
   });
@@ -32,6 +36,8 @@ describe('demo verdict (exit code of pnpm demo)', () => {
     ['boundedRecursion' as const],
     ['trustAllowlist' as const],
     ['registry' as const],
+    ['openIdConnect' as const],
+    ['mcpDelegation' as const],
   ])('one failed test (%s) fails the demo: exit 1', (name) => {
     const verdict = judge({
       remoteEqualsLocal: pass,
@@ -39,6 +45,8 @@ describe('demo verdict (exit code of pnpm demo)', () => {
       boundedRecursion: pass,
       trustAllowlist: pass,
       registry: pass,
+      openIdConnect: pass,
+      mcpDelegation: pass,
       [name]: fail,
     });
     expect(verdict.passed).toBe(false);
@@ -53,6 +61,8 @@ describe('demo verdict (exit code of pnpm demo)', () => {
       boundedRecursion: pass,
       trustAllowlist: pass,
       registry: pass,
+      openIdConnect: pass,
+      mcpDelegation: pass,
     });
     expect(verdict.exitCode).toBe(1);
     expect(verdict.outcomes[1]).toEqual({ name: 'constantSizeHandOff', passed: false, error: 'Error: boom' });

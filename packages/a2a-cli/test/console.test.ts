@@ -17,14 +17,19 @@ describe('a2a console', () => {
       isTTY: false,
     };
     let page = '';
+    let otlp = 0;
     const checkThenStop = async () => {
       page = await (await fetch(printed.trim())).text();
+      // The mesh is mounted: the OTLP/HTTP intake answers (an empty export is a valid one).
+      otlp = (await fetch(`${printed.trim()}v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+        .status;
       controller.abort();
     };
     const result = await run(['console', '--port', '0'], { stdout, signal: controller.signal });
     expect(result.code).toBe(0);
     expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\n$/);
     expect(page).toContain('a2a-console-token');
+    expect(otlp).toBe(200);
   });
 
   it('without the package, fails with exit code 1 and the install command', async () => {

@@ -117,4 +117,59 @@ describe('a2a registry serve', () => {
     expect(await running).toBe(0);
     await expect(fetch(`${url}/agents`)).rejects.toThrow();
   });
+
+  const serveUntilStopped = async (argv: string[]) => {
+    const stop = new AbortController();
+    let out = '';
+    let err = '';
+    const running = runCli(['registry', 'serve', ...argv], {
+      stdout: { write: (text: string) => (out += text) },
+      stderr: { write: (text: string) => (err += text) },
+      env,
+      fetch: globalThis.fetch,
+      signal: stop.signal,
+    });
+    const exited = running.then((code) => ({ code }));
+    while (!out.includes('\n')) {
+      const early = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
+      if (early) return { url: '', stop: async () => (early as { code: number }).code, err: () => err };
+    }
+    return {
+      url: out.trim(),
+      stop: async () => {
+        stop.abort();
+        return await running;
+      },
+      err: () => err,
+    };
+  };
+
+  it('--data keeps the registry in a file: what one run enrolled, the next run still has', async () => {
+    const data = join(dir, 'registry-data.json');
+    const first = await serveUntilStopped(['--allow-loopback', '--no-probe', '--data', data]);
+    const enrolled = await run(
+      ['registry', 'enroll', join(dir, 'signed.json'), '--registry', first.url, '--jwks', join(dir, 'jwks.json')],
+      {
+        env,
+      },
+    );
+    expect(enrolled.code).toBe(0);
+    expect(await first.stop()).toBe(0);
+    const second = await serveUntilStopped(['--allow-loopback', '--no-probe', '--data', data]);
+    const found = await run(['registry', 'search', '--registry', second.url, '--skill', 'summarize', '--json']);
+    expect(JSON.parse(found.out).results.map((entry: { 'x-a2aplane': { agentId: string } }) => entry['x-a2aplane'].agentId)).toEqual([
+      agentId,
+    ]);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('--data with a corrupt file stops with a clear error (exit 1) and leaves the file alone', async () => {
+    const data = join(dir, 'corrupt.json');
+    await writeFile(data, 'not json');
+    const attempt = await serveUntilStopped(['--no-probe', '--data', data]);
+    expect(attempt.url).toBe('');
+    expect(await attempt.stop()).toBe(1);
+    expect(attempt.err()).toContain(`registry file ${data}: is not JSON`);
+    expect(await readFile(data, 'utf8')).toBe('not json');
+  });
 });

@@ -39,16 +39,25 @@ export function createMcpHttpHandler(bridge: AgentMcpBridge, options: McpHttpHan
   const activity = new WeakMap<StreamableHTTPServerTransport, { inflight: number; timer?: NodeJS.Timeout }>();
   const allowedHosts = options.allowedHosts ? [...options.allowedHosts] : undefined;
 
-  /** Counts the request in flight; the session's idle timer runs only while none is. */
+  /** Counts the request in flight; the session's idle timer runs only while none is (one timer per session, re-armed). */
   const track = (transport: StreamableHTTPServerTransport, res: ServerResponse) => {
-    const current = activity.get(transport) ?? { inflight: 0 };
-    activity.set(transport, current);
-    clearTimeout(current.timer);
-    current.inflight++;
+    let current = activity.get(transport);
+    if (!current) {
+      current = { inflight: 0 };
+      activity.set(transport, current);
+    }
+    const state = current;
+    state.inflight++;
     res.once('close', () => {
-      if (--current.inflight > 0) return;
-      current.timer = setTimeout(() => void transport.close(), idleMs);
-      current.timer.unref();
+      if (--state.inflight > 0) return;
+      if (state.timer) state.timer.refresh();
+      else {
+        state.timer = setTimeout(() => {
+          // A request arrived since the timer was re-armed: the session is not idle.
+          if (state.inflight === 0) void transport.close();
+        }, idleMs);
+        state.timer.unref();
+      }
     });
   };
 
@@ -76,16 +85,17 @@ export function createMcpHttpHandler(bridge: AgentMcpBridge, options: McpHttpHan
     track(transport, res);
     await transport.handleRequest(req, res);
   };
-  return Object.assign(handler, {
-    get sessions() {
-      return sessions.size;
+  // defineProperties, not Object.assign: assign would copy the getter's value at creation (0), not the getter.
+  return Object.defineProperties(handler, {
+    sessions: { get: () => sessions.size, enumerable: true },
+    close: {
+      value: async () => {
+        for (const t of sessions.values()) clearTimeout(activity.get(t)?.timer);
+        await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+        sessions.clear();
+      },
     },
-    async close() {
-      for (const t of sessions.values()) clearTimeout(activity.get(t)?.timer);
-      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
-      sessions.clear();
-    },
-  });
+  }) as McpHttpHandler;
 }
 
 export interface ServeMcpHttpOptions extends McpHttpHandlerOptions {
@@ -116,7 +126,10 @@ export async function serveMcpHttp(bridge: AgentMcpBridge, options: ServeMcpHttp
   const hosts = options.allowedHosts ?? [`${host}:${port}`, ...(address === '127.0.0.1' ? [`localhost:${port}`] : [])];
   const handler = createMcpHttpHandler(bridge, { ...options, allowedHosts: hosts });
   http.on('request', (req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== path) return reply(res, 404, 'Not found');
+    // The raw path before any query, compared as is (no URL parse per request): a non-canonical spelling is not found.
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    if ((query === -1 ? target : target.slice(0, query)) !== path) return reply(res, 404, 'Not found');
     handler(req, res).catch(() => {
       if (!res.headersSent) reply(res, 500, 'Internal error');
       else res.destroy();

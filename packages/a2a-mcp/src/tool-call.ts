@@ -89,7 +89,14 @@ const pause = (ms: number, signal: AbortSignal) =>
     );
   });
 
-/** One round over unary calls: a blocking SendMessage, then GetTask until the task settles. */
+/** GetTask polling: the first poll soon after the send, then slower, never slower than this. */
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 250;
+
+/**
+ * One round over unary calls: a SendMessage that returns at once (so the task id is known before
+ * the work ends, and a canceled tool call can cancel it), then GetTask until the task settles.
+ */
 async function unaryRound(
   client: A2AClient,
   message: Message,
@@ -97,13 +104,13 @@ async function unaryRound(
   hooks: ToolCallHooks,
   seen: { taskId?: string },
 ): Promise<Round> {
-  const sent = await client.sendMessage({ message }, { signal: hooks.signal });
+  const sent = await client.sendMessage({ message, configuration: { returnImmediately: true } }, { signal: hooks.signal });
   if (sent.message) return { task: undefined, message: sent.message };
   let task = sent.task as Task;
   seen.taskId = task.id;
-  while (!FINAL.has(task.status.state)) {
+  for (let wait = FIRST_POLL_MS; !FINAL.has(task.status.state); wait = Math.min(wait * 2, MAX_POLL_MS)) {
     await hooks.progress?.(messageText(task.status.message) ?? task.status.state);
-    await pause(250, hooks.signal);
+    await pause(wait, hooks.signal);
     hooks.signal.throwIfAborted();
     task = await client.getTask({ id: task.id }, { signal: hooks.signal });
   }

@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentMcpBridge, type McpHttpServer, serveMcpHttp } from '../src/index.js';
 import { startOfficialAgent } from '@a2aplane/test-utils';
-import { connectMcp, recordingClient, type RunningAgent, startAgent, startEchoAgent } from './helpers.js';
+import { connectMcp, echoExecutor, recordingClient, type RunningAgent, startAgent, startEchoAgent } from './helpers.js';
 
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
@@ -131,6 +131,42 @@ describe('input-required', () => {
     await client.close();
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/declined/);
+  });
+});
+
+describe('a non-streaming agent of ours as MCP tools (unary calls)', () => {
+  let agent: RunningAgent;
+  let mcp: McpHttpServer;
+  let canceled: string[];
+  let client: Client;
+  beforeAll(async () => {
+    agent = await startAgent(echoExecutor(20), { skillId: 'echo', streaming: false });
+    const recorded = recordingClient(agent.url);
+    canceled = recorded.canceled;
+    mcp = await serveMcpHttp(await createAgentMcpBridge({ agent: recorded.client }));
+    client = await connectMcp(mcp.url);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await mcp?.close();
+    await agent?.close();
+  });
+
+  it('calls the skill with SendMessage then GetTask and returns the artifact', async () => {
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'one two three' } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('one two three');
+  });
+
+  it('cancels the A2A task when the MCP call is canceled while the agent works (the task id is known at once)', async () => {
+    const controller = new AbortController();
+    const words = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
+    const call = client.callTool({ name: 'echo', arguments: { text: words } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+    });
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => canceled).toEqual(['TASK_STATE_CANCELED']);
   });
 });
 

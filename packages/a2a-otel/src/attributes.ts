@@ -43,6 +43,10 @@ export const ATTR_GOVERNANCE_DECISION = 'a2a.governance.decision';
 export const ATTR_GOVERNANCE_REASON = 'a2a.governance.reason';
 export const ATTR_GOVERNANCE_DISPATCH_ID = 'a2a.governance.dispatch_id';
 export const ATTR_CURRENCY = 'a2a.budget.currency';
+/** On a budget stage that refused: which cap (`usd`, `tokens`, ...), what the window held, and the cap. */
+export const ATTR_BUDGET_LIMIT = 'a2a.budget.limit';
+export const ATTR_BUDGET_OBSERVED = 'a2a.budget.observed';
+export const ATTR_BUDGET_CAP = 'a2a.budget.cap';
 export const ATTR_PUSH_OUTCOME = 'a2a.push.outcome';
 
 /** Span name of an operation: `{rpc.service}/{rpc.method}` (RPC conventions). */

@@ -1,7 +1,11 @@
 import { type Attributes, context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import {
+  ATTR_BUDGET_CAP,
+  ATTR_BUDGET_LIMIT,
+  ATTR_BUDGET_OBSERVED,
   ATTR_CALLER_ID,
   ATTR_COST_ESTIMATED_USD,
+  ATTR_ERROR_TYPE,
   ATTR_GOVERNANCE_DECISION,
   ATTR_GOVERNANCE_DISPATCH_ID,
   ATTR_GOVERNANCE_REASON,
@@ -52,12 +56,36 @@ export function createGovernanceHooks(scope: ServerScope): StageHooks {
       const open = stages.get(stage.dispatchId);
       if (open === undefined || open.stage !== stage.stage) return;
       stages.delete(stage.dispatchId);
-      const span = open.span;
-      span.setAttribute(ATTR_GOVERNANCE_DECISION, stage.decision);
-      if (stage.reason !== undefined) span.setAttribute(ATTR_GOVERNANCE_REASON, stage.reason);
-      if (stage.decision !== 'accepted')
-        span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.decision}: ${stage.reason ?? ''}` });
-      span.end(stage.endTime);
+      endStageSpan(open.span, stage);
     },
   };
+}
+
+/** A stage span's verdict: decision and reason, a refusal's details, an error status unless accepted. */
+function endStageSpan(span: Span, stage: StageFinish): void {
+  span.setAttribute(ATTR_GOVERNANCE_DECISION, stage.decision);
+  if (stage.reason !== undefined) span.setAttribute(ATTR_GOVERNANCE_REASON, stage.reason);
+  if (stage.decision === 'rejected') setRefusal(span, stage.stage, stage.error);
+  if (stage.decision !== 'accepted') span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.decision}: ${stage.reason ?? ''}` });
+  span.end(stage.endTime);
+}
+
+/**
+ * What a refusal was: its A2A reason as `error.type` (the stage's `reason` is the detail: the
+ * budget's limit, the policy's field), and for the budget where it stood, from the refusal's
+ * `metadata` (`limit`, `observed`, `cap`: what governance's ledgers put there), so a trace shows
+ * the spend against the budget.
+ */
+function setRefusal(span: Span, stage: string, error: unknown): void {
+  if (typeof error !== 'object' || error === null) return;
+  const { reason, metadata } = error as { reason?: unknown; metadata?: unknown };
+  if (typeof reason === 'string') span.setAttribute(ATTR_ERROR_TYPE, reason);
+  if (stage !== 'budget' || typeof metadata !== 'object' || metadata === null) return;
+  const { limit, observed, cap } = metadata as Record<string, unknown>;
+  const observedNumber = Number(observed);
+  const capNumber = Number(cap);
+  if (typeof limit !== 'string' || !Number.isFinite(observedNumber) || !Number.isFinite(capNumber)) return;
+  span.setAttribute(ATTR_BUDGET_LIMIT, limit);
+  span.setAttribute(ATTR_BUDGET_OBSERVED, observedNumber);
+  span.setAttribute(ATTR_BUDGET_CAP, capNumber);
 }

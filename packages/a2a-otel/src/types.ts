@@ -64,6 +64,8 @@ export interface StageStart {
 export interface StageFinish extends StageStart {
   readonly decision: 'accepted' | 'rejected' | 'error';
   readonly reason?: string | undefined;
+  /** The refusal itself: a budget refusal's `metadata` tells where the budget stood. */
+  readonly error?: unknown;
   readonly endTime: number;
 }
 

@@ -27,6 +27,8 @@ export async function startAgent(options: {
   executor: AgentExecutor;
   instrumentation?: ServerInstrumentation & { governanceHooks?: GovernanceHooks };
   budget?: BudgetLedger;
+  /** What the governor reserves against the budget for each task (USD). */
+  estimatedCostUsd?: number;
   extra?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }): Promise<TestAgent> {
   const headers: Record<string, string | undefined>[] = [];
@@ -50,6 +52,7 @@ export async function startAgent(options: {
     selfAgentId: options.agentId,
     budget: options.budget ?? createInMemoryBudgetLedger({ maxTasksPerMinute: 1000, maxUsdPerMinute: 10 }),
     allowUnestimatedUsd: true,
+    ...(options.estimatedCostUsd === undefined ? {} : { estimateCost: () => options.estimatedCostUsd }),
     recursion: new RecursionPolicy(),
     ...(hooks ? { hooks } : {}),
   });

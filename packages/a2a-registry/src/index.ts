@@ -30,6 +30,12 @@ export {
   type VerifiedEnrollment,
   verifyEnrollment,
 } from './core/verify-enrollment.js';
+export {
+  createFileRegistryStore,
+  DEFAULT_MAX_FILE_BYTES,
+  type FileRegistryStoreOptions,
+  RegistryFileError,
+} from './store/file-store.js';
 export { createInMemoryRegistryStore, type InMemoryRegistryStoreOptions, RegistryStoreFullError } from './store/in-memory-store.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, matchesQuery, type RegistryStore } from './store/registry-store.js';
 export { A2A_AGENT_CARD_MEDIA_TYPE, type AiCatalog, type CatalogEntry, catalogIdentifier, toCatalogEntry } from './http/catalog.js';

@@ -52,8 +52,9 @@ const writer = async (): Promise<void> => {
   }
 };
 await Promise.all(Array.from({ length: 8 }, writer));
-// Fresh statistics, as autovacuum would have after a bulk load: without them the planner guesses.
-await pool?.query(`ANALYZE "${schema}".agents`);
+// Fresh statistics and visibility maps, as autovacuum leaves them after a bulk load: without them
+// the planner guesses (and cannot use index-only scans of the skill and tag rows).
+for (const name of ['agents', 'agent_records', 'agent_skills', 'agent_tags']) await pool?.query(`VACUUM ANALYZE "${schema}".${name}`);
 
 const registry = createRegistry({ store });
 const server = createServer(createRegistryRequestHandler(registry, { publicUrl: 'https://registry.example' }));

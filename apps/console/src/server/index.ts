@@ -8,6 +8,7 @@ import { createStaticFiles } from './static-files.js';
 import type { ConsoleRoute } from './types.js';
 
 export { ConsoleRequestError, readBody, readJsonBody, sendError, sendJson } from './http-helpers.js';
+export { createMesh, type Mesh, type MeshOptions, OTLP_TRACES_PATH, type RegistryAgent } from './mesh/index.js';
 export type { RelayOptions } from './relay.js';
 export { TOKEN_HEADER } from './session.js';
 export type { ConsoleRoute } from './types.js';
@@ -96,4 +97,4 @@ export function createConsoleServer(options: ConsoleServerOptions = {}): Console
   };
 }
 
-export { CONSOLE_HELP, parseConsoleArgs, type StartConsoleOptions, startConsole } from './start.js';
+export { CONSOLE_HELP, createConsoleFor, parseConsoleArgs, type StartConsoleOptions, startConsole } from './start.js';

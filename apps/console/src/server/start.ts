@@ -1,19 +1,25 @@
 import { parseArgs } from 'node:util';
 import { type ConsoleServer, createConsoleServer } from './index.js';
+import { createMesh } from './mesh/index.js';
 
-export const CONSOLE_HELP = `Usage: a2a console [--port N] [--host H] [--relay-local] [--relay-private]
+export const CONSOLE_HELP = `Usage: a2a console [--port N] [--host H] [--relay-local] [--relay-private] [--registry URL]
 
 Starts the a2aplane console (a web UI for any A2A agent) and prints its URL.
   --port N          port to listen on (default 5299; 0 picks a free one)
   --host H          address to bind (default 127.0.0.1: only this machine)
   --relay-local     let the relay reach agents on loopback (127.0.0.1, localhost)
-  --relay-private   let the relay reach agents on private networks (10/8, 192.168/16, ...)`;
+  --relay-private   let the relay reach agents on private networks (10/8, 192.168/16, ...)
+  --registry URL    list this a2a registry's agents in the Mesh view (the relay may reach them)
+
+Agents' OpenTelemetry exporters can send traces to <console URL>/v1/traces (OTLP/HTTP JSON).`;
 
 export interface StartConsoleOptions {
   port: number;
   host: string;
   relayLocal: boolean;
   relayPrivate: boolean;
+  /** The registry the Mesh view lists (`--registry URL`). */
+  registry?: string;
 }
 
 /** The console's command line (`a2a-console` and `a2a console` share it); 'help' for --help. */
@@ -27,6 +33,7 @@ export function parseConsoleArgs(argv: readonly string[]): StartConsoleOptions |
       host: { type: 'string' },
       'relay-local': { type: 'boolean' },
       'relay-private': { type: 'boolean' },
+      registry: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -39,7 +46,22 @@ export function parseConsoleArgs(argv: readonly string[]): StartConsoleOptions |
     host: values.host ?? '127.0.0.1',
     relayLocal: values['relay-local'] ?? false,
     relayPrivate: values['relay-private'] ?? false,
+    ...(values.registry === undefined ? {} : { registry: registryUrl(values.registry) }),
   };
+}
+
+function registryUrl(text: string): string {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw new Error(`--registry must be an http(s) URL, got ${text}`);
+  return text;
+}
+
+/** The console the command line asks for: the relay's reach, the mesh (OTLP intake, traces, the registry's agents). */
+export function createConsoleFor(options: Omit<StartConsoleOptions, 'port' | 'host'>): ConsoleServer {
+  const mesh = createMesh(options.registry === undefined ? {} : { registryUrl: options.registry });
+  return createConsoleServer({
+    routes: mesh.routes,
+    relay: { allowLoopback: options.relayLocal, allowPrivate: options.relayPrivate, isListedOrigin: mesh.isListedOrigin },
+  });
 }
 
 /** Starts the console, prints its URL, and closes it on SIGINT / SIGTERM. */
@@ -47,7 +69,7 @@ export async function startConsole(
   options: StartConsoleOptions,
   out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<ConsoleServer> {
-  const server = createConsoleServer({ relay: { allowLoopback: options.relayLocal, allowPrivate: options.relayPrivate } });
+  const server = createConsoleFor(options);
   const url = await server.listen(options.port, options.host);
   out(`a2aplane console: ${url}/`);
   const stop = () => {

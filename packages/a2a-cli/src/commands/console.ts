@@ -2,10 +2,19 @@ import { CliError, usageError } from '../errors.js';
 import type { CommandContext } from '../io.js';
 import type { Command } from './types.js';
 
+interface ConsoleArgs {
+  port: number;
+  host: string;
+  relayLocal: boolean;
+  relayPrivate: boolean;
+  registry?: string;
+}
+
 /** What `a2a console` uses of `@a2aplane/a2a-console` (an optional peer: only users of the console install it). */
 interface ConsoleModule {
-  parseConsoleArgs(argv: readonly string[]): { port: number; host: string; relayLocal: boolean; relayPrivate: boolean } | 'help';
-  createConsoleServer(options: { relay: { allowLoopback: boolean; allowPrivate: boolean } }): {
+  parseConsoleArgs(argv: readonly string[]): ConsoleArgs | 'help';
+  /** The console with the relay and the mesh (OTLP intake, traces, `--registry`) the arguments ask for. */
+  createConsoleFor(options: ConsoleArgs): {
     listen(port?: number, host?: string): Promise<string>;
     close(): Promise<void>;
   };
@@ -21,7 +30,7 @@ function isMissingModule(error: unknown): boolean {
   );
 }
 
-const HELP = `Usage: a2a console [--port N] [--host H] [--relay-local] [--relay-private]
+const HELP = `Usage: a2a console [--port N] [--host H] [--relay-local] [--relay-private] [--registry URL]
 
 Starts the a2aplane console, a web UI to open any A2A agent by URL, verify its card and talk to
 it, and prints its URL. Needs @a2aplane/a2a-console installed next to the CLI.
@@ -31,6 +40,9 @@ Options:
   --host H          address to bind (default 127.0.0.1: only this machine)
   --relay-local     let the console's relay reach agents on loopback (127.0.0.1, localhost)
   --relay-private   let the relay reach agents on private networks
+  --registry URL    list this a2a registry's agents in the Mesh view (the relay may reach them)
+
+Agents' OpenTelemetry exporters can send traces to <console URL>/v1/traces (OTLP/HTTP JSON).
 
 Exit codes:
   0   stopped
@@ -70,7 +82,7 @@ export function createConsoleCommand(
         ctx.out(HELP);
         return 0;
       }
-      const server = module.createConsoleServer({ relay: { allowLoopback: options.relayLocal, allowPrivate: options.relayPrivate } });
+      const server = module.createConsoleFor(options);
       const url = await server.listen(options.port, options.host);
       ctx.out(`${url}/`);
       ctx.err(ctx.style.dim('the a2aplane console; press Ctrl-C to stop'));

@@ -1,4 +1,10 @@
-import { type AgentView, startRegistryService } from '@a2aplane/a2a-registry';
+import {
+  type AgentView,
+  createFileRegistryStore,
+  RegistryFileError,
+  type RegistryStore,
+  startRegistryService,
+} from '@a2aplane/a2a-registry';
 import { flag, type ParsedArgs, parseCommandArgs, positionals, stringValue } from '../args.js';
 import { CliError, EXIT_CODES, usageError } from '../errors.js';
 import { readJsonFile, readTextFile } from '../files.js';
@@ -17,8 +23,9 @@ Subcommands:
   revoke|disable|enable <agentId> --registry <url> [--reason <text>]
                      change an agent's status
   serve [--host 127.0.0.1] [--port 0] [--public-url <url>] [--allow-loopback] [--allow-private]
-        [--probe-interval <ms>] [--no-probe]
-                     run a registry (in memory) until Ctrl-C; prints its URL
+        [--probe-interval <ms>] [--no-probe] [--data <file>]
+                     run a registry until Ctrl-C; prints its URL. In memory, or with --data
+                     in a JSON file (created if missing, rewritten atomically on every change)
 
 The operator credential of enroll, revoke, disable and enable is read from ${TOKEN_ENV}
 (never from a flag: arguments show in process lists). serve accepts it as the credential of
@@ -145,12 +152,21 @@ async function serve(ctx: CommandContext, args: ParsedArgs): Promise<number> {
   if (!Number.isInteger(intervalMs) || intervalMs < 100) throw usageError('registry serve: --probe-interval expects milliseconds >= 100');
   const token = ctx.io.env[TOKEN_ENV];
   const outbound = { allowLoopback: flag(args, 'allow-loopback'), allowPrivate: flag(args, 'allow-private') };
+  const data = stringValue(args, 'data');
+  if (data === '') throw usageError('registry serve: --data expects a file');
+  let store: RegistryStore | undefined;
+  try {
+    store = data === undefined ? undefined : await createFileRegistryStore({ path: data });
+  } catch (error) {
+    if (RegistryFileError.isInstance(error)) throw new CliError(error.message);
+    throw error;
+  }
   const service = await startRegistryService({
     host: stringValue(args, 'host') ?? '127.0.0.1',
     port,
     ...(stringValue(args, 'public-url') ? { publicUrl: stringValue(args, 'public-url') } : {}),
     ...(token ? { operatorTokens: { operator: token } } : {}),
-    registryOptions: outbound,
+    registryOptions: { ...outbound, ...(store ? { store } : {}) },
     prober: flag(args, 'no-probe') ? false : { ...outbound, intervalMs },
   });
   if (flag(args, 'json')) ctx.out(JSON.stringify({ url: service.url }));
@@ -192,6 +208,7 @@ export const registryCommand: Command = {
       'allow-private': { type: 'boolean' },
       'probe-interval': { type: 'string' },
       'no-probe': { type: 'boolean' },
+      data: { type: 'string' },
       json: { type: 'boolean' },
     });
     const sub = args.positionals[0];

@@ -10,6 +10,7 @@ import {
 } from '@a2aplane/a2a-identity';
 import type { AgentCard } from '@a2aplane/a2a-types';
 import { type CardLimits, parseSubmittedCard } from './card-input.js';
+import { grpcTargetOf } from './grpc-target.js';
 import { checkOutboundUrl, fetchText, type OutboundOptions } from './fetch-text.js';
 import type { RegistryJwk } from './types.js';
 
@@ -87,7 +88,8 @@ function signatureJkus(json: Record<string, unknown>): string[] {
 }
 
 function cardUrlOf(request: EnrollmentRequest, card: AgentCard): { ok: true; url: URL } | { ok: false; detail: string } {
-  const first = card.supportedInterfaces[0]?.url;
+  // The first interface with an http(s) URL (a gRPC `host:port` is no base for a card URL).
+  const first = card.supportedInterfaces.find((entry) => /^https?:\/\//i.test(entry.url) && URL.canParse(entry.url))?.url;
   const raw = request.cardUrl ?? (first ? new URL('/.well-known/agent-card.json', first).href : undefined);
   if (raw === undefined || !URL.canParse(raw)) return { ok: false, detail: 'card has no interface URL and no cardUrl was given' };
   return { ok: true, url: new URL(raw) };
@@ -131,7 +133,11 @@ export async function verifyEnrollment(request: EnrollmentRequest, options: Enro
   // Before any fetch (the JWKS of a `jku` included): the origin must pass the SSRF rules.
   const safe = await checkOutboundUrl(target.url.href, options);
   if (!safe.ok) return refuse('unsafe-origin', safe.reason);
-  if (!parsed.card.supportedInterfaces.some((entry) => URL.canParse(entry.url) && new URL(entry.url).origin === origin)) {
+  const onOrigin = (entry: AgentCard['supportedInterfaces'][number]) =>
+    entry.protocolBinding === 'GRPC'
+      ? grpcTargetOf(entry.url, origin) !== undefined
+      : URL.canParse(entry.url) && new URL(entry.url).origin === origin;
+  if (!parsed.card.supportedInterfaces.some(onOrigin)) {
     return refuse('interface-off-origin', `no interface of the card is on the card's origin ${origin}`);
   }
   const foreign = signatureJkus(parsed.json).find((jku) => !URL.canParse(jku) || !new URL(jku).href.startsWith(`${origin}/`));

@@ -53,6 +53,8 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
   const table = `"${schema}".agents`;
   const records = `"${schema}".agent_records`;
   const ids = `"${schema}".agent_ids`;
+  const skillRows = `"${schema}".agent_skills`;
+  const tagRows = `"${schema}".agent_tags`;
   if (options.migrate !== false) await db.query(migrationSql(schema));
 
   const select = `SELECT r.record, a.revision FROM ${table} a JOIN ${records} r ON r.id = a.id`;
@@ -97,6 +99,14 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
         stored.id,
         JSON.stringify(body),
       ]);
+      // The skill and tag rows follow the arrays (one statement; nothing changes on a health write).
+      await client.query(
+        `WITH old_skills AS (DELETE FROM ${skillRows} WHERE id = $1 AND skill <> ALL($2::text[])),
+              old_tags AS (DELETE FROM ${tagRows} WHERE id = $1 AND tag <> ALL($3::text[])),
+              new_skills AS (INSERT INTO ${skillRows} (skill, id) SELECT DISTINCT unnest($2::text[]), $1 ON CONFLICT DO NOTHING)
+         INSERT INTO ${tagRows} (tag, id) SELECT DISTINCT unnest($3::text[]), $1 ON CONFLICT DO NOTHING`,
+        [stored.id, stored.skills, stored.tags],
+      );
       // Every AgentID the agent ever held finds it; the current one must not belong to another agent.
       const held = [stored.agentId, ...stored.keyHistory.map((entry) => entry.agentId)];
       await client.query(`INSERT INTO ${ids} (agent_id, id) SELECT unnest($1::text[]), $2 ON CONFLICT (agent_id) DO NOTHING`, [
@@ -117,24 +127,46 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
     }
   }
 
+  /**
+   * The page's ids. A search by skill (or else tag) walks that skill's rows in id order and looks
+   * each agent up (a nested loop: `OFFSET 0` keeps the planner from turning it into a merge join
+   * that walks every agent up to the last match), so it stops after the page however rare the skill.
+   * Ordering by (skill, id) with the skill fixed is the primary key's order, not the id index's.
+   */
+  function pageSql(query: AgentQuery, size: number, bind: (value: unknown) => string): string {
+    const posting =
+      query.skill !== undefined
+        ? { rows: skillRows, column: 'skill', value: query.skill }
+        : query.tag !== undefined
+          ? { rows: tagRows, column: 'tag', value: query.tag }
+          : undefined;
+    const filters: string[] = [];
+    if (posting) filters.push('a.id = p.id');
+    if (query.skill !== undefined && query.tag !== undefined) filters.push(`a.tags @> ARRAY[${bind(query.tag)}]::text[]`);
+    if (!query.includeInactive) filters.push(`a.status = 'active'`);
+    if (query.origin !== undefined) filters.push(`a.origin = ${bind(query.origin)}`);
+    if (query.health !== undefined) filters.push(`a.health = ANY(${bind([...query.health])}::text[])`);
+    for (const word of queryWords(query.text)) filters.push(`strpos(a.search_text, ${bind(word)}) > 0`);
+    const after = decodeCursor(query.cursor);
+    const agentWhere = filters.length ? ` WHERE ${filters.join(' AND ')}` : '';
+    if (!posting) {
+      if (after !== undefined) filters.push(`a.id > ${bind(after)}`);
+      const where = filters.length ? ` WHERE ${filters.join(' AND ')}` : '';
+      return `SELECT a.id, a.revision FROM ${table} a${where} ORDER BY a.id LIMIT ${size + 1}`;
+    }
+    const postingWhere = [`p.${posting.column} = ${bind(posting.value)}`, ...(after !== undefined ? [`p.id > ${bind(after)}`] : [])];
+    return `SELECT a.id, a.revision FROM ${posting.rows} p CROSS JOIN LATERAL (SELECT a.id, a.revision FROM ${table} a${agentWhere} OFFSET 0) a
+      WHERE ${postingWhere.join(' AND ')} ORDER BY p.${posting.column}, p.id LIMIT ${size + 1}`;
+  }
+
   async function search(query: AgentQuery): Promise<AgentPage> {
     const size = pageSizeOf(query);
-    const where: string[] = [];
     const values: unknown[] = [];
     const bind = (value: unknown): string => {
       values.push(value);
       return `$${values.length}`;
     };
-    if (!query.includeInactive) where.push(`status = 'active'`);
-    if (query.origin !== undefined) where.push(`origin = ${bind(query.origin)}`);
-    if (query.skill !== undefined) where.push(`skills @> ARRAY[${bind(query.skill)}]::text[]`);
-    if (query.tag !== undefined) where.push(`tags @> ARRAY[${bind(query.tag)}]::text[]`);
-    if (query.health !== undefined) where.push(`health = ANY(${bind([...query.health])}::text[])`);
-    for (const word of queryWords(query.text)) where.push(`strpos(search_text, ${bind(word)}) > 0`);
-    const after = decodeCursor(query.cursor);
-    if (after !== undefined) where.push(`id > ${bind(after)}`);
-    const page = `SELECT id, revision FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ${size + 1}`;
-    const sql = `SELECT r.record, p.revision FROM (${page}) p JOIN ${records} r ON r.id = p.id ORDER BY p.id`;
+    const sql = `SELECT r.record, p.revision FROM (${pageSql(query, size, bind)}) p JOIN ${records} r ON r.id = p.id ORDER BY p.id`;
     const rows = (await db.query(sql, values)).rows.map(rowRecord);
     if (rows.length <= size) return { agents: rows };
     const agents = rows.slice(0, size);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createPinnedKeyResolver, verifyAgentCard } from '@a2aplane/a2a-identity';
 import type { AgentCard } from '@a2aplane/a2a-types';
-import { fetchText, type OutboundOptions } from '../core/fetch-text.js';
+import { fetchText } from '../core/fetch-text.js';
+import type { BindingVerdict, ExchangeOptions } from './binding.js';
+import { grpcTargetOf } from '../core/grpc-target.js';
+import { probeGrpc } from './grpc-probe.js';
 import type { AgentView, HealthStatus } from '../core/types.js';
 
 /** One probe's findings before backoff bookkeeping. */
@@ -10,20 +13,6 @@ interface ProbeFinding {
   reason: string;
   latencyMs?: number;
 }
-
-interface ExchangeOptions extends OutboundOptions {
-  timeoutMs: number;
-  degradedLatencyMs: number;
-  maxCardBytes: number;
-  /** Wraps every request, so the prober can count (and bound) what is in flight. */
-  track: <T>(request: () => Promise<T>) => Promise<T>;
-  clock: () => number;
-  /** Headers that authenticate one probe call (e.g. RFC 9421 `signer.sign`), for agents that serve only known callers. */
-  sign?: (request: { method: string; url: string; body?: string }) => Promise<Record<string, string>>;
-}
-
-/** `auth`: the binding answered with an A2A authentication refusal (401/403), so TaskNotFound could not be checked. */
-type BindingVerdict = { binding: string; ok: boolean; down: boolean; auth?: boolean; detail: string };
 
 const signed = async (options: ExchangeOptions, request: { method: string; url: string; body?: string }) =>
   options.sign ? await options.sign(request) : {};
@@ -105,9 +94,36 @@ async function probeRest(url: string, options: ExchangeOptions): Promise<Binding
 }
 
 /**
+ * GetTask of an unknown id over each v1.0 interface of the card, once per binding and URL: JSONRPC
+ * and HTTP+JSON on the enrolled origin, GRPC on the enrolled origin's host. Others are never requested.
+ */
+async function probeInterfaces(interfaces: readonly unknown[], origin: string, options: ExchangeOptions): Promise<BindingVerdict[]> {
+  const seen = new Set<string>();
+  const verdicts: BindingVerdict[] = [];
+  for (const entry of interfaces) {
+    if (!isObject(entry) || typeof entry.url !== 'string') continue;
+    if (entry.protocolVersion !== undefined && !String(entry.protocolVersion).startsWith('1.')) continue;
+    const key = `${String(entry.protocolBinding)} ${entry.url}`;
+    if (seen.has(key)) continue;
+    if (entry.protocolBinding === 'GRPC') {
+      const target = grpcTargetOf(entry.url, origin);
+      if (!target) continue;
+      seen.add(key);
+      verdicts.push(await probeGrpc(target, options));
+      continue;
+    }
+    if (!URL.canParse(entry.url) || new URL(entry.url).origin !== origin) continue;
+    seen.add(key);
+    if (entry.protocolBinding === 'JSONRPC') verdicts.push(await probeJsonRpc(entry.url, options));
+    else if (entry.protocolBinding === 'HTTP+JSON') verdicts.push(await probeRest(entry.url, options));
+  }
+  return verdicts;
+}
+
+/**
  * The real A2A exchange of one probe (decision 0072): the card from the enrolled card URL, its
- * signature by the enrolled key, then GetTask of an unknown id over each advertised JSONRPC and
- * HTTP+JSON interface on the enrolled origin. Interfaces elsewhere are never requested.
+ * signature by the enrolled key, then GetTask of an unknown id over each advertised interface
+ * (`probeInterfaces`). Interfaces elsewhere are never requested.
  */
 export async function probeExchange(agent: AgentView, options: ExchangeOptions): Promise<ProbeFinding> {
   const started = options.clock();
@@ -124,21 +140,17 @@ export async function probeExchange(agent: AgentView, options: ExchangeOptions):
   if (verdict.status !== 'valid') return { status: 'non-conformant', reason: `card signature by the enrolled key: ${verdict.status}` };
   const card = parse(served.text) as AgentCard;
   const interfaces = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
-  const onOrigin = interfaces.filter(
-    (entry) => isObject(entry) && typeof entry.url === 'string' && URL.canParse(entry.url) && new URL(entry.url).origin === agent.origin,
-  );
-  const seen = new Set<string>();
-  const verdicts: BindingVerdict[] = [];
-  for (const entry of onOrigin) {
-    const key = `${entry.protocolBinding} ${entry.url}`;
-    if (seen.has(key) || (entry.protocolVersion !== undefined && !String(entry.protocolVersion).startsWith('1.'))) continue;
-    seen.add(key);
-    if (entry.protocolBinding === 'JSONRPC') verdicts.push(await probeJsonRpc(entry.url, options));
-    else if (entry.protocolBinding === 'HTTP+JSON') verdicts.push(await probeRest(entry.url, options));
-  }
+  const all = await probeInterfaces(interfaces, agent.origin, options);
   const latencyMs = options.clock() - started;
-  if (verdicts.length === 0)
-    return { status: 'non-conformant', reason: 'no v1.0 JSONRPC or HTTP+JSON interface on the enrolled origin', latencyMs };
+  const verdicts = all.filter((entry) => !entry.unprobed);
+  if (verdicts.length === 0) {
+    const unprobed = all.map((entry) => `${entry.binding}: ${entry.detail}`).join('; ');
+    return {
+      status: 'non-conformant',
+      reason: unprobed || 'no v1.0 JSONRPC, HTTP+JSON or GRPC interface on the enrolled origin',
+      latencyMs,
+    };
+  }
   const failed = verdicts.filter((entry) => !entry.ok);
   const summary = failed.map((entry) => `${entry.binding}: ${entry.detail}`).join('; ');
   // An A2A-shaped authentication refusal speaks A2A but proves nothing more: degraded, never up.

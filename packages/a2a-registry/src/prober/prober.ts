@@ -49,13 +49,23 @@ export interface Prober {
  * not that its URL answers. Bounded by `concurrency` whatever the number of agents, per-request
  * timeouts, and an exponential per-agent backoff; requests pass the push sender's SSRF rules.
  */
-export function createProber(registry: Pick<Registry, 'searchAgents' | 'recordHealth'>, options: ProberOptions = {}): Prober {
+export function createProber(
+  registry: Pick<Registry, 'searchAgents' | 'lookupAgent' | 'recordHealth'>,
+  options: ProberOptions = {},
+): Prober {
   const concurrency = options.concurrency ?? 8;
   if (!Number.isSafeInteger(concurrency) || concurrency < 1) throw new RangeError(`expected concurrency >= 1, got ${String(concurrency)}`);
   const intervalMs = options.intervalMs ?? 60_000;
   const maxBackoffMs = options.maxBackoffMs ?? 1_800_000;
   const clock = options.clock ?? Date.now;
-  const nextDue = new Map<string, number>();
+  // When an agent is next due, from its stored verdict: every replica on one store sees the same
+  // schedule, so an agent another replica just checked is not probed again (decision 0147).
+  const dueAt = (agent: AgentView): number => {
+    const checked = agent.health.checkedAt === undefined ? Number.NaN : Date.parse(agent.health.checkedAt);
+    if (!Number.isFinite(checked)) return 0;
+    const failures = agent.health.status === 'up' ? 0 : agent.health.consecutiveFailures;
+    return checked + (failures === 0 ? intervalMs : Math.min(intervalMs * 2 ** (failures - 1), maxBackoffMs));
+  };
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -90,7 +100,6 @@ export function createProber(registry: Pick<Registry, 'searchAgents' | 'recordHe
       ...(up ? { lastSuccessAt: at } : agent.health.lastSuccessAt ? { lastSuccessAt: agent.health.lastSuccessAt } : {}),
       consecutiveFailures: failures,
     };
-    nextDue.set(agent.id, clock() + (up ? intervalMs : Math.min(intervalMs * 2 ** (failures - 1), maxBackoffMs)));
     try {
       await registry.recordHealth(agent.id, health);
     } catch (error) {
@@ -106,20 +115,28 @@ export function createProber(registry: Pick<Registry, 'searchAgents' | 'recordHe
     do {
       const page = await registry.searchAgents({ limit: 100, ...(cursor ? { cursor } : {}) });
       for (const agent of page.agents) {
-        if ((nextDue.get(agent.id) ?? 0) <= clock()) due.push(agent);
+        if (dueAt(agent) <= clock()) due.push(agent);
         else skipped++;
       }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     let next = 0;
+    let probed = 0;
     const worker = async (): Promise<void> => {
       while (next < due.length) {
-        const agent = due[next++] as AgentView;
+        const listed = due[next++] as AgentView;
+        // Read again just before probing: another replica may have checked it since the listing.
+        const agent = await registry.lookupAgent(listed.agentId).catch(() => listed);
+        if (!agent || agent.id !== listed.id || agent.status !== 'active' || dueAt(agent) > clock()) {
+          skipped++;
+          continue;
+        }
+        probed++;
         await probe(agent).catch((error: unknown) => options.onError?.(error));
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
-    return { probed: due.length, skipped };
+    return { probed, skipped };
   }
 
   const rounds = createRepeatingRound(() => runOnce(), intervalMs, options.onError);

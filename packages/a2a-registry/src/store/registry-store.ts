@@ -3,7 +3,9 @@ import type { AgentPage, AgentQuery, AgentRecord } from '../core/types.js';
 /**
  * The registry's storage seam. Every implementation runs the contract suite of
  * `@a2aplane/a2a-registry/testing` (the in-memory store here, the PostgreSQL one beside it).
- * Records handed in and out are copies: a caller mutating one never changes the store.
+ * A caller can never change the store through a record: records handed in are copied, and records
+ * handed out are either the caller's own copy or frozen (the in-memory and file stores share one
+ * frozen object with every reader instead of cloning it per read).
  */
 export interface RegistryStore {
   get(id: string): Promise<AgentRecord | undefined>;

@@ -1,9 +1,22 @@
-/** The mesh: registry agents, traces and the delegation tree (built on this slot by the mesh views). */
+import './mesh.css';
+import { useMeshLocation } from './mesh-route.js';
+import { RegistryAgents } from './registry-agents.js';
+import { TraceView } from './trace-view.js';
+import { TracesList } from './traces-list.js';
+
+/** The mesh: recent traces (from the agents' OTLP exporters) and the registry's agents; a trace opens its tree and waterfall. */
 export function MeshView() {
+  const where = useMeshLocation();
   return (
-    <section class="panel" data-testid="mesh-view">
-      <h2>Mesh</h2>
-      <p class="muted">The mesh views (registry agents, traces, delegation trees) mount here.</p>
-    </section>
+    <div data-testid="mesh-view">
+      {where.view === 'trace' ? (
+        <TraceView traceId={where.traceId} />
+      ) : (
+        <>
+          <TracesList />
+          <RegistryAgents />
+        </>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,8 @@
+// oidc-provider ships no types; the demo uses this much of it.
+declare module 'oidc-provider' {
+  import type { IncomingMessage, ServerResponse } from 'node:http';
+  export default class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>);
+    callback(): (request: IncomingMessage, response: ServerResponse) => void;
+  }
+}
