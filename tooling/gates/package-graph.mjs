@@ -86,9 +86,42 @@ export function comparePackageGraphs(drawn, actual) {
   return errors;
 }
 
-/** The gate: docs/architecture.md's graph against the workspace. */
+/** The package.json files of the workspace folders (`packages/*`, `apps/*`, `tooling/*`). */
+function workspaceManifests(root) {
+  const manifests = [];
+  for (const folder of ['packages', 'apps', 'tooling']) {
+    const dir = join(root, folder);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const file = join(dir, name, 'package.json');
+      if (existsSync(file)) manifests.push(JSON.parse(readFileSync(file, 'utf8')));
+    }
+  }
+  return manifests;
+}
+
+/**
+ * A private workspace package (`@a2aplane/test-utils`, `@a2aplane/tooling`, ...) is never shipped:
+ * a published package may name one in `devDependencies` only, never in what its users install.
+ */
+export function privateDependencyErrors(manifests) {
+  const privateNames = new Set(manifests.filter((m) => m.private).map((m) => m.name));
+  const errors = [];
+  for (const manifest of manifests) {
+    if (manifest.private) continue;
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+      for (const dep of Object.keys(manifest[field] ?? {})) {
+        if (privateNames.has(dep)) errors.push(`${manifest.name}: private package ${dep} in ${field} (devDependencies only)`);
+      }
+    }
+  }
+  return errors;
+}
+
+/** The gate: docs/architecture.md's graph against the workspace, and no private package shipped. */
 export function checkPackageGraph(root = repositoryRoot) {
   const { graph, errors } = parseGraphBlock(readFileSync(join(root, 'docs', 'architecture.md'), 'utf8'));
-  if (graph === undefined) return errors;
-  return [...errors, ...comparePackageGraphs(graph, workspaceGraph(root))];
+  const shipped = privateDependencyErrors(workspaceManifests(root));
+  if (graph === undefined) return [...errors, ...shipped];
+  return [...errors, ...comparePackageGraphs(graph, workspaceGraph(root)), ...shipped];
 }

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { Task } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_VERSION, EXIT_CODES } from '../src/index.js';
-import { freePort, run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
+import { freePort } from '@a2aplane/test-utils';
+import { run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
 
 // The published executable as a process: exit codes, stdout/stderr and signals as a shell sees
 // them. turbo builds the package before its tests (`test` depends on `build`).

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type CardCase, cardCase, closeServer, JWKS_PATH, listenOnLoopback } from '@a2aplane/test-utils';
 import { createJwks, exportPublicJwk, generateKeyPair } from '@a2aplane/a2a-identity';
 import { createAgentCard } from '@a2aplane/a2a-server-express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardCase, type CardCase, JWKS_PATH } from '../../a2a-client/test/helpers/signed-cards.js';
 import { EXIT_CODES } from '../src/index.js';
 import { run, tempDir } from './helpers.js';
 
@@ -19,8 +18,7 @@ const servers: Server[] = [];
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
   const server = createServer(handler);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listenOnLoopback(server);
 }
 
 beforeAll(async () => {
@@ -45,10 +43,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  await Promise.all(servers.map(closeServer));
 });
 
 describe('a2a send/get/list/cancel/subscribe verify the agent card before sending anything', () => {

@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.js';
-import { freePort, run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
+import { freePort } from '@a2aplane/test-utils';
+import { run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
 
 let signed: TestAgent;
 let unsigned: TestAgent;

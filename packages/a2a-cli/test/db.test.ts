@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { POSTGRES_URL, testSchema } from '@a2aplane/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The built executable, as an operator's deploy job runs it (turbo builds the package before its tests).
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `t_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
+const schema = testSchema('cli');
 
 function a2a(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });

@@ -1,6 +1,6 @@
+import { listenOnLoopback } from '@a2aplane/test-utils';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -114,9 +114,7 @@ export interface TestAgent {
 export async function startTestAgent(mode: CardMode = 'signed', options: { callers?: KeyPair[] } = {}): Promise<TestAgent> {
   const key = generateKeyPair('EdDSA');
   const http: Server = createServer();
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const url = await listenOnLoopback(http);
   const card = withAgentIdExtension(
     createAgentCard({
       baseUrl: url,
@@ -166,15 +164,6 @@ export async function startTestAgent(mode: CardMode = 'signed', options: { calle
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-/** A port that was just free: bound and closed again. */
-export async function freePort(): Promise<number> {
-  const http = createServer();
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  await new Promise<void>((resolve) => http.close(() => resolve()));
-  return port;
 }
 
 export async function tempDir(): Promise<{ path: string; file(name: string): string; remove(): Promise<void> }> {

@@ -13,10 +13,10 @@ import {
   toVerificationKey,
 } from '@a2aplane/a2a-identity';
 import { A2AError, type Task } from '@a2aplane/a2a-types';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.js';
-import { captureIo, freePort, run, tempDir } from './helpers.js';
+import { freePort, parsePrometheusText } from '@a2aplane/test-utils';
+import { captureIo, run, tempDir } from './helpers.js';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeAll(async () => {
@@ -137,7 +137,7 @@ describe('a2a serve (operator config, ADR-159 governance)', () => {
     expect(agent.metrics).toBe(`${agent.url}/metrics`);
     expect((await run(['send', '--allow-insecure', agent.url, 'first'])).code).toBe(0);
     expect((await run(['send', '--allow-insecure', agent.url, 'second'])).code).toBe(EXIT_CODES.failure);
-    const families = parsePrometheusTextFormat(await (await fetch(agent.metrics as string)).text());
+    const families = parsePrometheusText(await (await fetch(agent.metrics as string)).text());
     const value = (name: string, labels: Record<string, string>): number =>
       Number(
         families.find((f) => f.name === name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value,

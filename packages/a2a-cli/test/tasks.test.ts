@@ -3,7 +3,8 @@ import { exportPrivateJwk, generateKeyPair } from '@a2aplane/a2a-identity';
 import type { StreamResponse, Task } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.js';
-import { captureIo, freePort, run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
+import { freePort } from '@a2aplane/test-utils';
+import { captureIo, run, startTestAgent, type TestAgent, tempDir } from './helpers.js';
 
 let agent: TestAgent;
 beforeAll(async () => {

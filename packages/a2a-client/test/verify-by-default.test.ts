@@ -1,8 +1,8 @@
+import { type CardCase, cardCase, JWKS_PATH } from '@a2aplane/test-utils';
 import { agentIdFromPublicKey, createJwks, exportPublicJwk, generateKeyPair } from '@a2aplane/a2a-identity';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CardResolver, CardSignatureInvalidError, createA2AClient, discoverAgentCard } from '../src/index.js';
 import { cardFor, json, startServer, type TestServer } from './helpers/server.js';
-import { type CardCase, cardCase, JWKS_PATH } from './helpers/signed-cards.js';
 import { causedBy, loadFailure } from './helpers/chunks.js';
 
 const agent = generateKeyPair('EdDSA');

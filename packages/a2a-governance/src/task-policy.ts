@@ -1,23 +1,18 @@
-import { neverAbortedSignal } from './abort.js';
-import { PolicyViolationError } from '@a2aplane/a2a-types';
+import { LocalSlots } from './local-slots.js';
+import { Admission } from './policy-admission.js';
+import { concurrencyRefusal, skillRefusal, violation } from './policy-violations.js';
 import type { TimerFunctions } from './budget-ledger.js';
+import type { ConcurrencySlots, PolicyAdmitInput, PolicyAdmitResult, SlotGrant, SlotLease, TaskPolicy } from './task-policy-types.js';
 
-/** Per-task bounds of ADR-159 r2, scoped to one caller identity. */
-export interface TaskPolicy {
-  /** Tokens the task may consume; checked on every `meterTokens`. */
-  maxTokens?: number;
-  /** Upper bound on the estimated cost, checked before dispatch, and on the actual cost metered while the task runs. */
-  maxCostUsd?: number;
-  /** Wall-clock lifetime; past it the task's signal aborts. */
-  maxDurationMs?: number;
-  /** Skill ids the caller may request; absent means any. */
-  allowedSkills?: string[];
-  /**
-   * Tasks one caller may run at once on one skill. Default `DEFAULT_MAX_CONCURRENCY` (16, ADR-159
-   * mitigation 1); `Infinity` lifts the cap.
-   */
-  maxConcurrency?: number;
-}
+export type {
+  ConcurrencySlots,
+  PolicyAdmission,
+  PolicyAdmitInput,
+  PolicyAdmitResult,
+  SlotGrant,
+  SlotLease,
+  TaskPolicy,
+} from './task-policy-types.js';
 
 /** Concurrent tasks per (caller, skill) when no policy sets `maxConcurrency` (ADR-159 mitigation 1). */
 export const DEFAULT_MAX_CONCURRENCY = 16;
@@ -38,51 +33,7 @@ export interface TaskPolicyEngineOptions {
   slots?: ConcurrencySlots;
 }
 
-/** A held concurrency slot, given back through `ConcurrencySlots.release`. Opaque to the engine. */
-export type SlotLease = object;
-
-/** A slot request's answer: the lease, or a refusal with the number of slots in use. */
-export type SlotGrant = { ok: true; lease: SlotLease } | { ok: false; active: number };
-
-/**
- * The seam where the concurrency slots of a (caller, skill) are counted. `acquire` grants a slot
- * when fewer than `max` are held; `release` gives a lease back (once; later calls are ignored) and
- * never throws: a shared backend expires a lease it could not hear released (a crashed replica's
- * slots come back by themselves).
- */
-export interface ConcurrencySlots {
-  acquire(caller: string, skill: string, max: number): SlotGrant | Promise<SlotGrant>;
-  release(lease: SlotLease): void;
-}
-
-/** A reserved concurrency slot plus the mid-task limits of one admitted task. */
-export interface PolicyAdmission {
-  /** Aborts with a `PolicyViolationError` (metadata.field `maxTokens` | `maxCostUsd` | `maxDurationMs`) as reason. */
-  readonly signal: AbortSignal;
-  /** Adds tokens consumed so far; past `maxTokens` the signal aborts. */
-  meterTokens(tokens: number): void;
-  /** Adds USD spent so far; past `maxCostUsd` the signal aborts. */
-  meterCost(usd: number): void;
-  readonly elapsedMs: number;
-  readonly tokensUsed: number;
-  readonly costUsd: number;
-  /** Frees the concurrency slot and clears the duration timer. Idempotent; call it on every exit path. */
-  release(): void;
-}
-
-export interface PolicyAdmitInput {
-  caller: string;
-  skill: string;
-  estimatedCostUsd?: number;
-}
-
-export type PolicyAdmitResult = { ok: true; admission: PolicyAdmission } | { ok: false; error: PolicyViolationError };
-
-export type PolicyField = 'allowedSkills' | 'maxConcurrency' | 'maxCostUsd' | 'maxTokens' | 'maxDurationMs';
-
-function violation(field: PolicyField, message: string, metadata: Record<string, string>): PolicyViolationError {
-  return new PolicyViolationError({ message, metadata: { field, ...metadata } });
-}
+export type { PolicyField } from './policy-violations.js';
 
 function checkNonNegative(name: string, value: number | undefined): void {
   if (value === undefined) return;
@@ -109,21 +60,7 @@ interface EffectivePolicy {
   readonly allowed: ReadonlySet<string> | undefined;
 }
 
-/** Tasks holding a slot for one (caller, skill); released admissions decrement it directly. */
-interface Slot {
-  active: number;
-}
-
-/** One caller's policy and its slots per skill. */
-interface CallerSlots {
-  readonly effective: EffectivePolicy;
-  readonly skills: Map<string, Slot>;
-}
-
 const ignore = (): void => undefined;
-
-/** Idle (zero) slots kept for reuse before a sweep drops them; a sweep runs once they are also half of all slots. */
-const IDLE_SLOTS_BEFORE_SWEEP = 1024;
 
 function merge(defaults: TaskPolicy, override: TaskPolicy | undefined): TaskPolicy {
   const merged: TaskPolicy = { ...defaults };
@@ -149,9 +86,8 @@ function effectivePolicy(policy: TaskPolicy): EffectivePolicy {
  * estimate is rejected). When `maxCostUsd` is set but neither an estimate nor `estimateCost` is
  * available, the cost check passes: actual cost is bounded by `maxTokens` and the global budget.
  *
- * Policies are read once, at construction (`default` and every `perCaller` entry). Slot counters
- * of a (caller, skill) stay allocated while idle so a busy pair costs no map insert or delete per
- * task; idle ones are dropped in batches, so memory stays bounded by the pairs in use.
+ * Policies are read once, at construction (`default` and every `perCaller` entry). Without shared
+ * `slots`, slots are counted in this process by `LocalSlots`.
  */
 export class TaskPolicyEngine {
   private readonly defaults: EffectivePolicy;
@@ -159,12 +95,9 @@ export class TaskPolicyEngine {
   private readonly estimateCost: ((input: { caller: string; skill: string }) => number) | undefined;
   private readonly clock: () => number;
   private readonly timers: TimerFunctions;
-  private readonly slots = new Map<string, CallerSlots>();
-  /** Custom (shared) slots; `undefined` counts them in `slots`. */
+  private readonly local = new LocalSlots<EffectivePolicy>((caller) => this.perCaller.get(caller) ?? this.defaults);
+  /** Custom (shared) slots; `undefined` counts them in `local`. */
   private readonly shared: ConcurrencySlots | undefined;
-  /** Slot counters allocated, and how many of them are at zero. */
-  private slotCount = 0;
-  private idleSlots = 0;
 
   constructor(options: TaskPolicyEngineOptions = {}) {
     validatePolicy('default', options.default);
@@ -193,7 +126,7 @@ export class TaskPolicyEngine {
 
   /** Tasks currently holding a slot for (caller, skill) in this process's slots (0 with shared `slots`). */
   activeCount(caller: string, skill: string): number {
-    return this.slots.get(caller)?.skills.get(skill)?.active ?? 0;
+    return this.local.active(caller, skill);
   }
 
   /**
@@ -210,50 +143,24 @@ export class TaskPolicyEngine {
       void result.then((settled) => settled.ok && settled.admission.release(), ignore);
       throw new TypeError('expected synchronous concurrency slots in admit(): these answer with promises, use admitAsync()');
     }
-    let callerSlots = this.slots.get(caller);
-    if (callerSlots === undefined) {
-      callerSlots = { effective: this.perCaller.get(caller) ?? this.defaults, skills: new Map() };
-      this.slots.set(caller, callerSlots);
-    }
-    const { policy, allowed } = callerSlots.effective;
+    const local = this.local;
+    const entry = local.caller(caller);
+    const { policy, allowed } = entry.policy;
+    if (allowed !== undefined && !allowed.has(skill)) return skillRefusal(caller, skill);
 
-    if (allowed !== undefined && !allowed.has(skill)) {
-      return {
-        ok: false,
-        error: violation('allowedSkills', `skill ${skill} is not in the allowed set for caller ${caller}`, { caller, skill }),
-      };
+    const slot = local.slot(entry, skill);
+    if (policy.maxConcurrency !== undefined && slot.active >= policy.maxConcurrency) {
+      local.sweepIfIdle();
+      return concurrencyRefusal(caller, skill, policy.maxConcurrency, slot.active);
     }
-
-    let slot = callerSlots.skills.get(skill);
-    if (slot === undefined) {
-      slot = { active: 0 };
-      callerSlots.skills.set(skill, slot);
-      this.slotCount++;
-      this.idleSlots++;
-    }
-    const active = slot.active;
-    if (policy.maxConcurrency !== undefined && active >= policy.maxConcurrency) {
-      this.sweepIfIdle();
-      return {
-        ok: false,
-        error: violation('maxConcurrency', `concurrency bucket full: ${caller}/${skill}`, {
-          caller,
-          skill,
-          limit: String(policy.maxConcurrency),
-          actual: String(active + 1),
-        }),
-      };
-    }
-    if (active === 0) this.idleSlots--;
-    slot.active = active + 1;
+    local.take(slot);
 
     const refusal = this.costRefusal(input, policy);
     if (refusal !== undefined) {
-      this.freeSlot(slot);
+      local.free(slot);
       return refusal;
     }
-
-    return { ok: true, admission: new Admission(this.freeSlot, slot, caller, skill, policy, this.clock, this.timers) };
+    return { ok: true, admission: new Admission(local.free, slot, caller, skill, policy, this.clock, this.timers) };
   }
 
   /**
@@ -272,12 +179,7 @@ export class TaskPolicyEngine {
   private admitShared(input: PolicyAdmitInput, slots: ConcurrencySlots): PolicyAdmitResult | Promise<PolicyAdmitResult> {
     const { caller, skill } = input;
     const { policy, allowed } = this.perCaller.get(caller) ?? this.defaults;
-    if (allowed !== undefined && !allowed.has(skill)) {
-      return {
-        ok: false,
-        error: violation('allowedSkills', `skill ${skill} is not in the allowed set for caller ${caller}`, { caller, skill }),
-      };
-    }
+    if (allowed !== undefined && !allowed.has(skill)) return skillRefusal(caller, skill);
     const max = policy.maxConcurrency;
     if (max === undefined || max === Number.POSITIVE_INFINITY) return this.afterSlot(input, policy, undefined, slots);
     const grant = slots.acquire(caller, skill, max);
@@ -293,16 +195,7 @@ export class TaskPolicyEngine {
     slots: ConcurrencySlots,
   ): PolicyAdmitResult {
     if (grant.ok) return this.afterSlot(input, policy, grant.lease, slots);
-    const { caller, skill } = input;
-    return {
-      ok: false,
-      error: violation('maxConcurrency', `concurrency bucket full: ${caller}/${skill}`, {
-        caller,
-        skill,
-        limit: String(max),
-        actual: String(grant.active + 1),
-      }),
-    };
+    return concurrencyRefusal(input.caller, input.skill, max, grant.active);
   }
 
   /** The cost check after the slot (given back on refusal), then the admission. */
@@ -337,137 +230,6 @@ export class TaskPolicyEngine {
         actual: String(estimate),
       }),
     };
-  }
-
-  /** Gives a slot back; admissions call it once, on release. One function per engine, shared by its admissions. */
-  private readonly freeSlot = (slot: Slot): void => {
-    if (--slot.active === 0) {
-      this.idleSlots++;
-      this.sweepIfIdle();
-    }
-  };
-
-  /** Drops idle slot counters (and callers left with none) once they are many and at least half of all. */
-  private sweepIfIdle(): void {
-    if (this.idleSlots < IDLE_SLOTS_BEFORE_SWEEP || this.idleSlots * 2 < this.slotCount) return;
-    for (const [caller, callerSlots] of this.slots) {
-      for (const [skill, slot] of callerSlots.skills) {
-        if (slot.active === 0) {
-          callerSlots.skills.delete(skill);
-          this.slotCount--;
-          this.idleSlots--;
-        }
-      }
-      if (callerSlots.skills.size === 0) this.slots.delete(caller);
-    }
-  }
-}
-
-/**
- * One admitted task: its slot, its signal and its mid-task limits. Without mid-task limits
- * nothing can abort the task, so it shares one never-aborting signal and owns no controller.
- * `meterTokens` and `release` are methods: call them on the admission.
- */
-class Admission<S> implements PolicyAdmission {
-  readonly signal: AbortSignal;
-  private readonly controller: AbortController | undefined;
-  private readonly startedAt: number;
-  private tokens = 0;
-  private usd = 0;
-  private released = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(
-    private readonly freeSlot: (slot: S) => void,
-    private readonly slot: S,
-    private readonly caller: string,
-    private readonly skill: string,
-    private readonly policy: Readonly<TaskPolicy>,
-    private readonly clock: () => number,
-    private readonly timers: TimerFunctions,
-  ) {
-    this.controller =
-      policy.maxTokens === undefined && policy.maxDurationMs === undefined && policy.maxCostUsd === undefined
-        ? undefined
-        : new AbortController();
-    this.signal = this.controller?.signal ?? neverAbortedSignal();
-    this.startedAt = clock();
-    if (policy.maxDurationMs !== undefined) {
-      const limit = policy.maxDurationMs;
-      this.timer = timers.setTimeout(() => {
-        this.timer = undefined;
-        if (this.released || this.signal.aborted) return;
-        const elapsed = this.clock() - this.startedAt;
-        this.controller?.abort(
-          violation('maxDurationMs', `task exceeds policy: maxDurationMs = ${elapsed} > ${limit}`, {
-            caller: this.caller,
-            skill: this.skill,
-            limit: String(limit),
-            actual: String(elapsed),
-          }),
-        );
-      }, limit);
-    }
-  }
-
-  get elapsedMs(): number {
-    return this.clock() - this.startedAt;
-  }
-
-  get tokensUsed(): number {
-    return this.tokens;
-  }
-
-  get costUsd(): number {
-    return this.usd;
-  }
-
-  meterCost(usd: number): void {
-    if (typeof usd !== 'number' || !Number.isFinite(usd) || usd < 0) {
-      throw new RangeError(`expected usd to be a finite number >= 0, got ${String(usd)}`);
-    }
-    this.usd += usd;
-    if (this.released || this.signal.aborted) return;
-    const limit = this.policy.maxCostUsd;
-    if (limit !== undefined && this.usd > limit) {
-      this.controller?.abort(
-        violation('maxCostUsd', `task exceeds policy: maxCostUsd = ${this.usd} > ${limit}`, {
-          caller: this.caller,
-          skill: this.skill,
-          limit: String(limit),
-          actual: String(this.usd),
-        }),
-      );
-    }
-  }
-
-  meterTokens(tokens: number): void {
-    if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) {
-      throw new RangeError(`expected tokens to be a finite number >= 0, got ${String(tokens)}`);
-    }
-    this.tokens += tokens;
-    if (this.released || this.signal.aborted) return;
-    const limit = this.policy.maxTokens;
-    if (limit !== undefined && this.tokens > limit) {
-      this.controller?.abort(
-        violation('maxTokens', `task exceeds policy: maxTokens = ${this.tokens} > ${limit}`, {
-          caller: this.caller,
-          skill: this.skill,
-          limit: String(limit),
-          actual: String(this.tokens),
-        }),
-      );
-    }
-  }
-
-  release(): void {
-    if (this.released) return;
-    this.released = true;
-    if (this.timer !== undefined) {
-      this.timers.clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    this.freeSlot(this.slot);
   }
 }
 

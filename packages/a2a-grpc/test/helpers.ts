@@ -1,5 +1,5 @@
+import { listenOnLoopback } from '@a2aplane/test-utils';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   type A2AServer,
   type A2AServerOptions,
@@ -86,8 +86,7 @@ export function baseCard(overrides: Partial<AgentCard> = {}): AgentCard {
 /** One server core, served over gRPC and over JSON-RPC + REST (node:http), all on 127.0.0.1 port 0. */
 export async function startAgent(options: Partial<A2AServerOptions> & { executor: AgentExecutor }): Promise<TestAgent> {
   const http = createServer();
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const httpUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const httpUrl = await listenOnLoopback(http);
   const initial = options.card ?? baseCard();
   // The card names the gRPC port: bind first, serve once the core exists.
   const grpc = await bindA2AGrpc({ port: 0, credentials: ServerCredentials.createInsecure() });

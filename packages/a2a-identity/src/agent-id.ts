@@ -2,7 +2,7 @@ import type { AgentCard, AgentExtension, RuvectorCardParams } from '@a2aplane/a2
 import { shake256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
 import { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';
-import type { VerificationKey } from './keys.js';
+import type { VerificationKey } from './key-types.js';
 
 const AGENT_ID = /^[0-9a-f]{64}$/;
 

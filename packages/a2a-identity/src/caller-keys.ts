@@ -1,7 +1,7 @@
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { describeValue } from '@a2aplane/a2a-types';
 import { createJwksKeyResolver, type KeyResolver } from './key-resolver.js';
-import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
+import type { KeyPair, PublicJwk, VerificationKey } from './key-types.js';
 import { weakEd25519PublicKeyReason } from './ed25519-public-key.js';
 import { readPublicJwk } from './public-jwk.js';
 import { verifyAgentCard } from './verify.js';

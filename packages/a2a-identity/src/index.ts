@@ -3,24 +3,26 @@ export { canonicalBytes, canonicalize } from './jcs.js';
 export { canonicalCardPayload } from './card-canonical.js';
 export {
   createJwks,
-  defaultKid,
   exportPrivateJwk,
   exportPublicJwk,
   generateKeyPair,
-  type ImportJwkResult,
   importJwk,
+  jwkThumbprint,
+  keyPairFromPrivateKey,
+  toVerificationKey,
+} from './keys.js';
+export {
+  type ImportJwkResult,
   isKeyPair,
   isSigningAlgorithm,
-  jwkThumbprint,
   type KeyPair,
-  keyPairFromPrivateKey,
   type PrivateJwk,
   type PublicJwk,
   SIGNING_ALGORITHMS,
   type SigningAlgorithm,
-  toVerificationKey,
   type VerificationKey,
-} from './keys.js';
+} from './key-types.js';
+export { defaultKid } from './public-jwk.js';
 export {
   agentIdFromPublicKey,
   type CardAgentIdCheck,

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { p256 } from '@noble/curves/p256';
 import { sha256 } from '@noble/hashes/sha2';
 import { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';
-import type { KeyPair, SigningAlgorithm, VerificationKey } from './keys.js';
+import type { KeyPair, SigningAlgorithm, VerificationKey } from './key-types.js';
 
 /** Raw JWS signature over `signingInput` (RFC 7515 §5.1): Ed25519 (64 bytes) or ES256 `r || s` (64 bytes). */
 export function signBytes(key: KeyPair, signingInput: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 import { describeValue } from '@a2aplane/a2a-types';
-import type { KeyPair, PublicJwk, VerificationKey } from './keys.js';
+import type { KeyPair, PublicJwk, VerificationKey } from './key-types.js';
 import { weakEd25519PublicKeyReason } from './ed25519-public-key.js';
 import { readPublicJwk } from './public-jwk.js';
 

@@ -1,6 +1,6 @@
 import { agentIdFromPublicKey } from './agent-id.js';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
-import type { SigningAlgorithm, VerificationKey } from './keys.js';
+import type { SigningAlgorithm, VerificationKey } from './key-types.js';
 import { sha256 } from '@noble/hashes/sha2';
 import { weakEd25519PublicKeyReason } from './ed25519-public-key.js';
 

@@ -3,7 +3,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { agentIdFromPublicKey, asObject, isAgentId, readDeclaredAgentId } from './agent-id.js';
 import { decodeBase64Url } from './base64url.js';
 import { describeValue } from '@a2aplane/a2a-types';
-import type { VerificationKey } from './keys.js';
+import type { VerificationKey } from './key-types.js';
 
 /**
  * The card extension (A2A `AgentCapabilities.extensions`, spec "Extension Declaration") by which an

@@ -4,7 +4,7 @@ import { describeValue } from '@a2aplane/a2a-types';
 import { agentIdFromPublicKey } from './agent-id.js';
 import { encodeBase64Url } from './base64url.js';
 import { deriveRequestKey, HMAC_SIGNATURE_ALG } from './hmac-request-key.js';
-import type { KeyPair, VerificationKey } from './keys.js';
+import type { KeyPair, VerificationKey } from './key-types.js';
 import { fastPathKeyOf, type RequestSignerPeer } from './request-signatures-extension.js';
 import { contentDigest, type HttpSignatureMessage, signBaseWith, signHttpMessage } from './rfc9421.js';
 

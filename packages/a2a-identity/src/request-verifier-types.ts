@@ -1,4 +1,4 @@
-import type { KeyPair, VerificationKey } from './keys.js';
+import type { KeyPair, VerificationKey } from './key-types.js';
 import type { NonceCache } from './nonce-cache.js';
 import type { RequestSignatureAlg } from './request-signatures-extension.js';
 import type { HttpSignatureMessage } from './rfc9421.js';

@@ -1,7 +1,8 @@
 import { agentIdFromPublicKey, isAgentId } from './agent-id.js';
 import { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';
 import { HMAC_SIGNATURE_ALG } from './hmac-request-key.js';
-import { equalBytes, type VerificationKey } from './keys.js';
+import { equalBytes } from './keys.js';
+import type { VerificationKey } from './key-types.js';
 import { HTTP_SIGNATURE_LABEL } from './request-signer.js';
 import { readVerifierOptions, type VerifierContext } from './request-verifier-options.js';
 import type {

@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519';
 import { sha256 } from '@noble/hashes/sha2';
 import { describeValue } from '@a2aplane/a2a-types';
 import { encodeBase64Url } from './base64url.js';
-import type { KeyPair, VerificationKey } from './keys.js';
+import type { KeyPair, VerificationKey } from './key-types.js';
 import {
   type BareItem,
   type InnerList,

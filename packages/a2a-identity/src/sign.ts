@@ -3,7 +3,7 @@ import { encodeBase64Url } from './base64url.js';
 import { canonicalCardPayload } from './card-canonical.js';
 import { describeValue } from '@a2aplane/a2a-types';
 import { signBytes } from './jws.js';
-import { isKeyPair, isSigningAlgorithm, type KeyPair } from './keys.js';
+import { isKeyPair, isSigningAlgorithm, type KeyPair } from './key-types.js';
 
 export interface SignAgentCardOptions {
   /** URL of the JWKS that holds the public keys; goes into every protected header. */

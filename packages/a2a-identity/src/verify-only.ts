@@ -14,7 +14,7 @@ export {
   type KeyResolver,
   type KeyResolverHeader,
 } from './key-resolver.js';
-export type { PublicJwk, SigningAlgorithm, VerificationKey } from './keys.js';
+export type { PublicJwk, SigningAlgorithm, VerificationKey } from './key-types.js';
 export { readPublicJwk } from './public-jwk.js';
 export {
   type CardVerificationResult,

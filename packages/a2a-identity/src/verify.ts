@@ -4,7 +4,7 @@ import { describeValue } from '@a2aplane/a2a-types';
 import { canonicalCardPayload } from './card-canonical.js';
 import { findDuplicateKey } from './json-duplicates.js';
 import type { KeyResolver } from './key-resolver.js';
-import { isSigningAlgorithm, type SigningAlgorithm, type VerificationKey } from './keys.js';
+import { isSigningAlgorithm, type SigningAlgorithm, type VerificationKey } from './key-types.js';
 import { sha256Digest, verifySignature } from './webcrypto.js';
 
 export type CardVerificationResult =

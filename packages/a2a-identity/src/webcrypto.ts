@@ -1,5 +1,5 @@
 import { isAcceptableEd25519PublicKey } from './ed25519-public-key.js';
-import type { SigningAlgorithm, VerificationKey } from './keys.js';
+import type { SigningAlgorithm, VerificationKey } from './key-types.js';
 
 /**
  * Signature checks and SHA-256 on the platform's WebCrypto (`globalThis.crypto.subtle`): Ed25519

@@ -3,7 +3,8 @@ import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { describeValue } from '@a2aplane/a2a-types';
-import { equalBytes, isSigningAlgorithm, type KeyPair, type VerificationKey } from './keys.js';
+import { equalBytes } from './keys.js';
+import { isSigningAlgorithm, type KeyPair, type VerificationKey } from './key-types.js';
 
 /**
  * Push-notification signature headers (ADR-159 "signed webhooks"):

@@ -2,7 +2,8 @@ import { createTaskUpdater } from '@a2aplane/a2a-server-express';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentMcpBridge, type McpHttpServer, serveMcpHttp } from '../src/index.js';
-import { connectMcp, echoExecutor, recordingClient, type RunningAgent, startAgent, startEchoAgent, startOfficialAgent } from './helpers.js';
+import { startOfficialAgent } from '@a2aplane/test-utils';
+import { connectMcp, echoExecutor, recordingClient, type RunningAgent, startAgent, startEchoAgent } from './helpers.js';
 
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');

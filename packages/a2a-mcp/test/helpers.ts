@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { listenOnLoopback } from '@a2aplane/test-utils';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { type A2AClient, createA2AClient } from '@a2aplane/a2a-client';
 import { createJwks, generateKeyPair, signAgentCard } from '@a2aplane/a2a-identity';
 import {
@@ -33,8 +31,7 @@ export async function startAgent(
   } = {},
 ): Promise<RunningAgent> {
   const http = createServer();
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const url = await listenOnLoopback(http);
   const card = createAgentCard({
     baseUrl: url,
     name: 'Test agent',
@@ -138,31 +135,4 @@ export function recordingClient(
     },
   });
   return { client, canceled };
-}
-
-/** The official @a2a-js/sdk agent in a child Node process. */
-export async function startOfficialAgent(): Promise<{ url: string; close(): Promise<void> }> {
-  const fixture = fileURLToPath(new URL('./official-agent.fixture.mjs', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [fixture], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const line = out.split('\n')[0];
-      if (out.includes('\n') && line) resolve(line.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`official agent exited with ${code}`)));
-  });
-  return {
-    url,
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

@@ -4,7 +4,7 @@ import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/ap
 export const DURATION_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /** The server's instruments (names in the docs' metrics table; Prometheus turns dots into underscores). */
-interface ServerMetrics {
+export interface ServerMetrics {
   readonly requests: Counter;
   readonly duration: Histogram;
   readonly activeStreams: UpDownCounter;

@@ -1,13 +1,13 @@
+import { type PrometheusMetricFamily, parsePrometheusText } from '@a2aplane/test-utils';
 import { createA2AClient } from '@a2aplane/a2a-client';
 import { createInMemoryBudgetLedger } from '@a2aplane/a2a-governance';
 import { type AgentExecutor, createTaskUpdater, type PushDeliveryEvent } from '@a2aplane/a2a-server-express';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServerInstrumentation } from '../src/index.js';
 import { createPrometheusMetrics } from '../src/prometheus.js';
 import { startAgent, type TestAgent, userMessage, waitFor } from './helpers.js';
 
-type Families = ReturnType<typeof parsePrometheusTextFormat>;
+type Families = PrometheusMetricFamily[];
 
 /** The value of one sample of a family whose labels include `labels`; throws with the families when none matches. */
 function sample(families: Families, name: string, labels: Record<string, string> = {}): number {
@@ -49,7 +49,7 @@ describe('Prometheus scrape endpoint (exporter-prometheus, parsed with parse-pro
       const response = await fetch(`${agent.url}/metrics`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
-      return parsePrometheusTextFormat(await response.text());
+      return parsePrometheusText(await response.text());
     };
 
     await client.sendMessage(userMessage('one'));
@@ -101,7 +101,7 @@ describe('Prometheus scrape endpoint (exporter-prometheus, parsed with parse-pro
     const endpoint = await prometheus.listen({ port: 0 });
     try {
       expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/scrape$/);
-      const families = parsePrometheusTextFormat(await (await fetch(endpoint.url)).text());
+      const families = parsePrometheusText(await (await fetch(endpoint.url)).text());
       expect(sample(families, 'probe_total')).toBe(2);
       expect((await fetch(endpoint.url.replace('/scrape', '/other'))).status).toBe(404);
       expect((await fetch(endpoint.url, { method: 'POST' })).status).toBe(405);

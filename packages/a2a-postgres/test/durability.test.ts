@@ -4,7 +4,8 @@ import { parseServerSentEvents } from '@a2aplane/a2a-client';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
-import { connectTestPool, dropSchema, migratedSchema, POSTGRES_URL } from './postgres.js';
+import { POSTGRES_URL } from '@a2aplane/test-utils';
+import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
 
 type Json = Record<string, unknown>;
 let pool: pg.Pool;

@@ -5,7 +5,8 @@ import { latestSchemaVersion, migrate } from '../src/migrate/migrate.js';
 import { loadMigrations } from '../src/migrate/migrations.js';
 import { createPostgresTaskStore } from '../src/store/postgres-task-store.js';
 import { testKeyring } from './keys.js';
-import { connectTestPool, dropSchema, testSchema } from './postgres.js';
+import { testSchema } from '@a2aplane/test-utils';
+import { connectTestPool, dropSchema } from './postgres.js';
 
 let pool: pg.Pool;
 const schemas: string[] = [];

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
 import { createStaticKeyring } from '../src/push/keyring.js';
 import { createPostgresTaskStore } from '../src/store/postgres-task-store.js';
-import { connectTestPool, dropSchema, migratedSchema, POSTGRES_URL } from './postgres.js';
-import { startTcpProxy, type TcpProxy } from './proxy.js';
+import { POSTGRES_URL, startTcpProxy, type TcpProxy } from '@a2aplane/test-utils';
+import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
 
 let admin: pg.Pool;
 let schema: string;

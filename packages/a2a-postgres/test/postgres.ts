@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { POSTGRES_URL, testSchema } from '@a2aplane/test-utils';
 import pg from 'pg';
 import { migrate } from '../src/migrate/migrate.js';
-
-/** The PostgreSQL the tests use: `POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432/test`. */
-export const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * A pool on the test database, or an error naming the suite and how to start PostgreSQL: a suite
@@ -22,11 +19,6 @@ export async function connectTestPool(suite: string, options: pg.PoolConfig = {}
     );
   }
   return pool;
-}
-
-/** A schema name of its own per run and suite, so parallel runs never collide. */
-export function testSchema(suite: string): string {
-  return `t_${suite}_${process.pid}_${randomBytes(4).toString('hex')}`.toLowerCase().slice(0, 48);
 }
 
 /** A fresh schema at the newest version. */

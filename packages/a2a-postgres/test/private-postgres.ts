@@ -1,6 +1,6 @@
+import { freePort } from '@a2aplane/test-utils';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,14 +27,6 @@ function binDir(): string {
     if (version === undefined) throw new Error('needs the PostgreSQL server binaries (initdb, postgres): install postgresql');
     return join(root, version, 'bin');
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function createPrivatePostgres(): Promise<PrivatePostgres> {

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { REDIS_URL, startTcpProxy } from '@a2aplane/test-utils';
 import { createClient } from 'redis';
 
-/** The Redis the tests use: `REDIS_URL`, default `redis://127.0.0.1:6379`. */
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { REDIS_URL, testKeyPrefix } from '@a2aplane/test-utils';
 
 export type TestRedisClient = ReturnType<typeof createClient>;
 
@@ -36,11 +34,6 @@ export async function connectTestRedis(suite: string, options: { name?: string }
   return reconnecting;
 }
 
-/** A key prefix of its own per run and suite, so parallel runs never collide. */
-export function testKeyPrefix(suite: string): string {
-  return `a2a-test:${process.pid}:${randomUUID()}:${suite}:`;
-}
-
 /**
  * Deletes every key under `prefix` (SCAN, not KEYS, so a shared Redis isn't blocked). A large COUNT:
  * the shared Redis may hold millions of other runs' keys (a bench that just ran), and SCAN walks them all.
@@ -69,56 +62,13 @@ export interface RedisProxy {
 
 export async function startRedisProxy(): Promise<RedisProxy> {
   const target = new URL(REDIS_URL);
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  let stalled = false;
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      const s = createServer((inbound) => {
-        const outbound = connect(Number(target.port || 6379), target.hostname);
-        for (const socket of [inbound, outbound]) {
-          sockets.add(socket);
-          socket.on('error', () => undefined);
-          socket.on('close', () => {
-            sockets.delete(socket);
-            inbound.destroy();
-            outbound.destroy();
-          });
-        }
-        inbound.on('data', (data) => {
-          if (!stalled) outbound.write(data);
-        });
-        outbound.on('data', (data) => {
-          if (!stalled) inbound.write(data);
-        });
-      });
-      s.once('error', reject);
-      s.listen(port, '127.0.0.1', () => {
-        port = (s.address() as AddressInfo).port;
-        server = s;
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      if (server === undefined) return resolve();
-      server.close(() => resolve());
-      server = undefined;
-    });
-  await listen();
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
   const auth = target.username || target.password ? `${target.username}:${target.password}@` : '';
   return {
-    url: `redis://${auth}127.0.0.1:${port}${target.pathname}`,
-    down: stop,
-    async up() {
-      stalled = false;
-      if (server === undefined) await listen();
-    },
-    stall() {
-      stalled = true;
-    },
-    close: stop,
+    url: `redis://${auth}127.0.0.1:${proxy.port}${target.pathname}`,
+    down: () => proxy.down(),
+    up: () => proxy.up(),
+    stall: () => proxy.stall(),
+    close: () => proxy.close(),
   };
 }

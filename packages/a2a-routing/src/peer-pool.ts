@@ -1,6 +1,9 @@
-import { type AgentCard, CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from '@a2aplane/a2a-types';
+import type { AgentCard, CircuitBreakerOptions, CircuitState } from '@a2aplane/a2a-types';
 import { IncompatiblePeerError } from './errors.js';
 import { type PeerNegotiator, type PeerSnapshot, type TaskSpec, cardQualifies } from './peer.js';
+import { newPeerEntry, observeOutcome, type PeerEntry, type PeerOutcome, type PeerSeed, snapshot } from './peer-entry.js';
+
+export type { PeerOutcome, PeerSeed } from './peer-entry.js';
 
 export interface PeerPoolOptions {
   /** Weight of the newest observation in every moving average, in (0, 1]. Default 0.3. */
@@ -17,47 +20,10 @@ export interface PeerPoolOptions {
   negotiate?: PeerNegotiator;
 }
 
-export interface PeerOutcome {
-  ok: boolean;
-  latencyMs: number;
-  costUsd?: number;
-}
-
-/** Optional starting estimates for a peer nobody has called yet (for example, from a price list). */
-export interface PeerSeed {
-  ewmaLatencyMs?: number;
-  ewmaCostUsd?: number;
-}
-
-interface PeerEntry {
-  id: string;
-  card: AgentCard;
-  terms: Readonly<Record<string, string>> | undefined;
-  ewmaLatencyMs: number;
-  ewmaCostUsd: number;
-  latencySeen: boolean;
-  costSeen: boolean;
-  openTasks: number;
-  failureRate: number;
-  breaker: CircuitBreaker;
-}
-
 export const DEFAULT_EWMA_ALPHA = 0.3;
 
 function requireId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id === '') throw new TypeError(`expected peer id to be a non-empty string, got ${typeof id}`);
-}
-
-function snapshot(entry: PeerEntry): PeerSnapshot {
-  return Object.freeze({
-    id: entry.id,
-    card: entry.card,
-    ...(entry.terms === undefined ? {} : { terms: entry.terms }),
-    ewmaLatencyMs: entry.ewmaLatencyMs,
-    ewmaCostUsd: entry.ewmaCostUsd,
-    openTasks: entry.openTasks,
-    failureRate: entry.failureRate,
-  });
 }
 
 /**
@@ -111,18 +77,7 @@ export class PeerPool {
       existing.terms = terms;
       return;
     }
-    this.peers.set(id, {
-      id,
-      card,
-      terms,
-      ewmaLatencyMs: seed?.ewmaLatencyMs ?? 0,
-      ewmaCostUsd: seed?.ewmaCostUsd ?? 0,
-      latencySeen: seed?.ewmaLatencyMs !== undefined,
-      costSeen: seed?.ewmaCostUsd !== undefined,
-      openTasks: 0,
-      failureRate: 0,
-      breaker: new CircuitBreaker(this.breakerOptions),
-    });
+    this.peers.set(id, newPeerEntry(id, card, terms, seed, this.breakerOptions));
   }
 
   remove(id: string): void {
@@ -183,17 +138,7 @@ export class PeerPool {
     if (typeof outcome?.latencyMs !== 'number' || !(outcome.latencyMs >= 0)) {
       throw new RangeError(`expected latencyMs to be a number >= 0, got ${String(outcome?.latencyMs)}`);
     }
-    entry.openTasks = Math.max(0, entry.openTasks - 1);
-    const a = this.alpha;
-    entry.ewmaLatencyMs = entry.latencySeen ? a * outcome.latencyMs + (1 - a) * entry.ewmaLatencyMs : outcome.latencyMs;
-    entry.latencySeen = true;
-    if (outcome.costUsd !== undefined && Number.isFinite(outcome.costUsd) && outcome.costUsd >= 0) {
-      entry.ewmaCostUsd = entry.costSeen ? a * outcome.costUsd + (1 - a) * entry.ewmaCostUsd : outcome.costUsd;
-      entry.costSeen = true;
-    }
-    entry.failureRate = a * (outcome.ok ? 0 : 1) + (1 - a) * entry.failureRate;
-    if (outcome.ok) entry.breaker.recordSuccess();
-    else entry.breaker.recordFailure();
+    observeOutcome(entry, outcome, this.alpha);
   }
 
   /** Ends a request without a verdict on the peer (the caller cancelled): frees its slot and probe. */

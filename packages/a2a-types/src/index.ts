@@ -31,7 +31,8 @@ export {
 } from './constants.js';
 export { describeValue } from './describe-value.js';
 export { splitExtensionList } from './extensions-header.js';
-export { createErrorBrand, type ErrorBrand, isA2AError } from './errors/brand.js';
+export { createErrorBrand, type ErrorBrand } from './errors/brand.js';
+export { isA2AError } from './errors/is-a2a-error.js';
 export {
   A2AError,
   type A2AErrorOptions,

@@ -4,6 +4,13 @@ export const JSON_RPC_VERSION = '2.0';
 
 export type JsonRpcId = string | number | null;
 
+/** The `error` member of a JSON-RPC error response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 export interface JsonRpcRequest<M extends string = string, P = unknown> {
   jsonrpc: typeof JSON_RPC_VERSION;
   id: JsonRpcId;

@@ -5,11 +5,12 @@ import { isA2AMethod, OPERATION_MESSAGES } from './methods.js';
 import { type A2AMethod, type A2ARequestMap, type A2AResultMap, OPERATIONS } from './operations.js';
 import { parseProtoJson } from './parse.js';
 import { type ParseResult, parseWith } from './validation.js';
-import { isPlainObject, JSON_RPC_VERSION, type JsonRpcId, readJsonRpcResult } from './json-rpc-core.js';
+import { isPlainObject, JSON_RPC_VERSION, type JsonRpcErrorObject, type JsonRpcId, readJsonRpcResult } from './json-rpc-core.js';
 
 export {
   createJsonRpcRequest,
   JSON_RPC_VERSION,
+  type JsonRpcErrorObject,
   type JsonRpcId,
   type JsonRpcRequest,
   type JsonRpcResultOutcome,
@@ -21,11 +22,6 @@ export interface JsonRpcNotification<M extends string = string, P = unknown> {
   jsonrpc: typeof JSON_RPC_VERSION;
   method: M;
   params?: P;
-}
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
 }
 export interface JsonRpcSuccessResponse<R = unknown> {
   jsonrpc: typeof JSON_RPC_VERSION;

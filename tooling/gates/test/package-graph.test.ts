@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs gate module without declarations
-import { checkPackageGraph, comparePackageGraphs, parseGraphBlock, workspaceGraph } from '../package-graph.mjs';
+import { checkPackageGraph, comparePackageGraphs, parseGraphBlock, privateDependencyErrors, workspaceGraph } from '../package-graph.mjs';
 
 type Graph = Map<string, { requires: string[]; optional: string[]; planned: boolean }>;
 
@@ -48,6 +48,20 @@ describe('the package graph of docs/architecture.md (gate graph)', () => {
       ]),
     );
     expect(errors).toHaveLength(6);
+  });
+
+  it('fails on a private workspace package in what a published package ships (devDependencies are fine)', () => {
+    const manifests = [
+      { name: '@a2aplane/test-utils', private: true },
+      { name: '@a2aplane/a', dependencies: { '@a2aplane/test-utils': 'workspace:*' } },
+      { name: '@a2aplane/b', peerDependencies: { '@a2aplane/test-utils': 'workspace:*' } },
+      { name: '@a2aplane/c', devDependencies: { '@a2aplane/test-utils': 'workspace:*' } },
+      { name: '@a2aplane/app', private: true, dependencies: { '@a2aplane/test-utils': 'workspace:*' } },
+    ];
+    expect(privateDependencyErrors(manifests)).toEqual([
+      '@a2aplane/a: private package @a2aplane/test-utils in dependencies (devDependencies only)',
+      '@a2aplane/b: private package @a2aplane/test-utils in peerDependencies (devDependencies only)',
+    ]);
   });
 
   it('reports a document without the block', () => {

@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { startOfficialAgent as startOfficialChildAgent } from '@a2aplane/test-utils';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createGovernor, createTaskPolicyEngine } from '@a2aplane/a2a-governance';
 import {
   type A2AServer,
@@ -135,25 +134,7 @@ export function startApiKeyAgent(key: string, seen: string[]): Promise<TestAgent
   );
 }
 
-/** The official @a2a-js/sdk agent: the a2a-client interop fixture, run as a child process. */
-export async function startOfficialAgent(): Promise<TestAgent> {
-  const fixture = fileURLToPath(new URL('../../../../packages/a2a-client/test/interop/official-server.fixture.mjs', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (out.includes('\n')) resolve((out.split('\n')[0] as string).trim());
-    });
-    child.once('exit', (code) => reject(new Error(`the official agent exited with ${code}`)));
-  });
-  return {
-    url,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+/** The official @a2a-js/sdk agent in a child process (`@a2aplane/test-utils`). */
+export function startOfficialAgent(): Promise<TestAgent> {
+  return startOfficialChildAgent();
 }

@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { type RunningChildAgent, startOfficialAgent } from '@a2aplane/test-utils';
 import type { StreamResponse } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type A2AClient, createA2AClient } from '../../src/index.js';
@@ -7,32 +6,15 @@ import { v0_3 } from '../../src/v0_3.js';
 
 // The official @a2a-js/sdk server (DefaultRequestHandler + InMemoryTaskStore + the express
 // jsonRpcHandler/restHandler/agentCardHandler) runs in a child Node process on 127.0.0.1:0.
-let child: ChildProcess;
+let official: RunningChildAgent;
 let url: string;
 
 beforeAll(async () => {
-  const fixture = fileURLToPath(new URL('./official-server.fixture.mjs', import.meta.url));
-  child = spawn(process.execPath, [fixture], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const line = out.split('\n')[0];
-      if (out.includes('\n') && line) resolve(line.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`official server exited with ${code}`)));
-  });
+  official = await startOfficialAgent();
+  url = official.url;
 });
 
-afterAll(async () => {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
-});
+afterAll(() => official?.close());
 
 const message = (text: string) => ({
   message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER' as const, parts: [{ text }] },

@@ -1,30 +1,24 @@
-import {
+import type {
   EventQueue,
-  type TaskCancelHandler,
-  type TaskCancelRequest,
-  type TaskCommit,
-  type TaskCommitEvent,
-  type TaskEventBus,
-  type TaskEventInput,
-  type TaskEventLog,
-  type TaskEventRecord,
-  type TaskKey,
-  type TaskRecord,
-  type TaskStore,
-  type TaskSubscribeOptions,
-  type TaskSubscription,
-  type TaskWriteOptions,
+  TaskCancelHandler,
+  TaskCancelRequest,
+  TaskEventBus,
+  TaskEventInput,
+  TaskEventRecord,
+  TaskSubscribeOptions,
+  TaskSubscription,
 } from '@a2aplane/a2a-server-express';
-import type { StreamResponse } from '@a2aplane/a2a-types';
 import { guardClient, type RedisClientLike, withDeadline } from '../connection.js';
 import { createKeys, type RedisKeys } from '../keys.js';
 import { CancelRegistrations } from './cancel-registrations.js';
+import { createCommitter } from './commit.js';
+import { readEventLog } from './event-log.js';
+import { subscribeToTask } from './live-subscription.js';
 import { OrphanSweeper } from './orphan-sweeper.js';
 import { type OrphanRecoveryOptions, ReplicaLease } from './replica-lease.js';
-import { storeWriter } from '../store/redis-task-store.js';
-import { COMMIT, PUBLISH, READ } from './scripts.js';
-import { compareStreamIds, isStreamId, STREAM_START } from './stream-id.js';
-import { type StreamEntry, StreamReader } from './stream-reader.js';
+import { PUBLISH } from './scripts.js';
+import { isStreamId } from './stream-id.js';
+import { StreamReader } from './stream-reader.js';
 
 export interface RedisTaskEventBusOptions {
   /**
@@ -70,19 +64,6 @@ const positive = (name: string, value: number): number => {
   if (!(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`expected ${name} >= 1 (an integer), got ${value}`);
   return value;
 };
-
-/** Fields of a stream entry -> the record; `undefined` for an entry this bus did not write. */
-function toRecord(id: string, fields: Record<string, string>): TaskEventRecord | undefined {
-  const raw = fields.e;
-  if (raw === undefined) return undefined;
-  return { id, event: JSON.parse(raw) as StreamResponse, final: fields.f === '1', revision: Number(fields.r ?? 0) };
-}
-
-function flatToFields(flat: string[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
-  return fields;
-}
 
 /**
  * Creates the `TaskEventBus` on Redis Streams. Every event of a task is an entry of the task's
@@ -140,58 +121,9 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
     return subscriber;
   }
 
-  /** The atomic write-and-append of decision 0039 through `store`'s own UPSERT code. */
-  function commitFor(store: TaskStore): TaskCommit | undefined {
-    const writer = storeWriter(store);
-    // Another client may be another Redis: only a store on this very connection is written here.
-    if (writer === undefined || writer.client !== client) return undefined;
-    return async (record: TaskRecord, writeOptions: TaskWriteOptions, events: readonly TaskCommitEvent[]) => {
-      const prepared = writer.prepareUpsert(record, writeOptions);
-      const { tenant } = record;
-      const taskId = record.task.id;
-      const running = !prepared.terminal;
-      // The task's cancel registration, if nothing of it was sent yet: an ending write drops it, a running one records it.
-      const registration = registrations.take(tenant, taskId, running);
-      const scriptKeys = prepared.keys;
-      scriptKeys.push(keys.events(tenant, taskId));
-      const args = prepared.args;
-      args.push(String(maxEvents), String(liveTtlMs), String(retentionMs), String(events.length));
-      for (const event of events) args.push(JSON.stringify(event.event), event.final ? '1' : '0');
-      const carried = registration !== undefined && running && lease !== undefined;
-      if (carried) {
-        const record = lease.registration(registration.key);
-        scriptKeys.push(...record.keys);
-        args.push(...record.args);
-      }
-      let reply: unknown[];
-      try {
-        reply = (await run(() => COMMIT.run(client, scriptKeys, args))) as unknown[];
-      } catch (error) {
-        if (registration) registrations.refused(registration);
-        throw error;
-      }
-      if (reply[0] !== 'ok') {
-        if (registration) registrations.refused(registration);
-        prepared.revision(reply);
-      }
-      if (carried) registrations.committed(registration, Number(reply[2]) === 1);
-      return { revision: Number(reply[1]), ids: reply.slice(3) as string[] };
-    };
-  }
-
-  async function readLog(key: TaskKey, afterId: string | undefined): Promise<TaskEventLog> {
-    const [exists, last, deleted, entries] = (await run(() =>
-      READ.run(client, [keys.events(key.tenant, key.taskId)], [afterId ?? '']),
-    )) as [number, string, string, [string, string[]][]];
-    const events: TaskEventRecord[] = [];
-    for (const [id, flat] of entries) {
-      const record = toRecord(id, flatToFields(flat));
-      if (record) events.push(record);
-    }
-    // No log but an id to resume from: the events after it left with the log (expired or deleted).
-    const gap = afterId !== undefined && (exists === 0 || (deleted !== '' && compareStreamIds(afterId, deleted) < 0));
-    return { events, lastId: last === '' ? undefined : last, gap };
-  }
+  const logDeps = { client, keys, run };
+  const commitFor = createCommitter({ ...logDeps, registrations, lease, maxEvents, liveTtlMs, retentionMs });
+  const subscriptionDeps = { ...logDeps, reader, bufferSize, queues, closed: () => closed };
 
   return {
     keys,
@@ -216,53 +148,13 @@ export function createRedisTaskEventBus(options: RedisTaskEventBusOptions): Redi
 
     async read(key, afterId) {
       if (afterId !== undefined && !isStreamId(afterId)) return undefined;
-      return readLog(key, afterId);
+      return readEventLog(logDeps, key, afterId);
     },
 
     async subscribe(key, subscribeOptions: TaskSubscribeOptions = {}): Promise<TaskSubscription | undefined> {
-      const { afterId, signal } = subscribeOptions;
+      const { afterId } = subscribeOptions;
       if (afterId !== undefined && !isStreamId(afterId)) return undefined;
-      const log = await readLog(key, afterId);
-      const replay = afterId === undefined ? [] : log.events;
-      const startId = afterId ?? log.lastId;
-      // Live delivery continues right after what was replayed (or after the newest event when only live is asked for).
-      const cursor = replay.at(-1)?.id ?? afterId ?? log.lastId ?? STREAM_START;
-      let unwatch: (() => void) | undefined;
-      const onAbort = (): void => queue.end();
-      const queue: EventQueue<TaskEventRecord> = new EventQueue<TaskEventRecord>(bufferSize, () => {
-        unwatch?.();
-        signal?.removeEventListener('abort', onAbort);
-        queues.delete(queue);
-      });
-      for (const record of replay) queue.push(record);
-      if (closed || signal?.aborted === true || replay.at(-1)?.final === true) {
-        queue.end();
-      } else {
-        queues.add(queue);
-        unwatch = reader.watch(keys.events(key.tenant, key.taskId), cursor, {
-          onEntries(entries: StreamEntry[]) {
-            for (const entry of entries) {
-              const record = toRecord(entry.id, entry.fields);
-              if (!record) continue;
-              queue.push(record);
-              if (record.final) {
-                queue.end();
-                return;
-              }
-            }
-          },
-          onError(error) {
-            queue.fail(error);
-          },
-        });
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }
-      return {
-        startId,
-        gap: log.gap,
-        close: () => queue.end(),
-        [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
-      };
+      return subscribeToTask(subscriptionDeps, key, subscribeOptions, afterId);
     },
 
     async requestCancel(key, request: TaskCancelRequest) {

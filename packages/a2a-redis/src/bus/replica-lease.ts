@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { TaskKey } from '@a2aplane/a2a-server-express';
-import type { RedisClientLike } from '../connection.js';
-import { type RedisKeys, taskRef } from '../keys.js';
-import { LEASE, UNREGISTER } from './lease-scripts.js';
+import { taskRef } from '../keys.js';
+import { type ReplicaLeaseDeps, refreshLease, type TaskEntry, unregisterTasks } from './lease-commands.js';
+import { TaskSetRemovals } from './task-set-removals.js';
 
 /** Orphaned-task recovery of the Redis bus (decision 0032). */
 export interface OrphanRecoveryOptions {
@@ -21,16 +21,6 @@ export interface OrphanRecoveryOptions {
   sweepMs?: number;
   /** Told of each task this replica ended because the replica running it was lost (for logs, metrics). */
   onOrphanedTask?: (info: { key: TaskKey; replicaId: string }) => void;
-}
-
-interface ReplicaLeaseDeps {
-  client: RedisClientLike;
-  keys: RedisKeys;
-  /** One Redis round trip with the bus's deadline. */
-  run: <T>(fn: () => Promise<T>) => Promise<T>;
-  /** TTL of a runner key: a bound on what a lost removal leaks (the bus's `liveTtlMs`). */
-  runnerTtlMs: number;
-  onError: (error: unknown) => void;
 }
 
 const checkMs = (name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
@@ -51,11 +41,7 @@ export class ReplicaLease {
   readonly leaseMs: number;
   private readonly heartbeatMs: number;
   private readonly owned = new Map<string, TaskKey>();
-  /** Refs whose removal failed: retried on the next heartbeat. */
-  private readonly removals = new Map<string, TaskKey>();
-  /** Removals of this turn of the event loop, sent together (one script). */
-  private readonly drops = new Map<string, TaskKey>();
-  private flushing: NodeJS.Immediate | undefined;
+  private readonly removals: TaskSetRemovals;
   /** Rewrite the task set on the next heartbeat (a registration failed, or the lease had lapsed). */
   private resync = true;
   /** performance.now() of the first heartbeat of the current unbroken run of successful ones. */
@@ -73,6 +59,11 @@ export class ReplicaLease {
       throw new RangeError('replicaId must be a non-empty string of at most 200 characters');
     this.leaseMs = checkMs('leaseMs', options.leaseMs ?? 10_000, 100);
     this.heartbeatMs = checkMs('heartbeatMs', options.heartbeatMs ?? Math.floor(this.leaseMs / 3), 10, Math.floor(this.leaseMs / 2));
+    this.removals = new TaskSetRemovals(
+      (tasks) => unregisterTasks(this.deps, this.id, tasks),
+      (ref) => this.owned.has(ref),
+      deps.onError,
+    );
   }
 
   start(): void {
@@ -101,12 +92,11 @@ export class ReplicaLease {
 
   /** The executors of `tasks` run here: one script records them all (the bus batches a turn's registrations). */
   register(tasks: TaskKey[]): void {
-    const entries: [string, TaskKey][] = [];
+    const entries: TaskEntry[] = [];
     for (const key of tasks) {
       const ref = taskRef(key.tenant, key.taskId);
       this.owned.set(ref, key);
-      this.removals.delete(ref);
-      this.drops.delete(ref);
+      this.removals.forget(ref);
       entries.push([ref, key]);
     }
     if (this.closed || entries.length === 0) return;
@@ -120,8 +110,7 @@ export class ReplicaLease {
   recorded(key: TaskKey, had: boolean): void {
     const ref = taskRef(key.tenant, key.taskId);
     this.owned.set(ref, key);
-    this.removals.delete(ref);
-    this.drops.delete(ref);
+    this.removals.forget(ref);
     this.noteLease(had);
   }
 
@@ -129,8 +118,7 @@ export class ReplicaLease {
   unregister(key: TaskKey): void {
     const ref = taskRef(key.tenant, key.taskId);
     if (!this.owned.delete(ref)) return;
-    this.drops.set(ref, key);
-    this.schedule();
+    this.removals.add(ref, key);
   }
 
   /** The lease keys and arguments of the registration of `key`, as the LEASE script takes them (one task, no rewrite). */
@@ -151,29 +139,11 @@ export class ReplicaLease {
     if (!had && !replace) this.resync = true;
   }
 
-  /** Sends this turn's removals after it: a burst of task ends is one script, not one each. */
-  private schedule(): void {
-    if (this.flushing !== undefined || this.closed) return;
-    this.flushing = setImmediate(() => this.flush());
-  }
-
-  private flush(): void {
-    this.flushing = undefined;
-    const drops = [...this.drops];
-    this.drops.clear();
-    if (drops.length > 0)
-      void this.drop(drops).catch((error: unknown) => {
-        for (const [ref, key] of drops) if (!this.owned.has(ref)) this.removals.set(ref, key);
-        this.deps.onError(error);
-      });
-  }
-
   /** Stops the heartbeat. The lease then expires by itself: tasks still registered are swept after it. */
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
-    if (this.flushing !== undefined) clearImmediate(this.flushing);
-    this.flushing = undefined;
+    this.removals.close();
   }
 
   private async beat(): Promise<void> {
@@ -187,11 +157,7 @@ export class ReplicaLease {
         await this.beat();
         return;
       }
-      const removals = [...this.removals];
-      if (removals.length > 0) {
-        await this.drop(removals);
-        for (const [ref] of removals) this.removals.delete(ref);
-      }
+      await this.removals.retry();
     } catch (error) {
       if (replace) this.resync = true;
       this.healthySince = undefined;
@@ -200,33 +166,9 @@ export class ReplicaLease {
   }
 
   /** Refreshes the lease and adds `tasks` (replacing the set when `replace`); resolves whether the lease was still there. */
-  private async lease(tasks: [string, TaskKey][], replace: boolean): Promise<boolean> {
-    const { client, keys, run } = this.deps;
-    const reply = await run(() =>
-      LEASE.run(
-        client,
-        [
-          keys.replicaLease(this.id),
-          keys.replicas(),
-          keys.replicaTasks(this.id),
-          ...tasks.map(([, key]) => keys.runner(key.tenant, key.taskId)),
-        ],
-        [this.id, String(this.leaseMs), replace ? '1' : '0', String(this.deps.runnerTtlMs), ...tasks.map(([ref]) => ref)],
-      ),
-    );
-    const had = Number(reply) === 1;
+  private async lease(tasks: TaskEntry[], replace: boolean): Promise<boolean> {
+    const had = await refreshLease(this.deps, this.id, this.leaseMs, tasks, replace);
     this.noteLease(had, replace);
     return had;
-  }
-
-  private drop(tasks: [string, TaskKey][]): Promise<unknown> {
-    const { client, keys, run } = this.deps;
-    return run(() =>
-      UNREGISTER.run(
-        client,
-        [keys.replicaTasks(this.id), ...tasks.map(([, key]) => keys.runner(key.tenant, key.taskId))],
-        [this.id, ...tasks.map(([ref]) => ref)],
-      ),
-    );
   }
 }

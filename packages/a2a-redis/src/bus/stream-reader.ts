@@ -1,6 +1,8 @@
 import type { RedisClientLike } from '../connection.js';
 import { toUnavailable } from '../connection.js';
 import { RedisUnavailableError } from '../errors.js';
+import { BlockingConnection } from './blocking-connection.js';
+import { flatToFields } from './event-log.js';
 import { compareStreamIds } from './stream-id.js';
 
 /** One entry of a stream: its id and its fields. */
@@ -36,6 +38,16 @@ interface Watch {
 
 type Reply = [string, [string, string[]][]][] | null;
 
+/** Per stream, the earliest cursor of its watchers; each watcher then takes what is after its own. */
+function earliestCursors(watches: Iterable<Watch>): Map<string, string> {
+  const cursors = new Map<string, string>();
+  for (const w of watches) {
+    const c = cursors.get(w.key);
+    if (c === undefined || compareStreamIds(w.cursor, c) < 0) cursors.set(w.key, w.cursor);
+  }
+  return cursors;
+}
+
 /**
  * One blocking reader per replica: a single XREAD BLOCK on a dedicated connection multiplexes
  * every stream this replica's subscribers follow (a connection per subscriber would not scale).
@@ -44,27 +56,23 @@ type Reply = [string, [string, string[]][]][] | null;
  */
 export class StreamReader {
   private readonly watches = new Set<Watch>();
-  private readonly client: RedisClientLike;
-  private reader: RedisClientLike | undefined;
-  private connecting: Promise<unknown> | undefined;
-  private readerId: number | undefined;
+  private readonly reader: BlockingConnection;
   private running: Promise<void> | undefined;
   private closed = false;
   /** Bumped on every new watch; the loop records the generation each XREAD was built from. */
   private generation = 0;
   private readGeneration = 0;
-  private blocked = false;
   private readonly blockMs: number;
   private readonly batch: number;
   private readonly giveUpAfterMs: number;
   private readonly onError: (error: unknown) => void;
 
   constructor(options: StreamReaderOptions) {
-    this.client = options.client;
     this.blockMs = options.blockMs ?? 5_000;
     this.batch = options.batch ?? 256;
     this.giveUpAfterMs = options.giveUpAfterMs ?? 5_000;
     this.onError = options.onError ?? (() => {});
+    this.reader = new BlockingConnection(options.client, this.onError);
   }
 
   /** Follows `key` from `cursor` (exclusive); returns the function that stops it. */
@@ -102,15 +110,7 @@ export class StreamReader {
     const error = new RedisUnavailableError('closed');
     for (const w of [...this.watches]) this.fail(w, error);
     await this.wake();
-    const reader = this.reader;
-    this.reader = undefined;
-    if (reader) {
-      try {
-        reader.destroy();
-      } catch {
-        // already closed
-      }
-    }
+    this.reader.destroy();
     await this.running;
   }
 
@@ -127,35 +127,13 @@ export class StreamReader {
   private async wake(): Promise<void> {
     const wanted = this.generation;
     for (let attempt = 0; attempt < 50 && this.readGeneration < wanted && this.running; attempt++) {
-      if (this.blocked && this.readerId !== undefined) {
-        try {
-          const unblocked = await this.client.sendCommand(['CLIENT', 'UNBLOCK', String(this.readerId)]);
-          if (unblocked === 1) return;
-        } catch {
-          return; // Redis is down: the loop's retry picks the watch up when it is back.
-        }
+      try {
+        if (await this.reader.unblock()) return;
+      } catch {
+        return; // Redis is down: the loop's retry picks the watch up when it is back.
       }
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
-  }
-
-  private async connectReader(): Promise<RedisClientLike> {
-    if (!this.reader) {
-      const reader = this.client.duplicate();
-      reader.on('error', (e) => this.onError(e));
-      reader.on('ready', () => {
-        this.readerId = undefined;
-      });
-      this.reader = reader;
-      // The first connect may wait for Redis indefinitely (node-redis retries it): the loop only waits a while each turn.
-      this.connecting = reader.connect().catch((error: unknown) => this.onError(error));
-    }
-    const reader = this.reader;
-    if (!reader.isReady) {
-      await Promise.race([this.connecting, new Promise((resolve) => setTimeout(resolve, 250))]);
-      if (!reader.isReady) throw new RedisUnavailableError('unreachable');
-    }
-    return reader;
   }
 
   private async loop(): Promise<void> {
@@ -163,32 +141,12 @@ export class StreamReader {
     let delay = 50;
     while (!this.closed && this.watches.size > 0) {
       try {
-        const reader = await this.connectReader();
-        this.readerId ??= Number(await reader.sendCommand(['CLIENT', 'ID']));
-        // Per stream, the earliest cursor of its watchers; each watcher then takes what is after its own.
-        const cursors = new Map<string, string>();
-        for (const w of this.watches) {
-          const c = cursors.get(w.key);
-          if (c === undefined || compareStreamIds(w.cursor, c) < 0) cursors.set(w.key, w.cursor);
-        }
+        await this.reader.ready();
+        const cursors = earliestCursors(this.watches);
         this.readGeneration = this.generation;
         const keys = [...cursors.keys()];
-        this.blocked = true;
-        let reply: Reply;
-        try {
-          reply = (await reader.sendCommand([
-            'XREAD',
-            'COUNT',
-            String(this.batch),
-            'BLOCK',
-            String(this.blockMs),
-            'STREAMS',
-            ...keys,
-            ...keys.map((k) => cursors.get(k) as string),
-          ])) as Reply;
-        } finally {
-          this.blocked = false;
-        }
+        const xread = ['XREAD', 'COUNT', String(this.batch), 'BLOCK', String(this.blockMs), 'STREAMS', ...keys, ...cursors.values()];
+        const reply = (await this.reader.block(xread)) as Reply;
         failingSince = undefined;
         delay = 50;
         if (reply) this.deliver(reply);
@@ -213,11 +171,7 @@ export class StreamReader {
   private deliver(reply: NonNullable<Reply>): void {
     for (const [key, raw] of reply) {
       if (raw.length === 0) continue;
-      const entries: StreamEntry[] = raw.map(([id, flat]) => {
-        const fields: Record<string, string> = {};
-        for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
-        return { id, fields };
-      });
+      const entries: StreamEntry[] = raw.map(([id, flat]) => ({ id, fields: flatToFields(flat) }));
       for (const w of [...this.watches]) {
         if (w.key !== key) continue;
         const fresh = entries.filter((e) => compareStreamIds(e.id, w.cursor) > 0);

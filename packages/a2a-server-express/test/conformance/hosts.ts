@@ -1,8 +1,8 @@
+import { closeServer, freePort, listenOnLoopback } from '@a2aplane/test-utils';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +24,7 @@ const packageDir = join(here, '..', '..');
 
 async function listenNode(listener: Parameters<typeof createServer>[1]): Promise<{ url: string; close(): Promise<void> }> {
   const http = createServer(listener);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  return { url: await listenOnLoopback(http), close: () => closeServer(http) };
 }
 
 /** The node:http binding. The card's URL is set once the port is known. */
@@ -132,14 +125,6 @@ const worker :Workerd.Worker = (
   compatibilityDate = "2024-09-01",
 );
 `;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 async function runtimeCommand(runtime: Runtime, script: string): Promise<[string, string[], number | undefined]> {

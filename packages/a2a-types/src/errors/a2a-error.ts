@@ -1,5 +1,5 @@
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE } from '../constants.js';
-import type { JsonRpcErrorObject } from '../json-rpc.js';
+import type { JsonRpcErrorObject } from '../json-rpc-core.js';
 import type { FieldViolation } from '../validation.js';
 import { A2A_ERROR_BRAND as BRAND } from './brand.js';
 import { ERROR_CODE_TABLE, type ErrorCodeEntry, type ErrorReason, type GrpcStatus } from './codes.js';

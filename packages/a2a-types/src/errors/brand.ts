@@ -1,5 +1,3 @@
-import type { A2AError } from './a2a-error.js';
-
 /** Marks the errors of one class so they are recognised across copies of the package that made them. */
 export interface ErrorBrand {
   /** Marks `error` (call it in the class constructor). */
@@ -27,9 +25,3 @@ export function createErrorBrand(id: string): ErrorBrand {
 
 /** The brand of `A2AError` and every subclass. */
 export const A2A_ERROR_BRAND = /*#__PURE__*/ createErrorBrand('@a2aplane/a2a-types/A2AError');
-
-/**
- * `A2AError.isInstance(value)` without the class: code that only tells agent errors apart (a
- * client's retry and timeout paths) need not bundle the classes and their code table.
- */
-export const isA2AError = (value: unknown): value is A2AError => A2A_ERROR_BRAND.is(value);

@@ -1,4 +1,5 @@
-export { createErrorBrand, type ErrorBrand, isA2AError } from './brand.js';
+export { createErrorBrand, type ErrorBrand } from './brand.js';
+export { isA2AError } from './is-a2a-error.js';
 export { A2AError, type A2AErrorOptions, type RestErrorBody } from './a2a-error.js';
 export {
   type A2AErrorClass,

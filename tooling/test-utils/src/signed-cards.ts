@@ -1,3 +1,5 @@
+// Signed agent cards, valid and broken in each way a verifier must refuse, for the discovery tests
+// of the client and the CLI (each serves them from a loopback agent).
 import { createPrivateKey, sign } from 'node:crypto';
 import {
   agentIdFromPublicKey,
@@ -20,7 +22,7 @@ function rawSign(key: KeyPair, input: Uint8Array): Uint8Array {
 }
 
 /** One signature entry with the given protected header, signed by `key` over `card`. */
-export function forgeSignature(card: AgentCard, header: Record<string, unknown>, key: KeyPair) {
+function forgeSignature(card: AgentCard, header: Record<string, unknown>, key: KeyPair) {
   const enc = new TextEncoder();
   const protectedB64 = encodeBase64Url(enc.encode(JSON.stringify(header)));
   const input = enc.encode(`${protectedB64}.${encodeBase64Url(canonicalCardPayload(card))}`);

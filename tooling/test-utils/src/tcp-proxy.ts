@@ -1,10 +1,18 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 
-/** A TCP proxy a test can cut (`down`: every connection dropped, new ones refused) and restore (`up`, same port). */
+/**
+ * A TCP proxy on 127.0.0.1 in front of a real service, that a test can cut and restore: an
+ * outage of the service (Redis, PostgreSQL) without touching the shared one.
+ */
 export interface TcpProxy {
-  port: number;
+  /** The proxy's port (the same after `down()` and `up()`). */
+  readonly port: number;
+  /** Drops every connection and refuses new ones. */
   down(): Promise<void>;
+  /** Accepts connections again, on the same port (and ends a stall). */
   up(): Promise<void>;
+  /** Keeps connections open but forwards nothing: a service that accepted a request and never answers. */
+  stall(): void;
   close(): Promise<void>;
 }
 
@@ -12,6 +20,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
+  let stalled = false;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = createServer((inbound) => {
@@ -25,8 +34,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
             outbound.destroy();
           });
         }
-        inbound.pipe(outbound);
-        outbound.pipe(inbound);
+        inbound.on('data', (data) => {
+          if (!stalled) outbound.write(data);
+        });
+        outbound.on('data', (data) => {
+          if (!stalled) inbound.write(data);
+        });
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {
@@ -49,7 +62,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     down: stop,
     async up() {
+      stalled = false;
       if (server === undefined) await listen();
+    },
+    stall() {
+      stalled = true;
     },
     close: stop,
   };
