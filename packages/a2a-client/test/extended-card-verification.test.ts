@@ -12,7 +12,7 @@ import {
 import type { AgentCard } from '@a2aplane/a2a-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CardSignatureInvalidError, createA2AClient } from '../src/index.js';
-import { type CardCase, cardCase } from './helpers/signed-cards.js';
+import { type CardCase, cardCase } from '@a2aplane/test-utils';
 
 /**
  * GetExtendedAgentCard's card is verified the way discovery verifies the public card: the same

@@ -14,7 +14,12 @@ export type { GrpcStreamItem, GrpcTransportCallOptions, GrpcTransportOptions } f
 const AGENT_CARD_TYPE = 'lf.a2a.v1.AgentCard';
 
 /** A unary call's result, decoded, after the `onResponse` hook saw its metadata; throws what fails the call. */
-function readUnaryResult(operation: GrpcOperation, bytes: Buffer, received: Metadata | undefined, options: GrpcTransportCallOptions): unknown {
+function readUnaryResult(
+  operation: GrpcOperation,
+  bytes: Buffer,
+  received: Metadata | undefined,
+  options: GrpcTransportCallOptions,
+): unknown {
   let result: unknown;
   try {
     result = decodeToJson(operation.output, bytes);

@@ -16,8 +16,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskEventBus, type PostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
 import { createPostgresTaskStore, type PostgresTaskStore } from '../src/store/postgres-task-store.js';
 import { testKeyring } from './keys.js';
-import { connectTestPool, dropSchema, migratedSchema, POSTGRES_URL } from './postgres.js';
-import { startTcpProxy, type TcpProxy } from './proxy.js';
+import { POSTGRES_URL, startTcpProxy, type TcpProxy } from '@a2aplane/test-utils';
+import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
 
 // Short settings so a test waits seconds, not minutes; every wait below is a generous bound.
 const GRACE_MS = 1_000;

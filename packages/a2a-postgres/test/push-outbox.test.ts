@@ -9,7 +9,8 @@ import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresPushOutbox, createStaticKeyring } from '../src/index.js';
 import { testKeyring } from './keys.js';
-import { connectTestPool, dropSchema, migratedSchema, POSTGRES_URL } from './postgres.js';
+import { POSTGRES_URL } from '@a2aplane/test-utils';
+import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
 
 const vitest = { describe, it, afterEach };
 let pool: pg.Pool;
