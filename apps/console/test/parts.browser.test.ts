@@ -85,7 +85,8 @@ describe('the console renders every part kind (Chromium, real agent)', () => {
     expect(await typed.getByTestId('artifact-kind').textContent()).toBe('StructuredJson v1');
     expect(await typed.getByTestId('part-data').textContent()).toContain('StructuredJson v1');
     expect(JSON.parse((await typed.getByTestId('part-data').locator('pre').textContent()) ?? '')).toEqual({ verdict: 'ok' });
-    // Agent HTML (artifact text, data, status message) is text: no element made, no handler run.
+    // Agent HTML (artifact text, data, file name, status message) is text: no element made, no handler run.
+    expect(await scriptUrl.textContent()).toContain(`not-a-link ${HOSTILE_HTML}`);
     expect(await page.getByTestId('task-statuses').textContent()).toContain(`done ${HOSTILE_HTML}`);
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(await page.evaluate(() => (window as { __partsXss?: number }).__partsXss)).toBeUndefined();

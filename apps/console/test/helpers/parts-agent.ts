@@ -7,8 +7,7 @@ import { startOurAgent, type TestAgent } from './agents.js';
 export const HOSTILE_HTML = '<img src=x onerror="window.__partsXss = 1">';
 export const INLINE_TEXT = 'hello from inline bytes';
 /** A 1×1 transparent PNG. */
-export const PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 function partsExecutor(fileUrl: string): AgentExecutor {
   return {
@@ -22,7 +21,7 @@ function partsExecutor(fileUrl: string): AgentExecutor {
           { raw: Buffer.from(INLINE_TEXT).toString('base64'), mediaType: 'text/plain', filename: 'hello.txt' },
           { raw: PNG_BASE64, mediaType: 'image/png', filename: 'dot.png' },
           { url: fileUrl, mediaType: 'application/pdf', filename: 'report.pdf' },
-          { url: 'javascript:window.__partsXss=2', filename: 'not-a-link' },
+          { url: 'javascript:window.__partsXss=2', filename: `not-a-link ${HOSTILE_HTML}` },
           { text: HOSTILE_HTML },
         ],
         { name: 'every-part' },
