@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleServer, createConsoleServer } from '../src/server/index.js';
 import { closeServer, listen, type TestAgent } from './helpers/agents.js';
@@ -34,13 +34,18 @@ afterAll(async () => {
   await consoleServer?.close();
 });
 
+async function openParts(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await page.goto(`${consoleUrl}/#/agent`);
+  await page.getByTestId('agent-url').fill(agent.url);
+  await page.getByTestId('agent-open').click();
+  await page.getByTestId('card-panel').waitFor();
+  return page;
+}
+
 describe('the console renders every part kind (Chromium, real agent)', () => {
   it('shows text, data, inline-bytes files, URL files and a typed artifact; agent HTML stays text', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${consoleUrl}/#/agent`);
-    await page.getByTestId('agent-url').fill(agent.url);
-    await page.getByTestId('agent-open').click();
-    await page.getByTestId('card-panel').waitFor();
+    const page = await openParts();
     await page.getByTestId('chat-text').fill('show me every part');
     await page.getByTestId('chat-stream').uncheck();
     await page.getByTestId('chat-send').click();
@@ -96,6 +101,19 @@ describe('the console renders every part kind (Chromium, real agent)', () => {
     const logged = (await page.getByTestId('log-row').allTextContents()).join(' ');
     expect(logged).not.toContain(fileHost.url);
     expect(await page.getByTestId('log-via').allTextContents()).toContain('relay');
+    await page.close();
+  });
+
+  it('renders a Message reply (no task) by the same rules: data as JSON, agent HTML as text', async () => {
+    const page = await openParts();
+    await page.getByTestId('chat-text').fill('message');
+    await page.getByTestId('chat-send').click();
+    const reply = page.getByTestId('message-agent');
+    await reply.waitFor();
+    expect(await reply.getByTestId('part-text').textContent()).toBe(`reply ${HOSTILE_HTML}`);
+    expect(JSON.parse((await reply.getByTestId('part-data').locator('pre').textContent()) ?? '')).toEqual({ direct: true });
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __partsXss?: number }).__partsXss)).toBeUndefined();
     await page.close();
   });
 });

@@ -12,6 +12,16 @@ export const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQ
 function partsExecutor(fileUrl: string): AgentExecutor {
   return {
     async execute(context, events) {
+      // "message": the reply is a Message, not a task, holding a data part and agent HTML.
+      if (context.message.parts.some((part) => part.text === 'message')) {
+        events.publish({
+          messageId: globalThis.crypto.randomUUID(),
+          contextId: context.contextId,
+          role: 'ROLE_AGENT',
+          parts: [{ text: `reply ${HOSTILE_HTML}` }, { data: { direct: true } }],
+        });
+        return;
+      }
       const task = createTaskUpdater(context, events);
       task.submit();
       task.addArtifact(
