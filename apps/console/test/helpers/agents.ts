@@ -45,7 +45,7 @@ const replyExecutor: AgentExecutor = {
 };
 
 /** Our server with `card` built from its URL, the executor, and HTTP handler options. */
-async function startOurAgent(
+export async function startOurAgent(
   makeCard: (url: string) => AgentCard,
   server: (card: AgentCard) => A2AServer,
   handlerOptions: Parameters<typeof createNodeHttpHandler>[1] = {},
