@@ -54,6 +54,7 @@ export {
   TaskStoreFullError,
 } from './store/in-memory-task-store.js';
 export { ReplicaLostError } from './bus/replica-lost-error.js';
+export { decodeListPageToken, encodeListPageToken, taskStatusTime } from './store/list-page-token.js';
 export {
   DEFAULT_STORE_MAX_TASKS,
   DEFAULT_STORE_MAX_BYTES,

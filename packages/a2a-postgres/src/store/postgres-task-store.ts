@@ -1,4 +1,7 @@
 import {
+  decodeListPageToken,
+  encodeListPageToken as encodeToken,
+  taskStatusTime as statusTime,
   type OwnerShareLimits,
   type OwnerShareOptions,
   ownerShareMessage,
@@ -63,6 +66,12 @@ export interface PostgresTaskStoreOptions extends OwnerShareOptions {
   now?: () => number;
 }
 
+/** A page token's cursor; an id with a NUL byte cannot be a task id PostgreSQL holds, so it is no token of ours. */
+function decodeToken(token: string): { time: number; id: string } | undefined {
+  const cursor = decodeListPageToken(token);
+  return cursor && !hasNul(cursor.id) ? cursor : undefined;
+}
+
 /** The PostgreSQL task store (`TaskStore`). */
 export interface PostgresTaskStore extends TaskStore {
   readonly schema: string;
@@ -70,28 +79,6 @@ export interface PostgresTaskStore extends TaskStore {
   sweep(): Promise<number>;
   /** Stops the background sweep (the pool stays open). */
   close(): void;
-}
-
-const statusTime = (record: TaskRecord): number => {
-  const ts = record.task.status.timestamp;
-  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
-  return Number.isNaN(parsed) ? record.updatedAt : parsed;
-};
-
-function encodeToken(time: number, id: string): string {
-  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
-}
-
-function decodeToken(token: string): { time: number; id: string } | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && Number.isSafeInteger(value[0]) && typeof value[1] === 'string' && !hasNul(value[1])) {
-      return { time: value[0], id: value[1] };
-    }
-  } catch {
-    // not a token we issued
-  }
-  return undefined;
 }
 
 const refuseNul = (what: string): never => {

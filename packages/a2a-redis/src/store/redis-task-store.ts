@@ -1,4 +1,7 @@
 import {
+  decodeListPageToken as decodeToken,
+  encodeListPageToken as encodeToken,
+  taskStatusTime as statusTime,
   DEFAULT_STORE_MAX_TASKS,
   type OwnerShareLimits,
   type OwnerShareOptions,
@@ -64,26 +67,6 @@ interface Summary {
   state: string;
   time: number;
   expiresAt: number;
-}
-
-const statusTime = (record: TaskRecord): number => {
-  const ts = record.task.status.timestamp;
-  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
-  return Number.isNaN(parsed) ? record.updatedAt : parsed;
-};
-
-function encodeToken(time: number, id: string): string {
-  return Buffer.from(JSON.stringify([time, id]), 'utf8').toString('base64url');
-}
-
-function decodeToken(token: string): { time: number; id: string } | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') return { time: value[0], id: value[1] };
-  } catch {
-    // not a token we issued
-  }
-  return undefined;
 }
 
 function parseSummary(raw: string): Summary | undefined {

@@ -1,30 +1,6 @@
-import { base64urlToBytes, bytesToBase64url, utf8Decode, utf8Encode } from '../encoding/base64url.js';
 import { cloneStored } from './clone.js';
+import { decodeListPageToken as decodeToken, encodeListPageToken as encodeToken, taskStatusTime as statusTime } from './list-page-token.js';
 import type { StoredTask, TaskListPage, TaskListQuery } from './task-store.js';
-
-const statusTime = (record: StoredTask): number => {
-  const ts = record.task.status.timestamp;
-  const parsed = ts === undefined ? Number.NaN : Date.parse(ts);
-  return Number.isNaN(parsed) ? record.updatedAt : parsed;
-};
-
-function encodeToken(time: number, id: string): string {
-  return bytesToBase64url(utf8Encode(JSON.stringify([time, id])));
-}
-
-function decodeToken(token: string): { time: number; id: string } | undefined {
-  try {
-    const bytes = base64urlToBytes(token);
-    if (bytes === undefined) return undefined;
-    const value: unknown = JSON.parse(utf8Decode(bytes));
-    if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
-      return { time: value[0], id: value[1] };
-    }
-  } catch {
-    // fall through: not a token we issued
-  }
-  return undefined;
-}
 
 /**
  * ListTasks over the records of `entries` that `keep` admits: newest status first (then id), with
