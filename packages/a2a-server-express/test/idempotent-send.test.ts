@@ -1,7 +1,8 @@
 import type { SendMessageRequest, StreamResponse } from '@a2aplane/a2a-types';
+import { createHash as createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type AgentExecutor, createA2AServer, createTaskUpdater, InMemoryTaskStore } from '../src/index.js';
-import { sendFingerprint } from '../src/core/send-fingerprint.js';
+import { plainSha256Base64url, sendFingerprint, sha256Base64url } from '../src/core/send-fingerprint.js';
 import { sha256 } from '../src/core/sha256.js';
 import { testCard } from './helpers.js';
 
@@ -134,11 +135,37 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
   });
 
   it('the fingerprint is SHA-256 of canonical JSON', async () => {
-    const { createHash } = await import('node:crypto');
     for (const size of [0, 1, 55, 56, 63, 64, 65, 1000]) {
       const bytes = new Uint8Array(size).map((_, i) => (i * 7 + size) & 0xff);
       expect(Buffer.from(sha256(bytes)).toString('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
     }
+  });
+
+  it('the native digest and the plain-JS one agree, for ASCII, multi-byte text and block boundaries', () => {
+    const texts = ['', 'a', 'héllo ✓ 𝄞', 'x'.repeat(55), 'y'.repeat(56), 'z'.repeat(64), '{"k":"v"}'.repeat(200)];
+    for (const text of texts) {
+      expect(sha256Base64url(text)).toBe(plainSha256Base64url(text));
+      expect(plainSha256Base64url(text)).toBe(Buffer.from(createHash('sha256').update(text, 'utf8').digest()).toString('base64url'));
+    }
+  });
+
+  it('a request keeps its fingerprint across releases (stores hold fingerprints a previous release wrote)', () => {
+    // Values written by the two-pass implementation of the release before: a stored key must still match.
+    const plain = { message: { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'hello' }] } } as SendMessageRequest;
+    const nested = {
+      message: {
+        messageId: 'y',
+        role: 'ROLE_USER',
+        contextId: 'c-1',
+        taskId: 't-1',
+        parts: [{ text: 'héllo ✓ 𝄞' }, { data: { z: 1, a: [{}, [], null, { b: undefined }], e: {}, f: { g: [] } } }],
+        metadata: { k: { n: {} }, list: [[], {}], s: 'v' },
+        extensions: [],
+      },
+      configuration: { historyLength: 2, acceptedOutputModes: [], returnImmediately: false },
+    } as unknown as SendMessageRequest;
+    expect(sendFingerprint(plain)).toBe('-B0kap-X60GivT94DzIvyLkFzfvWvyH5VVBQiwQp1to');
+    expect(sendFingerprint(nested)).toBe('vb-5MI2tU0Op0ncihN8s-vAOeN3mvTH6LNy3_9GdqRQ');
   });
 
   it('the fingerprint ignores key order and what a binding may leave out, not the content', async () => {

@@ -9,6 +9,8 @@ const byRequest = new WeakMap<object, Set<string>>();
 
 /** Starts tracking activations of `requested` (the caller's extensions) for `request`. */
 export function trackActivations(request: object, requested: readonly string[]): void {
+  // Nothing requested, nothing to activate: most requests skip the two weak-map entries.
+  if (requested.length === 0) return;
   const activated = new Set<string>();
   byRequested.set(requested, activated);
   byRequest.set(request, activated);

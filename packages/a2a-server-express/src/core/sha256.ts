@@ -1,7 +1,8 @@
 /**
- * SHA-256 (FIPS 180-4) in plain JS, synchronous, for the send fingerprint: the core is
- * runtime-neutral (no node:crypto), and an awaited WebCrypto digest at that point of a send made
- * the express binding's SendMessage fail under vitest (cause not yet understood).
+ * SHA-256 (FIPS 180-4) in plain JS, synchronous, for the send fingerprint where the runtime has no
+ * synchronous native digest (`send-fingerprint.ts` prefers Node's): the core is runtime-neutral (no
+ * static node:crypto import), and an awaited WebCrypto digest at that point of a send made the
+ * express binding's SendMessage fail under vitest (cause not yet understood).
  */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,

@@ -26,18 +26,19 @@ export function createHttpDispatch(server: A2AServer, options: HttpHandlerOption
   const documents = createDocuments(server, options);
   const cors = createCors(options.cors);
 
-  async function answer(exchange: HttpExchange, route: Route, known: { id: JsonRpcId }): Promise<Reply> {
+  // Not async: the JSON-RPC and REST answers are passed through, without a promise hop of their own.
+  function answer(exchange: HttpExchange, route: Route, known: { id: JsonRpcId }): Promise<Reply> {
     switch (route.kind) {
       case 'json-rpc':
         return serveJsonRpc(server, exchange, maxBody, known);
       case 'rest':
         return serveRest(server, exchange, route.subPath, maxBody);
       case 'card':
-        exchange.skipBody(maxBody);
-        return documentReply(exchange, await documents.card(route.legacy), maxAge);
       case 'jwks':
         exchange.skipBody(maxBody);
-        return documentReply(exchange, await documents.jwks(), maxAge);
+        return (route.kind === 'card' ? documents.card(route.legacy) : documents.jwks()).then((document) =>
+          documentReply(exchange, document, maxAge),
+        );
     }
   }
 

@@ -35,11 +35,16 @@ const UNREADABLE: BodyRead = { kind: 'unreadable' };
  * the 413 goes out with `Connection: close`, after which node:http closes the socket, so an
  * endless upload costs nothing more.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<BodyRead> {
   return new Promise((resolve) => {
+    const tooLarge = (): void => {
+      // The rest of the body is never read: node:http closes the connection after this response.
+      res.setHeader('connection', 'close');
+      resolve(TOO_LARGE);
+    };
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
-      resolve(TOO_LARGE);
+      tooLarge();
       return;
     }
     const chunks: Buffer[] = [];
@@ -50,7 +55,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
         req.off('data', onData);
         req.pause();
         chunks.length = 0;
-        resolve(TOO_LARGE);
+        tooLarge();
         return;
       }
       chunks.push(chunk);
@@ -210,13 +215,10 @@ class NodeExchange implements HttpExchange {
     return length !== '0' && (length !== undefined || this.req.headers['transfer-encoding'] !== undefined);
   }
 
-  async readBody(limit: number): Promise<BodyRead> {
+  readBody(limit: number): Promise<BodyRead> {
     const pre = preParsedBody(this.req);
-    if (pre.found) return { kind: 'parsed', value: pre.value };
-    const read = await readBody(this.req, limit);
-    // The rest of the body is never read: node:http closes the connection after this response.
-    if (read.kind === 'too-large') this.res.setHeader('connection', 'close');
-    return read;
+    if (pre.found) return Promise.resolve({ kind: 'parsed', value: pre.value });
+    return readBody(this.req, this.res, limit);
   }
 
   skipBody(limit: number): void {
@@ -228,14 +230,18 @@ class NodeExchange implements HttpExchange {
   }
 }
 
-async function writeReply(res: ServerResponse, reply: Reply, heartbeatMs: number | undefined): Promise<void> {
-  if (reply.kind === 'json') return sendJson(res, reply.status, reply.body, reply.headers);
+/** Writes `reply`; a promise only for a stream (a JSON or bytes reply is written at once). */
+function writeReply(res: ServerResponse, reply: Reply, heartbeatMs: number | undefined): Promise<void> | undefined {
+  if (reply.kind === 'json') {
+    sendJson(res, reply.status, reply.body, reply.headers);
+    return undefined;
+  }
   if (reply.kind === 'bytes') {
     res.writeHead(reply.status, reply.headers);
     res.end(reply.body);
-    return;
+    return undefined;
   }
-  await writeSse(res, reply.events, {
+  return writeSse(res, reply.events, {
     ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
     ...(reply.headers === undefined ? {} : { headers: reply.headers }),
     frame: reply.frame,
@@ -275,7 +281,8 @@ export function createA2ARequestHandler(server: A2AServer, options: NodeHttpHand
     if (route === undefined) return false;
     const reply = await dispatch.serve(new NodeExchange(req, res, query, clientKeyOf), route);
     try {
-      await writeReply(res, reply, options.heartbeatMs);
+      const writing = writeReply(res, reply, options.heartbeatMs);
+      if (writing !== undefined) await writing;
     } catch {
       // A socket gone mid-write: end what can be ended.
       if (!res.headersSent) res.destroy();
