@@ -42,7 +42,7 @@ export interface A2AServerInstrumentation {
   /** `undefined` when nothing would record the run (no SDK): the core then runs the executor directly. */
   execution(context: ExecutionContext): ExecutionObserverLike | undefined;
   traceId(): string | undefined;
-  /** Pass to `new Governor({ hooks })` (and a dispatcher's `hooks`): one child span per governance stage. */
+  /** Pass to `createGovernor({ hooks })` (and a dispatcher's `hooks`): one child span per governance stage. */
   readonly governanceHooks: StageHooks;
   /** Pass to `createPushSender({ onEvent })`: push deliveries and retries as metrics. */
   onPushEvent(event: PushEvent): void;

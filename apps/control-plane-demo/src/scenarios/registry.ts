@@ -12,7 +12,7 @@ import {
   type RegistryCardVerifier,
   startRegistryService,
 } from '@a2aplane/a2a-registry';
-import { Dispatcher, PeerPool, roundRobin } from '@a2aplane/a2a-routing';
+import { createDispatcher, createPeerPool, type Dispatcher, type PeerPool, roundRobin } from '@a2aplane/a2a-routing';
 import { artifactVersionNegotiator } from '@a2aplane/a2a-rulake-artifacts';
 import { type AgentExecutor, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import { A2AError } from '@a2aplane/a2a-types';
@@ -136,7 +136,7 @@ function registryDispatcher(key: KeyPair, pool: PeerPool, cardVerifier: Registry
     }
     return client;
   };
-  return new Dispatcher({
+  return createDispatcher({
     selfAgentId: agentIdFromPublicKey(key.publicKey),
     pool,
     selector: roundRobin({ seed: 0 }),
@@ -175,7 +175,7 @@ export async function runRegistry(_plane: ControlPlane, options: ScenarioOptions
     };
     const names = new Map<string, string>();
     const cardVerifier = createRegistryCardVerifier(reader, { ttlMs: REVOCATION_TTL_MS });
-    const pool = new PeerPool({ negotiate: artifactVersionNegotiator() });
+    const pool = createPeerPool({ negotiate: artifactVersionNegotiator() });
     const peers = createRegistryPeerSource(reader, pool, { skill: 'work' });
     const delegatorKey = generateKeyPair('EdDSA');
     const dispatcher = registryDispatcher(delegatorKey, pool, cardVerifier);
