@@ -1,4 +1,4 @@
-import type { SendMessageRequest } from '@a2aplane/a2a-types';
+import { A2A_VERSION_HEADER, type SendMessageRequest } from '@a2aplane/a2a-types';
 
 /**
  * The params of a SendMessage request. Servers may deduplicate by `messageId` (ours does, spec
@@ -13,4 +13,19 @@ export function sendMessageParams(text = 'hello', messageId: string = globalThis
 /** The JSON-RPC body of that request, as sent on the wire. */
 export function sendMessageBody(text = 'hello', messageId?: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendMessageParams(text, messageId) });
+}
+
+export interface JsonRpcReply {
+  result?: { task?: { status?: { state?: string } } };
+  error?: { data?: Array<{ reason?: string }> };
+}
+
+/** A JSON-RPC `SendMessage` with `params` POSTed to `${baseUrl}/a2a/jsonrpc`; the parsed reply. */
+export async function postSendMessage(baseUrl: string, params: object): Promise<JsonRpcReply> {
+  const response = await fetch(`${baseUrl}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [A2A_VERSION_HEADER]: '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params }),
+  });
+  return (await response.json()) as JsonRpcReply;
 }

@@ -1,6 +1,10 @@
+import { loadavg } from 'node:os';
 import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
 import autocannon from 'autocannon';
+import type { ServerChild } from './children.js';
+import { processCpuSeconds } from './cpu.js';
 import { sendMessageBody } from './fixtures.js';
+import { errorText, median, num } from './format.js';
 
 export type ReplyMode = 'message' | 'task';
 
@@ -82,3 +86,85 @@ export async function load(url: string, mode: ReplyMode, seconds: number, connec
     generatorBusy: cpuMicros / 1000 / (performance.now() - wallBefore),
   };
 }
+
+/** One run of a server suite: a fresh server process, its load figures and its CPU per request. */
+export interface ServerRun extends LoadResult {
+  round: number;
+  mode: ReplyMode;
+  target: string;
+  /** Server CPU (user + system) per request of the measured run, in microseconds (NaN without procfs). */
+  cpuMicrosPerRequest: number;
+  loadAverage1m: number;
+  error?: string;
+}
+
+const FAILED: LoadResult = {
+  requestsPerSecond: Number.NaN,
+  latencyP50Ms: Number.NaN,
+  latencyP99Ms: Number.NaN,
+  total2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  non2xx: 0,
+  mismatches: 0,
+  valid: false,
+  generatorCpuMicrosPerRequest: Number.NaN,
+  generatorBusy: Number.NaN,
+};
+
+export interface Timing {
+  /** Warm-up: at least `warmupSeconds` and `warmupRequests` requests, at most `warmupMaxSeconds`. */
+  warmupSeconds: number;
+  warmupRequests: number;
+  warmupMaxSeconds: number;
+  seconds: number;
+}
+
+/**
+ * Starts a server, warms it up by time and by request count (V8 optimizes the request path over the
+ * first few thousand requests, decision 0040), then measures `timing.seconds`. A failure is an invalid run.
+ */
+export async function measureServer(
+  start: () => Promise<ServerChild>,
+  run: Pick<ServerRun, 'round' | 'mode' | 'target'>,
+  timing: Timing,
+): Promise<ServerRun> {
+  let server: ServerChild | undefined;
+  try {
+    server = await start();
+    for (
+      let warmed = 0, spent = 0;
+      spent < timing.warmupMaxSeconds && (spent < timing.warmupSeconds || warmed < timing.warmupRequests);
+      spent++
+    ) {
+      warmed += (await load(server.url, run.mode, 1)).total2xx;
+    }
+    const cpuBefore = processCpuSeconds(server.process.pid);
+    const result = await load(server.url, run.mode, timing.seconds);
+    const cpuAfter = processCpuSeconds(server.process.pid);
+    const cpu = cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0 ? Number.NaN : cpuAfter - cpuBefore;
+    const measured = { ...run, ...result, cpuMicrosPerRequest: (cpu * 1e6) / result.total2xx, loadAverage1m: loadavg()[0] ?? 0 };
+    process.stdout.write(
+      `  ${run.mode} r${run.round} ${run.target}: ${num(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms, server CPU ${num(measured.cpuMicrosPerRequest)} µs/req, autocannon ${num(result.generatorBusy * 100)}% of its core${result.valid ? '' : ' INVALID'}\n`,
+    );
+    return measured;
+  } catch (error) {
+    return { ...run, ...FAILED, cpuMicrosPerRequest: Number.NaN, loadAverage1m: loadavg()[0] ?? 0, error: errorText(error) };
+  } finally {
+    await server?.stop();
+  }
+}
+
+/** Per round, the req/s ratio `num / den` of two targets' valid runs in `runs` (rounds where both are valid). */
+export function roundRatios(runs: ServerRun[], num: string, den: string): number[] {
+  const valid = (target: string, round: number) => runs.find((r) => r.target === target && r.round === round && r.valid);
+  const rounds = [...new Set(runs.map((r) => r.round))];
+  return rounds.flatMap((round) => {
+    const [a, b] = [valid(num, round), valid(den, round)];
+    return a && b ? [a.requestsPerSecond / b.requestsPerSecond] : [];
+  });
+}
+
+/** The median of `pick` over the valid runs of `target` in `runs`. */
+export const medianOf = (runs: ServerRun[], target: string, pick: (run: ServerRun) => number): number =>
+  median(runs.filter((r) => r.target === target && r.valid).map(pick));

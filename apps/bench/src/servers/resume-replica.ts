@@ -1,86 +1,79 @@
-// One replica of the replicas-resume suite: a child process the suite forks (bundled once with
-// esbuild, so a restart costs a plain Node start) and SIGKILLs mid-stream. Its tasks, event logs,
-// live streams and cancels live in Redis under RESUME_KEY_PREFIX, or with RESUME_BACKEND=postgres
-// in PostgreSQL (POSTGRES_URL) in the schema RESUME_PG_SCHEMA, shared with the other replicas.
+// One replica of the replicas-resume suites, bundled once with esbuild (a restart is a plain Node start) and
+// SIGKILLed mid-stream. Tasks, event logs, live streams and cancels live in Redis under RESUME_KEY_PREFIX, or with
+// RESUME_BACKEND=postgres in PostgreSQL (POSTGRES_URL) in the schema RESUME_PG_SCHEMA, shared by the replicas.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createPostgresTaskEventBus, createPostgresTaskStore, createStaticKeyring } from '@a2aplane/a2a-postgres';
 import { createRedisConnection, createRedisTaskEventBus, createRedisTaskStore } from '@a2aplane/a2a-redis';
 import {
-  type AgentExecutor,
+  type A2AServerOptions,
   createA2AServer,
   createAgentCard,
   createNodeHttpHandler,
   createTaskUpdater,
-  type TaskEventBus,
-  type TaskStore,
 } from '@a2aplane/a2a-server-express';
 import pg from 'pg';
+import { serve } from './common.js';
 
-const keyPrefix = process.env.RESUME_KEY_PREFIX;
-if (!keyPrefix) throw new Error('expected RESUME_KEY_PREFIX (the key prefix the replicas share)');
-const onPostgres = process.env.RESUME_BACKEND === 'postgres';
+const keyPrefix = process.env.RESUME_KEY_PREFIX as string;
 const client = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', name: `bench-resume-${process.pid}` });
-if (!onPostgres) await client.connect();
-const pool = onPostgres ? new pg.Pool({ connectionString: process.env.POSTGRES_URL, max: 8 }) : undefined;
-pool?.on('error', () => undefined);
 
 /** Short lifetimes: a killed runner leaves its task live; the suite also deletes its prefix or schema. */
-function state(): { store: TaskStore; eventBus: TaskEventBus } {
-  if (pool === undefined) {
+async function state(): Promise<Pick<A2AServerOptions, 'store' | 'eventBus'>> {
+  const lifetimes = { liveTtlMs: 120_000 };
+  if (process.env.RESUME_BACKEND !== 'postgres') {
+    await client.connect();
     return {
-      store: createRedisTaskStore({ client, keyPrefix: keyPrefix as string, ttlMs: 60_000, liveTtlMs: 120_000 }),
-      eventBus: createRedisTaskEventBus({ client, keyPrefix: keyPrefix as string, retentionMs: 60_000, liveTtlMs: 120_000 }),
+      store: createRedisTaskStore({ client, keyPrefix, ttlMs: 60_000, ...lifetimes }),
+      eventBus: createRedisTaskEventBus({ client, keyPrefix, retentionMs: 60_000, ...lifetimes }),
     };
   }
+  const pool = new pg.Pool({ connectionString: process.env.POSTGRES_URL, max: 8 });
+  pool.on('error', () => undefined);
   const schema = process.env.RESUME_PG_SCHEMA as string;
   const pushConfigKeys = createStaticKeyring({ currentKeyId: 'bench', keys: { bench: randomBytes(32) } });
   return {
-    store: createPostgresTaskStore({ pool, schema, pushConfigKeys, ttlMs: 60_000, liveTtlMs: 120_000, sweepIntervalMs: false }),
-    eventBus: createPostgresTaskEventBus({ pool, schema, retentionMs: 60_000, liveTtlMs: 120_000 }),
+    store: createPostgresTaskStore({ pool, schema, pushConfigKeys, ttlMs: 60_000, sweepIntervalMs: false, ...lifetimes }),
+    eventBus: createPostgresTaskEventBus({ pool, schema, retentionMs: 60_000, ...lifetimes }),
   };
 }
 
-/** Streams `count` chunks (`e0`, `e1`, ...), one every `everyMs`, then completes. */
-const executor: AgentExecutor = {
-  async execute(context, events) {
-    const meta = (context.message.metadata ?? {}) as { count?: number; everyMs?: number };
-    const count = Number(meta.count ?? 20);
-    const t = createTaskUpdater(context, events);
-    t.submit();
-    t.startWork();
-    for (let i = 0; i < count && !context.signal.aborted; i++) {
-      await new Promise((resolve) => setTimeout(resolve, Number(meta.everyMs ?? 5)));
-      t.addArtifact([{ text: `e${i}` }], { artifactId: 'a', append: i > 0, lastChunk: i === count - 1 });
-    }
-    t.complete();
-  },
-};
-
+const options = await state();
 const http = createServer();
-http.listen(0, '127.0.0.1', () => {
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const server = createA2AServer({
-    card: createAgentCard({
-      baseUrl: url,
+serve(
+  http,
+  0,
+  (baseUrl) => {
+    const skills = [{ id: 's', name: 's', description: 's', tags: [] }];
+    const card = createAgentCard({
+      baseUrl,
       name: 'resume bench replica',
       description: 'streams paced events',
-      skills: [{ id: 's', name: 's', description: 's', tags: [] }],
+      skills,
       capabilities: { streaming: true },
-    }),
-    executor,
-    ...state(),
-  });
-  http.on('request', createNodeHttpHandler(server, { heartbeatMs: 0 }));
-  const stop = async (): Promise<void> => {
-    await server.close();
-    http.closeAllConnections();
-    http.close();
+    });
+    const server = createA2AServer({
+      card,
+      ...options,
+      // Streams `count` chunks (`e0`, `e1`, ...), one every `everyMs`, then completes.
+      executor: {
+        async execute(context, events) {
+          const meta = (context.message.metadata ?? {}) as { count?: number; everyMs?: number };
+          const count = Number(meta.count ?? 20);
+          const t = createTaskUpdater(context, events);
+          t.submit();
+          t.startWork();
+          for (let i = 0; i < count && !context.signal.aborted; i++) {
+            await new Promise((resolve) => setTimeout(resolve, Number(meta.everyMs ?? 5)));
+            t.addArtifact([{ text: `e${i}` }], { artifactId: 'a', append: i > 0, lastChunk: i === count - 1 });
+          }
+          t.complete();
+        },
+      },
+    });
+    http.on('request', createNodeHttpHandler(server, { heartbeatMs: 0 }));
+  },
+  async () => {
     if (client.isOpen) client.destroy();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('disconnect', () => void stop());
-  process.send?.({ type: 'ready', url });
-});
+  },
+);

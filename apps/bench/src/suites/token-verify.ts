@@ -1,6 +1,4 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createCallerKeyResolver, createHttpRequestSigner, createHttpSignatureVerifier, generateKeyPair } from '@a2aplane/a2a-identity';
 import {
   type AuthRequest,
@@ -11,6 +9,7 @@ import {
 } from '@a2aplane/a2a-server-express';
 import { importJWK, type JWK, SignJWT } from 'jose';
 import { num, passFail, table } from '../lib/format.js';
+import { listen } from '../lib/listen.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 /** Issue 37: JWT verification with a cached JWKS must cost <= 25 µs of server CPU per request. */
@@ -42,33 +41,17 @@ async function jwtRows(count: number): Promise<Row[]> {
     const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
     return pub;
   });
-  const jwks = createServer((_req, res) =>
+  const jwks = await listen((_req, res) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: publicKeys })),
   );
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
   try {
     const securitySchemes = {
       oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: `${issuer}/token`, scopes: {} } } } },
     };
-    const verifier = createJwtVerifier({
-      securitySchemes,
-      audience,
-      issuer,
-      jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
-      allowInsecureLoopback: true,
-    });
-    const authenticate = createAuthenticator({ securitySchemes, oauth2: verifier });
-    const uncachedAuthenticate = createAuthenticator({
-      securitySchemes,
-      oauth2: createJwtVerifier({
-        securitySchemes,
-        audience,
-        issuer,
-        jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
-        allowInsecureLoopback: true,
-        verifiedCacheMs: 0,
-      }),
-    });
+    const verifier = (verifiedCacheMs?: number) =>
+      createJwtVerifier({ securitySchemes, audience, issuer, jwksUrl: `${jwks.url}/jwks`, allowInsecureLoopback: true, verifiedCacheMs });
+    const authenticate = createAuthenticator({ securitySchemes, oauth2: verifier() });
+    const uncachedAuthenticate = createAuthenticator({ securitySchemes, oauth2: verifier(0) });
     const rows: Row[] = [];
     for (const { alg, jwk } of keys) {
       const now = Math.floor(Date.now() / 1000);
@@ -91,7 +74,7 @@ async function jwtRows(count: number): Promise<Row[]> {
     }
     return rows;
   } finally {
-    await new Promise<void>((resolve) => jwks.close(() => resolve()));
+    await jwks.close();
   }
 }
 
