@@ -52,14 +52,15 @@ const listArg = (flag: string): string[] | undefined => (argv.includes(flag) ? a
 const options: RunOptions = { quick: argv.includes('--quick'), targets: listArg('--targets') };
 const only = listArg('--only');
 
-process.on('SIGINT', () => {
-  killAllChildren();
-  process.exit(130);
-});
-process.on('SIGTERM', () => {
-  killAllChildren();
-  process.exit(143);
-});
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    killAllChildren();
+    process.exit(code);
+  });
+}
 process.on('exit', killAllChildren);
 
 async function main(): Promise<void> {

@@ -1,10 +1,6 @@
-import { loadavg } from 'node:os';
 import { A2A_VERSION_HEADER } from '@a2aplane/a2a-types';
 import autocannon from 'autocannon';
-import type { ServerChild } from './children.js';
-import { processCpuSeconds } from './cpu.js';
 import { sendMessageBody } from './fixtures.js';
-import { errorText, median, num } from './format.js';
 
 export type ReplyMode = 'message' | 'task';
 
@@ -24,11 +20,9 @@ export interface LoadResult {
   latencyP50Ms: number;
   latencyP99Ms: number;
   total2xx: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  mismatches: number;
-  /** Every reply 2xx with a body `verifier(mode)` accepts, no socket error or timeout. */
+  /** Socket errors and timeouts, non-2xx replies and bodies `verifier(mode)` refused. */
+  failed: number;
+  /** No failed reply, and at least one 2xx. */
   valid: boolean;
   /** CPU (user + system) of the bench process per reply, in microseconds. */
   generatorCpuMicrosPerRequest: number;
@@ -72,99 +66,15 @@ export async function load(url: string, mode: ReplyMode, seconds: number, connec
   const cpuMicros = cpu.user + cpu.system;
   const total2xx = result['2xx'];
   const replies = total2xx + result.non2xx;
+  const failed = result.errors + result.non2xx + result.mismatches;
   return {
     requestsPerSecond: total2xx / result.duration,
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     total2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    mismatches: result.mismatches,
-    valid: result.mismatches === 0 && result.non2xx === 0 && result.errors === 0 && total2xx > 0,
+    failed,
+    valid: failed === 0 && total2xx > 0,
     generatorCpuMicrosPerRequest: replies === 0 ? Number.NaN : cpuMicros / replies,
     generatorBusy: cpuMicros / 1000 / (performance.now() - wallBefore),
   };
 }
-
-/** One run of a server suite: a fresh server process, its load figures and its CPU per request. */
-export interface ServerRun extends LoadResult {
-  round: number;
-  mode: ReplyMode;
-  target: string;
-  /** Server CPU (user + system) per request of the measured run, in microseconds (NaN without procfs). */
-  cpuMicrosPerRequest: number;
-  loadAverage1m: number;
-  error?: string;
-}
-
-const FAILED: LoadResult = {
-  requestsPerSecond: Number.NaN,
-  latencyP50Ms: Number.NaN,
-  latencyP99Ms: Number.NaN,
-  total2xx: 0,
-  errors: 0,
-  timeouts: 0,
-  non2xx: 0,
-  mismatches: 0,
-  valid: false,
-  generatorCpuMicrosPerRequest: Number.NaN,
-  generatorBusy: Number.NaN,
-};
-
-export interface Timing {
-  /** Warm-up: at least `warmupSeconds` and `warmupRequests` requests, at most `warmupMaxSeconds`. */
-  warmupSeconds: number;
-  warmupRequests: number;
-  warmupMaxSeconds: number;
-  seconds: number;
-}
-
-/**
- * Starts a server, warms it up by time and by request count (V8 optimizes the request path over the
- * first few thousand requests, decision 0040), then measures `timing.seconds`. A failure is an invalid run.
- */
-export async function measureServer(
-  start: () => Promise<ServerChild>,
-  run: Pick<ServerRun, 'round' | 'mode' | 'target'>,
-  timing: Timing,
-): Promise<ServerRun> {
-  let server: ServerChild | undefined;
-  try {
-    server = await start();
-    for (
-      let warmed = 0, spent = 0;
-      spent < timing.warmupMaxSeconds && (spent < timing.warmupSeconds || warmed < timing.warmupRequests);
-      spent++
-    ) {
-      warmed += (await load(server.url, run.mode, 1)).total2xx;
-    }
-    const cpuBefore = processCpuSeconds(server.process.pid);
-    const result = await load(server.url, run.mode, timing.seconds);
-    const cpuAfter = processCpuSeconds(server.process.pid);
-    const cpu = cpuBefore === undefined || cpuAfter === undefined || result.total2xx === 0 ? Number.NaN : cpuAfter - cpuBefore;
-    const measured = { ...run, ...result, cpuMicrosPerRequest: (cpu * 1e6) / result.total2xx, loadAverage1m: loadavg()[0] ?? 0 };
-    process.stdout.write(
-      `  ${run.mode} r${run.round} ${run.target}: ${num(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms, server CPU ${num(measured.cpuMicrosPerRequest)} µs/req, autocannon ${num(result.generatorBusy * 100)}% of its core${result.valid ? '' : ' INVALID'}\n`,
-    );
-    return measured;
-  } catch (error) {
-    return { ...run, ...FAILED, cpuMicrosPerRequest: Number.NaN, loadAverage1m: loadavg()[0] ?? 0, error: errorText(error) };
-  } finally {
-    await server?.stop();
-  }
-}
-
-/** Per round, the req/s ratio `num / den` of two targets' valid runs in `runs` (rounds where both are valid). */
-export function roundRatios(runs: ServerRun[], num: string, den: string): number[] {
-  const valid = (target: string, round: number) => runs.find((r) => r.target === target && r.round === round && r.valid);
-  const rounds = [...new Set(runs.map((r) => r.round))];
-  return rounds.flatMap((round) => {
-    const [a, b] = [valid(num, round), valid(den, round)];
-    return a && b ? [a.requestsPerSecond / b.requestsPerSecond] : [];
-  });
-}
-
-/** The median of `pick` over the valid runs of `target` in `runs`. */
-export const medianOf = (runs: ServerRun[], target: string, pick: (run: ServerRun) => number): number =>
-  median(runs.filter((r) => r.target === target && r.valid).map(pick));

@@ -2,16 +2,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as GrpcServer, ServerCredentials, ServerOptions } from '@grpc/grpc-js';
 
-export type Mode = 'message' | 'task';
+export type Mode = 'message' | 'task' | 'stream';
 
-/** `--port N --mode message|task --delay-ms N` (the executor's wait before answering) and the flags of each server. */
+/** `--port N --mode message|task|stream --delay-ms N` (the executor's wait before answering) and the flags of each server. */
 export function parseServerArgs(argv: string[] = process.argv.slice(2)) {
   const value = (flag: string): string | undefined => {
     const index = argv.indexOf(flag);
     return index === -1 ? undefined : argv[index + 1];
   };
   const mode = (value('--mode') ?? 'message') as Mode;
-  if (mode !== 'message' && mode !== 'task') throw new RangeError(`expected --mode message|task, got ${mode}`);
+  if (!['message', 'task', 'stream'].includes(mode)) throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
   return {
     port: Number(value('--port') ?? 0),
     mode,

@@ -1,6 +1,6 @@
 // The official @a2a-js/sdk server: DefaultRequestHandler with an executor equivalent to ours (one Message, or
 // submitted -> working -> one text artifact -> completed) and its InMemoryTaskStore, on express's jsonRpcHandler;
-// with --grpc on its grpcService (@grpc/grpc-js); with --postgres on its DatabaseTaskStore (Kysely, PostgresDialect
+// with --grpc on its grpcService (@grpc/grpc-js); with --store postgres on its DatabaseTaskStore (Kysely, PostgresDialect
 // on pg) at POSTGRES_URL, in the schema the suite created with `a2a-db` (BENCH_PG_SCHEMA), a pool of 10 connections.
 import { createServer } from 'node:http';
 import { AgentCard, type Artifact, type Message, Role, TaskState } from '@a2a-js/sdk';
@@ -62,7 +62,7 @@ function handler(url: string, binding: 'JSONRPC' | 'GRPC', store: TaskStore): De
 }
 
 async function store(): Promise<TaskStore> {
-  if (!args.has('--postgres')) return new InMemoryTaskStore();
+  if (args.value('--store') !== 'postgres') return new InMemoryTaskStore();
   const { DatabaseTaskStore } = await import('@a2a-js/sdk/server/database');
   const { Kysely, PostgresDialect } = await import('kysely');
   const { default: pg } = await import('pg');

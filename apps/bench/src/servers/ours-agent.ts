@@ -15,7 +15,10 @@ export function card(baseUrl: string): AgentCard {
   } as AgentCard;
 }
 
-/** The executor of every "ours" server: one Message, or a task with one text artifact, after `delayMs`. */
+/**
+ * The executor of every "ours" server: one Message, or a task with one text artifact, after `delayMs`; or (stream)
+ * a task streaming `count` chunks (`e0`, `e1`, ...; message metadata, default 20) one every `everyMs` (default 5).
+ */
 export function executor(mode: Mode, delayMs = 0): AgentExecutor {
   return {
     async execute(context, sink) {
@@ -29,7 +32,14 @@ export function executor(mode: Mode, delayMs = 0): AgentExecutor {
       const updater = createTaskUpdater(context, sink);
       updater.submit();
       updater.startWork();
-      updater.addArtifact([{ text }], { artifactId: 'a-1' });
+      if (mode === 'task') updater.addArtifact([{ text }], { artifactId: 'a-1' });
+      else {
+        const { count = 20, everyMs = 5 } = (context.message.metadata ?? {}) as { count?: number; everyMs?: number };
+        for (let i = 0; i < count && !context.signal.aborted; i++) {
+          await new Promise((resolve) => setTimeout(resolve, everyMs));
+          updater.addArtifact([{ text: `e${i}` }], { artifactId: 'a', append: i > 0, lastChunk: i === count - 1 });
+        }
+      }
       updater.complete();
     },
   };

@@ -1,7 +1,9 @@
 // Our server under test, on bare node:http (createNodeHttpHandler); with --fetch on the fetch binding through
 // @hono/node-server (the adapter Hono users deploy on Node with); with --grpc on a2a-grpc. --governed adds the
-// full governance pipeline; --postgres the PostgreSQL task store and event bus (POSTGRES_URL, the schema the
-// suite migrated in BENCH_PG_SCHEMA, a pool of 10 connections like the official server's).
+// full governance pipeline. --store postgres: the PostgreSQL task store and event bus (POSTGRES_URL, the schema the
+// suite migrated in BENCH_PG_SCHEMA, a pool of 10 connections like the official server's); --store redis: Redis's
+// (REDIS_URL, under BENCH_KEY_PREFIX). --short-lived: the lifetimes of the resume suites' replicas (a killed runner
+// leaves its task live; the suite deletes its prefix or schema).
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type A2AServerOptions, createA2AServer, createInMemoryTaskStore, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
@@ -26,16 +28,28 @@ async function governance(): Promise<A2AServerOptions['governance']> {
 }
 
 async function state(): Promise<Pick<A2AServerOptions, 'store' | 'eventBus'>> {
-  if (!args.has('--postgres')) return { store: createInMemoryTaskStore() };
+  const lifetimes = args.has('--short-lived') ? { ttlMs: 60_000, liveTtlMs: 120_000 } : {};
+  const retention = args.has('--short-lived') ? { retentionMs: 60_000, liveTtlMs: 120_000 } : {};
+  if (args.value('--store') === 'redis') {
+    const { createRedisConnection, createRedisTaskEventBus, createRedisTaskStore } = await import('@a2aplane/a2a-redis');
+    const client = createRedisConnection({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', name: `bench-${process.pid}` });
+    await client.connect();
+    const keyPrefix = process.env.BENCH_KEY_PREFIX as string;
+    return {
+      store: createRedisTaskStore({ client, keyPrefix, ...lifetimes }),
+      eventBus: createRedisTaskEventBus({ client, keyPrefix, ...retention }),
+    };
+  }
+  if (args.value('--store') !== 'postgres') return { store: createInMemoryTaskStore() };
   const { createPostgresTaskEventBus, createPostgresTaskStore, createStaticKeyring } = await import('@a2aplane/a2a-postgres');
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: process.env.POSTGRES_URL, max: 10 });
   pool.on('error', () => undefined);
   const schema = process.env.BENCH_PG_SCHEMA as string;
   const pushConfigKeys = createStaticKeyring({ currentKeyId: 'bench', keys: { bench: randomBytes(32) } });
-  // The suite empties the tables between runs; no sweep during a measured run.
-  const store = createPostgresTaskStore({ pool, schema, pushConfigKeys, sweepIntervalMs: false });
-  return { store, eventBus: createPostgresTaskEventBus({ pool, schema }) };
+  // The suites empty the tables between runs or drop the schema; no sweep during a measured run.
+  const store = createPostgresTaskStore({ pool, schema, pushConfigKeys, sweepIntervalMs: false, ...lifetimes });
+  return { store, eventBus: createPostgresTaskEventBus({ pool, schema, ...retention }) };
 }
 
 const extra = { ...(await state()), ...(args.has('--governed') ? { governance: await governance() } : {}) };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import { build } from 'esbuild';
 import { goalTable, kb, ratio, table } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
@@ -44,24 +44,6 @@ function installFromTarballs(dir: string): Record<string, string> {
   return Object.fromEntries([...Object.keys(dependencies), 'zod'].map((name) => [name, versionIn(dir, name)]));
 }
 
-/** `.../node_modules/zod/v4/...` -> `zod`; `.../node_modules/@a2aplane/a2a-types/dist/...` -> `@a2aplane/a2a-types`. */
-function packageOf(path: string): string {
-  if (!path.includes('node_modules/')) return path;
-  const rest = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
-  return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
-}
-
-/** Minified bytes per package in `files`, largest first. */
-function byPackage(outputs: Metafile['outputs'], files: Iterable<string>): string {
-  const totals = new Map<string, number>();
-  for (const file of files) {
-    for (const [path, input] of Object.entries(outputs[file]!.inputs))
-      totals.set(packageOf(path), (totals.get(packageOf(path)) ?? 0) + input.bytesInOutput);
-  }
-  const sorted = [...totals].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1]);
-  return sorted.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ') || 'none';
-}
-
 /**
  * esbuild browser bundle (ESM, minified, es2022, every dependency in) of `entry`, gzip -9 per output file. With
  * splitting, as application bundlers build `import()`: `initial` is the entry chunk and what it imports statically.
@@ -98,13 +80,7 @@ async function bundle(entry: string, resolveDir: string, splitting: boolean) {
     minifiedBytes: files.reduce((total, file) => total + (sizes.get(file)?.min ?? 0), 0),
     gzipBytes: files.reduce((total, file) => total + (sizes.get(file)?.gzip ?? 0), 0),
   });
-  const lazy = [...sizes.keys()].filter((file) => !initial.has(file));
-  return {
-    initial: sum([...initial]),
-    total: sum([...sizes.keys()]),
-    initialByPackage: byPackage(outputs, initial),
-    lazyByPackage: byPackage(outputs, lazy),
-  };
+  return { initial: sum([...initial]), total: sum([...sizes.keys()]) };
 }
 
 export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
@@ -151,7 +127,7 @@ export async function runBundle(_options: RunOptions): Promise<SuiteResult> {
         ],
       ]),
       '',
-      `One file, ours / official: ${ratio(one.gzipBytes / official!.one.gzipBytes)}. Ours by package (minified bytes before gzip): initial ${split.initialByPackage}; on demand ${split.lazyByPackage}.`,
+      `One file, ours / official: ${ratio(one.gzipBytes / official!.one.gzipBytes)}.`,
     ].join('\n');
     return { title: 'Browser bundle size', markdown, data: { ours, official, installed: versions } };
   } finally {

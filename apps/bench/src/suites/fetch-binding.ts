@@ -4,20 +4,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { type ServerChild, startProcess, startServer } from '../lib/children.js';
-import { goalTable, num, ratio, table } from '../lib/format.js';
-import { measureServer, medianOf, type ReplyMode, type ServerRun } from '../lib/load.js';
+import { startProcess, startServer } from '../lib/children.js';
+import { type Goal, judge, runServers, serverReport, type Target } from '../lib/server-suite.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 // The fetch binding (issue 38): under Node (through @hono/node-server) against our node:http
 // binding, and in Deno and Bun against the official SDK's express server on Node.
 
 type Runtime = 'deno' | 'bun';
-interface Target {
-  id: string;
-  label: string;
-  start(mode: ReplyMode): Promise<ServerChild>;
-}
 
 const require = createRequire(import.meta.url);
 
@@ -70,48 +64,25 @@ const TARGETS: Target[] = [
   runtimeTarget('bun'),
 ];
 
-const GOALS = [
-  { name: 'fetch on Node / node:http', num: 'ours-fetch-node', den: 'ours', goal: 0.8 },
-  { name: 'fetch in Deno / official on Node', num: 'ours-fetch-deno', den: 'official', goal: 2 },
-  { name: 'fetch in Bun / official on Node', num: 'ours-fetch-bun', den: 'official', goal: 2 },
-];
+const GOALS: Goal[] = (['message', 'task'] as const).flatMap((mode) => [
+  { mode, name: 'fetch on Node / node:http', num: 'ours-fetch-node', den: 'ours', min: 0.8 },
+  { mode, name: 'fetch in Deno / official on Node', num: 'ours-fetch-deno', den: 'official', min: 2 },
+  { mode, name: 'fetch in Bun / official on Node', num: 'ours-fetch-bun', den: 'official', min: 2 },
+]);
 
 export async function runFetchBinding(options: RunOptions): Promise<SuiteResult> {
   const rounds = options.quick ? 1 : 3;
   const timing = { warmupSeconds: options.quick ? 1 : 2, warmupRequests: 0, warmupMaxSeconds: 2, seconds: options.quick ? 2 : 4 };
-  const runs: ServerRun[] = [];
   try {
-    for (let round = 1; round <= rounds; round++) {
-      for (const mode of ['message', 'task'] as const) {
-        for (const target of TARGETS) runs.push(await measureServer(() => target.start(mode), { round, mode, target: target.id }, timing));
-      }
-    }
+    const runs = await runServers(TARGETS, ['message', 'task'], rounds, timing);
+    const markdown = [
+      `autocannon, 50 connections, ${timing.seconds} s measured after ${timing.warmupSeconds} s of warm-up, ${rounds} round(s) (every other one in reverse order), a fresh server process per run; SendMessage over JSON-RPC, every reply body checked (a run with a wrong body, a non-2xx reply or an error is invalid). CPU is the server process's user + system time per request (µs). All on one shared machine, unpinned: the load generator competes with the server for the same cores.`,
+      '',
+      ...serverReport(runs, TARGETS, GOALS),
+    ].join('\n');
+    return { title: 'Fetch binding: Node, Deno and Bun', markdown, data: { runs, goals: judge(runs, GOALS) } };
   } finally {
     if (bundled) rmSync(bundled.dir, { recursive: true, force: true });
     bundled = undefined;
   }
-  const of = (mode: ReplyMode) => runs.filter((run) => run.mode === mode);
-  const rows = TARGETS.map((target) => [
-    target.label,
-    ...(['message', 'task'] as const).flatMap((mode) => [
-      num(medianOf(of(mode), target.id, (run) => run.requestsPerSecond)),
-      num(medianOf(of(mode), target.id, (run) => run.cpuMicrosPerRequest)),
-    ]),
-    `${runs.filter((run) => run.target === target.id && run.valid).length}/${rounds * 2}`,
-  ]);
-  const goals = GOALS.flatMap((goal) =>
-    (['message', 'task'] as const).map((mode): [string, string, string, boolean] => {
-      const rate = (target: string) => medianOf(of(mode), target, (run) => run.requestsPerSecond);
-      const value = rate(goal.num) / rate(goal.den);
-      return [`${goal.name} (${mode})`, ratio(value), `>= ${goal.goal}x`, value >= goal.goal];
-    }),
-  );
-  const markdown = [
-    `autocannon, 50 connections, ${timing.seconds} s measured after ${timing.warmupSeconds} s of warm-up, median of ${rounds} round(s); SendMessage over JSON-RPC, every reply body checked (a run with a wrong body, a non-2xx reply or an error is invalid). CPU is the server process's user + system time per request (µs). All on one shared machine: the load generator competes with the server for the same cores.`,
-    '',
-    table(['server', 'message req/s', 'message CPU µs/req', 'task req/s', 'task CPU µs/req', 'valid runs'], rows),
-    '',
-    goalTable(goals),
-  ].join('\n');
-  return { title: 'Fetch binding: Node, Deno and Bun', markdown, data: { runs } };
 }

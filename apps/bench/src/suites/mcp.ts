@@ -151,16 +151,7 @@ export async function runMcp(options: RunOptions): Promise<SuiteResult> {
         `${what}; SendMessage with our client (direct): ${num(direct)} µs.`,
         '',
         table(
-          [
-            'MCP transport',
-            'bare tool',
-            'hand-written tool',
-            'bridge',
-            'bare / direct',
-            'hand-written / direct',
-            'bridge / direct',
-            'bridge − hand-written',
-          ],
+          ['MCP transport', ...KINDS.map((kind) => `${kind} tool`), ...KINDS.map((kind) => `${kind} / direct`), 'bridged − hand-written'],
           rows.map((t) => [t.label, ...t.cells.map(unit), ...t.ratios.map(ratio), unit(t.own)]),
         ),
         '',

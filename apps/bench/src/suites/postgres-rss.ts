@@ -29,7 +29,7 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
   try {
     await migrate(admin, { schema });
     const env = { ...process.env, POSTGRES_URL, BENCH_PG_SCHEMA: schema };
-    const server = await startServer('ours', ['--mode', 'task', '--postgres'], { env });
+    const server = await startServer('ours', ['--mode', 'task', '--store', 'postgres'], { env });
     try {
       await load(server.url, 'task', 3, 50);
       samples.push({ at: 'start (after 3 s of warm-up)', rss: processRssBytes(server.process.pid) });

@@ -1,4 +1,4 @@
-import { createPushSender, createTaskUpdater, type PushDeliveryEvent } from '@a2aplane/a2a-server-express';
+import { createPushSender, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import type { StreamResponse, Task } from '@a2aplane/a2a-types';
 import { postSendMessage } from '../lib/fixtures.js';
 import { num, table } from '../lib/format.js';
@@ -81,8 +81,7 @@ async function burstThroughServer() {
 /** 1 task × `events` events, one a millisecond, to a receiver taking 10 ms per request (default options). */
 async function slowReceiver(events: number) {
   const receiver = await startReceiver(10);
-  const log: PushDeliveryEvent[] = [];
-  const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, onEvent: (event) => log.push(event) });
+  const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true } });
   const config = { id: 'cfg', url: `${receiver.url}/hook` };
   let highWater = 0;
   const heapBefore = process.memoryUsage().heapUsed;

@@ -28,62 +28,41 @@ const POOL_SIZE: Record<Kind, number> = { subscriber: 4, runner: 3 };
 const SETTLE_MS = 100;
 const TRIAL_TIMEOUT_MS = 10_000;
 
-/** `size` replica processes; `kill` SIGKILLs one and starts its replacement in the background. */
+/**
+ * `size` replica processes; `take` picks distinct ones at random, running ones first; `kill` SIGKILLs one and starts
+ * its replacement in the background.
+ */
 function replicaPool(size: number, start: () => Promise<ServerChild>) {
-  const ready: ServerChild[] = [];
-  const starting = new Set<Promise<void>>();
-  const spawn = (): void => {
-    const started = start().then((replica) => void ready.push(replica));
-    starting.add(started);
-    started.then(
-      () => starting.delete(started),
-      () => starting.delete(started),
-    );
+  type Slot = { ready: Promise<ServerChild>; child?: ServerChild };
+  const fill = (): Slot => {
+    const slot: Slot = { ready: start().then((child) => (slot.child = child)) };
+    slot.ready.catch(() => undefined); // a failed start fails the trial that takes it
+    return slot;
   };
-  for (let i = 0; i < size; i++) spawn();
+  const slots = Array.from({ length: size }, fill);
   const pool = {
     restarts: 0,
-    /** `count` distinct running replicas, in random order. */
-    async take(count: number): Promise<ServerChild[]> {
-      while (ready.length < count) {
-        if (starting.size === 0) throw new Error(`expected ${count} replicas, ${ready.length} running`);
-        await Promise.race(starting);
-      }
-      return [...ready].sort(() => Math.random() - 0.5).slice(0, count);
+    take: (count: number) => {
+      const shuffled = [...slots].sort(() => Math.random() - 0.5).sort((a, b) => Number(!a.child) - Number(!b.child));
+      return Promise.all(shuffled.slice(0, count).map((slot) => slot.ready));
     },
     async kill(replica: ServerChild): Promise<void> {
-      ready.splice(ready.indexOf(replica), 1);
       const exited = new Promise((resolve) => replica.process.once('exit', resolve));
       replica.process.kill('SIGKILL');
       await exited;
+      slots[slots.findIndex((slot) => slot.child === replica)] = fill();
       pool.restarts += 1;
-      spawn();
     },
     async close(): Promise<void> {
-      await Promise.allSettled(starting);
-      await Promise.all(ready.map((replica) => replica.stop()));
+      await Promise.allSettled(slots.map((slot) => slot.ready));
+      await Promise.all(slots.map((slot) => slot.child?.stop()));
     },
   };
   return pool;
 }
 type Pool = ReturnType<typeof replicaPool>;
 
-const call = (url: string, method: string, params: Json, lastEventId: string | undefined, signal: AbortSignal) =>
-  fetch(`${url}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'A2A-Version': '1.0',
-      ...(lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    signal,
-  });
-
-interface Frame {
-  id: string | undefined;
-  result: Json;
-}
+type Frame = { id: string | undefined; result: Json };
 
 /** The JSON-RPC results of an SSE response with their event ids; ends quietly when aborted. */
 async function* frames(response: Response): AsyncGenerator<Frame> {
@@ -106,33 +85,26 @@ async function readInto(stream: AsyncGenerator<Frame>, into: Frame[], count: num
   }
 }
 
-interface Outcome {
-  /** Events in the task's log when the kill happened (all of them for a subscriber kill: the task completes). */
-  expected: number;
-  delivered: number;
-  lost: number;
-  duplicated: number;
-  /** Delivered under an id the log does not have, or with other content than the log's event of that id. */
-  altered: number;
-  /** The resumed stream ended with the task's final event. */
-  ended: number;
-  /** The task had published its final event before the kill (the client read slower than the runner wrote). */
-  finishedBeforeKill: number;
-}
-
 /**
  * One trial. Subscriber kill: the task runs on replica R, the client moves to replica S (resuming after the first
  * event) and S is killed after `k` events; runner kill: R is killed after `k` events. Then the stream resumes on
  * another replica with the last id seen.
  */
-async function trial(kind: Kind, pool: Pool, bus: TaskEventBus): Promise<Outcome> {
+async function trial(kind: Kind, pool: Pool, bus: TaskEventBus) {
   const [runner, subscriber, resumeOn] = (await pool.take(kind === 'subscriber' ? 3 : 2)) as [ServerChild, ServerChild, ServerChild?];
   const deadline = AbortSignal.timeout(TRIAL_TIMEOUT_MS);
   const k = 2 + Math.floor(Math.random() * (CHUNKS - 2));
   const delivered: Frame[] = [];
   const lastId = (): string => delivered.at(-1)?.id ?? '';
-  const open = (replica: ServerChild, method: string, params: Json, drop: AbortController, lastEventId?: string) =>
-    call(replica.url, method, params, lastEventId, AbortSignal.any([drop.signal, deadline])).then(frames);
+  const open = async (replica: ServerChild, method: string, params: Json, drop: AbortController) => {
+    const response = await fetch(`${replica.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(delivered.length > 0 ? { 'Last-Event-ID': lastId() } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      signal: AbortSignal.any([drop.signal, deadline]),
+    });
+    return frames(response);
+  };
 
   const metadata = { count: CHUNKS, everyMs: EVERY_MS };
   const message = { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'go' }], metadata };
@@ -149,7 +121,7 @@ async function trial(kind: Kind, pool: Pool, bus: TaskEventBus): Promise<Outcome
   if (kind === 'subscriber') {
     // The connection to the runner dropped; the load balancer sends the client to S, killed while its stream is open.
     const toVictim = new AbortController();
-    const fromVictim = await open(subscriber, 'SubscribeToTask', { id: taskId }, toVictim, lastId());
+    const fromVictim = await open(subscriber, 'SubscribeToTask', { id: taskId }, toVictim);
     await readInto(fromVictim, delivered, k);
     await pool.kill(subscriber);
     toVictim.abort();
@@ -159,7 +131,7 @@ async function trial(kind: Kind, pool: Pool, bus: TaskEventBus): Promise<Outcome
   const beforeKill = (await bus.read(key))?.events ?? [];
 
   const watching = new AbortController();
-  const resumed = await open(resumeOn ?? subscriber, 'SubscribeToTask', { id: taskId }, watching, lastId());
+  const resumed = await open(resumeOn ?? subscriber, 'SubscribeToTask', { id: taskId }, watching);
   let ended = false;
   let settle: ReturnType<typeof setTimeout> | undefined;
   const newestBeforeKill = beforeKill.at(-1)?.id;
@@ -185,12 +157,15 @@ async function trial(kind: Kind, pool: Pool, bus: TaskEventBus): Promise<Outcome
   const unique = new Set(ids);
   const expectedIds = (kind === 'subscriber' ? log : beforeKill).map((entry) => entry.id);
   return {
+    // Events in the task's log at the kill (all of them for a subscriber kill: the task completes).
     expected: expectedIds.length,
     delivered: delivered.length,
     lost: expectedIds.filter((id) => !unique.has(id)).length,
     duplicated: ids.length - unique.size,
+    // Delivered under an id the log does not have, or with other content than the log's event of that id.
     altered: delivered.filter((frame) => logById.get(frame.id ?? '') !== JSON.stringify(frame.result)).length,
     ended: ended ? 1 : 0,
+    // The task had published its final event before the kill (the client read slower than the runner wrote).
     finishedBeforeKill: beforeKill.at(-1)?.final === true ? 1 : 0,
   };
 }
@@ -198,7 +173,7 @@ async function trial(kind: Kind, pool: Pool, bus: TaskEventBus): Promise<Outcome
 /** The trials of one kind on a pool of its own (the two kinds run side by side). */
 async function runKind(kind: Kind, trials: number, start: () => Promise<ServerChild>, bus: TaskEventBus) {
   const pool = replicaPool(POOL_SIZE[kind], start);
-  const total: Outcome = { expected: 0, delivered: 0, lost: 0, duplicated: 0, altered: 0, ended: 0, finishedBeforeKill: 0 };
+  const total = { expected: 0, delivered: 0, lost: 0, duplicated: 0, altered: 0, ended: 0, finishedBeforeKill: 0 };
   const failures: string[] = [];
   let started = 0;
   try {
@@ -207,7 +182,7 @@ async function runKind(kind: Kind, trials: number, start: () => Promise<ServerCh
     for (let i = 0; i < trials; i++) {
       try {
         const outcome = await trial(kind, pool, bus);
-        for (const field of Object.keys(total) as Array<keyof Outcome>) total[field] += outcome[field];
+        for (const field of Object.keys(total) as Array<keyof typeof total>) total[field] += outcome[field];
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
       }
@@ -251,28 +226,28 @@ async function runResume(options: RunOptions, backend: 'redis' | 'postgres'): Pr
   const env = {
     ...process.env,
     REDIS_URL: redisUrl,
-    RESUME_KEY_PREFIX: keyPrefix,
-    RESUME_BACKEND: backend,
+    BENCH_KEY_PREFIX: keyPrefix,
     POSTGRES_URL,
-    RESUME_PG_SCHEMA: schema,
+    BENCH_PG_SCHEMA: schema,
   };
   let results: Array<Awaited<ReturnType<typeof runKind>>> = [];
   try {
     await build({
-      entryPoints: [fileURLToPath(new URL('../servers/resume-replica.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../servers/ours.ts', import.meta.url))],
       outfile: entry,
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      logLevel: 'warning',
+      logLevel: 'error',
       // node-postgres's optional native binding and Cloudflare socket are never loaded here.
       external: ['pg-native', 'pg-cloudflare', 'cloudflare:sockets'],
       // node-redis and node-postgres are CommonJS inside; an ESM bundle needs a require.
       banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
     });
     // No tsx loader: the bundle is plain JS, and the loader would cost a second per restart.
-    const start = () => startProcess(process.execPath, [entry], { env });
+    const args = ['--port', '0', '--mode', 'stream', '--store', backend, '--short-lived'];
+    const start = () => startProcess(process.execPath, [entry, ...args], { env });
     results = await Promise.all((['subscriber', 'runner'] as const).map((kind) => runKind(kind, trials, start, bus)));
   } finally {
     await bus.close();
@@ -287,7 +262,7 @@ async function runResume(options: RunOptions, backend: 'redis' | 'postgres'): Pr
   }
   const logOf = backend === 'postgres' ? 'PostgreSQL' : 'Redis';
   const markdown = [
-    `${trials} trials per kind, the two kinds side by side, each on its own pool of replica processes (${POOL_SIZE.subscriber} and ${POOL_SIZE.runner}; ${logOf} task store + event bus, one ${backend === 'postgres' ? 'schema' : 'key prefix'}). A task streams ${CHUNKS} chunks, one every ${EVERY_MS} ms (${CHUNKS + 3} events). Each trial SIGKILLs a replica after a random number of events and resumes the stream on another replica with the last \`Last-Event-ID\` seen; the killed replica restarts in the background (a bundled build of \`src/servers/resume-replica.ts\`). What arrived is checked against the task's event log read from ${logOf}: lost = logged events never delivered, duplicated = an event id delivered twice, altered = delivered under an id the log lacks or with other content.`,
+    `${trials} trials per kind, the two kinds side by side, each on its own pool of replica processes (${POOL_SIZE.subscriber} and ${POOL_SIZE.runner}; ${logOf} task store + event bus, one ${backend === 'postgres' ? 'schema' : 'key prefix'}). A task streams ${CHUNKS} chunks, one every ${EVERY_MS} ms (${CHUNKS + 3} events). Each trial SIGKILLs a replica after a random number of events and resumes the stream on another replica with the last \`Last-Event-ID\` seen; the killed replica restarts in the background (a bundled build of \`src/servers/ours.ts --mode stream\`). What arrived is checked against the task's event log read from ${logOf}: lost = logged events never delivered, duplicated = an event id delivered twice, altered = delivered under an id the log lacks or with other content.`,
     '',
     '- **subscriber killed**: the task runs on replica R; the client moves to replica S (resuming after the first event), S is killed, the client resumes on T. Expected: the whole log, and the stream ends with the task.',
     `- **runner killed**: the replica running the executor is killed. Expected: every event published before the kill, exactly once; the resumed stream is then watched ${SETTLE_MS} ms. ${
