@@ -18,27 +18,31 @@ import { runPostgresRss } from './suites/postgres-rss.js';
 import { runPushBurst } from './suites/push-burst.js';
 import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
-import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
+import { runReplicasResume } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
 import { runTokenVerify } from './suites/token-verify.js';
 
-// The suites `pnpm bench` runs, in report order (the slow server suites after the quick ones); the title is used
-// when a suite fails. `pnpm bench -- --only <id>` runs one.
+// The suites `pnpm bench` runs, in report order (the slow server suites after the quick ones); each title heads its
+// section. `pnpm bench -- --only <id>` runs one.
 const SUITES: Array<{ id: string; title: string; run: (options: RunOptions) => Promise<SuiteResult> }> = [
   { id: 'governance', title: 'Governance decisions', run: runGovernance },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
   { id: 'console', title: 'Console: first paint and JS size', run: runConsole },
-  { id: 'push-burst', title: 'Push bursts', run: runPushBurst },
+  { id: 'push-burst', title: 'Push bursts (issue 31)', run: runPushBurst },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
-  { id: 'mcp', title: 'A2A agent as an MCP tool', run: runMcp },
+  { id: 'mcp', title: 'A2A agent as an MCP tool (a2a-mcp bridge overhead)', run: runMcp },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
-  { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
+  { id: 'replicas-resume', title: 'Resume across replicas after a kill (Redis)', run: (o) => runReplicasResume(o, 'redis') },
   { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
   { id: 'postgres-rss', title: 'RSS of a replica on PostgreSQL under load', run: runPostgresRss },
-  { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
+  {
+    id: 'replicas-resume-postgres',
+    title: 'Resume across replicas after a kill (PostgreSQL)',
+    run: (o) => runReplicasResume(o, 'postgres'),
+  },
   { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
   { id: 'token-verify', title: 'Token verification CPU', run: runTokenVerify },
 ];
@@ -52,15 +56,12 @@ const listArg = (flag: string): string[] | undefined => (argv.includes(flag) ? a
 const options: RunOptions = { quick: argv.includes('--quick'), targets: listArg('--targets') };
 const only = listArg('--only');
 
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.on(signal, () => {
-    killAllChildren();
-    process.exit(code);
-  });
-}
+const stop = (code: number) => () => {
+  killAllChildren();
+  process.exit(code);
+};
+process.on('SIGINT', stop(130));
+process.on('SIGTERM', stop(143));
 process.on('exit', killAllChildren);
 
 async function main(): Promise<void> {
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
       result = await suite.run(options);
     } catch (error) {
       status = `not run: ${errorText(error)}`;
-      result = { title: suite.title, markdown: status, data: undefined };
+      result = { markdown: status, data: undefined };
     } finally {
       killAllChildren();
     }
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     raw[suite.id] = { status, seconds, loadAverage1m: load, data: result.data };
     process.stdout.write(`[bench] ${suite.id} ${status} in ${seconds.toFixed(1)} s\n`);
     sections.push(
-      `## ${result.title}`,
+      `## ${suite.title}`,
       '',
       result.markdown,
       '',

@@ -5,9 +5,7 @@ import { A2A_VERSION_HEADER, type SendMessageRequest } from '@a2aplane/a2a-types
  * §3.3.1), so every request that must run the agent needs its own: the default is a fresh UUID.
  */
 export function sendMessageParams(text = 'hello', messageId: string = globalThis.crypto.randomUUID()): SendMessageRequest {
-  return {
-    message: { messageId, role: 'ROLE_USER', parts: [{ text }] },
-  } as SendMessageRequest;
+  return { message: { messageId, role: 'ROLE_USER', parts: [{ text }] } } as SendMessageRequest;
 }
 
 /** The JSON-RPC body of that request, as sent on the wire. */

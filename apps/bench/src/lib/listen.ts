@@ -1,6 +1,8 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type A2AServerOptions, createA2AServer, createAgentCard, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
+import { type A2AServerOptions, createA2AServer, createNodeHttpHandler } from '@a2aplane/a2a-server-express';
+import type { AgentCard } from '@a2aplane/a2a-types';
+import { benchCard } from '../servers/common.js';
 
 export interface Listening {
   url: string;
@@ -22,19 +24,17 @@ export async function listen(handler: RequestListener, onClose?: () => Promise<u
 }
 
 /** An A2A server in this process (node:http binding, no SSE heartbeats) whose card has one skill and `capabilities`. */
-export async function listenA2A(
-  options: Omit<A2AServerOptions, 'card'>,
-  capabilities: Parameters<typeof createAgentCard>[0]['capabilities'] = {},
-): Promise<Listening> {
+export async function listenA2A(options: Omit<A2AServerOptions, 'card'>, capabilities: Record<string, boolean> = {}): Promise<Listening> {
   let handler: RequestListener = (_req, res) => res.writeHead(503).end();
   let close = async (): Promise<void> => undefined;
   const listening = await listen(
     (req, res) => handler(req, res),
     () => close(),
   );
-  const skills = [{ id: 'echo', name: 'Echo', description: 'echo', tags: [] }];
-  const card = createAgentCard({ baseUrl: listening.url, name: 'bench agent', description: 'a bench agent', skills, capabilities });
-  const server = createA2AServer({ card, ...options });
+  const server = createA2AServer({
+    card: benchCard('bench agent', `${listening.url}/a2a/jsonrpc`, 'JSONRPC', capabilities) as AgentCard,
+    ...options,
+  });
   handler = createNodeHttpHandler(server, { heartbeatMs: 0 });
   close = () => server.close();
   return listening;

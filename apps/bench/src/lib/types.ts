@@ -1,6 +1,5 @@
-/** What every suite hands back to main: a markdown section (no heading) and raw figures for the git-ignored results/. */
+/** What every suite hands back to main: its section of the report (under the title main gives it) and raw figures for the git-ignored results/. */
 export interface SuiteResult {
-  title: string;
   markdown: string;
   data: unknown;
 }

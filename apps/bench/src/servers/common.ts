@@ -21,6 +21,18 @@ export function parseServerArgs(argv: string[] = process.argv.slice(2)) {
   };
 }
 
+/** The agent card of every bench agent: one `echo` skill, its interface at `url` over `binding`. */
+export const benchCard = (name: string, url: string, binding = 'JSONRPC', capabilities: Record<string, boolean> = { streaming: true }) => ({
+  name,
+  description: 'an agent under benchmark',
+  version: '1.0.0',
+  supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: '1.0' }],
+  capabilities,
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
+});
+
 /** The text every executor answers with. */
 export const replyText = (input: string): string => `echo: ${input}`;
 

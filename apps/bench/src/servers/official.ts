@@ -7,7 +7,7 @@ import { AgentCard, type Artifact, type Message, Role, TaskState } from '@a2a-js
 import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore, type TaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { GRPC_SERVER_OPTIONS, type Mode, parseServerArgs, replyText, serve, serveGrpc } from './common.js';
+import { benchCard, GRPC_SERVER_OPTIONS, type Mode, parseServerArgs, replyText, serve, serveGrpc } from './common.js';
 
 const args = parseServerArgs();
 const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
@@ -20,13 +20,7 @@ function executor(mode: Mode): AgentExecutor {
       const content = ctx.userMessage.parts[0]?.content;
       const text = replyText(content?.$case === 'text' ? content.value : '');
       if (mode === 'message') {
-        const reply = {
-          messageId: globalThis.crypto.randomUUID(),
-          contextId,
-          taskId: '',
-          role: Role.ROLE_AGENT,
-          parts: parts(text),
-        };
+        const reply = { messageId: globalThis.crypto.randomUUID(), contextId, taskId: '', role: Role.ROLE_AGENT, parts: parts(text) };
         bus.publish(AgentEvent.message({ ...reply, metadata: undefined, extensions: [], referenceTaskIds: [] }));
         bus.finished();
         return;
@@ -48,16 +42,7 @@ function executor(mode: Mode): AgentExecutor {
 
 /** The official request handler serving `url` with `binding`. */
 function handler(url: string, binding: 'JSONRPC' | 'GRPC', store: TaskStore): DefaultRequestHandler {
-  const card = AgentCard.fromJSON({
-    name: 'bench-official',
-    description: 'the @a2a-js/sdk reference server',
-    version: '1.0.0',
-    supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
-  });
+  const card = AgentCard.fromJSON(benchCard('bench-official', url, binding));
   return new DefaultRequestHandler(card, store, executor(args.mode));
 }
 

@@ -1,19 +1,8 @@
 import { type A2AServerOptions, type AgentExecutor, createTaskUpdater } from '@a2aplane/a2a-server-express/core';
 import { type AgentCard, DEFAULT_JSON_RPC_PATH } from '@a2aplane/a2a-types';
-import { type Mode, replyText } from './common.js';
+import { benchCard, type Mode, replyText } from './common.js';
 
-export function card(baseUrl: string): AgentCard {
-  return {
-    name: 'bench-ours',
-    description: 'a2aplane server under benchmark',
-    version: '1.0.0',
-    supportedInterfaces: [{ url: `${baseUrl}${DEFAULT_JSON_RPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
-  } as AgentCard;
-}
+export const card = (baseUrl: string) => benchCard('bench-ours', `${baseUrl}${DEFAULT_JSON_RPC_PATH}`) as AgentCard;
 
 /**
  * The executor of every "ours" server: one Message, or a task with one text artifact, after `delayMs`; or (stream)

@@ -170,7 +170,7 @@ export async function runClient(options: RunOptions): Promise<SuiteResult> {
       '',
       `Failed calls: ${num(failures)}.`,
     ].join('\n');
-    return { title: 'Client round trips', markdown, data: { scenarios, goals, failures } };
+    return { markdown, data: { scenarios, goals, failures } };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     pins.release();

@@ -44,5 +44,5 @@ export async function runConsole(options: RunOptions): Promise<SuiteResult> {
     '',
     `The production build (\`dist/ui\`) served by the console's own server on 127.0.0.1, loaded in Debian's Chromium (headless), each load in a fresh browser context (no cache). "First meaningful paint" is the \`console:ready\` mark: the first animation frame after the agent view rendered. Load average during the run: ${measured.load}.`,
   ].join('\n');
-  return { title: 'Console: first paint and JS size', markdown, data: measured };
+  return { markdown, data: measured };
 }

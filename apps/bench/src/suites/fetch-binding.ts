@@ -80,7 +80,7 @@ export async function runFetchBinding(options: RunOptions): Promise<SuiteResult>
       '',
       ...serverReport(runs, TARGETS, GOALS),
     ].join('\n');
-    return { title: 'Fetch binding: Node, Deno and Bun', markdown, data: { runs, goals: judge(runs, GOALS) } };
+    return { markdown, data: { runs, goals: judge(runs, GOALS) } };
   } finally {
     if (bundled) rmSync(bundled.dir, { recursive: true, force: true });
     bundled = undefined;

@@ -75,5 +75,5 @@ export async function runGovernance(options: RunOptions): Promise<SuiteResult> {
       rows.map((r) => [r.name, num(r.opsPerSecond), r.rme.toFixed(1), `**${passFail(r.opsPerSecond >= GOAL_OPS)}**`]),
     ),
   ].join('\n');
-  return { title: 'Governance decisions', markdown, data: rows };
+  return { markdown, data: rows };
 }

@@ -61,5 +61,5 @@ export async function runGrpc(options: RunOptions): Promise<SuiteResult> {
     '',
     floor,
   ].join('\n');
-  return { title: 'gRPC throughput', markdown, data: { rounds, runs, goals: judge(runs, GOALS) } };
+  return { markdown, data: { rounds, runs, goals: judge(runs, GOALS) } };
 }

@@ -160,11 +160,7 @@ export async function runMcp(options: RunOptions): Promise<SuiteResult> {
       '',
       `Medians of ${blocks} alternating blocks of ${perBlock} sequential calls per path. The bare tool answers at once (the SDK's transport and protocol alone); the hand-written tool is an SDK server whose tool makes the same SendMessage with our client (the least any bridge on that transport can cost); the last column is what the bridge's own code adds over it.`,
     ].join('\n');
-    return {
-      title: 'A2A agent as an MCP tool (a2a-mcp bridge overhead)',
-      markdown,
-      data: { blocks, perBlock, ratio: httpRatio, goal: GOAL, ms, cpuUs },
-    };
+    return { markdown, data: { blocks, perBlock, ratio: httpRatio, goal: GOAL, ms, cpuUs } };
   } finally {
     await Promise.allSettled(sessions.map((session) => session.close()));
     await Promise.allSettled(servers.map((server) => server.close()));

@@ -61,5 +61,5 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
       ['RSS flat under load: growth from the middle to the end', `${num(growth * 100, 1)}%`, `<= ${FLAT * 100}%`, growth <= FLAT],
     ]),
   ].join('\n');
-  return { title: 'RSS of a replica on PostgreSQL under load', markdown, data: { samples, growth, loadBefore, loadAfter } };
+  return { markdown, data: { samples, growth, loadBefore, loadAfter } };
 }

@@ -74,7 +74,7 @@ export async function runPostgres(options: RunOptions): Promise<SuiteResult> {
       '',
       ...serverReport(runs, targets, GOALS),
     ].join('\n');
-    return { title: 'Task mode on PostgreSQL', markdown, data: { runs, goals: judge(runs, GOALS) } };
+    return { markdown, data: { runs, goals: judge(runs, GOALS) } };
   } finally {
     await admin.query(`DROP SCHEMA IF EXISTS "${ours}", "${official}" CASCADE`).catch(() => undefined);
     await admin.end();

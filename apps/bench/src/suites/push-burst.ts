@@ -151,5 +151,5 @@ export async function runPushBurst(options: RunOptions): Promise<SuiteResult> {
     `Default push options. Every notification is delivered or coalesced (${num(slow.delivered + slow.coalesced)} of ${num(slow.events)}; ` +
       `dropped ${slow.dropped}); heap growth during the slow-receiver run ${num(slow.heapGrowthBytes / 1024)} KiB.`,
   ].join('\n');
-  return { title: 'Push bursts (issue 31)', markdown, data: { burst, slow } };
+  return { markdown, data: { burst, slow } };
 }

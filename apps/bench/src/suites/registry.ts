@@ -114,5 +114,5 @@ export async function runRegistry(options: RunOptions): Promise<SuiteResult> {
       ['1-min load', (row) => num(row.loadAverage, 1)],
     ]),
   ].join('\n');
-  return { title: 'Registry search over 10,000 agents', markdown, data: { agents: AGENTS, rate: RATE, lowRate: LOW_RATE, seconds, rows } };
+  return { markdown, data: { agents: AGENTS, rate: RATE, lowRate: LOW_RATE, seconds, rows } };
 }

@@ -128,7 +128,7 @@ export async function runReplicasBudget(_options: RunOptions): Promise<SuiteResu
       '',
       'The in-memory row is the "before": each replica enforces its own window, so N replicas spend up to N caps. With tasks that spend more than their estimate (not judged above), the async `reserveMore` cuts a task (FAILED, BUDGET_EXCEEDED) when the shared window has no room; a cut only stops what is still running (a task that completes before Redis answers keeps its spend), and spend already reported is metered, so the bound is the cap plus at most one reporting step per task cut or racing its cut (the in-memory ledger has the same bound: spend reported is spend made).',
     ].join('\n');
-    return { title: 'N replicas sharing one budget (Redis)', markdown, data: rows };
+    return { markdown, data: rows };
   } finally {
     const admin = clients[0];
     for (const prefix of keyPrefixes) {

@@ -13,7 +13,7 @@ import type { TaskEventBus } from '@a2aplane/a2a-server-express';
 import { build } from 'esbuild';
 import pg from 'pg';
 import { type ServerChild, startProcess } from '../lib/children.js';
-import { columns, goalTable, num } from '../lib/format.js';
+import { columns, num, passFail } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 import { POSTGRES_URL } from './postgres.js';
 
@@ -190,27 +190,12 @@ async function runKind(kind: Kind, trials: number, start: () => Promise<ServerCh
   } finally {
     await pool.close();
   }
-  return {
-    kind,
-    trials,
-    ...total,
-    failedTrials: failures.length,
-    failures: failures.slice(0, 3),
-    restarts: pool.restarts,
-    seconds: (performance.now() - started) / 1000,
-  };
+  const seconds = (performance.now() - started) / 1000;
+  return { kind, trials, ...total, failedTrials: failures.length, failures: failures.slice(0, 3), restarts: pool.restarts, seconds };
 }
 
-export function runReplicasResume(options: RunOptions): Promise<SuiteResult> {
-  return runResume(options, 'redis');
-}
-
-/** The same trials with tasks and event logs in PostgreSQL (`@a2aplane/a2a-postgres`, a schema of the run's own). */
-export function runReplicasResumePostgres(options: RunOptions): Promise<SuiteResult> {
-  return runResume(options, 'postgres');
-}
-
-async function runResume(options: RunOptions, backend: 'redis' | 'postgres'): Promise<SuiteResult> {
+/** The trials with tasks and event logs in Redis (one key prefix) or PostgreSQL (a schema of the run's own). */
+export async function runReplicasResume(options: RunOptions, backend: 'redis' | 'postgres'): Promise<SuiteResult> {
   const trials = options.quick ? 50 : 200;
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const keyPrefix = `a2a-bench-resume:${process.pid}:${globalThis.crypto.randomUUID()}:`;
@@ -223,13 +208,7 @@ async function runResume(options: RunOptions, backend: 'redis' | 'postgres'): Pr
   else await admin.connect();
   const bus = pool ? createPostgresTaskEventBus({ pool, schema }) : createRedisTaskEventBus({ client: admin, keyPrefix });
   const entry = join(dir, 'replica.mjs');
-  const env = {
-    ...process.env,
-    REDIS_URL: redisUrl,
-    BENCH_KEY_PREFIX: keyPrefix,
-    POSTGRES_URL,
-    BENCH_PG_SCHEMA: schema,
-  };
+  const env = { ...process.env, REDIS_URL: redisUrl, BENCH_KEY_PREFIX: keyPrefix, POSTGRES_URL, BENCH_PG_SCHEMA: schema };
   let results: Array<Awaited<ReturnType<typeof runKind>>> = [];
   try {
     await build({
@@ -284,23 +263,11 @@ async function runResume(options: RunOptions, backend: 'redis' | 'postgres'): Pr
       ['task done before the kill', (r) => `${r.finishedBeforeKill}/${r.trials}`],
       ['restarts', (r) => r.restarts],
       ['seconds', (r) => num(r.seconds, 1)],
+      ['goal: 0 lost, duplicated, altered, failed', (r) => `**${passFail(r.lost + r.duplicated + r.altered + r.failedTrials === 0)}**`],
     ]),
-    '',
-    goalTable(
-      results.map((r) => [
-        `${r.kind} killed: 0 lost, 0 duplicated, 0 altered, 0 failed trials`,
-        `${r.lost} / ${r.duplicated} / ${r.altered} / ${r.failedTrials}`,
-        '0 / 0 / 0 / 0',
-        r.lost + r.duplicated + r.altered + r.failedTrials === 0,
-      ]),
-    ),
     ...(results.some((r) => r.failures.length > 0)
       ? ['', `First failures: ${results.flatMap((r) => r.failures.map((f) => `${r.kind}: ${f}`)).join('; ')}`]
       : []),
   ].join('\n');
-  return {
-    title: `Resume across replicas after a kill (${logOf})`,
-    markdown,
-    data: { trials, chunksPerTask: CHUNKS, everyMs: EVERY_MS, poolSize: POOL_SIZE, kinds: results },
-  };
+  return { markdown, data: { trials, chunksPerTask: CHUNKS, everyMs: EVERY_MS, poolSize: POOL_SIZE, kinds: results } };
 }

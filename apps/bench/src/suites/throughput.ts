@@ -47,5 +47,5 @@ export async function runThroughput(options: RunOptions): Promise<SuiteResult> {
     '',
     `The goals are judged on req/s. "server CPU per request" is the inverse ratio of the servers' CPU per request (user + system from \`/proc\`): it does not depend on who set the pace, so it is the figure to read when a run is LG-bound (autocannon over ${GENERATOR_BOUND * 100}% of its core). 1-minute load average over the runs: ${num(Math.min(...loads), 1)} to ${num(Math.max(...loads), 1)} on ${cpus().length} CPUs.`,
   ].join('\n');
-  return { title: 'Server throughput', markdown, data: { rounds, runs, goals: judge(runs, GOALS) } };
+  return { markdown, data: { rounds, runs, goals: judge(runs, GOALS) } };
 }

@@ -112,5 +112,5 @@ export async function runTokenVerify(options: RunOptions): Promise<SuiteResult> 
       rows.map((r) => [r.name, num(r.usPerRequest, 1), r.name.startsWith('JWT') ? `**${passFail(r.usPerRequest <= GOAL_US)}**` : '—']),
     ),
   ].join('\n');
-  return { title: 'Token verification CPU', markdown, data: rows };
+  return { markdown, data: rows };
 }
