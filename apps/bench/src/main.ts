@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren } from './lib/children.js';
-import { errorText, mib, table } from './lib/format.js';
-import { machineInfo } from './lib/machine.js';
+import { errorText, table } from './lib/format.js';
+import { machineRows } from './lib/machine.js';
 import { replaceMarkedSection } from './lib/report.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
@@ -66,7 +66,7 @@ process.on('exit', killAllChildren);
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const machine = machineInfo();
+  const machine = machineRows();
   const loadAtStart = loadavg()[0] ?? 0;
   const sections: string[] = [];
   const raw: Record<string, unknown> = {};
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       '',
       result.markdown,
       '',
-      `_Suite time ${seconds.toFixed(0)} s; 1-minute load average when it started: ${load.toFixed(2)} on ${machine.cores} cores._`,
+      `_Suite time ${seconds.toFixed(0)} s; 1-minute load average when it started: ${load.toFixed(2)} on ${cpus().length} cores._`,
       '',
     );
   }
@@ -105,16 +105,7 @@ async function main(): Promise<void> {
     '',
     '## Machine',
     '',
-    table(
-      ['', ''],
-      [
-        ['CPU', `${machine.cpuModel}, ${machine.cores} cores, ${mib(machine.memoryBytes)}`],
-        ['OS, Node', `${machine.platform}, ${machine.node}`],
-        ['1-minute load average at start', loadAtStart.toFixed(2)],
-        ['commit measured', machine.commit],
-        ['versions', machine.versions],
-      ],
-    ),
+    table(['', ''], [...machine, ['1-minute load average at start', loadAtStart.toFixed(2)]]),
     '',
     ...sections,
   ].join('\n');

@@ -7,19 +7,10 @@ const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 /** Every child still alive, so main can kill them on exit or SIGINT. */
 const live = new Set<ChildProcess>();
 
-export interface ServerChild {
-  port: number;
-  url: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
+export type ServerChild = { port: number; url: string; process: ChildProcess; stop(): Promise<void> };
 
-export interface StartOptions {
-  timeoutMs?: number;
-  /** Pin the server (every thread) to this CPU with taskset; see `pinLoadGenerator` in pinning.ts. */
-  cpu?: number;
-  env?: NodeJS.ProcessEnv;
-}
+/** `cpu`: pin the server (every thread) to this CPU with taskset (see `pinLoadGenerator`). */
+export type StartOptions = { timeoutMs?: number; cpu?: number | undefined; env?: NodeJS.ProcessEnv };
 
 /**
  * Starts `src/servers/<name>.ts --port 0 ...args` in a fresh Node process with the tsx loader

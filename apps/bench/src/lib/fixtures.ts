@@ -13,10 +13,7 @@ export function sendMessageBody(text = 'hello', messageId?: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: sendMessageParams(text, messageId) });
 }
 
-export interface JsonRpcReply {
-  result?: { task?: { status?: { state?: string } } };
-  error?: { data?: Array<{ reason?: string }> };
-}
+export type JsonRpcReply = { result?: { task?: { status?: { state?: string } } }; error?: { data?: Array<{ reason?: string }> } };
 
 /** A JSON-RPC `SendMessage` with `params` POSTed to `${baseUrl}/a2a/jsonrpc`; the parsed reply. */
 export async function postSendMessage(baseUrl: string, params: object): Promise<JsonRpcReply> {

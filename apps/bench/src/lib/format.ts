@@ -18,21 +18,11 @@ export function num(value: number, digits = 0): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-export function ratio(value: number): string {
-  return Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a';
-}
-
-export function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-export function mib(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-export function passFail(ok: boolean): string {
-  return ok ? 'PASS' : 'FAIL';
-}
+export const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
+export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+export const passFail = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
@@ -44,10 +34,6 @@ export function median(values: number[]): number {
 /** The nearest-rank percentile `p` of ascending `sorted`. */
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A markdown table of `rows`, one column per `[header, cell of a row]`. */

@@ -4,10 +4,7 @@ import { type A2AServerOptions, createA2AServer, createNodeHttpHandler } from '@
 import type { AgentCard } from '@a2aplane/a2a-types';
 import { benchCard } from '../servers/common.js';
 
-export interface Listening {
-  url: string;
-  close(): Promise<void>;
-}
+export type Listening = { url: string; close(): Promise<void> };
 
 /** `handler` on node:http at 127.0.0.1 on a free port, in this process; `close` runs `onClose` first. */
 export async function listen(handler: RequestListener, onClose?: () => Promise<unknown>): Promise<Listening> {

@@ -30,6 +30,14 @@ export interface LoadResult {
   generatorBusy: number;
 }
 
+/** Mean wall time (ms) and this process's CPU time (µs, user + system) per call over `calls` sequential calls. */
+export async function perCall(calls: number, call: () => Promise<unknown>): Promise<{ ms: number; cpuUs: number }> {
+  const [cpu0, t0] = [process.cpuUsage(), performance.now()];
+  for (let i = 0; i < calls; i++) await call();
+  const [ms, cpu] = [(performance.now() - t0) / calls, process.cpuUsage(cpu0)];
+  return { ms, cpuUs: (cpu.user + cpu.system) / calls };
+}
+
 /** Above this share of its core, the load generator may be what limits the run. */
 export const GENERATOR_BOUND = 0.9;
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { mib } from './format.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const PACKAGES = ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-server-express', 'a2a-client'];
@@ -15,8 +16,8 @@ function versionOf(path: string): string {
   }
 }
 
-/** The machine, the versions measured and the commit (plus the uncommitted files under packages/: the suites run the dist built from them). */
-export function machineInfo() {
+/** Report rows: the machine, the commit (plus the uncommitted files under packages/: the suites run the dist built from them), the versions. */
+export function machineRows(): string[][] {
   let commit = 'unknown';
   try {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
@@ -29,13 +30,10 @@ export function machineInfo() {
     ...PACKAGES.map((pkg) => `@a2aplane/${pkg} ${versionOf(`packages/${pkg}`)}`),
     ...DEPENDENCIES.map((dep) => `${dep} ${versionOf(`apps/bench/node_modules/${dep}`)}`),
   ];
-  return {
-    commit,
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    cores: os.cpus().length,
-    memoryBytes: os.totalmem(),
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    versions: versions.join(', '),
-  };
+  return [
+    ['CPU', `${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} cores, ${mib(os.totalmem())}`],
+    ['OS, Node', `${os.platform()} ${os.release()} ${os.arch()}, ${process.version}`],
+    ['commit measured', commit],
+    ['versions', versions.join(', ')],
+  ];
 }

@@ -6,27 +6,19 @@ const TASKSET = '/usr/bin/taskset';
 /**
  * Where a suite's server and load generator run. On a 2-core machine the load generator would
  * otherwise take turns with the server on both cores, and its own per-request cost would leak
- * into the server's figures (decision 0036). `serverCpu` is undefined when nothing is pinned.
+ * into the server's figures (decision 0036). `serverCpu` is undefined when nothing is pinned; `note` is one
+ * sentence for the report: where the server and the load generator ran.
  */
-export interface CpuPlan {
-  serverCpu: number | undefined;
-  /** One sentence for the suite's report: where the server and the load generator ran. */
-  note: string;
-  release(): void;
-}
+export type CpuPlan = { serverCpu: number | undefined; note: string; release(): void };
 
 /** The CPUs this process may run on (`Cpus_allowed_list` of /proc/self/status), or undefined without procfs. */
 function allowedCpus(): number[] | undefined {
   try {
     const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
-    if (list === undefined) return undefined;
-    const cpus: number[] = [];
-    for (const part of list.trim().split(',')) {
-      const [from, to = from] = part.split('-').map(Number);
-      if (from === undefined || to === undefined || Number.isNaN(from) || Number.isNaN(to)) return undefined;
-      for (let cpu = from; cpu <= to; cpu++) cpus.push(cpu);
-    }
-    return cpus;
+    return list?.split(',').flatMap((range) => {
+      const [from = Number.NaN, to = from] = range.split('-').map(Number);
+      return Array.from({ length: to - from + 1 || 0 }, (_, i) => from + i);
+    });
   } catch {
     return undefined;
   }

@@ -1,44 +1,34 @@
 import { loadavg } from 'node:os';
-import type { ServerChild } from './children.js';
+import { type ServerChild, startServer } from './children.js';
 import { processCpuSeconds } from './cpu.js';
 import { columns, errorText, median, num, passFail, ratio } from './format.js';
 import { GENERATOR_BOUND, type LoadResult, load, type ReplyMode } from './load.js';
 
 /** A server under test: `start` runs a fresh process in `mode`, pinned to `cpu` when given. */
-export interface Target {
-  id: string;
-  label: string;
-  start(mode: ReplyMode, cpu: number | undefined): Promise<ServerChild>;
-}
+export type Target = { id: string; label: string; start(mode: ReplyMode, cpu: number | undefined): Promise<ServerChild> };
+
+/** `src/servers/<server>.ts --mode <mode> ...args` as a target. */
+export const serverTarget = (id: string, server: string, args: string[], label: string): Target => ({
+  id,
+  label,
+  start: (mode, cpu) => startServer(server, ['--mode', mode, ...args], { cpu }),
+});
 
 /** A goal of a suite: `num / den` at least `min` in `mode`, judged on req/s, or on server CPU per request (den / num). */
-export interface Goal {
-  mode: ReplyMode;
-  name: string;
-  num: string;
-  den: string;
-  min: number;
-  by?: 'cpu';
-}
+export type Goal = { mode: ReplyMode; name: string; num: string; den: string; min: number; by?: 'cpu' };
 
-/** One run: a fresh server process, its load figures and its CPU per request. */
-export interface ServerRun extends LoadResult {
+/** One run: a fresh server process, its load figures, its CPU (user + system, µs) per request (NaN without procfs). */
+export type ServerRun = LoadResult & {
   round: number;
   mode: ReplyMode;
   target: string;
-  /** Server CPU (user + system) per request of the measured run, in microseconds (NaN without procfs). */
   cpuMicrosPerRequest: number;
   loadAverage1m: number;
   error?: string;
-}
+};
 
-export interface Timing {
-  /** Warm-up: at least `warmupSeconds` and `warmupRequests` requests, at most `warmupMaxSeconds`. */
-  warmupSeconds: number;
-  warmupRequests: number;
-  warmupMaxSeconds: number;
-  seconds: number;
-}
+/** Warm-up: at least `warmupSeconds` and `warmupRequests` requests, at most `warmupMaxSeconds`; then `seconds` measured. */
+export type Timing = { warmupSeconds: number; warmupRequests: number; warmupMaxSeconds: number; seconds: number };
 
 /** What drives a server: autocannon on JSON-RPC by default. */
 export type Drive = (server: ServerChild, mode: ReplyMode, seconds: number) => Promise<LoadResult>;
@@ -63,11 +53,8 @@ async function measure(target: Target, run: Pick<ServerRun, 'round' | 'mode'>, t
   let server: ServerChild | undefined;
   try {
     server = await target.start(run.mode, cpu);
-    for (
-      let warmed = 0, spent = 0;
-      spent < timing.warmupMaxSeconds && (spent < timing.warmupSeconds || warmed < timing.warmupRequests);
-      spent++
-    ) {
+    const { warmupSeconds, warmupRequests, warmupMaxSeconds } = timing;
+    for (let warmed = 0, s = 0; s < warmupMaxSeconds && (s < warmupSeconds || warmed < warmupRequests); s++) {
       warmed += (await drive(server, run.mode, 1)).total2xx;
     }
     const cpuBefore = processCpuSeconds(server.process.pid) ?? Number.NaN;

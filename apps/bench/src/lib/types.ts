@@ -1,8 +1,5 @@
 /** What every suite hands back to main: its section of the report (under the title main gives it) and raw figures for the git-ignored results/. */
-export interface SuiteResult {
-  markdown: string;
-  data: unknown;
-}
+export type SuiteResult = { markdown: string; data: unknown };
 
 export interface RunOptions {
   quick: boolean;

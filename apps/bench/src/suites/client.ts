@@ -8,10 +8,7 @@ import { columns, goalTable, median, num, percentile, ratio } from '../lib/forma
 import { pinLoadGenerator } from '../lib/pinning.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
-interface Contender {
-  name: string;
-  call: () => Promise<boolean>;
-}
+type Contender = { name: string; call: () => Promise<boolean> };
 
 /** Interleaved blocks per scenario: more, shorter blocks make the median ratio steadier on a busy machine. */
 const BLOCKS = 24;

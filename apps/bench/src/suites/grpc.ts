@@ -2,20 +2,15 @@ import { startServer } from '../lib/children.js';
 import { errorText, num } from '../lib/format.js';
 import { grpcUnaryLoad, h2loadFloor } from '../lib/grpc-load.js';
 import { pinLoadGenerator } from '../lib/pinning.js';
-import { type Drive, type Goal, judge, runServers, serverReport, type Target } from '../lib/server-suite.js';
+import { type Drive, type Goal, judge, runServers, serverReport, serverTarget } from '../lib/server-suite.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 import { GRPC_SERVER_OPTIONS } from '../servers/common.js';
 
 const CONCURRENCY = 32;
-const target = (id: string, server: string, label: string): Target => ({
-  id,
-  label,
-  start: (mode, cpu) => startServer(server, ['--mode', mode, '--grpc'], { cpu }),
-});
 const TARGETS = [
-  target('grpc-echo', 'echo', 'bare grpc-js, fixed answer (floor)'),
-  target('official-grpc', 'official', 'official @a2a-js/sdk gRPC server'),
-  target('ours-grpc', 'ours', 'ours (a2a-grpc over the core)'),
+  serverTarget('grpc-echo', 'echo', ['--grpc'], 'bare grpc-js, fixed answer (floor)'),
+  serverTarget('official-grpc', 'official', ['--grpc'], 'official @a2a-js/sdk gRPC server'),
+  serverTarget('ours-grpc', 'ours', ['--grpc'], 'ours (a2a-grpc over the core)'),
 ];
 const GOALS: Goal[] = [{ mode: 'task', name: 'ours / official', num: 'ours-grpc', den: 'official-grpc', min: 2, by: 'cpu' }];
 const drive: Drive = (server, _mode, seconds) => grpcUnaryLoad(`127.0.0.1:${server.port}`, seconds, CONCURRENCY);

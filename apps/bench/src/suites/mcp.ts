@@ -8,6 +8,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { sendMessageParams } from '../lib/fixtures.js';
+import { perCall } from '../lib/load.js';
 import { goalTable, median, num, ratio, table } from '../lib/format.js';
 import { type Listening, listen, listenA2A } from '../lib/listen.js';
 import { createBareMcpServer } from '../lib/mcp-bare.js';
@@ -30,16 +32,6 @@ async function sdkOverHttp(server: Server): Promise<Listening> {
     () => transport.close(),
   );
   return { ...listening, url: `${listening.url}/mcp` };
-}
-
-/** Mean wall time (ms) and this process's CPU time (µs, user + system) per call over a block of sequential calls. */
-async function timeBlock(calls: number, call: () => Promise<unknown>): Promise<{ ms: number; cpuUs: number }> {
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < calls; i++) await call();
-  const ms = (performance.now() - t0) / calls;
-  const cpu = process.cpuUsage(cpu0);
-  return { ms, cpuUs: (cpu.user + cpu.system) / calls };
 }
 
 const TRANSPORTS = [
@@ -112,8 +104,7 @@ export async function runMcp(options: RunOptions): Promise<SuiteResult> {
   };
   try {
     const calls: Record<PathName, () => Promise<unknown>> = {
-      direct: () =>
-        client.sendMessage({ message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'hello' }] } }),
+      direct: () => client.sendMessage(sendMessageParams()),
       'http bare': await overHttp(sdkOverHttp(createBareMcpServer())),
       'http hand-written': await overHttp(sdkOverHttp(createBareMcpServer(agentClient()))),
       'http bridged': await overHttp(serveMcpHttp(bridge)),
@@ -124,12 +115,12 @@ export async function runMcp(options: RunOptions): Promise<SuiteResult> {
       'memory hand-written': await inMemory(createBareMcpServer(agentClient())),
       'memory bridged': await inMemory(bridge.createServer()),
     };
-    for (const path of PATHS) await timeBlock(perBlock, calls[path]); // warm-up
+    for (const path of PATHS) await perCall(perBlock, calls[path]); // warm-up
     const ms = Object.fromEntries(PATHS.map((path) => [path, [] as number[]])) as Record<PathName, number[]>;
     const cpuUs = Object.fromEntries(PATHS.map((path) => [path, [] as number[]])) as Record<PathName, number[]>;
     for (let b = 0; b < blocks; b++) {
       for (const path of PATHS) {
-        const block = await timeBlock(perBlock, calls[path]);
+        const block = await perCall(perBlock, calls[path]);
         ms[path].push(block.ms);
         cpuUs[path].push(block.cpuUs);
       }

@@ -4,7 +4,7 @@ import { migrate } from '@a2aplane/a2a-postgres';
 import pg from 'pg';
 import { startServer } from '../lib/children.js';
 import { processRssBytes } from '../lib/cpu.js';
-import { goalTable, num, table } from '../lib/format.js';
+import { goalTable, mib, num, table } from '../lib/format.js';
 import { load } from '../lib/load.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 import { POSTGRES_URL } from './postgres.js';
@@ -23,7 +23,6 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
   const admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
   admin.on('error', () => undefined);
   const schema = `bench_rss_${randomBytes(4).toString('hex')}`;
-  const mib = (bytes: number | undefined): string => (bytes === undefined ? 'n/a' : num(bytes / 2 ** 20, 1));
   const samples: { at: string; rss: number | undefined; requestsPerSecond?: number }[] = [];
   const loadBefore = loadavg();
   try {
@@ -36,7 +35,7 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
       for (const at of [`middle (${seconds / 2} s)`, `end (${seconds} s)`]) {
         const result = await load(server.url, 'task', seconds / 2, 50);
         samples.push({ at, rss: processRssBytes(server.process.pid), requestsPerSecond: result.requestsPerSecond });
-        process.stdout.write(`  rss ${at}: ${mib(samples.at(-1)?.rss)} MiB, ${num(result.requestsPerSecond)} req/s\n`);
+        process.stdout.write(`  rss ${at}: ${mib(samples.at(-1)?.rss ?? Number.NaN)}, ${num(result.requestsPerSecond)} req/s\n`);
       }
     } finally {
       await server.stop();
@@ -53,8 +52,8 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
     `One replica (ours on node:http, task store and event bus on PostgreSQL at POSTGRES_URL, pool of 10) under task-mode load (autocannon, 50 connections) for ${seconds} s after a 3 s warm-up; RSS from /proc/<pid>/status. Load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after: the machine is shared, so req/s vary; the RSS shape is what the goal reads.`,
     '',
     table(
-      ['when', 'RSS MiB', 'req/s over the half before'],
-      samples.map((s) => [s.at, mib(s.rss), s.requestsPerSecond === undefined ? '' : num(s.requestsPerSecond)]),
+      ['when', 'RSS', 'req/s over the half before'],
+      samples.map((s) => [s.at, mib(s.rss ?? Number.NaN), s.requestsPerSecond === undefined ? '' : num(s.requestsPerSecond)]),
     ),
     '',
     goalTable([

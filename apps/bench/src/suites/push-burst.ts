@@ -1,6 +1,6 @@
 import { createPushSender, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import type { StreamResponse, Task } from '@a2aplane/a2a-types';
-import { postSendMessage } from '../lib/fixtures.js';
+import { postSendMessage, sendMessageParams } from '../lib/fixtures.js';
 import { num, table } from '../lib/format.js';
 import { listen, listenA2A } from '../lib/listen.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
@@ -38,12 +38,8 @@ async function burstThroughServer() {
           const task = createTaskUpdater(context, events);
           task.submit();
           for (let step = 1; step <= 11; step++) {
-            events.publish({
-              taskId: context.taskId,
-              contextId: context.contextId,
-              status: { state: 'TASK_STATE_WORKING' },
-              metadata: { step },
-            });
+            const { taskId, contextId } = context;
+            events.publish({ taskId, contextId, status: { state: 'TASK_STATE_WORKING' }, metadata: { step } });
             await new Promise((resolve) => setImmediate(resolve));
           }
           task.complete('done');
@@ -58,7 +54,7 @@ async function burstThroughServer() {
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         postSendMessage(server.url, {
-          message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'go' }] },
+          ...sendMessageParams('go', `m-${i}`),
           configuration: { taskPushNotificationConfig: { url: `${receiver.url}/hook/${i}` } },
         }),
       ),
@@ -138,7 +134,7 @@ export async function runPushBurst(options: RunOptions): Promise<SuiteResult> {
         ],
         [
           `1 task × ${num(slow.events)} events, 1 ms apart, receiver 10 ms each`,
-          `${num(slow.delivered)}`,
+          num(slow.delivered),
           'yes (lane order)',
           slow.completedDelivered ? 'yes' : 'NO',
           num(slow.coalesced),
@@ -148,8 +144,7 @@ export async function runPushBurst(options: RunOptions): Promise<SuiteResult> {
       ],
     ),
     '',
-    `Default push options. Every notification is delivered or coalesced (${num(slow.delivered + slow.coalesced)} of ${num(slow.events)}; ` +
-      `dropped ${slow.dropped}); heap growth during the slow-receiver run ${num(slow.heapGrowthBytes / 1024)} KiB.`,
+    `Default push options. Every notification is delivered or coalesced (${num(slow.delivered + slow.coalesced)} of ${num(slow.events)}; dropped ${slow.dropped}); heap growth during the slow-receiver run ${num(slow.heapGrowthBytes / 1024)} KiB.`,
   ].join('\n');
   return { markdown, data: { burst, slow } };
 }

@@ -5,7 +5,7 @@ import { type BudgetLedger, createGovernor, createInMemoryBudgetLedger, readTask
 import { createRedisBudgetLedger, type RedisBudgetLedger } from '@a2aplane/a2a-redis';
 import { createTaskUpdater } from '@a2aplane/a2a-server-express';
 import { createClient } from 'redis';
-import { postSendMessage } from '../lib/fixtures.js';
+import { postSendMessage, sendMessageParams } from '../lib/fixtures.js';
 import { columns, goalTable, num } from '../lib/format.js';
 import { listenA2A } from '../lib/listen.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
@@ -38,9 +38,7 @@ function startReplica(index: number, budget: BudgetLedger, steps: number[]) {
 }
 
 async function send(url: string): Promise<'completed' | 'cut' | 'shed' | 'other'> {
-  const body = await postSendMessage(url, {
-    message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'spend' }] },
-  });
+  const body = await postSendMessage(url, sendMessageParams('spend'));
   const state = body.result?.task?.status?.state;
   if (state === 'TASK_STATE_COMPLETED') return 'completed';
   if (state === 'TASK_STATE_FAILED') return 'cut';
@@ -92,11 +90,12 @@ export async function runReplicasBudget(_options: RunOptions): Promise<SuiteResu
       await client.connect();
     }
     const rows: Array<Awaited<ReturnType<typeof scenario>>> = [];
-    for (const [kind, steps] of [
+    const scenarios = [
       ['in-memory', [ESTIMATE_USD]],
       ['redis', [ESTIMATE_USD]],
       ['redis', [0.006, 0.006]],
-    ] as const) {
+    ] as const;
+    for (const [kind, steps] of scenarios) {
       keyPrefixes.push(`a2a-bench:${process.pid}:${globalThis.crypto.randomUUID()}:`);
       rows.push(await scenario(kind, [...steps], clients, keyPrefixes.at(-1)!));
     }

@@ -1,23 +1,16 @@
 import { cpus } from 'node:os';
-import { startServer } from '../lib/children.js';
 import { num } from '../lib/format.js';
 import { GENERATOR_BOUND } from '../lib/load.js';
 import { pinLoadGenerator } from '../lib/pinning.js';
-import { type Goal, judge, runServers, serverReport, type Target } from '../lib/server-suite.js';
+import { type Goal, judge, runServers, serverReport, serverTarget } from '../lib/server-suite.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
-
-const target = (id: string, server: string, args: string[], label: string): Target => ({
-  id,
-  label,
-  start: (mode, cpu) => startServer(server, ['--mode', mode, ...args], { cpu }),
-});
 
 /** Each goal's pair runs back to back (official | ours | ours-governed). */
 const TARGETS = [
-  target('node-echo', 'echo', [], 'bare node:http echo (the floor)'),
-  target('official', 'official', [], 'official @a2a-js/sdk (express)'),
-  target('ours', 'ours', [], 'ours on node:http'),
-  target('ours-governed', 'ours', ['--governed'], 'ours on node:http, full governance'),
+  serverTarget('node-echo', 'echo', [], 'bare node:http echo (the floor)'),
+  serverTarget('official', 'official', [], 'official @a2a-js/sdk (express)'),
+  serverTarget('ours', 'ours', [], 'ours on node:http'),
+  serverTarget('ours-governed', 'ours', ['--governed'], 'ours on node:http, full governance'),
 ];
 
 /** The goals of issue 33 (server ratios within noise of the run before the diet). */

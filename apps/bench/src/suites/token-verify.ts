@@ -10,23 +10,18 @@ import {
 import { SignJWT } from 'jose';
 import { num, passFail, table } from '../lib/format.js';
 import { listen } from '../lib/listen.js';
+import { perCall } from '../lib/load.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 /** Issue 37: JWT verification with a cached JWKS must cost <= 25 µs of server CPU per request. */
 const GOAL_US = 25;
 
-interface Row {
-  name: string;
-  usPerRequest: number;
-}
+type Row = { name: string; usPerRequest: number };
 
-/** CPU time (user + system) per call over `count` sequential calls, after a warm-up. */
-async function cpuPerCall(count: number, call: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < Math.min(200, count); i++) await call(i);
-  const start = process.cpuUsage();
-  for (let i = 0; i < count; i++) await call(i);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
+/** CPU time (user + system) per call over `count` sequential calls, after 200 warm-up calls. */
+async function cpuPerCall(count: number, call: () => Promise<unknown>): Promise<number> {
+  await perCall(Math.min(200, count), call);
+  return (await perCall(count, call)).cpuUs;
 }
 
 async function jwtRows(count: number): Promise<Row[]> {
