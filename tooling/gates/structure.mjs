@@ -45,7 +45,9 @@ export function countTsLines(dir) {
 
 /** The bench budget's verdict on `lines`: a failure message at MAX_BENCH_LINES or more, else undefined. */
 export function judgeBenchLines(lines) {
-  return lines >= MAX_BENCH_LINES ? `apps/bench: ${lines} lines of TypeScript, the budget is under ${MAX_BENCH_LINES} (issue 33)` : undefined;
+  return lines >= MAX_BENCH_LINES
+    ? `apps/bench: ${lines} lines of TypeScript, the budget is under ${MAX_BENCH_LINES} (issue 33)`
+    : undefined;
 }
 
 /** Strongly connected components of `graph` (file -> files it imports) with a cycle in them (Tarjan). */

@@ -152,5 +152,4 @@ describe('bench budget (sizes gate)', () => {
     expect(judgeBenchLines(MAX_BENCH_LINES)).toBe('apps/bench: 3000 lines of TypeScript, the budget is under 3000 (issue 33)');
     expect(judgeBenchLines(4474)).toMatch(/4474 lines/);
   });
-
 });
