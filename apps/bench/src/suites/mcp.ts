@@ -15,12 +15,9 @@ import { type Listening, listen, listenA2A } from '../lib/listen.js';
 import { createBareMcpServer } from '../lib/mcp-bare.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
-// Issue 40's goal: an MCP tool call through the bridge costs at most 1.2x the same blocking
-// SendMessage made directly with our client. One process, one local agent (non-streaming, so the
-// bridge makes exactly that SendMessage); blocks of calls alternate between the paths and each
-// figure is the median of per-block figures, so drift in machine load cancels. The MCP hop is
-// measured over three transports (Streamable HTTP, stdio, the SDK's in-memory one), each with and
-// without the bridge, so the bridge's own cost is told apart from the SDK transport's.
+// Issue 40's goal: an MCP tool call through the bridge costs at most 1.2x the same blocking SendMessage made directly
+// with our client. One process, one local agent (non-streaming, so the bridge makes exactly that SendMessage); the
+// MCP hop over three transports, each with and without the bridge, tells the bridge's own cost from the SDK's.
 const GOAL = 1.2;
 
 /** The SDK's Streamable HTTP transport alone (one session, the SDK's handler on node:http, no code of ours). */
