@@ -16,7 +16,16 @@ import { checkDocSamples } from './doc-samples.mjs';
 import { findDeadExports } from './dead-exports.mjs';
 import { findDuplicateModules } from './duplicate-modules.mjs';
 import { ALLOWED_CYCLES, ALLOWED_SIZES } from './structure-allowlist.mjs';
-import { findImportCycles, findSizeViolations, judgeCycles, judgeSizes, sourceFiles } from './structure.mjs';
+import {
+  countTsLines,
+  findImportCycles,
+  findSizeViolations,
+  judgeBenchLines,
+  judgeCycles,
+  judgeSizes,
+  MAX_BENCH_LINES,
+  sourceFiles,
+} from './structure.mjs';
 import { checkPackageGraph } from './package-graph.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -265,9 +274,13 @@ if (enabled('cycles')) {
 }
 
 if (enabled('sizes')) {
-  console.log('gate: no function over 150 lines, no file over 500, in packages/*/src outside generated code');
+  console.log('gate: no function over 150 lines, no file over 500, in packages/*/src outside generated code; apps/bench under 3,000 lines');
   const violations = sourcePackages().flatMap(({ path }) => findSizeViolations(sourceFiles(join(path, 'src')), root));
   reportStructure('sizes', judgeSizes(violations, ALLOWED_SIZES), 'oversized functions or files');
+  const benchLines = countTsLines(join(root, 'apps', 'bench'));
+  const benchFailure = judgeBenchLines(benchLines);
+  if (benchFailure) fail('sizes', benchFailure);
+  else console.log(`  ✓ apps/bench: ${benchLines} lines of TypeScript (budget: under ${MAX_BENCH_LINES})`);
 }
 
 if (enabled('decisions')) {

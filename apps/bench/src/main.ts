@@ -1,9 +1,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { killAllChildren } from './lib/children.js';
-import { errorText, mib, table } from './lib/format.js';
-import { machineInfo } from './lib/machine.js';
+import { errorText, table } from './lib/format.js';
+import { machineRows } from './lib/machine.js';
 import { replaceMarkedSection } from './lib/report.js';
 import type { RunOptions, SuiteResult } from './lib/types.js';
 import { runBundle } from './suites/bundle.js';
@@ -13,39 +13,36 @@ import { runFetchBinding } from './suites/fetch-binding.js';
 import { runGovernance } from './suites/governance.js';
 import { runGrpc } from './suites/grpc.js';
 import { runMcp } from './suites/mcp.js';
-import { runPushBurst } from './suites/push-burst.js';
 import { runPostgres } from './suites/postgres.js';
 import { runPostgresRss } from './suites/postgres-rss.js';
+import { runPushBurst } from './suites/push-burst.js';
 import { runRegistry } from './suites/registry.js';
 import { runReplicasBudget } from './suites/replicas-budget.js';
-import { runReplicasResume, runReplicasResumePostgres } from './suites/replicas-resume.js';
+import { runReplicasResume } from './suites/replicas-resume.js';
 import { runThroughput } from './suites/throughput.js';
 import { runTokenVerify } from './suites/token-verify.js';
 
-interface SuiteEntry {
-  id: string;
-  title: string;
-  run: (options: RunOptions) => Promise<SuiteResult>;
-}
-
-// The suites `pnpm bench` runs, in report order (the slow server suites after the quick ones). A new
-// suite is one file under src/suites exporting `run<Name>(options): Promise<SuiteResult>`, and one
-// line here; `pnpm bench -- --only <id>` runs it alone.
-const SUITES: SuiteEntry[] = [
+// The suites `pnpm bench` runs, in report order (the slow server suites after the quick ones); each title heads its
+// section. `pnpm bench -- --only <id>` runs one.
+const SUITES: Array<{ id: string; title: string; run: (options: RunOptions) => Promise<SuiteResult> }> = [
   { id: 'governance', title: 'Governance decisions', run: runGovernance },
   { id: 'bundle', title: 'Browser bundle size', run: runBundle },
   { id: 'console', title: 'Console: first paint and JS size', run: runConsole },
-  { id: 'push-burst', title: 'Push bursts', run: runPushBurst },
+  { id: 'push-burst', title: 'Push bursts (issue 31)', run: runPushBurst },
   { id: 'throughput', title: 'Server throughput', run: runThroughput },
   { id: 'client', title: 'Client round trips', run: runClient },
   { id: 'fetch', title: 'Fetch binding: Node, Deno and Bun', run: runFetchBinding },
-  { id: 'mcp', title: 'A2A agent as an MCP tool', run: runMcp },
+  { id: 'mcp', title: 'A2A agent as an MCP tool (a2a-mcp bridge overhead)', run: runMcp },
   { id: 'grpc', title: 'gRPC throughput', run: runGrpc },
   { id: 'replicas-budget', title: 'N replicas sharing one budget (Redis)', run: runReplicasBudget },
-  { id: 'replicas-resume', title: 'Resume across replicas (Redis)', run: runReplicasResume },
+  { id: 'replicas-resume', title: 'Resume across replicas after a kill (Redis)', run: (o) => runReplicasResume(o, 'redis') },
   { id: 'postgres', title: 'Task mode on PostgreSQL', run: runPostgres },
   { id: 'postgres-rss', title: 'RSS of a replica on PostgreSQL under load', run: runPostgresRss },
-  { id: 'replicas-resume-postgres', title: 'Resume across replicas (PostgreSQL)', run: runReplicasResumePostgres },
+  {
+    id: 'replicas-resume-postgres',
+    title: 'Resume across replicas after a kill (PostgreSQL)',
+    run: (o) => runReplicasResume(o, 'postgres'),
+  },
   { id: 'registry', title: 'Registry search over 10,000 agents', run: runRegistry },
   { id: 'token-verify', title: 'Token verification CPU', run: runTokenVerify },
 ];
@@ -54,95 +51,68 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Raw figures of the last run, for the developer's eyes: git-ignored, never committed.
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 
-function parseArgs(argv: string[]): RunOptions & { only: string[] | undefined } {
-  const quick = argv.includes('--quick');
-  const onlyIndex = argv.indexOf('--only');
-  const only = onlyIndex === -1 ? undefined : argv[onlyIndex + 1]?.split(',');
-  const targetsIndex = argv.indexOf('--targets');
-  const targets = targetsIndex === -1 ? undefined : argv[targetsIndex + 1]?.split(',');
-  return { quick, only, ...(targets ? { targets } : {}) };
-}
+const argv = process.argv.slice(2);
+const listArg = (flag: string): string[] | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1]?.split(',') : undefined);
+const options: RunOptions = { quick: argv.includes('--quick'), targets: listArg('--targets') };
+const only = listArg('--only');
 
-process.on('SIGINT', () => {
+const stop = (code: number) => () => {
   killAllChildren();
-  process.exit(130);
-});
-process.on('SIGTERM', () => {
-  killAllChildren();
-  process.exit(143);
-});
+  process.exit(code);
+};
+process.on('SIGINT', stop(130));
+process.on('SIGTERM', stop(143));
 process.on('exit', killAllChildren);
 
 async function main(): Promise<void> {
-  const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const machine = machineInfo();
+  const machine = machineRows();
   const loadAtStart = loadavg()[0] ?? 0;
-  const sections: Array<{ id: string; title: string; status: 'ok' | 'not run'; markdown: string; seconds: number; load: number }> = [];
+  const sections: string[] = [];
   const raw: Record<string, unknown> = {};
-  for (const suite of SUITES) {
-    if (options.only && !options.only.includes(suite.id)) continue;
+  for (const suite of SUITES.filter((s) => !only || only.includes(s.id))) {
     const t0 = Date.now();
     // Other work on the machine skews every figure: record the 1-minute load average with each suite.
     const load = loadavg()[0] ?? 0;
     process.stdout.write(`[bench] ${suite.id} ...\n`);
+    let result: SuiteResult;
+    let status = 'done';
     try {
-      const result = await suite.run(options);
-      const seconds = (Date.now() - t0) / 1000;
-      sections.push({ id: suite.id, title: result.title, status: 'ok', markdown: result.markdown, seconds, load });
-      raw[suite.id] = { status: 'ok', seconds, loadAverage1m: load, data: result.data };
-      process.stdout.write(`[bench] ${suite.id} done in ${seconds.toFixed(1)} s\n`);
+      result = await suite.run(options);
     } catch (error) {
-      const seconds = (Date.now() - t0) / 1000;
-      const reason = errorText(error);
-      sections.push({ id: suite.id, title: suite.title, status: 'not run', markdown: `not run: ${reason}`, seconds, load });
-      raw[suite.id] = { status: 'not run', reason, seconds, loadAverage1m: load };
-      process.stdout.write(`[bench] ${suite.id} not run: ${reason}\n`);
+      status = `not run: ${errorText(error)}`;
+      result = { markdown: status, data: undefined };
     } finally {
       killAllChildren();
     }
+    const seconds = (Date.now() - t0) / 1000;
+    raw[suite.id] = { status, seconds, loadAverage1m: load, data: result.data };
+    process.stdout.write(`[bench] ${suite.id} ${status} in ${seconds.toFixed(1)} s\n`);
+    sections.push(
+      `## ${suite.title}`,
+      '',
+      result.markdown,
+      '',
+      `_Suite time ${seconds.toFixed(0)} s; 1-minute load average when it started: ${load.toFixed(2)} on ${cpus().length} cores._`,
+      '',
+    );
   }
   const totalSeconds = (Date.now() - started) / 1000;
   const date = new Date().toISOString();
+  const quick = options.quick ? ' -- --quick' : '';
   const markdown = [
-    `Generated by \`pnpm bench${options.quick ? ' -- --quick' : ''}\` (apps/bench) on ${date} in ${totalSeconds.toFixed(0)} s${options.quick ? ' — **quick mode**: shorter runs, figures are noisier than a full run' : ''}. Everything runs on 127.0.0.1; server runs are separate child processes. These are measurements of one machine, not guarantees; tests never assert speed.`,
+    `Generated by \`pnpm bench${quick}\` (apps/bench) on ${date} in ${totalSeconds.toFixed(0)} s${quick && ' — **quick mode**: shorter runs, figures are noisier than a full run'}. Everything runs on 127.0.0.1; server runs are separate child processes. These are measurements of one machine, not guarantees; tests never assert speed.`,
     '',
     '## Machine',
     '',
-    table(
-      ['', ''],
-      [
-        ['CPU', `${machine.cpuModel}, ${machine.cores} cores, ${mib(machine.memoryBytes)}`],
-        ['OS, Node', `${machine.platform}, ${machine.node}`],
-        ['1-minute load average at start', loadAtStart.toFixed(2)],
-        [
-          'commit measured',
-          `${machine.git.commit}${machine.git.dirtyPackageFiles > 0 ? ` plus ${machine.git.dirtyPackageFiles} uncommitted files under packages/` : ''}`,
-        ],
-        [
-          'versions',
-          Object.entries(machine.versions)
-            .map(([name, version]) => `${name} ${version}`)
-            .join(', '),
-        ],
-      ],
-    ),
+    table(['', ''], [...machine, ['1-minute load average at start', loadAtStart.toFixed(2)]]),
     '',
-    ...sections.flatMap((s) => [
-      `## ${s.title}`,
-      '',
-      s.markdown,
-      '',
-      `_Suite time ${s.seconds.toFixed(0)} s; 1-minute load average when it started: ${s.load.toFixed(2)} on ${machine.cores} cores._`,
-      '',
-    ]),
+    ...sections,
   ].join('\n');
   await mkdir(RESULTS_DIR, { recursive: true });
-  await writeFile(
-    `${RESULTS_DIR}${options.only ? 'partial' : 'latest'}.json`,
-    `${JSON.stringify({ date, quick: options.quick, totalSeconds, machine, suites: raw }, null, 2)}\n`,
-  );
-  if (options.only) {
+  const results = { date, quick: options.quick, totalSeconds, machine, suites: raw };
+  await writeFile(`${RESULTS_DIR}${only ? 'partial' : 'latest'}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  if (only) {
     // A partial run (development) prints its sections and never overwrites the full report.
     process.stdout.write(`\n${markdown}\n[bench] partial run: printed only (raw figures in apps/bench/results/partial.json)\n`);
     return;

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  countTsLines,
   findImportCycles,
   findSizeViolations,
+  judgeBenchLines,
   judgeCycles,
   judgeSizes,
+  MAX_BENCH_LINES,
   MAX_FILE_LINES,
   MAX_FUNCTION_LINES,
   measureSource,
@@ -128,5 +131,25 @@ describe('sizes gate', () => {
     ]);
     expect(verdict.toFix).toEqual(['p/a.ts › shrunk: 170 lines (limit 150; allowlisted at 180)']);
     expect(verdict.fixed).toEqual(['p/a.ts › gone']);
+  });
+});
+
+describe('bench budget (sizes gate)', () => {
+  it('counts the lines of every .ts file under the app, .d.ts and tests included, node_modules and other files left out', () => {
+    write('bench/src/main.ts', 'a\nb\nc\n');
+    write('bench/src/types/x.d.ts', 'declare const x: number;\n');
+    write('bench/test/main.test.ts', 'one\ntwo');
+    write('bench/vitest.config.ts', 'export default {};\n');
+    write('bench/README.md', 'not\ncounted\n');
+    write('bench/node_modules/dep/index.ts', 'not\ncounted\n');
+    expect(countTsLines(join(root, 'bench'))).toBe(3 + 1 + 1 + 1);
+    expect(countTsLines(join(root, 'missing'))).toBe(0);
+  });
+
+  it(`fails at ${MAX_BENCH_LINES} lines or more, passes under`, () => {
+    expect(MAX_BENCH_LINES).toBe(3000);
+    expect(judgeBenchLines(MAX_BENCH_LINES - 1)).toBeUndefined();
+    expect(judgeBenchLines(MAX_BENCH_LINES)).toBe('apps/bench: 3000 lines of TypeScript, the budget is under 3000 (issue 33)');
+    expect(judgeBenchLines(4474)).toMatch(/4474 lines/);
   });
 });

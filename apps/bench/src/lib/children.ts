@@ -7,32 +7,24 @@ const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 /** Every child still alive, so main can kill them on exit or SIGINT. */
 const live = new Set<ChildProcess>();
 
-export interface ServerChild {
-  port: number;
-  url: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
+export type ServerChild = { port: number; url: string; process: ChildProcess; stop(): Promise<void> };
 
-export interface StartOptions {
-  timeoutMs?: number;
-  /** Pin the server (every thread) to this CPU with taskset; see `pinLoadGenerator` in pinning.ts. */
-  cpu?: number;
-}
+/** `cpu`: pin the server (every thread) to this CPU with taskset (see `pinLoadGenerator`). */
+export type StartOptions = { timeoutMs?: number; cpu?: number | undefined; env?: NodeJS.ProcessEnv };
 
 /**
  * Starts `src/servers/<name>.ts --port 0 ...args` in a fresh Node process with the tsx loader
- * (workspace packages from their built dist, as users run them: tsx compiles with keepNames, whose
- * per-closure `__name` calls the published build does not have; no tsx wrapper process, so the pid
- * is the server) and waits for
- * its `READY <port>` line.
+ * (workspace packages from their built dist; no tsx wrapper process, so the pid is the server's).
  */
-export async function startServer(name: string, args: string[] = [], options: StartOptions = {}): Promise<ServerChild> {
-  const { timeoutMs = 30_000, cpu } = options;
-  // Retry a failed start a couple of times, so one slow or flaky start does not sink a whole suite.
+export function startServer(name: string, args: string[] = [], options: StartOptions = {}): Promise<ServerChild> {
+  return startProcess(process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args], options);
+}
+
+/** Starts `command ...args` in apps/bench and waits for its `READY <port>` line; a failed start is tried twice more. */
+export async function startProcess(command: string, args: string[], options: StartOptions = {}): Promise<ServerChild> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(name, args, timeoutMs, cpu);
+      return await startOnce(command, args, options);
     } catch (error) {
       if (attempt >= 3) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -40,12 +32,12 @@ export async function startServer(name: string, args: string[] = [], options: St
   }
 }
 
-async function startOnce(name: string, args: string[], timeoutMs: number, cpu: number | undefined): Promise<ServerChild> {
-  const [command, argv] = pinnedCommand(cpu, process.execPath, ['--import', 'tsx', `src/servers/${name}.ts`, '--port', '0', ...args]);
-  const child = spawn(command, argv, {
+async function startOnce(command: string, args: string[], { timeoutMs = 30_000, cpu, env }: StartOptions): Promise<ServerChild> {
+  const [file, argv] = pinnedCommand(cpu, command, args);
+  const child = spawn(file, argv, {
     cwd: APP_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...(env ?? process.env), NODE_ENV: 'production' },
   });
   live.add(child);
   child.once('exit', () => live.delete(child));
@@ -53,35 +45,25 @@ async function startOnce(name: string, args: string[], timeoutMs: number, cpu: n
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
+  const name = args.join(' ');
   const port = await new Promise<number>((resolve, reject) => {
-    let buffer = '';
-    let ready = false;
+    let stdout = '';
     const timer = setTimeout(() => reject(new Error(`${name}: no READY line within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let index = buffer.indexOf('\n');
-      while (index !== -1) {
-        const line = buffer.slice(0, index).trim();
-        buffer = buffer.slice(index + 1);
-        if (!ready && line.startsWith('READY ')) {
-          ready = true;
-          clearTimeout(timer);
-          resolve(Number(line.slice(6)));
-        }
-        index = buffer.indexOf('\n');
+      stdout += chunk.toString('utf8');
+      const ready = /^READY (\d+)$/m.exec(stdout);
+      if (ready) {
+        clearTimeout(timer);
+        child.stdout?.removeAllListeners('data').resume();
+        resolve(Number(ready[1]));
       }
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      if (!ready) reject(new Error(`${name} exited with ${code} before READY; stderr: ${stderr}`));
+      reject(new Error(`${name} exited with ${code} before READY; stderr: ${stderr}`));
     });
   });
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    process: child,
-    stop: () => stopChild(child),
-  };
+  return { port, url: `http://127.0.0.1:${port}`, process: child, stop: () => stopChild(child) };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { decodeToJson, encodeFromJson, GRPC_OPERATIONS, type GrpcOperation } from '@a2aplane/a2a-grpc';
 import { Client, credentials, Metadata } from '@grpc/grpc-js';
 import { sendMessageParams } from './fixtures.js';
+import type { LoadResult } from './load.js';
 
 const SEND = GRPC_OPERATIONS.get('SendMessage') as GrpcOperation;
 const pass = (bytes: Buffer): Buffer => bytes;
@@ -26,13 +27,9 @@ function requests(): () => Buffer {
 
 /**
  * Unary `SendMessage` calls through a @grpc/grpc-js client for `seconds`, `concurrency` in flight;
- * a call counts when its status is OK and its answer decodes to a COMPLETED task.
+ * a call counts when its status is OK and its answer decodes to a COMPLETED task (else it failed).
  */
-export async function grpcUnaryLoad(
-  authority: string,
-  seconds: number,
-  concurrency: number,
-): Promise<{ calls: number; invalid: number; seconds: number }> {
+export async function grpcUnaryLoad(authority: string, seconds: number, concurrency: number): Promise<LoadResult> {
   const client = new Client(authority, credentials.createInsecure());
   const metadata = new Metadata();
   metadata.set('a2a-version', '1.0');
@@ -45,19 +42,31 @@ export async function grpcUnaryLoad(
       });
     });
   let calls = 0;
-  let invalid = 0;
+  let failed = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   try {
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (performance.now() < deadline) (await call()) ? calls++ : invalid++;
+        while (performance.now() < deadline) (await call()) ? calls++ : failed++;
       }),
     );
   } finally {
     client.close();
   }
-  return { calls, invalid, seconds: (performance.now() - started) / 1000 };
+  const cpu = process.cpuUsage(cpuBefore);
+  const elapsedMs = performance.now() - started;
+  return {
+    requestsPerSecond: (calls * 1000) / elapsedMs,
+    latencyP50Ms: Number.NaN,
+    latencyP99Ms: Number.NaN,
+    total2xx: calls,
+    failed,
+    valid: failed === 0 && calls > 0,
+    generatorCpuMicrosPerRequest: (cpu.user + cpu.system) / calls,
+    generatorBusy: (cpu.user + cpu.system) / 1000 / elapsedMs,
+  };
 }
 
 /**

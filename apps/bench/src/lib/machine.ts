@@ -2,60 +2,38 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-
-export interface MachineInfo {
-  cpuModel: string;
-  cores: number;
-  memoryBytes: number;
-  platform: string;
-  node: string;
-  versions: Record<string, string>;
-  /** The commit measured, and whether packages/ had uncommitted changes (the suites run the dist built from them). */
-  git: { commit: string; dirtyPackageFiles: number };
-}
+import { mib } from './format.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const PACKAGES = ['a2a-types', 'a2a-identity', 'a2a-governance', 'a2a-routing', 'a2a-rulake-artifacts', 'a2a-server-express', 'a2a-client'];
+const DEPENDENCIES = ['@a2a-js/sdk', 'express', 'autocannon', 'tinybench', 'esbuild', '@grpc/grpc-js'];
 
 function versionOf(path: string): string {
   try {
-    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(`${ROOT}${path}/package.json`, 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
 }
 
-export function machineInfo(): MachineInfo {
-  const versions: Record<string, string> = {};
-  for (const pkg of [
-    'a2a-types',
-    'a2a-identity',
-    'a2a-governance',
-    'a2a-routing',
-    'a2a-rulake-artifacts',
-    'a2a-server-express',
-    'a2a-client',
-  ]) {
-    versions[`@a2aplane/${pkg}`] = versionOf(`${ROOT}packages/${pkg}/package.json`);
-  }
-  const modules = `${ROOT}apps/bench/node_modules/`;
-  for (const dep of ['@a2a-js/sdk', 'express', 'autocannon', 'tinybench', 'esbuild', '@grpc/grpc-js']) {
-    versions[dep] = versionOf(`${modules}${dep}/package.json`);
-  }
-  let git = { commit: 'unknown', dirtyPackageFiles: 0 };
+/** Report rows: the machine, the commit (plus the uncommitted files under packages/: the suites run the dist built from them), the versions. */
+export function machineRows(): string[][] {
+  let commit = 'unknown';
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'packages'], { cwd: ROOT, encoding: 'utf8' });
-    git = { commit, dirtyPackageFiles: dirty.split('\n').filter(Boolean).length };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+    const dirty = git('status', '--porcelain', '--', 'packages').split('\n').filter(Boolean).length;
+    commit = `${git('rev-parse', '--short', 'HEAD').trim()}${dirty > 0 ? ` plus ${dirty} uncommitted files under packages/` : ''}`;
   } catch {
     // not a git checkout: leave unknown
   }
-  return {
-    git,
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    cores: os.cpus().length,
-    memoryBytes: os.totalmem(),
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    versions,
-  };
+  const versions = [
+    ...PACKAGES.map((pkg) => `@a2aplane/${pkg} ${versionOf(`packages/${pkg}`)}`),
+    ...DEPENDENCIES.map((dep) => `${dep} ${versionOf(`apps/bench/node_modules/${dep}`)}`),
+  ];
+  return [
+    ['CPU', `${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} cores, ${mib(os.totalmem())}`],
+    ['OS, Node', `${os.platform()} ${os.release()} ${os.arch()}, ${process.version}`],
+    ['commit measured', commit],
+    ['versions', versions.join(', ')],
+  ];
 }

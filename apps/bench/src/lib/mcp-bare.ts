@@ -1,4 +1,5 @@
 import type { A2AClient } from '@a2aplane/a2a-client';
+import { sendMessageParams } from './fixtures.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -13,7 +14,7 @@ export function createBareMcpServer(agent?: A2AClient): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     if (!agent) return { content: [{ type: 'text', text: 'hello' }] };
     const text = String(request.params.arguments?.text ?? '');
-    const reply = await agent.sendMessage({ message: { messageId: globalThis.crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+    const reply = await agent.sendMessage(sendMessageParams(text));
     return { content: [{ type: 'text', text: reply.task?.artifacts?.[0]?.parts[0]?.text ?? '' }] };
   });
   return server;

@@ -6,29 +6,19 @@ const TASKSET = '/usr/bin/taskset';
 /**
  * Where a suite's server and load generator run. On a 2-core machine the load generator would
  * otherwise take turns with the server on both cores, and its own per-request cost would leak
- * into the server's figures (decision 0036).
+ * into the server's figures (decision 0036). `serverCpu` is undefined when nothing is pinned; `note` is one
+ * sentence for the report: where the server and the load generator ran.
  */
-export type CpuPlan =
-  | { pinned: true; serverCpu: number; loadCpu: number; release(): void }
-  | { pinned: false; reason: string; release(): void };
+export type CpuPlan = { serverCpu: number | undefined; note: string; release(): void };
 
 /** The CPUs this process may run on (`Cpus_allowed_list` of /proc/self/status), or undefined without procfs. */
 function allowedCpus(): number[] | undefined {
   try {
-    const line = readFileSync('/proc/self/status', 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('Cpus_allowed_list:'));
-    if (line === undefined) return undefined;
-    const cpus: number[] = [];
-    for (const part of line
-      .slice(line.indexOf(':') + 1)
-      .trim()
-      .split(',')) {
-      const [from, to = from] = part.split('-').map(Number);
-      if (from === undefined || to === undefined || Number.isNaN(from) || Number.isNaN(to)) return undefined;
-      for (let cpu = from; cpu <= to; cpu++) cpus.push(cpu);
-    }
-    return cpus;
+    const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return list?.split(',').flatMap((range) => {
+      const [from = Number.NaN, to = from] = range.split('-').map(Number);
+      return Array.from({ length: to - from + 1 || 0 }, (_, i) => from + i);
+    });
   } catch {
     return undefined;
   }
@@ -41,15 +31,16 @@ function setAffinity(pid: number, cpus: string): void {
 
 /**
  * Pins this process (the load generator) to one CPU and names another for the server, which
- * `startServer(..., { cpu })` then pins. `release()` gives this process its CPUs back, so later
- * suites (and children they start without `cpu`) are not confined. Without taskset or with fewer
- * than two CPUs, or with `A2A_BENCH_PIN=0`, nothing is pinned and `reason` says why: suites print it,
- * never silently unpinned.
+ * `startServer(..., { cpu })` then pins. `release()` gives this process its CPUs back. Without taskset,
+ * with fewer than two CPUs or with `A2A_BENCH_PIN=0`, nothing is pinned and the note says why.
  */
 export function pinLoadGenerator(): CpuPlan {
   const cpus = allowedCpus();
-  const unpinned = (reason: string): CpuPlan => ({ pinned: false, reason, release: () => undefined });
-  // The explicit way out, for comparing with the unpinned method on a machine busy with other work.
+  const unpinned = (reason: string): CpuPlan => ({
+    serverCpu: undefined,
+    note: `**Not pinned** (${reason}): server and load generator share the machine's cores.`,
+    release: () => undefined,
+  });
   if (process.env.A2A_BENCH_PIN === '0') return unpinned('A2A_BENCH_PIN=0');
   if (!existsSync(TASKSET)) return unpinned(`${TASKSET} not found`);
   if (cpus === undefined) return unpinned('no /proc/self/status to read the allowed CPUs from');
@@ -62,23 +53,13 @@ export function pinLoadGenerator(): CpuPlan {
   }
   let released = false;
   return {
-    pinned: true,
     serverCpu,
-    loadCpu,
+    note: `Server pinned to CPU ${serverCpu}, load generator (the bench process) to CPU ${loadCpu}, with taskset; other work on the machine is not pinned and can still share either CPU.`,
     release: () => {
-      if (released) return;
+      if (!released) setAffinity(process.pid, cpus.join(','));
       released = true;
-      setAffinity(process.pid, cpus.join(','));
     },
   };
-}
-
-/** One sentence for a suite's report: where the server, the load generator and Redis ran. */
-export function describePinning(plan: CpuPlan, redis = false): string {
-  const redisNote = redis ? ' Redis (the Redis rows) is a system service on the same machine and runs unpinned, on either CPU.' : '';
-  return plan.pinned
-    ? `Server pinned to CPU ${plan.serverCpu}, load generator (the bench process) to CPU ${plan.loadCpu}, with taskset; other work on the machine is not pinned and can still share either CPU.${redisNote}`
-    : `**Not pinned** (${plan.reason}): server and load generator share the machine's cores.${redisNote}`;
 }
 
 /** The command that starts `args` on `cpu` (taskset execs it, so the pid is the program's own). */

@@ -1,15 +1,8 @@
-/** What every suite hands back to main: a markdown section plus raw data (git-ignored results/*.json). */
-export interface SuiteResult {
-  /** Section heading in docs/benchmarks.md. */
-  title: string;
-  /** Markdown body (tables, notes); no heading. */
-  markdown: string;
-  /** Raw figures, written to the git-ignored results/ directory. */
-  data: unknown;
-}
+/** What every suite hands back to main: its section of the report (under the title main gives it) and raw figures for the git-ignored results/. */
+export type SuiteResult = { markdown: string; data: unknown };
 
 export interface RunOptions {
   quick: boolean;
   /** Throughput only: the server rows to run (ids of its TARGETS); default all. */
-  targets?: string[];
+  targets?: string[] | undefined;
 }

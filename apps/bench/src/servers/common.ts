@@ -1,95 +1,64 @@
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Server as GrpcServer, ServerCredentials, ServerOptions } from '@grpc/grpc-js';
 
 export type Mode = 'message' | 'task' | 'stream';
 
-export interface ServerArgs {
-  port: number;
-  mode: Mode;
-  /** Events per task in stream mode. */
-  events: number;
-  /** Print `RSS <rss> <heapUsed> <tasks>` on stdout every second. */
-  reportRss: boolean;
-  /** Milliseconds the executor waits before answering (`--delay-ms`, default 0: at once). */
-  delayMs: number;
-}
-
-export function parseServerArgs(argv: string[] = process.argv.slice(2)): ServerArgs {
+/** `--port N --mode message|task|stream --delay-ms N` (the executor's wait before answering) and the flags of each server. */
+export function parseServerArgs(argv: string[] = process.argv.slice(2)) {
   const value = (flag: string): string | undefined => {
     const index = argv.indexOf(flag);
     return index === -1 ? undefined : argv[index + 1];
   };
   const mode = (value('--mode') ?? 'message') as Mode;
-  if (mode !== 'message' && mode !== 'task' && mode !== 'stream') throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
-  const delayMs = Number(value('--delay-ms') ?? 0);
-  if (!(delayMs >= 0)) throw new RangeError(`expected --delay-ms to be a number >= 0, got ${value('--delay-ms')}`);
+  if (!['message', 'task', 'stream'].includes(mode)) throw new RangeError(`expected --mode message|task|stream, got ${mode}`);
   return {
     port: Number(value('--port') ?? 0),
     mode,
-    events: Number(value('--events') ?? 100),
-    reportRss: argv.includes('--report-rss'),
-    delayMs,
+    delayMs: Number(value('--delay-ms') ?? 0),
+    value,
+    has: (flag: string) => argv.includes(flag),
   };
 }
+
+/** The agent card of every bench agent: one `echo` skill, its interface at `url` over `binding`. */
+export const benchCard = (name: string, url: string, binding = 'JSONRPC', capabilities: Record<string, boolean> = { streaming: true }) => ({
+  name,
+  description: 'an agent under benchmark',
+  version: '1.0.0',
+  supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: '1.0' }],
+  capabilities,
+  defaultInputModes: ['text/plain'],
+  defaultOutputModes: ['text/plain'],
+  skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: ['echo'] }],
+});
 
 /** The text every executor answers with. */
 export const replyText = (input: string): string => `echo: ${input}`;
 
 /**
- * Listens on 127.0.0.1, lets `onListening` finish the setup that needs the port (agent cards
- * carry their URL), prints `READY <port>`, reports RSS if asked and closes on SIGTERM/SIGINT.
+ * Listens on 127.0.0.1, lets `onListening` finish the setup that needs the URL (agent cards carry
+ * it), prints `READY <port>`, and on SIGTERM/SIGINT closes, runs `onStop` and exits.
  */
-export function serve(server: Server, args: ServerArgs, countTasks: () => number = () => 0, onListening?: (baseUrl: string) => void): void {
+export function serve(server: Server, port: number, onListening?: (baseUrl: string) => void, onStop?: () => Promise<unknown>): void {
   server.keepAliveTimeout = 60_000;
-  server.listen(args.port, '127.0.0.1', () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address !== null ? address.port : args.port;
-    onListening?.(`http://127.0.0.1:${port}`);
-    process.stdout.write(`READY ${port}\n`);
-    if (args.reportRss) {
-      setInterval(() => {
-        const usage = process.memoryUsage();
-        process.stdout.write(`RSS ${usage.rss} ${usage.heapUsed} ${countTasks()}\n`);
-      }, 1000).unref();
-    }
+  server.listen(port, '127.0.0.1', () => {
+    const bound = (server.address() as AddressInfo).port;
+    onListening?.(`http://127.0.0.1:${bound}`);
+    process.stdout.write(`READY ${bound}\n`);
   });
   const stop = (): void => {
     server.closeAllConnections();
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 1000).unref();
+    server.close();
+    void Promise.resolve(onStop?.()).finally(() => process.exit(0));
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-/** What the echo servers answer: the same shapes as the A2A servers, built per request. */
-export function echoResult(mode: Mode, text: string): unknown {
-  const contextId = globalThis.crypto.randomUUID();
-  if (mode === 'message') {
-    return { message: { messageId: globalThis.crypto.randomUUID(), contextId, role: 'ROLE_AGENT', parts: [{ text: replyText(text) }] } };
-  }
-  const id = globalThis.crypto.randomUUID();
-  return {
-    task: {
-      id,
-      contextId,
-      status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
-      artifacts: [{ artifactId: 'a-1', parts: [{ text: replyText(text) }] }],
-    },
-  };
-}
-
-/** Text of the first part of a JSON-RPC SendMessage body, or '' when there is none. */
-export function requestText(body: unknown): string {
-  const params = (body as { params?: { message?: { parts?: Array<{ text?: unknown }> } } })?.params;
-  const text = params?.message?.parts?.[0]?.text;
-  return typeof text === 'string' ? text : '';
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 /**
- * The grpc-js `Server` options of every gRPC server under test (ours, the official SDK's, the
- * floor), so they compare like for like. Channelz (per-call counters and timestamps for the
- * channelz admin service) is off: a2a-grpc's default, set here for the others too.
+ * The grpc-js `Server` options of every gRPC server under test, so they compare like for like:
+ * channelz (per-call counters for its admin service) off, a2a-grpc's default.
  */
 export const GRPC_SERVER_OPTIONS: ServerOptions = { 'grpc.enable_channelz': 0 };
 
@@ -100,15 +69,15 @@ export function readyGrpc(port: number, shutdown: () => void): void {
     shutdown();
     process.exit(0);
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 /** Binds a grpc-js server on 127.0.0.1, lets `onBound` add the service (cards carry the target), then READY. */
-export function serveGrpc(server: GrpcServer, args: ServerArgs, onBound: (target: string) => void, credentials: ServerCredentials): void {
-  server.bindAsync(`127.0.0.1:${args.port}`, credentials, (error, port) => {
+export function serveGrpc(server: GrpcServer, port: number, credentials: ServerCredentials, onBound: (target: string) => void): void {
+  server.bindAsync(`127.0.0.1:${port}`, credentials, (error, bound) => {
     if (error) throw error;
-    onBound(`127.0.0.1:${port}`);
-    readyGrpc(port, () => server.forceShutdown());
+    onBound(`127.0.0.1:${bound}`);
+    readyGrpc(bound, () => server.forceShutdown());
   });
 }

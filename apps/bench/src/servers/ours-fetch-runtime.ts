@@ -1,6 +1,6 @@
 // Our server's fetch binding in Deno or Bun, with the card and executor of ours-agent.ts. Not run by
 // Node: suites/fetch-binding.ts bundles it and starts it with `deno run` or `bun run <bundle> <mode>`.
-import { createA2AServer, InMemoryTaskStore } from '@a2aplane/a2a-server-express/core';
+import { createA2AServer, createInMemoryTaskStore } from '@a2aplane/a2a-server-express/core';
 import { type A2AFetchHandler, createFetchHandler } from '@a2aplane/a2a-server-express/fetch';
 import type { Mode } from './common.js';
 import { card, executor } from './ours-agent.js';
@@ -24,7 +24,7 @@ const mode = ((Deno ? Deno.args[0] : Bun?.argv[2]) ?? 'message') as Mode;
 let handler: A2AFetchHandler | undefined;
 const fetch = async (request: Request): Promise<Response> => (await handler?.(request)) ?? new Response(null, { status: 404 });
 const ready = (port: number): void => {
-  const server = createA2AServer({ card: card(`http://127.0.0.1:${port}`), executor: executor(mode, 100), store: new InMemoryTaskStore() });
+  const server = createA2AServer({ card: card(`http://127.0.0.1:${port}`), executor: executor(mode), store: createInMemoryTaskStore() });
   handler = createFetchHandler(server, { heartbeatMs: 0 });
   console.log(`READY ${port}`);
 };

@@ -1,34 +1,21 @@
-// The registry (@a2aplane/a2a-registry) over node:http with 10,000 enrolled agents, for the
-// registry suite: `--store memory|postgres --agents N`. PostgreSQL: REGISTRY_BENCH_DATABASE_URL
-// (default the local server, database `test`), a schema of this process, dropped on exit.
+// The registry (@a2aplane/a2a-registry) over node:http with `--agents N` enrolled agents (default 10,000), on
+// `--store memory|postgres`. PostgreSQL: REGISTRY_BENCH_DATABASE_URL (default the local server, database `test`),
+// a schema of this process, dropped on exit.
 import { createServer } from 'node:http';
-import pg from 'pg';
-import type { AddressInfo } from 'node:net';
-import { createInMemoryRegistryStore, createRegistry, createRegistryRequestHandler, type RegistryStore } from '@a2aplane/a2a-registry';
-import { createPostgresRegistryStore, type PostgresRegistryStore } from '@a2aplane/a2a-registry/postgres';
+import { createInMemoryRegistryStore, createRegistry, createRegistryRequestHandler } from '@a2aplane/a2a-registry';
+import { createPostgresRegistryStore } from '@a2aplane/a2a-registry/postgres';
 import { sampleAgentRecord } from '@a2aplane/a2a-registry/testing';
-import { agentCardFor, SKILLS, TAGS } from './registry-fixtures.js';
+import pg from 'pg';
+import { parseServerArgs, serve } from './common.js';
+import { agentCardFor } from './registry-fixtures.js';
 
-const argv = process.argv.slice(2);
-const value = (flag: string): string | undefined => {
-  const index = argv.indexOf(flag);
-  return index === -1 ? undefined : argv[index + 1];
-};
-const storeKind = value('--store') ?? 'memory';
-const agents = Number(value('--agents') ?? 10_000);
-let store: RegistryStore;
-let postgres: PostgresRegistryStore | undefined;
+const args = parseServerArgs();
+const agents = Number(args.value('--agents') ?? 10_000);
 const schema = `bench_registry_${process.pid}`;
-const pool =
-  storeKind === 'postgres'
-    ? new pg.Pool({ connectionString: process.env.REGISTRY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 10 })
-    : undefined;
-if (pool) {
-  postgres = await createPostgresRegistryStore({ pool, schema });
-  store = postgres;
-} else {
-  store = createInMemoryRegistryStore();
-}
+const connectionString = process.env.REGISTRY_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pool = args.value('--store') === 'postgres' ? new pg.Pool({ connectionString, max: 10 }) : undefined;
+const postgres = pool && (await createPostgresRegistryStore({ pool, schema }));
+const store = postgres ?? createInMemoryRegistryStore();
 
 // Enrolled agents written straight to the store (what enrollment writes, without fetching 10,000 origins).
 let next = 0;
@@ -37,18 +24,16 @@ const writer = async (): Promise<void> => {
     const index = next++;
     const id = `agent-${String(index).padStart(6, '0')}`;
     const card = agentCardFor(index, `https://${id}.agents.example`);
-    await store.put(
-      sampleAgentRecord({
-        id,
-        origin: `https://${id}.agents.example`,
-        card,
-        cardText: JSON.stringify(card),
-        skills: card.skills.map((skill) => skill.id),
-        tags: [...new Set(card.skills.flatMap((skill) => skill.tags ?? []))],
-        health: { status: index % 10 === 0 ? 'down' : 'up', reason: '', consecutiveFailures: 0 },
-      }),
-      null,
-    );
+    const record = sampleAgentRecord({
+      id,
+      origin: `https://${id}.agents.example`,
+      card,
+      cardText: JSON.stringify(card),
+      skills: card.skills.map((skill) => skill.id),
+      tags: [...new Set(card.skills.flatMap((skill) => skill.tags ?? []))],
+      health: { status: index % 10 === 0 ? 'down' : 'up', reason: '', consecutiveFailures: 0 },
+    });
+    await store.put(record, null);
   }
 };
 await Promise.all(Array.from({ length: 8 }, writer));
@@ -56,19 +41,8 @@ await Promise.all(Array.from({ length: 8 }, writer));
 // the planner guesses (and cannot use index-only scans of the skill and tag rows).
 for (const name of ['agents', 'agent_records', 'agent_skills', 'agent_tags']) await pool?.query(`VACUUM ANALYZE "${schema}".${name}`);
 
-const registry = createRegistry({ store });
-const server = createServer(createRegistryRequestHandler(registry, { publicUrl: 'https://registry.example' }));
-server.keepAliveTimeout = 60_000;
-server.listen(Number(value('--port') ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`);
-  process.stdout.write(`INFO ${SKILLS.length} skills ${TAGS.length} tags\n`);
-});
-const stop = async () => {
-  server.closeAllConnections();
-  server.close();
+const handler = createRegistryRequestHandler(createRegistry({ store }), { publicUrl: 'https://registry.example' });
+serve(createServer(handler), args.port, undefined, async () => {
   await postgres?.dropSchema();
   await pool?.end();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void stop());
-process.once('SIGINT', () => void stop());
+});

@@ -1,48 +1,36 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { kb, passFail, table } from '../lib/format.js';
+import { goalTable, kb } from '../lib/format.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
-const CONSOLE_DIR = fileURLToPath(new URL('../../../console', import.meta.url));
-
-interface Measured {
+type Measured = {
   size: { files: number; initialGzipBytes: number; totalGzipBytes: number; budgetBytes: number };
   paint: { runs: number; readyMs: number; fcpMs: number; maxReadyMs: number };
   load: string;
-}
+};
 
 /**
- * The console's goals (issue 39): its JavaScript under 150 KB gzip, and the first meaningful paint
- * under 1 s from the production build served by its own server, in Debian's Chromium. The figures
- * come from apps/console/scripts/measure.mjs (`pnpm --filter @a2aplane/a2a-console measure`), run on
- * the build `pnpm bench` made first.
+ * The console's goals (issue 39): its JavaScript under 150 KB gzip, and the first meaningful paint under 1 s from the
+ * production build served by its own server, in Debian's Chromium. The figures come from apps/console/scripts/measure.mjs
+ * (`pnpm --filter @a2aplane/a2a-console measure`), run on the build `pnpm bench` made first.
  */
 export async function runConsole(options: RunOptions): Promise<SuiteResult> {
-  const runs = options.quick ? 3 : 9;
-  const out = execFileSync(process.execPath, ['scripts/measure.mjs', '--paint', '--json', '--runs', String(runs)], {
-    cwd: CONSOLE_DIR,
-    encoding: 'utf8',
-  });
-  const measured = JSON.parse(out) as Measured;
+  const args = ['scripts/measure.mjs', '--paint', '--json', '--runs', String(options.quick ? 3 : 9)];
+  const cwd = fileURLToPath(new URL('../../../console', import.meta.url));
+  const measured = JSON.parse(execFileSync(process.execPath, args, { cwd, encoding: 'utf8' })) as Measured;
   const { size, paint } = measured;
   const markdown = [
-    table(
-      ['measure', 'value', 'goal', 'verdict'],
+    goalTable([
       [
-        ['console JS, first load (gzip -9)', kb(size.initialGzipBytes), '-', '-'],
-        [
-          `console JS, all ${size.files} chunks (gzip -9)`,
-          kb(size.totalGzipBytes),
-          `< ${kb(size.budgetBytes)}`,
-          passFail(size.totalGzipBytes < size.budgetBytes),
-        ],
-        [`first meaningful paint (median of ${paint.runs} cold loads)`, `${paint.readyMs} ms`, '< 1000 ms', passFail(paint.readyMs < 1000)],
-        ['first contentful paint (median)', `${paint.fcpMs} ms`, '-', '-'],
-        ['slowest first meaningful paint', `${paint.maxReadyMs} ms`, '-', '-'],
+        `console JS, all ${size.files} chunks (gzip -9)`,
+        kb(size.totalGzipBytes),
+        `< ${kb(size.budgetBytes)}`,
+        size.totalGzipBytes < size.budgetBytes,
       ],
-    ),
+      [`first meaningful paint (median of ${paint.runs} cold loads)`, `${paint.readyMs} ms`, '< 1000 ms', paint.readyMs < 1000],
+    ]),
     '',
-    `The production build (\`dist/ui\`) served by the console's own server on 127.0.0.1, loaded in Debian's Chromium (headless), each load in a fresh browser context (no cache). "First meaningful paint" is the \`console:ready\` mark: the first animation frame after the agent view rendered. Load average during the run: ${measured.load}.`,
+    `Console JS on first load ${kb(size.initialGzipBytes)} (gzip -9); first contentful paint ${paint.fcpMs} ms (median); slowest first meaningful paint ${paint.maxReadyMs} ms. The production build (\`dist/ui\`) served by the console's own server on 127.0.0.1, loaded in Debian's Chromium (headless), each load in a fresh browser context (no cache). "First meaningful paint" is the \`console:ready\` mark: the first animation frame after the agent view rendered. Load average during the run: ${measured.load}.`,
   ].join('\n');
-  return { title: 'Console: first paint and JS size', markdown, data: measured };
+  return { markdown, data: measured };
 }

@@ -17,7 +17,7 @@ const GOAL_OPS = 1_000_000;
 const BATCH = 1000;
 const CAPS = { maxUsdPerMinute: 1e12, maxTokensPerMinute: 1e15, maxTasksPerMinute: 1e12 };
 
-function cases(): Array<{ name: string; fn: () => unknown }> {
+function cases(): Record<string, () => unknown> {
   const capped = createInMemoryBudgetLedger(CAPS);
   const shed = createInMemoryBudgetLedger({ maxTasksPerMinute: 1 });
   void shed.acquire({});
@@ -30,57 +30,42 @@ function cases(): Array<{ name: string; fn: () => unknown }> {
     policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
     spend: new SpendAggregator(),
   });
-  const incoming = childContext(
-    childContext(createRootContext({ rootAgentId: 'agent-0' }), { parentTaskId: 't-1', receivingAgentId: 'agent-1' }),
-    {
-      parentTaskId: 't-2',
-      receivingAgentId: 'agent-2',
+  const root = createRootContext({ rootAgentId: 'agent-0' });
+  const incoming = childContext(childContext(root, { parentTaskId: 't-1', receivingAgentId: 'agent-1' }), {
+    parentTaskId: 't-2',
+    receivingAgentId: 'agent-2',
+  });
+  return {
+    'BudgetLedger acquire + meter (capped, under the limit)': async () => {
+      for (let i = 0; i < BATCH; i++) await capped.meter(await capped.acquire({ estimatedUsd: 0.001 }), { usd: 0.001, tokens: 10 });
     },
-  );
-  return [
-    {
-      name: 'BudgetLedger acquire + meter (capped, under the limit)',
-      fn: async () => {
-        for (let i = 0; i < BATCH; i++) await capped.meter(await capped.acquire({ estimatedUsd: 0.001 }), { usd: 0.001, tokens: 10 });
-      },
+    'BudgetLedger acquire at the limit (shed)': async () => {
+      for (let i = 0; i < BATCH; i++) await shed.acquire({}).catch(() => undefined);
     },
-    {
-      name: 'BudgetLedger acquire at the limit (shed)',
-      fn: async () => {
-        for (let i = 0; i < BATCH; i++) await shed.acquire({}).catch(() => undefined);
-      },
+    'TaskPolicyEngine admit + release': () => {
+      for (let i = 0; i < BATCH; i++) {
+        const result = policy.admit({ caller: 'caller-1', skill: 'echo' });
+        if (result.ok) result.admission.release();
+      }
     },
-    {
-      name: 'TaskPolicyEngine admit + release',
-      fn: () => {
-        for (let i = 0; i < BATCH; i++) {
-          const result = policy.admit({ caller: 'caller-1', skill: 'echo' });
-          if (result.ok) result.admission.release();
-        }
-      },
+    'Governor admit + finish (budget, recursion, policy, lineage)': async () => {
+      for (let i = 0; i < BATCH; i++) {
+        const task = await governor.admit({ caller: 'caller-1', skill: 'echo', incoming, parentTaskId: 't-3' });
+        await task.finish({ usd: 0.001, tokens: 10 });
+      }
     },
-    {
-      name: 'Governor admit + finish (budget, recursion, policy, lineage)',
-      fn: async () => {
-        for (let i = 0; i < BATCH; i++) {
-          const task = await governor.admit({ caller: 'caller-1', skill: 'echo', incoming, parentTaskId: 't-3' });
-          await task.finish({ usd: 0.001, tokens: 10 });
-        }
-      },
-    },
-  ];
+  };
 }
 
 /** Decisions per second of the governance paths, in process, with tinybench. */
 export async function runGovernance(options: RunOptions): Promise<SuiteResult> {
   const list = cases();
   const bench = new Bench({ time: options.quick ? 250 : 1000, warmupTime: options.quick ? 50 : 200 });
-  for (const c of list) bench.add(c.name, c.fn);
+  for (const [name, fn] of Object.entries(list)) bench.add(name, fn);
   await bench.run();
-  const rows = list.map((c, index) => {
-    const result = bench.tasks[index]?.result;
-    if (!result || result.error) throw new Error(`${c.name}: ${result?.error?.message ?? 'no result'}`);
-    return { name: c.name, opsPerSecond: (BATCH * 1000) / result.latency.mean, rme: result.latency.rme };
+  const rows = bench.tasks.map(({ name, result }) => {
+    if (!result || result.error) throw new Error(`${name}: ${result?.error?.message ?? 'no result'}`);
+    return { name, opsPerSecond: (BATCH * 1000) / result.latency.mean, rme: result.latency.rme };
   });
   const markdown = [
     `tinybench, ${options.quick ? 250 : 1000} ms per case, ${BATCH} operations per timed call. Goal (ADR-159): every governance path >= ${num(GOAL_OPS)} decisions/s.`,
@@ -90,5 +75,5 @@ export async function runGovernance(options: RunOptions): Promise<SuiteResult> {
       rows.map((r) => [r.name, num(r.opsPerSecond), r.rme.toFixed(1), `**${passFail(r.opsPerSecond >= GOAL_OPS)}**`]),
     ),
   ].join('\n');
-  return { title: 'Governance decisions', markdown, data: rows };
+  return { markdown, data: rows };
 }

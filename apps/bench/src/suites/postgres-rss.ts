@@ -4,11 +4,10 @@ import { migrate } from '@a2aplane/a2a-postgres';
 import pg from 'pg';
 import { startServer } from '../lib/children.js';
 import { processRssBytes } from '../lib/cpu.js';
-import { num, passFail, table } from '../lib/format.js';
+import { goalTable, mib, num, table } from '../lib/format.js';
 import { load } from '../lib/load.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
-
-const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { POSTGRES_URL } from './postgres.js';
 
 /** Growth from the middle to the end of the run that still counts as flat. */
 const FLAT = 0.1;
@@ -24,21 +23,19 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
   const admin = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
   admin.on('error', () => undefined);
   const schema = `bench_rss_${randomBytes(4).toString('hex')}`;
-  const mib = (bytes: number | undefined): string => (bytes === undefined ? 'n/a' : num(bytes / 2 ** 20, 1));
   const samples: { at: string; rss: number | undefined; requestsPerSecond?: number }[] = [];
   const loadBefore = loadavg();
   try {
     await migrate(admin, { schema });
-    process.env.BENCH_PG_OURS_SCHEMA = schema;
-    process.env.POSTGRES_URL = POSTGRES_URL;
-    const server = await startServer('ours-postgres', ['--mode', 'task']);
+    const env = { ...process.env, POSTGRES_URL, BENCH_PG_SCHEMA: schema };
+    const server = await startServer('ours', ['--mode', 'task', '--store', 'postgres'], { env });
     try {
       await load(server.url, 'task', 3, 50);
       samples.push({ at: 'start (after 3 s of warm-up)', rss: processRssBytes(server.process.pid) });
       for (const at of [`middle (${seconds / 2} s)`, `end (${seconds} s)`]) {
         const result = await load(server.url, 'task', seconds / 2, 50);
         samples.push({ at, rss: processRssBytes(server.process.pid), requestsPerSecond: result.requestsPerSecond });
-        process.stdout.write(`  rss ${at}: ${mib(samples.at(-1)?.rss)} MiB, ${num(result.requestsPerSecond)} req/s\n`);
+        process.stdout.write(`  rss ${at}: ${mib(samples.at(-1)?.rss ?? Number.NaN)}, ${num(result.requestsPerSecond)} req/s\n`);
       }
     } finally {
       await server.stop();
@@ -49,26 +46,19 @@ export async function runPostgresRss(options: RunOptions): Promise<SuiteResult> 
   }
   const [, middle, end] = samples;
   const growth = middle?.rss && end?.rss ? end.rss / middle.rss - 1 : Number.NaN;
-  const load1 = loadavg();
+  const loadAfter = loadavg();
+  const loads = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
   const markdown = [
-    `One replica (ours on node:http, task store and event bus on PostgreSQL at POSTGRES_URL, pool of 10) under task-mode load (autocannon, 50 connections) for ${seconds} s after a 3 s warm-up; RSS from /proc/<pid>/status. Load average (1, 5, 15 min) ${loadBefore.map((v) => v.toFixed(2)).join(', ')} before, ${load1.map((v) => v.toFixed(2)).join(', ')} after: the machine is shared, so req/s vary; the RSS shape is what the goal reads.`,
+    `One replica (ours on node:http, task store and event bus on PostgreSQL at POSTGRES_URL, pool of 10) under task-mode load (autocannon, 50 connections) for ${seconds} s after a 3 s warm-up; RSS from /proc/<pid>/status. Load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadAfter)} after: the machine is shared, so req/s vary; the RSS shape is what the goal reads.`,
     '',
     table(
-      ['when', 'RSS MiB', 'req/s over the half before'],
-      samples.map((s) => [s.at, mib(s.rss), s.requestsPerSecond === undefined ? '' : num(s.requestsPerSecond)]),
+      ['when', 'RSS', 'req/s over the half before'],
+      samples.map((s) => [s.at, mib(s.rss ?? Number.NaN), s.requestsPerSecond === undefined ? '' : num(s.requestsPerSecond)]),
     ),
     '',
-    table(
-      ['goal', 'measured', 'goal', ''],
-      [
-        [
-          'RSS flat under load: growth from the middle to the end',
-          `${num(growth * 100, 1)}%`,
-          `<= ${FLAT * 100}%`,
-          passFail(growth <= FLAT),
-        ],
-      ],
-    ),
+    goalTable([
+      ['RSS flat under load: growth from the middle to the end', `${num(growth * 100, 1)}%`, `<= ${FLAT * 100}%`, growth <= FLAT],
+    ]),
   ].join('\n');
-  return { title: 'RSS of a replica on PostgreSQL under load', markdown, data: { samples, growth, loadBefore, loadAfter: load1 } };
+  return { markdown, data: { samples, growth, loadBefore, loadAfter } };
 }

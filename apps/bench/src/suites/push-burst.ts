@@ -1,30 +1,20 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  type AgentExecutor,
-  createA2AServer,
-  createAgentCard,
-  createNodeHttpHandler,
-  createPushSender,
-  createTaskUpdater,
-  type PushDeliveryEvent,
-} from '@a2aplane/a2a-server-express';
+import { createPushSender, createTaskUpdater } from '@a2aplane/a2a-server-express';
 import type { StreamResponse, Task } from '@a2aplane/a2a-types';
+import { postSendMessage, sendMessageParams } from '../lib/fixtures.js';
 import { num, table } from '../lib/format.js';
+import { listen, listenA2A } from '../lib/listen.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
-/** A webhook receiver on 127.0.0.1:0 answering 200 after `delayMs`; records the bodies by path. */
+/** A webhook receiver answering 200 after `delayMs`; records the bodies by path. */
 async function startReceiver(delayMs: number) {
   const bodies = new Map<string, StreamResponse[]>();
   let count = 0;
-  const server: Server = createServer((req, res) => {
+  const listening = await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const reply = () => {
-        const list = bodies.get(req.url ?? '') ?? [];
-        list.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as StreamResponse);
-        bodies.set(req.url ?? '', list);
+        bodies.set(req.url ?? '', [...(bodies.get(req.url ?? '') ?? []), JSON.parse(Buffer.concat(chunks).toString('utf8'))]);
         count++;
         res.writeHead(200).end();
       };
@@ -32,89 +22,54 @@ async function startReceiver(delayMs: number) {
       else reply();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    bodies,
-    get count() {
-      return count;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { ...listening, bodies, count: () => count };
 }
 
 const stateOf = (body: StreamResponse | undefined): string | undefined => body?.task?.status.state ?? body?.statusUpdate?.status.state;
 const stepOf = (body: StreamResponse): number => Number(body.statusUpdate?.metadata?.step ?? body.task?.metadata?.step ?? 0);
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 /** 40 tasks × 13 events through a server (default push options) to one healthy receiver. */
 async function burstThroughServer() {
   const receiver = await startReceiver(0);
-  const executor: AgentExecutor = {
-    async execute(context, events) {
-      const task = createTaskUpdater(context, events);
-      task.submit();
-      for (let step = 1; step <= 11; step++) {
-        events.publish({
-          taskId: context.taskId,
-          contextId: context.contextId,
-          status: { state: 'TASK_STATE_WORKING' },
-          metadata: { step },
-        });
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      task.complete('done');
+  const server = await listenA2A(
+    {
+      executor: {
+        async execute(context, events) {
+          const task = createTaskUpdater(context, events);
+          task.submit();
+          for (let step = 1; step <= 11; step++) {
+            const { taskId, contextId } = context;
+            events.publish({ taskId, contextId, status: { state: 'TASK_STATE_WORKING' }, metadata: { step } });
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          task.complete('done');
+        },
+      },
+      pushSender: createPushSender({ ssrf: { allowLoopback: true } }),
     },
-  };
-  const card = createAgentCard({
-    baseUrl: 'http://127.0.0.1',
-    name: 'push burst',
-    description: 'thirteen events a task',
-    skills: [{ id: 'burst', name: 'Burst', description: 'burst', tags: [] }],
-    capabilities: { pushNotifications: true },
-  });
-  const server = createA2AServer({ card, executor, pushSender: createPushSender({ ssrf: { allowLoopback: true } }) });
-  const http = createServer(createNodeHttpHandler(server));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/a2a/jsonrpc`;
+    { pushNotifications: true },
+  );
   const started = performance.now();
   try {
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: i,
-            method: 'SendMessage',
-            params: {
-              message: { messageId: `m-${i}`, role: 'ROLE_USER', parts: [{ text: 'go' }] },
-              configuration: { taskPushNotificationConfig: { url: receiver.url(`/hook/${i}`) } },
-            },
-          }),
-        }).then((response) => response.text()),
+        postSendMessage(server.url, {
+          ...sendMessageParams('go', `m-${i}`),
+          configuration: { taskPushNotificationConfig: { url: `${receiver.url}/hook/${i}` } },
+        }),
       ),
     );
-    await until(() => receiver.count >= 520, 60_000);
+    const deadline = Date.now() + 60_000;
+    while (receiver.count() < 520 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     const ms = performance.now() - started;
-    let inOrder = 0;
-    let completed = 0;
-    for (const bodies of receiver.bodies.values()) {
-      const steps = bodies.slice(1, 12).map(stepOf);
-      if (bodies.length === 13 && steps.every((step, index) => step === index + 1)) inOrder++;
-      if (stateOf(bodies.at(-1)) === 'TASK_STATE_COMPLETED') completed++;
-    }
-    return { delivered: receiver.count, expected: 520, inOrderTasks: inOrder, completedTasks: completed, ms };
+    const tasks = [...receiver.bodies.values()];
+    const inOrder = tasks.filter(
+      (bodies) => bodies.length === 13 && bodies.slice(1, 12).every((body, index) => stepOf(body) === index + 1),
+    );
+    const completed = tasks.filter((bodies) => stateOf(bodies.at(-1)) === 'TASK_STATE_COMPLETED');
+    return { delivered: receiver.count(), expected: 520, inOrderTasks: inOrder.length, completedTasks: completed.length, ms };
   } finally {
     await server.close();
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
     await receiver.close();
   }
 }
@@ -122,9 +77,8 @@ async function burstThroughServer() {
 /** 1 task × `events` events, one a millisecond, to a receiver taking 10 ms per request (default options). */
 async function slowReceiver(events: number) {
   const receiver = await startReceiver(10);
-  const log: PushDeliveryEvent[] = [];
-  const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true }, onEvent: (event) => log.push(event) });
-  const config = { id: 'cfg', url: receiver.url('/hook') };
+  const sender = createPushSender({ ssrf: { allowLoopback: true, allowHttp: true } });
+  const config = { id: 'cfg', url: `${receiver.url}/hook` };
   let highWater = 0;
   const heapBefore = process.memoryUsage().heapUsed;
   let heapPeak = heapBefore;
@@ -149,14 +103,13 @@ async function slowReceiver(events: number) {
   await sender.close();
   await receiver.close();
   const stats = sender.stats();
-  const last = [...(receiver.bodies.get('/hook') ?? [])].at(-1);
   return {
     events,
     delivered: stats.delivered,
     coalesced: stats.coalesced,
     dropped: stats.dropped,
     highWater,
-    completedDelivered: stateOf(last) === 'TASK_STATE_COMPLETED',
+    completedDelivered: stateOf(receiver.bodies.get('/hook')?.at(-1)) === 'TASK_STATE_COMPLETED',
     heapGrowthBytes: heapPeak - heapBefore,
     ms,
   };
@@ -181,7 +134,7 @@ export async function runPushBurst(options: RunOptions): Promise<SuiteResult> {
         ],
         [
           `1 task × ${num(slow.events)} events, 1 ms apart, receiver 10 ms each`,
-          `${num(slow.delivered)}`,
+          num(slow.delivered),
           'yes (lane order)',
           slow.completedDelivered ? 'yes' : 'NO',
           num(slow.coalesced),
@@ -191,8 +144,7 @@ export async function runPushBurst(options: RunOptions): Promise<SuiteResult> {
       ],
     ),
     '',
-    `Default push options. Every notification is delivered or coalesced (${num(slow.delivered + slow.coalesced)} of ${num(slow.events)}; ` +
-      `dropped ${slow.dropped}); heap growth during the slow-receiver run ${num(slow.heapGrowthBytes / 1024)} KiB.`,
+    `Default push options. Every notification is delivered or coalesced (${num(slow.delivered + slow.coalesced)} of ${num(slow.events)}; dropped ${slow.dropped}); heap growth during the slow-receiver run ${num(slow.heapGrowthBytes / 1024)} KiB.`,
   ].join('\n');
-  return { title: 'Push bursts (issue 31)', markdown, data: { burst, slow } };
+  return { markdown, data: { burst, slow } };
 }

@@ -1,6 +1,4 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createCallerKeyResolver, createHttpRequestSigner, createHttpSignatureVerifier, generateKeyPair } from '@a2aplane/a2a-identity';
 import {
   type AuthRequest,
@@ -9,89 +7,62 @@ import {
   createJwtVerifier,
   nodeSignatureCrypto,
 } from '@a2aplane/a2a-server-express';
-import { importJWK, type JWK, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { num, passFail, table } from '../lib/format.js';
+import { listen } from '../lib/listen.js';
+import { perCall } from '../lib/load.js';
 import type { RunOptions, SuiteResult } from '../lib/types.js';
 
 /** Issue 37: JWT verification with a cached JWKS must cost <= 25 µs of server CPU per request. */
 const GOAL_US = 25;
 
-interface Row {
-  name: string;
-  usPerRequest: number;
-}
+type Row = { name: string; usPerRequest: number };
 
-/** CPU time (user + system) per call over `count` sequential calls, after a warm-up. */
-async function cpuPerCall(count: number, call: (i: number) => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < Math.min(200, count); i++) await call(i);
-  const start = process.cpuUsage();
-  for (let i = 0; i < count; i++) await call(i);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
+/** CPU time (user + system) per call over `count` sequential calls, after 200 warm-up calls. */
+async function cpuPerCall(count: number, call: () => Promise<unknown>): Promise<number> {
+  await perCall(Math.min(200, count), call);
+  return (await perCall(count, call)).cpuUs;
 }
 
 async function jwtRows(count: number): Promise<Row[]> {
-  const issuer = 'https://idp.example';
-  const audience = 'https://agent.example/a2a';
-  const keys: Array<{ alg: string; jwk: JWK }> = [
-    { alg: 'ES256', jwk: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as JWK },
-    { alg: 'RS256', jwk: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK },
-    { alg: 'EdDSA', jwk: generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }) as JWK },
-  ].map((k) => ({ ...k, jwk: { ...k.jwk, kid: randomUUID(), alg: k.alg } }));
-  const publicKeys = keys.map(({ jwk }) => {
-    const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
-    return pub;
-  });
-  const jwks = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: publicKeys })),
-  );
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+  const [issuer, audience] = ['https://idp.example', 'https://agent.example/a2a'];
+  const pairs = [
+    ['ES256', generateKeyPairSync('ec', { namedCurve: 'P-256' })],
+    ['RS256', generateKeyPairSync('rsa', { modulusLength: 2048 })],
+    ['EdDSA', generateKeyPairSync('ed25519')],
+  ] as const;
+  const keys = pairs.map(([alg, { publicKey, privateKey }]) => ({ alg, kid: randomUUID(), publicKey, privateKey }));
+  const jwks = JSON.stringify({ keys: keys.map(({ alg, kid, publicKey }) => ({ ...publicKey.export({ format: 'jwk' }), kid, alg })) });
+  const server = await listen((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(jwks));
   try {
     const securitySchemes = {
       oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl: `${issuer}/token`, scopes: {} } } } },
     };
-    const verifier = createJwtVerifier({
-      securitySchemes,
-      audience,
-      issuer,
-      jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
-      allowInsecureLoopback: true,
-    });
-    const authenticate = createAuthenticator({ securitySchemes, oauth2: verifier });
-    const uncachedAuthenticate = createAuthenticator({
-      securitySchemes,
-      oauth2: createJwtVerifier({
-        securitySchemes,
-        audience,
-        issuer,
-        jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
-        allowInsecureLoopback: true,
-        verifiedCacheMs: 0,
-      }),
-    });
+    const authenticator = (verifiedCacheMs?: number) => {
+      const jwksUrl = `${server.url}/jwks`;
+      const oauth2 = createJwtVerifier({ securitySchemes, audience, issuer, jwksUrl, allowInsecureLoopback: true, verifiedCacheMs });
+      return createAuthenticator({ securitySchemes, oauth2 });
+    };
     const rows: Row[] = [];
-    for (const { alg, jwk } of keys) {
+    for (const { alg, kid, privateKey } of keys) {
       const now = Math.floor(Date.now() / 1000);
       const token = await new SignJWT({ sub: 'caller', scope: 'skill:echo', iss: issuer, aud: audience, iat: now, exp: now + 3600 })
-        .setProtectedHeader({ alg, kid: jwk.kid as string, typ: 'at+jwt' })
-        .sign(await importJWK(jwk, alg));
+        .setProtectedHeader({ alg, kid, typ: 'at+jwt' })
+        .sign(privateKey);
       const request = { headers: { authorization: `Bearer ${token}` }, query: new URLSearchParams(), method: 'POST' };
-      rows.push({
-        name: `JWT ${alg}, cached JWKS, every request verified (verifiedCacheMs: 0)`,
-        usPerRequest: await cpuPerCall(count, async () => {
-          if (!(await uncachedAuthenticate(request))) throw new Error('token refused');
-        }),
-      });
-      rows.push({
-        name: `JWT ${alg}, cached JWKS, repeated token (defaults)`,
-        usPerRequest: await cpuPerCall(count, async () => {
+      for (const [label, authenticate] of [
+        ['every request verified (verifiedCacheMs: 0)', authenticator(0)],
+        ['repeated token (defaults)', authenticator()],
+      ] as const) {
+        const usPerRequest = await cpuPerCall(count, async () => {
           if (!(await authenticate(request))) throw new Error('token refused');
-        }),
-      });
+        });
+        rows.push({ name: `JWT ${alg}, cached JWKS, ${label}`, usPerRequest });
+      }
     }
     return rows;
   } finally {
-    await new Promise<void>((resolve) => jwks.close(() => resolve()));
+    await server.close();
   }
 }
 
@@ -136,5 +107,5 @@ export async function runTokenVerify(options: RunOptions): Promise<SuiteResult> 
       rows.map((r) => [r.name, num(r.usPerRequest, 1), r.name.startsWith('JWT') ? `**${passFail(r.usPerRequest <= GOAL_US)}**` : '—']),
     ),
   ].join('\n');
-  return { title: 'Token verification CPU', markdown, data: rows };
+  return { markdown, data: rows };
 }
