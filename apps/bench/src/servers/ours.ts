@@ -15,14 +15,14 @@ const args = parseServerArgs();
 /** Budget caps far above the load, the recursion policy, a task policy (skill allowlist, generous concurrency), lineage spend. */
 async function governance(): Promise<A2AServerOptions['governance']> {
   const g = await import('@a2aplane/a2a-governance');
-  const governor = new g.Governor({
+  const governor = g.createGovernor({
     selfAgentId: 'bench-ours',
     // A USD cap needs an estimate to reserve against (issue 33): a cent per task, far under the cap.
     estimateCost: () => 0.01,
     budget: g.createInMemoryBudgetLedger({ maxUsdPerMinute: 1e9, maxTokensPerMinute: 1e12, maxTasksPerMinute: 1e9 }),
-    recursion: new g.RecursionPolicy({ maxCallDepth: 8 }),
-    policy: new g.TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
-    spend: new g.SpendAggregator(),
+    recursion: g.createRecursionPolicy({ maxCallDepth: 8 }),
+    policy: g.createTaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 100_000 } }),
+    spend: g.createSpendAggregator(),
   });
   return { admit: (input) => governor.admit(input), readTaskContext: g.readTaskContext };
 }

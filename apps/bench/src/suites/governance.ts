@@ -2,10 +2,10 @@ import {
   childContext,
   createInMemoryBudgetLedger,
   createRootContext,
-  Governor,
-  RecursionPolicy,
-  SpendAggregator,
-  TaskPolicyEngine,
+  createGovernor,
+  createRecursionPolicy,
+  createSpendAggregator,
+  createTaskPolicyEngine,
 } from '@a2aplane/a2a-governance';
 import { Bench } from 'tinybench';
 import { num, passFail, table } from '../lib/format.js';
@@ -21,14 +21,14 @@ function cases(): Record<string, () => unknown> {
   const capped = createInMemoryBudgetLedger(CAPS);
   const shed = createInMemoryBudgetLedger({ maxTasksPerMinute: 1 });
   void shed.acquire({});
-  const policy = new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } });
-  const governor = new Governor({
+  const policy = createTaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } });
+  const governor = createGovernor({
     selfAgentId: 'agent-self',
     estimateCost: () => 0.001,
     budget: createInMemoryBudgetLedger(CAPS),
-    recursion: new RecursionPolicy(),
-    policy: new TaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
-    spend: new SpendAggregator(),
+    recursion: createRecursionPolicy(),
+    policy: createTaskPolicyEngine({ default: { allowedSkills: ['echo'], maxConcurrency: 1_000_000 } }),
+    spend: createSpendAggregator(),
   });
   const root = createRootContext({ rootAgentId: 'agent-0' });
   const incoming = childContext(childContext(root, { parentTaskId: 't-1', receivingAgentId: 'agent-1' }), {
