@@ -79,7 +79,10 @@ export function createBudgetQueue(options: BudgetQueueOptions): BudgetQueue {
 
   /** Wakes the queue in `wakeMs` (at most `pollMs`); an armed timer that fires no later is kept. */
   function wake(wakeMs: number | undefined): void {
-    if (wakeMs === undefined && pollMs === Number.POSITIVE_INFINITY) return disarm();
+    if (wakeMs === undefined && pollMs === Number.POSITIVE_INFINITY) {
+      disarm();
+      return;
+    }
     const now = clock();
     const deadline = now + Math.max(1, Math.ceil(Math.min(wakeMs ?? pollMs, pollMs)));
     if (timer !== undefined) {
@@ -133,7 +136,10 @@ export function createBudgetQueue(options: BudgetQueueOptions): BudgetQueue {
       if (decision instanceof Promise) {
         const waiter = head;
         decision.then(
-          (settled) => (decided(waiter, settled) ? step() : (pumping = false)),
+          (settled) => {
+            if (decided(waiter, settled)) step();
+            else pumping = false;
+          },
           (error: unknown) => {
             // The shared window can't be reached: the waiter learns it now rather than at its deadline.
             shift(waiter).reject(error);
