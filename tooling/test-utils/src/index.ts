@@ -8,6 +8,7 @@ export { type CardCase, cardCase, JWKS_PATH } from './signed-cards.js';
 export { POSTGRES_URL, REDIS_URL, testKeyPrefix, testSchema } from './services.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export {
+  createGate,
   forkFixture,
   type HoldingReceiver,
   killHard,

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import type { Message } from '@a2aplane/a2a-types';
 import { closeServer, listenOnLoopback } from './loopback.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,9 +94,18 @@ export async function startHoldingReceiver(): Promise<HoldingReceiver> {
 
 let nextMessage = 0;
 
-/** A `ROLE_USER` message with an id unique to this process and run. */
-export function userMessage(text: string): { messageId: string; role: 'ROLE_USER'; parts: Array<{ text: string }> } {
-  return { messageId: `m-${process.pid}-${++nextMessage}-${Date.now()}`, role: 'ROLE_USER', parts: [{ text }] };
+/** A `ROLE_USER` message of `text` (plus `extra`) with an id unique to this process and run. */
+export function userMessage(text: string, extra: Partial<Message> = {}): Message {
+  return { messageId: `m-${process.pid}-${++nextMessage}-${Date.now()}`, role: 'ROLE_USER', parts: [{ text }], ...extra };
+}
+
+/** A gate the test opens to let an executor go on. */
+export function createGate(): { wait: Promise<void>; open(): void } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait, open };
 }
 
 /** Posts a v1.0 JSON-RPC `SendMessage` of `text` to `url` (the JSON-RPC mount) and resolves the reply. */
