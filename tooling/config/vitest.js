@@ -10,9 +10,15 @@ const nodeConditions = ['@a2aplane/source', 'node', 'import', 'default'];
 /** @param {{ testTimeout?: number, include?: string[], nodeResolution?: boolean }} [options] */
 export function definePackageTestConfig(options = {}) {
   const conditions = options.nodeResolution ? nodeConditions : moduleConditions;
+  // vitest also hands the SSR conditions to its workers as Node `--conditions`, which Node's own
+  // `require` honours too: with `import` among them, `require('is-promise')` inside express's router
+  // loads the package's ESM file (a namespace, not the function), so every express middleware call
+  // throws and express queues a 500 that races the binding's reply. Vite adds `import` or `require`
+  // per request by itself; only the extra conditions go here.
+  const ssrConditions = conditions.filter((condition) => condition !== 'import' && condition !== 'default');
   return defineConfig({
     resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: ['@a2aplane/source'] } },
+    ssr: { resolve: { conditions: ssrConditions, externalConditions: ['@a2aplane/source'] } },
     test: {
       include: options.include ?? ['test/**/*.test.ts'],
       testTimeout: options.testTimeout ?? 20_000,

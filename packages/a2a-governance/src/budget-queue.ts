@@ -1,6 +1,52 @@
 import type { BudgetAcquireRequest, BudgetTicket, TimerFunctions } from './budget-ledger.js';
-import type { Refusal, RefusalCache } from './budget-refusals.js';
-import type { BudgetWindow } from './budget-window.js';
+
+/** What one attempt to admit a queued request decided. */
+export type BudgetQueueDecision =
+  | { ok: true; ticket: BudgetTicket }
+  | {
+      ok: false;
+      /** The error a waiter that can never be admitted is rejected with. */
+      error(): unknown;
+      /** Milliseconds until the request could fit; `undefined` when it never can (it is shed, not kept). */
+      retryAfterMs: number | undefined;
+      /** When to try the head again; `undefined` when only `pump()` (a meter that frees room) can admit it. */
+      wakeMs: number | undefined;
+    };
+
+export interface BudgetQueueOptions {
+  /**
+   * Tries to admit a request now: synchronous for a window in this process (the queue then pumps
+   * without a promise), a promise for a shared one (one attempt runs at a time; a rejection
+   * rejects the head and the queue goes on).
+   */
+  attempt(request: BudgetAcquireRequest): BudgetQueueDecision | Promise<BudgetQueueDecision>;
+  /** Gives back a ticket granted to a waiter that left (aborted) while an asynchronous attempt ran. */
+  giveBack?(ticket: BudgetTicket): void;
+  /** Longest wait between attempts at a refused head. Default none: only `wakeMs` and `pump()` wake it. */
+  pollMs?: number;
+  /** Milliseconds since some epoch. Default `Date.now`. */
+  clock?: () => number;
+  /** Default the global ones. */
+  timers?: TimerFunctions;
+  /** Lets the process exit while requests wait (the timers are `unref`ed). Default false. */
+  unref?: boolean;
+}
+
+/** The bounded FIFO of a capped ledger under `overflow: queue` (see `createBudgetQueue`). */
+export interface BudgetQueue {
+  readonly length: number;
+  /** The request at the head, if any. */
+  head(): BudgetAcquireRequest | undefined;
+  /**
+   * Queues a request until a ticket is granted, it is shed, `signal` aborts or the queue closes.
+   * `refused` is the refusal of a request that becomes the head: its `wakeMs` sets the next attempt.
+   */
+  enqueue(request: BudgetAcquireRequest, signal: AbortSignal | undefined, refused?: BudgetQueueDecision): Promise<BudgetTicket>;
+  /** Attempts the heads now, in order, while they are admitted (call it when room may have come back). */
+  pump(): void;
+  /** Stops attempting and rejects every waiter with `reason`. */
+  close(reason: unknown): void;
+}
 
 interface Waiter {
   request: BudgetAcquireRequest;
@@ -11,110 +57,145 @@ interface Waiter {
 }
 
 /**
- * The bounded FIFO of a capped in-memory ledger under `overflow: queue`. A queued head is woken by
- * a timer only when expiry can admit it; when only in-flight reservations block it, the `meter`
- * that releases one wakes it (`pump`).
+ * The waiting room of a capped `BudgetLedger` under `overflow: queue`, shared by the in-memory
+ * ledger and the Redis one: a FIFO whose head is attempted again when its refusal says room may
+ * have come back by expiry (`wakeMs`, at most every `pollMs`), or when `pump()` is called (a meter
+ * released a reservation). A head that can never fit is shed; a waiter whose signal aborts leaves,
+ * and the next head is attempted.
  */
-export class BudgetQueue {
-  private readonly waiters: Waiter[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerDeadline = 0;
-  private readonly onTimer = (): void => {
-    this.timer = undefined;
-    this.pump(this.clock());
+export function createBudgetQueue(options: BudgetQueueOptions): BudgetQueue {
+  const { attempt, giveBack, pollMs = Number.POSITIVE_INFINITY, clock = Date.now, unref = false } = options;
+  const timers = options.timers ?? { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout };
+  const waiters: Waiter[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerDeadline = 0;
+  let pumping = false;
+  let closed = false;
+
+  const onTimer = (): void => {
+    timer = undefined;
+    pump();
   };
 
-  constructor(
-    private readonly window: BudgetWindow,
-    private readonly refusals: RefusalCache,
-    private readonly clock: () => number,
-    private readonly timers: TimerFunctions,
-  ) {}
-
-  get length(): number {
-    return this.waiters.length;
-  }
-
-  /** The request at the head, if any. */
-  head(): BudgetAcquireRequest | undefined {
-    return this.waiters[0]?.request;
-  }
-
-  /** Grants (or sheds) queued requests from the head while they fit at `now`, then sets the next wake-up. */
-  pump(now: number): void {
-    const { waiters, window } = this;
-    window.prune(now);
-    for (let head = waiters[0]; head !== undefined; head = waiters[0]) {
-      const refusal = window.evaluate(head.request, now);
-      if (refusal === undefined) {
-        waiters.shift();
-        detach(head);
-        head.resolve(window.grant(head.request, now));
-        continue;
-      }
-      if (refusal.retryAfterMs === undefined) {
-        // Can never fit (estimate above the cap): shed it rather than block the queue forever.
-        waiters.shift();
-        detach(head);
-        head.reject(this.refusals.error(refusal));
-        continue;
-      }
-      this.wakeFor(refusal, now);
+  /** Wakes the queue in `wakeMs` (at most `pollMs`); an armed timer that fires no later is kept. */
+  function wake(wakeMs: number | undefined): void {
+    if (wakeMs === undefined && pollMs === Number.POSITIVE_INFINITY) {
+      disarm();
       return;
     }
-    this.disarm();
+    const now = clock();
+    const deadline = now + Math.max(1, Math.ceil(Math.min(wakeMs ?? pollMs, pollMs)));
+    if (timer !== undefined) {
+      if (timerDeadline <= deadline) return;
+      timers.clearTimeout(timer);
+    }
+    timerDeadline = deadline;
+    timer = timers.setTimeout(onTimer, deadline - now);
+    if (unref) (timer as { unref?: () => void }).unref?.();
   }
 
-  /** Queues a request; `headRefusal` is the refusal of a request that becomes the head at `now`. */
-  enqueue(
-    request: BudgetAcquireRequest,
-    signal: AbortSignal | undefined,
-    headRefusal: Refusal | undefined,
-    now: number,
-  ): Promise<BudgetTicket> {
-    return new Promise<BudgetTicket>((resolve, reject) => {
-      const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          const index = this.waiters.indexOf(waiter);
-          if (index === -1) return;
-          this.waiters.splice(index, 1);
-          reject(signal.reason);
-          if (index === 0) this.pump(this.clock());
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
+  function disarm(): void {
+    if (timer !== undefined) timers.clearTimeout(timer);
+    timer = undefined;
+  }
+
+  /** Takes `waiter` off the head. */
+  function shift(waiter: Waiter): Waiter {
+    if (waiters[0] === waiter) waiters.shift();
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    return waiter;
+  }
+
+  /** Applies a decision about `head`; true to go on with the next head. */
+  function decided(head: Waiter, decision: BudgetQueueDecision): boolean {
+    if (waiters[0] !== head) {
+      // It left while the attempt ran: give a granted ticket back.
+      if (decision.ok) giveBack?.(decision.ticket);
+      return true;
+    }
+    if (decision.ok) shift(head).resolve(decision.ticket);
+    // Can never fit (estimate above the cap): shed it rather than block the queue forever.
+    else if (decision.retryAfterMs === undefined) shift(head).reject(decision.error());
+    else {
+      wake(decision.wakeMs);
+      return false;
+    }
+    return true;
+  }
+
+  /** Attempts heads until one is refused; an asynchronous attempt continues the loop when it settles. */
+  function step(): void {
+    for (let head = waiters[0]; head !== undefined && !closed; head = waiters[0]) {
+      let decision: BudgetQueueDecision | Promise<BudgetQueueDecision>;
+      try {
+        decision = attempt(head.request);
+      } catch (error) {
+        shift(head).reject(error);
+        continue;
       }
-      this.waiters.push(waiter);
-      // A new head was just refused at `now`: wake it as pump would.
-      if (headRefusal !== undefined) this.wakeFor(headRefusal, now);
-    });
-  }
-
-  /** Sets the wake-up for a head refused with `refusal`: a timer when expiry can admit it, none when only a meter can. */
-  private wakeFor(refusal: Refusal, now: number): void {
-    if (refusal.wakeMs === undefined) this.disarm();
-    else this.arm(now, refusal.wakeMs);
-  }
-
-  /** Wakes the queue in `delayMs`; an armed timer that fires no later is kept (the wake re-evaluates and re-arms). */
-  private arm(now: number, delayMs: number): void {
-    const deadline = now + Math.max(1, Math.ceil(delayMs));
-    if (this.timer !== undefined) {
-      if (this.timerDeadline <= deadline) return;
-      this.timers.clearTimeout(this.timer);
+      if (decision instanceof Promise) {
+        const waiter = head;
+        decision.then(
+          (settled) => {
+            if (decided(waiter, settled)) step();
+            else pumping = false;
+          },
+          (error: unknown) => {
+            // The shared window can't be reached: the waiter learns it now rather than at its deadline.
+            shift(waiter).reject(error);
+            step();
+          },
+        );
+        return;
+      }
+      if (!decided(head, decision)) {
+        pumping = false;
+        return;
+      }
     }
-    this.timerDeadline = deadline;
-    this.timer = this.timers.setTimeout(this.onTimer, deadline - now);
+    pumping = false;
+    disarm();
   }
 
-  private disarm(): void {
-    if (this.timer !== undefined) {
-      this.timers.clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+  function pump(): void {
+    if (pumping || closed) return;
+    pumping = true;
+    step();
   }
-}
 
-function detach(waiter: Waiter): void {
-  if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+  return {
+    get length() {
+      return waiters.length;
+    },
+    head: () => waiters[0]?.request,
+    pump,
+    enqueue(request, signal, refused) {
+      return new Promise<BudgetTicket>((resolve, reject) => {
+        // Aborted while an asynchronous ledger was deciding: an abort event that already fired never fires again.
+        if (signal?.aborted) return reject(signal.reason);
+        const waiter: Waiter = { request, resolve, reject, signal, onAbort: undefined };
+        if (signal) {
+          waiter.onAbort = () => {
+            const index = waiters.indexOf(waiter);
+            if (index === -1) return;
+            waiters.splice(index, 1);
+            reject(signal.reason);
+            if (index === 0) pump();
+          };
+          signal.addEventListener('abort', waiter.onAbort, { once: true });
+        }
+        waiters.push(waiter);
+        // A new head was just refused: wake it as a pump would.
+        if (refused !== undefined && !refused.ok) wake(refused.wakeMs);
+      });
+    },
+    close(reason) {
+      closed = true;
+      disarm();
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+        waiter.reject(reason);
+      }
+    },
+  };
 }

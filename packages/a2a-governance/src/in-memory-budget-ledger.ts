@@ -1,8 +1,8 @@
 import { checkAmount } from './amounts.js';
 import type { BudgetLedger, BudgetTicket, GlobalBudgetOptions, TimerFunctions } from './budget-ledger.js';
 import { NANO_PER_USD, type ResolvedBudgetOptions, resolveBudgetOptions, usdToNano } from './budget-options.js';
-import { BudgetQueue } from './budget-queue.js';
-import { RefusalCache } from './budget-refusals.js';
+import { type BudgetQueueDecision, createBudgetQueue } from './budget-queue.js';
+import { type Refusal, RefusalCache } from './budget-refusals.js';
 import { BudgetWindow } from './budget-window.js';
 
 const UNCAPPED_TICKET: BudgetTicket = Object.freeze({ id: 0, acquiredAt: 0 });
@@ -82,7 +82,22 @@ function cappedLedger(resolved: ResolvedBudgetOptions, clock: () => number, time
   const { windowMs, limits, overflow, maxQueueDepth } = resolved;
   const window = new BudgetWindow(resolved);
   const refusals = new RefusalCache(windowMs, maxQueueDepth);
-  const queue = new BudgetQueue(window, refusals, clock, timers);
+  const refused = (refusal: Refusal): BudgetQueueDecision => ({
+    ok: false,
+    error: () => refusals.error(refusal),
+    retryAfterMs: refusal.retryAfterMs,
+    wakeMs: refusal.wakeMs,
+  });
+  const queue = createBudgetQueue({
+    attempt(request) {
+      const now = clock();
+      window.prune(now);
+      const refusal = window.evaluate(request, now);
+      return refusal === undefined ? { ok: true, ticket: window.grant(request, now) } : refused(refusal);
+    },
+    clock,
+    timers,
+  });
   const checkRequest = (request: { estimatedUsd?: number; estimatedTokens?: number }): void => {
     checkAmount('estimatedUsd', request.estimatedUsd);
     checkAmount('estimatedTokens', request.estimatedTokens);
@@ -100,10 +115,10 @@ function cappedLedger(resolved: ResolvedBudgetOptions, clock: () => number, time
         // Shed, or a request that can never fit (estimate above the cap) even under queue.
         if (overflow.kind === 'shed' || refusal.retryAfterMs === undefined) return refusals.rejection(refusal);
         if (maxQueueDepth === 0) return refusals.queueFull(refusal);
-        return queue.enqueue(request, signal, refusal, now);
+        return queue.enqueue(request, signal, refused(refusal));
       }
       if (queue.length >= maxQueueDepth) return refusals.queueFull(window.evaluate(head, now));
-      return queue.enqueue(request, signal, undefined, now);
+      return queue.enqueue(request, signal);
     },
 
     tryAcquire(request) {
@@ -128,7 +143,7 @@ function cappedLedger(resolved: ResolvedBudgetOptions, clock: () => number, time
       if (now === undefined) return done;
       // A released reservation may make room for the head of the queue.
       const { released } = window;
-      if (queue.length > 0 && (released.usdNano > 0 || released.tokens > 0)) queue.pump(now);
+      if (queue.length > 0 && (released.usdNano > 0 || released.tokens > 0)) queue.pump();
       return done;
     },
 

@@ -27,6 +27,7 @@ export {
 export { checkAmount as checkBudgetAmount } from './amounts.js';
 export { retrySeconds as budgetRetrySeconds } from './budget-refusals.js';
 export { NANO_PER_USD, type ResolvedBudgetOptions, resolveBudgetOptions, usdToNano } from './budget-options.js';
+export { type BudgetQueue, type BudgetQueueDecision, type BudgetQueueOptions, createBudgetQueue } from './budget-queue.js';
 export { createInMemoryBudgetLedger } from './in-memory-budget-ledger.js';
 export { createInMemoryConcurrencySlots } from './concurrency-slots.js';
 export {

@@ -1,3 +1,4 @@
+export { createGate, userMessage } from '@a2aplane/test-utils';
 import { listenOnLoopback } from '@a2aplane/test-utils';
 import { createServer } from 'node:http';
 import {
@@ -11,7 +12,7 @@ import {
   createWebhookUrlGuard,
 } from '@a2aplane/a2a-server-express';
 import { type A2AClient, type A2AValidator, type AuthProvider, createA2AClient } from '@a2aplane/a2a-client';
-import type { AgentCard, Message } from '@a2aplane/a2a-types';
+import type { AgentCard } from '@a2aplane/a2a-types';
 import { type ChannelCredentials, credentials, ServerCredentials } from '@grpc/grpc-js';
 import { createGrpcTransportFactory, GrpcTransport, grpcInterface } from '../src/client/index.js';
 import type { A2AGrpcListener } from '../src/listen.js';
@@ -119,11 +120,6 @@ export async function startAgent(options: Partial<A2AServerOptions> & { executor
   };
 }
 
-let nextId = 0;
-export function userMessage(text: string, extra: Partial<Message> = {}): Message {
-  return { messageId: `m-${++nextId}`, role: 'ROLE_USER', parts: [{ text }], ...extra };
-}
-
 /** submit -> working -> artifact -> completed. */
 export const echoExecutor: AgentExecutor = {
   async execute(context, events) {
@@ -135,15 +131,6 @@ export const echoExecutor: AgentExecutor = {
     task.complete('done');
   },
 };
-
-/** A gate the test opens to let an executor go on. */
-export function createGate(): { wait: Promise<void>; open(): void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { wait, open };
-}
 
 /** Works until `gate` opens (or the task's signal aborts), then completes. */
 export function gatedExecutor(gate: { wait: Promise<void> }): AgentExecutor {

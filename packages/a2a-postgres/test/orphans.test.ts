@@ -1,13 +1,9 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import {
   type A2AServer,
   type AgentExecutor,
   createA2AServer,
   createAgentCard,
   createTaskUpdater,
-  type StreamEvent,
   type TaskKey,
 } from '@a2aplane/a2a-server-express';
 import type { Task } from '@a2aplane/a2a-types';
@@ -16,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskEventBus, type PostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
 import { createPostgresTaskStore, type PostgresTaskStore } from '../src/store/postgres-task-store.js';
 import { testKeyring } from './keys.js';
-import { POSTGRES_URL, startTcpProxy, type TcpProxy } from '@a2aplane/test-utils';
+import { POSTGRES_URL, replicaKillScenario, sleep, startTcpProxy, type TcpProxy, userMessage, waitFor } from '@a2aplane/test-utils';
 import { connectTestPool, dropSchema, migratedSchema } from './postgres.js';
 
 // Short settings so a test waits seconds, not minutes; every wait below is a generous bound.
@@ -47,32 +43,10 @@ const gated: AgentExecutor = {
   },
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `ms` pass (a bounded wait, not a timing assertion). */
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (performance.now() < deadline) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-let nextId = 0;
-const userMessage = (text: string) => ({ messageId: `m-${process.pid}-${++nextId}-${Date.now()}`, role: 'ROLE_USER', parts: [{ text }] });
-
-async function readAll(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
 describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0132)', () => {
   let admin: pg.Pool;
   let schema: string;
   const replicas: Replica[] = [];
-  const children: ChildProcess[] = [];
   const proxies: TcpProxy[] = [];
 
   async function startReplica(options: { recovery?: false; graceMs?: number; url?: string } = {}): Promise<Replica> {
@@ -119,7 +93,6 @@ describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0
     schema = await migratedSchema(admin, 'orphans');
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) child.kill('SIGKILL');
     for (const open of gates.values()) open();
     for (const r of replicas.splice(0)) {
       await r.server.close();
@@ -136,53 +109,18 @@ describe('orphaned tasks on PostgreSQL: a replica that dies mid-task (decision 0
 
   it('a replica child process SIGKILLed mid-task: a survivor ends the task FAILED (REPLICA_LOST) and its subscriber gets the final event', async () => {
     const survivor = await startReplica();
-    const child = fork(fileURLToPath(new URL('./fixtures/orphan-replica.ts', import.meta.url)), [], {
-      execArgv: ['--conditions=@a2aplane/source', '--import', 'tsx'],
-      env: { ...process.env, POSTGRES_URL, PG_SCHEMA: schema },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    const { key } = await replicaKillScenario({
+      label: 'PostgreSQL',
+      fixture: new URL('./fixtures/orphan-replica.ts', import.meta.url),
+      env: { POSTGRES_URL, PG_SCHEMA: schema },
+      survivor: { server: survivor.server, started: (key) => started(survivor, key), failedEvents: (key) => failedEvents(survivor, key) },
+      afterStart: () => waitFor('the child to record that it runs the task', async () => (await runners('')) === 1),
+      failWithinMs: GRACE_MS * 2 + 20_000,
     });
-    children.push(child);
-    const ready = await new Promise<{ url: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { url: string }));
-      child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before it was ready`)));
-    });
-    const sent = await fetch(`${ready.url}/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: userMessage('work'), configuration: { returnImmediately: true } },
-      }),
-    });
-    const key = { tenant: '', taskId: ((await sent.json()) as { result: { task: Task } }).result.task.id };
-    await waitFor('the task to start on the child', () => started(survivor, key));
-    await waitFor('the child to record that it runs the task', async () => (await runners('')) === 1);
-    const stream = await survivor.server.handle({ method: 'SubscribeToTask', params: { id: key.taskId }, version: '1.0' });
-    if (stream.kind !== 'stream') throw new Error('expected a stream');
-    const events = readAll(stream.events);
-
-    const killedAt = performance.now();
-    child.kill('SIGKILL');
-    const received = await Promise.race([events, sleep(GRACE_MS * 2 + 20_000).then(() => undefined)]);
-    const elapsed = performance.now() - killedAt;
-    expect(received, 'the subscriber stream ended').toBeDefined();
-    const last = received?.at(-1)?.data.statusUpdate;
-    expect(last?.status.state).toBe('TASK_STATE_FAILED');
-    expect(last?.status.message?.parts[1]).toEqual({
-      data: { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'REPLICA_LOST', domain: 'a2aplane' },
-    });
-    const got = await survivor.server.handle({ method: 'GetTask', params: { id: key.taskId }, version: '1.0' });
-    expect(got.kind === 'result' && (got.result as Task).status.state).toBe('TASK_STATE_FAILED');
     await waitFor('onOrphanedTask', () => survivor.orphaned.length > 0);
     expect(survivor.orphaned).toEqual([key]);
-    expect(await failedEvents(survivor, key)).toHaveLength(1);
     // Nothing of the dead replica is left.
     await waitFor('the runner row to go', async () => (await runners('')) === 0);
-    console.info(
-      `[orphans, PostgreSQL] task ended FAILED ${Math.round(elapsed)} ms after SIGKILL (grace ${GRACE_MS} ms, sweep ${SWEEP_MS} ms)`,
-    );
   }, 60_000);
 
   it('several replicas sweep at once: each orphaned task is failed by exactly one of them, once', async () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AgentExecutor, createA2AServer, createAgentCard, createNodeHttpHandler, type TaskCommit } from '@a2aplane/a2a-server-express';
+import { createA2AServer, createAgentCard, createNodeHttpHandler, type TaskCommit } from '@a2aplane/a2a-server-express';
+import { countingExecutor, refusedSendsScenario } from '@a2aplane/test-utils';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTaskEventBus } from '../src/bus/postgres-task-event-bus.js';
@@ -21,19 +22,7 @@ afterAll(async () => {
 
 describe('a refused SendMessage runs nothing on PostgreSQL (issue 31 items 4 and 5)', () => {
   it("a caller past its live-task share is refused with the share's reason, and nothing runs", async () => {
-    const runs = { started: 0 };
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const executor: AgentExecutor = {
-      async execute(context, events) {
-        runs.started += 1;
-        events.publish({ id: context.taskId, contextId: context.contextId, status: { state: 'TASK_STATE_WORKING' } });
-        await held;
-        events.publish({ taskId: context.taskId, contextId: context.contextId, status: { state: 'TASK_STATE_COMPLETED' } });
-      },
-    };
+    const counting = countingExecutor();
     const store = createPostgresTaskStore({ pool, schema, pushConfigKeys: testKeyring(), sweepIntervalMs: false, maxTasksPerOwner: 1 });
     const eventBus = createPostgresTaskEventBus({ pool, schema });
     const server = createA2AServer({
@@ -43,43 +32,17 @@ describe('a refused SendMessage runs nothing on PostgreSQL (issue 31 items 4 and
         description: 'counts its executions',
         skills: [{ id: 'echo', name: 'Echo', description: 'echo', tags: [] }],
       }),
-      executor,
+      executor: counting.executor,
       store,
       eventBus,
     });
     const http: Server = createServer(createNodeHttpHandler(server));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/a2a/jsonrpc`;
-    let id = 0;
-    const send = async (text: string, returnImmediately = false) => {
-      const body = {
-        jsonrpc: '2.0',
-        id: ++id,
-        method: 'SendMessage',
-        params: {
-          message: { messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text }] },
-          ...(returnImmediately ? { configuration: { returnImmediately: true } } : {}),
-        },
-      };
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { result?: unknown; error?: { message: string } };
-    };
     try {
-      expect((await send('live', true)).result).toBeDefined();
-      for (let i = 0; i < 20; i++) {
-        const refused = await send(`refused ${i}`);
-        expect(JSON.stringify(refused.error)).toContain('RATE_LIMITED');
-        expect(JSON.stringify(refused.error)).toContain('maxTasksPerOwner');
-        expect(refused.error?.message).toMatch(/share of the store/);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(runs.started).toBe(1);
+      await refusedSendsScenario({ url, counting, limit: 'maxTasksPerOwner', refusals: 20, message: /share of the store/ });
     } finally {
-      release();
+      counting.release();
       await server.close();
       await eventBus.close();
       store.close();

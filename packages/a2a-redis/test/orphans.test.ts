@@ -1,15 +1,12 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
 import {
   type A2AServer,
   type AgentExecutor,
   createA2AServer,
   createAgentCard,
   createTaskUpdater,
-  type StreamEvent,
   type TaskKey,
 } from '@a2aplane/a2a-server-express';
+import { replicaKillScenario, sleep, userMessage, waitFor } from '@a2aplane/test-utils';
 import type { Task } from '@a2aplane/a2a-types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM, LEASE } from '../src/bus/lease-scripts.js';
@@ -68,21 +65,6 @@ const card = () =>
     capabilities: { streaming: true },
   });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it holds or `ms` pass (a bounded wait, not a timing assertion). */
-async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (performance.now() < deadline) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-let nextId = 0;
-const userMessage = (text: string) => ({ messageId: `m-${process.pid}-${++nextId}-${Date.now()}`, role: 'ROLE_USER', parts: [{ text }] });
-
 async function startTask(server: A2AServer): Promise<TaskKey> {
   const sent = await server.handle({
     method: 'SendMessage',
@@ -93,18 +75,11 @@ async function startTask(server: A2AServer): Promise<TaskKey> {
   return { tenant: '', taskId: ((sent.result as { task: Task }).task as Task).id };
 }
 
-async function readAll(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
 describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
   let admin: TestRedisClient;
   const prefixes: string[] = [];
   const replicas: Replica[] = [];
   const proxies: RedisProxy[] = [];
-  const children: ChildProcess[] = [];
 
   async function startReplica(
     keyPrefix: string,
@@ -157,7 +132,6 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
     admin = await connectTestRedis('a2a-redis orphaned-task tests');
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) child.kill('SIGKILL');
     for (const open of gates.values()) open();
     for (const r of replicas.splice(0)) {
       await r.server.close();
@@ -174,60 +148,26 @@ describe('orphaned tasks: a replica that dies mid-task (needs Redis)', () => {
   it('a replica child process SIGKILLed mid-task: a survivor ends the task FAILED (REPLICA_LOST) and its subscriber gets the final event', async () => {
     const keyPrefix = prefix('kill');
     const survivor = await startReplica(keyPrefix);
-    const child = fork(fileURLToPath(new URL('./fixtures/orphan-replica.ts', import.meta.url)), [], {
-      execArgv: ['--conditions=@a2aplane/source', '--import', 'tsx'],
+    const replicaId = `doomed-${process.pid}`;
+    const { key } = await replicaKillScenario<{ url: string; replicaId: string }>({
+      label: 'Redis',
+      fixture: new URL('./fixtures/orphan-replica.ts', import.meta.url),
       env: {
-        ...process.env,
         REDIS_URL,
         ORPHAN_PREFIX: keyPrefix,
-        REPLICA_ID: `doomed-${process.pid}`,
+        REPLICA_ID: replicaId,
         LEASE_MS: String(LEASE_MS),
         HEARTBEAT_MS: String(HEARTBEAT_MS),
         SWEEP_MS: String(SWEEP_MS),
       },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      survivor: { server: survivor.server, started: (key) => started(survivor, key), failedEvents: (key) => failedEvents(survivor, key) },
+      failWithinMs: LEASE_MS + SWEEP_MS + 20_000,
     });
-    children.push(child);
-    const ready = await new Promise<{ url: string; replicaId: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { url: string; replicaId: string }));
-      child.once('exit', (code) => reject(new Error(`the replica exited (${code}) before it was ready`)));
-    });
-    const sent = await fetch(`${ready.url}/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: userMessage('work'), configuration: { returnImmediately: true } },
-      }),
-    });
-    const key = { tenant: '', taskId: ((await sent.json()) as { result: { task: Task } }).result.task.id };
-    await waitFor('the task to start on the child', () => started(survivor, key));
-    // A client follows the task on the surviving replica.
-    const stream = await survivor.server.handle({ method: 'SubscribeToTask', params: { id: key.taskId }, version: '1.0' });
-    if (stream.kind !== 'stream') throw new Error('expected a stream');
-    const events = readAll(stream.events);
-
-    const killedAt = performance.now();
-    child.kill('SIGKILL');
-    const received = await Promise.race([events, sleep(LEASE_MS + SWEEP_MS + 20_000).then(() => undefined)]);
-    const elapsed = performance.now() - killedAt;
-    expect(received, 'the subscriber stream ended').toBeDefined();
-    const last = received?.at(-1)?.data.statusUpdate;
-    expect(last?.status.state).toBe('TASK_STATE_FAILED');
-    expect(last?.status.message?.parts[1]).toEqual({
-      data: { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'REPLICA_LOST', domain: 'a2aplane' },
-    });
-    const got = await survivor.server.handle({ method: 'GetTask', params: { id: key.taskId }, version: '1.0' });
-    expect(got.kind === 'result' && (got.result as Task).status.state).toBe('TASK_STATE_FAILED');
     // Told once the dead replica's record of the task is dropped too (just after the write).
     await waitFor('onOrphanedTask', () => survivor.orphaned.length > 0);
-    expect(survivor.orphaned).toEqual([{ key, replicaId: ready.replicaId }]);
-    expect(await failedEvents(survivor, key)).toHaveLength(1);
+    expect(survivor.orphaned).toEqual([{ key, replicaId }]);
     // Nothing of the dead replica is left: its task set is empty and the registry forgot it.
     await waitFor('the registry to forget the dead replica', async () => (await admin.sMembers(`${keyPrefix}replicas`)).length === 1);
-    console.info(`[orphans] task ended FAILED ${Math.round(elapsed)} ms after SIGKILL (lease ${LEASE_MS} ms, sweep ${SWEEP_MS} ms)`);
     // The child replica loads the server from source through tsx (seconds while every package's suite
     // runs at once), and the wait for the sweep alone may take LEASE_MS + SWEEP_MS + 20 s.
   }, 60_000);

@@ -1,6 +1,7 @@
+export { createGate, userMessage } from '@a2aplane/test-utils';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AgentCard, Message } from '@a2aplane/a2a-types';
+import type { AgentCard } from '@a2aplane/a2a-types';
 import {
   type A2AServer,
   type A2AServerOptions,
@@ -112,10 +113,6 @@ export async function readSse(response: Response, max = 1000): Promise<{ events:
   return { events, comments };
 }
 
-export function userMessage(text: string, extra: Partial<Message> = {}): Message {
-  return { messageId: `m-${++nextId}`, role: 'ROLE_USER', parts: [{ text }], ...extra };
-}
-
 /** submit -> working -> artifact -> completed. */
 export const echoExecutor: AgentExecutor = {
   async execute(context, events) {
@@ -127,15 +124,6 @@ export const echoExecutor: AgentExecutor = {
     task.complete('done');
   },
 };
-
-/** A gate the test opens to let an executor go on. */
-export function createGate(): { wait: Promise<void>; open(): void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { wait, open };
-}
 
 /** A webhook URL guard whose DNS answers every host with one public address (tests must not depend on real DNS). */
 export const publicDnsWebhookGuard = createWebhookUrlGuard({ resolve: async () => ['93.184.216.34'] });

@@ -7,3 +7,24 @@ export { type PrometheusMetricFamily, type PrometheusSample, parsePrometheusText
 export { type CardCase, cardCase, JWKS_PATH } from './signed-cards.js';
 export { POSTGRES_URL, REDIS_URL, testKeyPrefix, testSchema } from './services.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export {
+  createGate,
+  forkFixture,
+  type HoldingReceiver,
+  killHard,
+  readAll,
+  sendMessage,
+  sleep,
+  startHoldingReceiver,
+  userMessage,
+  waitFor,
+} from './replicas.js';
+export {
+  countingExecutor,
+  type PushOutboxKillOptions,
+  pushOutboxKillScenario,
+  type ReplicaKillOptions,
+  refusedSendsScenario,
+  replicaKillScenario,
+  sendPushBurst,
+} from './store-scenarios.js';

@@ -5,6 +5,7 @@ import {
   type BudgetSnapshot,
   type BudgetTicket,
   checkBudgetAmount as checkAmount,
+  createBudgetQueue,
   NANO_PER_USD as NANO,
   budgetRetrySeconds as retrySeconds,
   resolveBudgetOptions,
@@ -12,7 +13,7 @@ import {
 } from '@a2aplane/a2a-governance';
 import { BudgetExceededError } from '@a2aplane/a2a-types';
 import { ACQUIRE, METER, RENEW_TICKETS, RESERVE_MORE, SNAPSHOT } from './lua.js';
-import { type Decision, RedisBudgetQueue, RedisTicket } from './budget-queue.js';
+import { type Decision, RedisTicket } from './redis-ticket.js';
 import { createScriptRunner, LeaseRenewer, type RedisGovernanceOptions } from './redis-script.js';
 
 export interface RedisBudgetLedgerOptions extends RedisGovernanceOptions, BudgetCapOptions {
@@ -59,7 +60,7 @@ function decisionOf(reply: unknown[], windowMs: number): Decision {
     metadata: { limit, observed: String(observed), cap: String(cap) },
     retryAfterSeconds: retrySeconds(retryAfterMs),
   });
-  return { ok: false, error, retryAfterMs };
+  return { ok: false, error: () => error, retryAfterMs, wakeMs: retryAfterMs };
 }
 
 /** Reads the reply of the SNAPSHOT script. */
@@ -140,7 +141,13 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
       metadata: { limit: 'queue_full', maxQueueDepth: String(maxQueueDepth) },
       retryAfterSeconds: 1,
     });
-  const queue = new RedisBudgetQueue(decide, (ticket) => void meterTicket(ticket, {}).catch(() => undefined), pollMs);
+  const queue = createBudgetQueue({
+    attempt: decide,
+    // A ticket granted to a waiter that left while Redis answered.
+    giveBack: (ticket) => void meterTicket(ticket as RedisTicket, {}).catch(() => undefined),
+    pollMs,
+    unref: true,
+  });
 
   async function meterTicket(ticket: RedisTicket, actual: { usd?: number; tokens?: number }): Promise<void> {
     metered.add(ticket);
@@ -149,7 +156,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
     const tokens = actual.tokens === undefined ? 0 : Math.ceil(actual.tokens);
     const released = await runner.run(METER, keys, [windowMs, ticket.id, usdNano, tokens, keyTtl]);
     // A released reservation may make room for this replica's queue.
-    if (Number(released) === 1 && queue.length > 0) void queue.pump();
+    if (Number(released) === 1 && queue.length > 0) queue.pump();
   }
 
   return {
@@ -164,7 +171,7 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
       if (closed) throw new TypeError('the Redis budget ledger is closed');
       if (queue.length > 0) {
         if (queue.length >= maxQueueDepth) throw queueFull();
-        return queue.enqueue(request, signal, 0);
+        return queue.enqueue(request, signal);
       }
       const decision = await decide(request);
       if (decision.ok) {
@@ -174,9 +181,9 @@ export function createRedisBudgetLedger(options: RedisBudgetLedgerOptions): Redi
         }
         return decision.ticket;
       }
-      if (overflow.kind === 'shed' || decision.retryAfterMs === undefined) throw decision.error;
+      if (overflow.kind === 'shed' || decision.retryAfterMs === undefined) throw decision.error();
       if (queue.length >= maxQueueDepth) throw queueFull();
-      return queue.enqueue(request, signal, decision.retryAfterMs);
+      return queue.enqueue(request, signal, decision);
     },
 
     async reserveMore(ticket, more) {
