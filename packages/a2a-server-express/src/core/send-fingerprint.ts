@@ -41,7 +41,7 @@ export const sha256Base64url: (text: string) => string =
  * fingerprint is the same whichever binding the client's retry or fallback took. Array items and
  * the top level are always written; one pass decides absence and writes.
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   return `{${members(value as Record<string, unknown>)}}`;
