@@ -141,6 +141,11 @@ describe('idempotent SendMessage (spec §3.3.1)', () => {
     }
   });
 
+  it('on Node the fingerprint is hashed natively (crypto.hash), not by the plain-JS digest', () => {
+    expect(typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule).toBe('function');
+    expect(sha256Base64url).not.toBe(plainSha256Base64url);
+  });
+
   it('the native digest and the plain-JS one agree, for ASCII, multi-byte text and block boundaries', () => {
     const texts = ['', 'a', 'héllo ✓ 𝄞', 'x'.repeat(55), 'y'.repeat(56), 'z'.repeat(64), '{"k":"v"}'.repeat(200)];
     for (const text of texts) {

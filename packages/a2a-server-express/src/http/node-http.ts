@@ -39,7 +39,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
   return new Promise((resolve) => {
     const tooLarge = (): void => {
       // The rest of the body is never read: node:http closes the connection after this response.
-      res.setHeader('connection', 'close');
+      if (!res.headersSent) res.setHeader('connection', 'close');
       resolve(TOO_LARGE);
     };
     const declared = Number(req.headers['content-length']);
