@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { type ConsoleServer, createConsoleServer } from './index.js';
+import { type ConsoleServer, createConsoleServer } from './console-server.js';
 import { createMesh } from './mesh/index.js';
 
 export const CONSOLE_HELP = `Usage: a2a console [--port N] [--host H] [--relay-local] [--relay-private] [--registry URL]
