@@ -157,13 +157,15 @@ describe('stream idle timeout and heartbeats', () => {
       const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
       res.write(frame({ task: task('t-8') }));
       const beat = setInterval(() => res.write(': heartbeat\n\n'), 25);
+      // Three idle timeouts of a quiet task: without the heartbeats counted, the stream would time out.
       setTimeout(() => {
         clearInterval(beat);
         res.end(frame({ statusUpdate: { taskId: 't-8', contextId: 'ctx-1', status: { state: 'TASK_STATE_COMPLETED' } } }));
-      }, 300);
+      }, 1_500);
     });
     servers.push(server);
-    const client = createA2AClient({ card: cardFor(server.url), streamIdleTimeoutMs: 100 });
+    // 20 heartbeats per idle timeout: a loaded CI machine that stalls the event loop for a while still sees one in time.
+    const client = createA2AClient({ card: cardFor(server.url), streamIdleTimeoutMs: 500 });
     const states: string[] = [];
     for await (const event of client.subscribeToTask({ id: 't-8' }))
       states.push(event.task?.status.state ?? event.statusUpdate?.status.state ?? '?');
